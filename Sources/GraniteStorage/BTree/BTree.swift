@@ -1,0 +1,552 @@
+// The B+tree algorithms shared by table and index trees: search, insert with
+// splits (and the append fast path), delete with merges and redistribution.
+// FORMAT.md § "Tree pages" describes the invariants these keep.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A key to search for: a rowid in a table tree, encoded bytes in an index.
+enum SearchKey {
+    case rowid(Int64)
+    case bytes(UnsafeRawBufferPointer)
+}
+
+/// Compares two byte strings as unsigned bytes, shorter prefix first.
+@inline(__always)
+func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    if n > 0 {
+        let r = memcmp(a.baseAddress!, b.baseAddress!, n)
+        if r != 0 { return r < 0 ? -1 : 1 }
+    }
+    return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+}
+
+/// One B+tree, identified by its root page, operated through a pager.
+struct BTree {
+    let pager: Pager
+    let root: PageNumber
+    let kind: TreeKind
+
+    @inline(__always)
+    func treePage(_ number: PageNumber) throws -> TreePage {
+        try TreePage(number: number, base: try pager.page(number), geometry: pager.geometry, kind: kind)
+    }
+
+    @inline(__always)
+    func writableTreePage(_ number: PageNumber) throws -> TreePage {
+        try TreePage(number: number, base: try pager.writablePage(number), geometry: pager.geometry, kind: kind)
+    }
+
+    // MARK: Reading keys and payloads
+
+    /// Calls `body` with the key bytes of an index cell, assembling them from
+    /// the overflow chain when the key does not fit in the cell.
+    func withKey<R>(_ page: TreePage, _ cell: Cell, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        if cell.keyLength <= cell.localLength {
+            return try body(UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: cell.keyLength))
+        }
+        let bytes = try assemble(page, cell, length: cell.keyLength)
+        return try bytes.withUnsafeBytes(body)
+    }
+
+    /// Calls `body` with a cell's whole payload.
+    func withPayload<R>(_ page: TreePage, _ cell: Cell, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        if cell.overflow == 0 {
+            return try body(UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: cell.payloadLength))
+        }
+        let bytes = try assemble(page, cell, length: cell.payloadLength)
+        return try bytes.withUnsafeBytes(body)
+    }
+
+    /// The first `length` bytes of a cell's payload, from the cell and its overflow chain.
+    func assemble(_ page: TreePage, _ cell: Cell, length: Int) throws -> [UInt8] {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(length)
+        let local = min(length, cell.localLength)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: local))
+        if length > local {
+            var wanted = length - local
+            try pager.readOverflow(
+                from: cell.overflow, length: cell.payloadLength - cell.localLength, owner: page.number
+            ) { chunk in
+                guard wanted > 0 else { return }
+                let n = min(wanted, chunk.count)
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+                wanted -= n
+            }
+        }
+        return bytes
+    }
+
+    // MARK: Searching
+
+    @inline(__always)
+    func compare(_ page: TreePage, _ index: Int, _ key: SearchKey) throws -> Int {
+        switch key {
+        case .rowid(let target):
+            let rowid = try page.rowid(at: index)
+            return rowid < target ? -1 : (rowid == target ? 0 : 1)
+        case .bytes(let target):
+            let cell = try page.cell(at: index)
+            return try withKey(page, cell) { compareBytes($0, target) }
+        }
+    }
+
+    /// The first cell whose key is ≥ `key`, and whether it is equal.
+    @inline(__always)
+    func search(_ page: TreePage, _ key: SearchKey) throws -> (index: Int, found: Bool) {
+        var low = 0
+        var high = page.cellCount
+        var found = false
+        while low < high {
+            let mid = (low &+ high) >> 1
+            let c = try compare(page, mid, key)
+            if c < 0 {
+                low = mid + 1
+            } else {
+                high = mid
+                if c == 0 { found = true }
+            }
+        }
+        return (low, found && low < page.cellCount)
+    }
+
+    /// The child followed from cell index `index` of an interior page.
+    @inline(__always)
+    func childPage(_ page: TreePage, _ index: Int) throws -> PageNumber {
+        let child = index < page.cellCount ? try page.child(at: index) : page.rightChild
+        guard pager.isValidPageNumber(child) else {
+            throw StorageError.corrupt(page: page.number, "child pointer \(child) is out of range")
+        }
+        return child
+    }
+
+    /// Walks from the root to the leaf where `key` is or belongs.
+    func descend(_ key: SearchKey, _ path: TreePath) throws -> (leaf: TreePage, index: Int, found: Bool) {
+        path.reset()
+        var number = root
+        while path.count < TreePath.maximumDepth {
+            let page = try treePage(number)
+            let (index, found) = try search(page, key)
+            path.push(number, index)
+            if page.isLeaf { return (page, index, found) }
+            number = try childPage(page, index)
+        }
+        throw StorageError.corrupt(page: root, "tree is deeper than \(TreePath.maximumDepth) levels (pointer cycle?)")
+    }
+
+    // MARK: Building cells
+
+    /// Builds a leaf cell for `key` (rowid, or key bytes) and `payload` into
+    /// the pager's cell buffer, spilling to overflow pages when needed.
+    func buildLeafCell(
+        rowid: Int64, key: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer
+    ) throws -> UnsafeRawBufferPointer {
+        let out = pager.cellBuffer
+        var p = 0
+        let total: Int
+        if kind == .table {
+            p += Varint.write(UInt64(bitPattern: rowid), to: out)
+            total = payload.count
+            p += Varint.write(UInt64(total), to: out + p)
+        } else {
+            p += Varint.write(UInt64(key.count), to: out)
+            p += Varint.write(UInt64(payload.count), to: out + p)
+            total = key.count + payload.count
+        }
+        guard total <= TreePage.maxPayload else {
+            throw StorageError.invalidArgument("payload of \(total) bytes exceeds the maximum of \(TreePage.maxPayload)")
+        }
+        let local = pager.geometry.localLength(total)
+        // Local bytes: the first `local` bytes of key ++ payload.
+        let fromKey = min(local, key.count)
+        if fromKey > 0 { (out + p).copyMemory(from: key.baseAddress!, byteCount: fromKey) }
+        if local > fromKey { (out + p + fromKey).copyMemory(from: payload.baseAddress!, byteCount: local - fromKey) }
+        p += local
+        if local < total {
+            let first = try pager.writeOverflow(key, payload, skip: local)
+            out.setU32(p, first)
+            p += 4
+        }
+        return UnsafeRawBufferPointer(start: out, count: p)
+    }
+
+    /// An interior cell pointing at `child` with separator `key`.
+    func makeInteriorCell(child: PageNumber, rowid: Int64, key: UnsafeRawBufferPointer) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 4)
+        bytes.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, child) }
+        if kind == .table {
+            Varint.append(UInt64(bitPattern: rowid), to: &bytes)
+            return bytes
+        }
+        Varint.append(UInt64(key.count), to: &bytes)
+        let local = pager.geometry.localLength(key.count)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: key[0..<local]))
+        if local < key.count {
+            let first = try pager.writeOverflow(key, UnsafeRawBufferPointer(start: nil, count: 0), skip: local)
+            bytes.append(contentsOf: [0, 0, 0, 0])
+            let at = bytes.count - 4
+            bytes.withUnsafeMutableBytes { $0.baseAddress!.setU32(at, first) }
+        }
+        return bytes
+    }
+
+    /// Frees the overflow chain of a cell, if it has one.
+    func freeOverflow(_ page: TreePage, _ cell: Cell) throws {
+        guard cell.overflow != 0 else { return }
+        try pager.freeOverflow(
+            from: cell.overflow, length: cell.payloadLength - cell.localLength, owner: page.number)
+    }
+
+    // MARK: Insert
+
+    /// Inserts or replaces the entry at `key`; returns whether one was replaced.
+    /// Throws ``StorageError/duplicateKey`` when it exists and `replace` is false.
+    func insert(
+        _ searchKey: SearchKey, rowid: Int64, key: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
+        replace: Bool
+    ) throws -> Bool {
+        guard !pager.isReadOnly else { throw StorageError.readOnly }
+        let path = pager.path
+        let (leaf, index, found) = try descend(searchKey, path)
+        if found {
+            guard replace else { throw StorageError.duplicateKey }
+            let page = try writableTreePage(leaf.number)
+            let cell = try page.cell(at: index)
+            try freeOverflow(page, cell)
+            page.removeCell(at: index, size: cell.size)
+        }
+        pager.treeGeneration &+= 1
+        let cell = try buildLeafCell(rowid: rowid, key: key, payload: payload)
+        try insertCell(cell, level: path.count - 1, index: index)
+        try pager.safePoint()
+        return found
+    }
+
+    /// Inserts `cell` at `index` of the page at `level` of the path,
+    /// splitting pages up the path as needed.
+    func insertCell(_ cell: UnsafeRawBufferPointer, level: Int, index: Int) throws {
+        let path = pager.path
+        let page = try writableTreePage(path.pages[level])
+        if try page.insertCell(cell, at: index) { return }
+        var level = level
+        if level == 0 {
+            try deepenRoot()
+            level = 1
+        }
+        let (right, separator) = try split(level: level, index: index, cell: cell)
+        let parentLevel = level - 1
+        let parent = try writableTreePage(path.pages[parentLevel])
+        let parentIndex = path.indices[parentLevel]
+        if parentIndex < parent.cellCount {
+            parent.setChild(at: parentIndex, right)
+        } else {
+            parent.setRightChild(right)
+        }
+        try separator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: parentIndex) }
+    }
+
+    /// Moves the root's contents to a new child so the root can split while
+    /// keeping its page number; the path gains a level.
+    private func deepenRoot() throws {
+        let path = pager.path
+        let child = try pager.allocatePage()
+        let childImage = try pager.writablePage(child)
+        let rootPage = try writableTreePage(root)
+        childImage.copyMemory(from: rootPage.base, byteCount: pager.pageSize)
+        rootPage.initialize(kind.interiorType)
+        rootPage.setRightChild(child)
+        path.pages.insert(child, at: 1)
+        path.indices.insert(path.indices[0], at: 1)
+        path.indices[0] = 0
+    }
+
+    /// Whether every page above `level` was entered through its right child.
+    private func isRightEdge(below level: Int) throws -> Bool {
+        let path = pager.path
+        for l in 0..<level where try path.indices[l] != treePage(path.pages[l]).cellCount {
+            return false
+        }
+        return true
+    }
+
+    /// Splits the full page at `level` while inserting `cell` at `index`.
+    /// The page keeps the lower half; returns the new right page and the
+    /// separator cell (pointing at the kept page) for the parent.
+    private func split(
+        level: Int, index: Int, cell: UnsafeRawBufferPointer
+    ) throws -> (right: PageNumber, separator: [UInt8]) {
+        let path = pager.path
+        let number = path.pages[level]
+        let copy = pager.scratch
+        copy.copyMemory(from: try pager.page(number), byteCount: pager.pageSize)
+        let old = TreePage(unchecked: number, base: copy, geometry: pager.geometry)
+        let isLeaf = old.isLeaf
+        let oldRightChild = old.rightChild
+        var items: [UnsafeRawBufferPointer] = []
+        items.reserveCapacity(old.cellCount + 1)
+        for i in 0..<old.cellCount {
+            let c = try old.cell(at: i)
+            items.append(UnsafeRawBufferPointer(start: copy + c.offset, count: c.size))
+        }
+        items.insert(cell, at: index)
+        let append = try index == old.cellCount && isRightEdge(below: level)
+
+        let rightNumber = try pager.allocatePage()
+        let left = try writableTreePage(number)
+        let right = TreePage(unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
+        left.initialize(old.type)
+        right.initialize(old.type)
+
+        if isLeaf {
+            let k = append ? items.count - 1 : balancedSplit(items, promote: false)
+            try fill(left, items[0..<k])
+            try fill(right, items[k...])
+            let separator = try leafSeparator(left: items[k - 1], right: items[k], child: number)
+            return (rightNumber, separator)
+        } else {
+            let p = append ? items.count - 2 : balancedSplit(items, promote: true)
+            try fill(left, items[0..<p])
+            try fill(right, items[(p + 1)...])
+            left.setRightChild(items[p].baseAddress!.u32(0))
+            right.setRightChild(oldRightChild)
+            var separator = [UInt8](items[p])
+            separator.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, number) }
+            return (rightNumber, separator)
+        }
+    }
+
+    /// The split point that best balances bytes between two pages: for
+    /// leaves the index of the first item of the right page; with `promote`
+    /// the index of the item that moves up to the parent.
+    private func balancedSplit(_ items: [UnsafeRawBufferPointer], promote: Bool) -> Int {
+        let total = items.reduce(0) { $0 + $1.count + 2 }
+        var running = 0
+        var best = promote ? 1 : 1
+        var bestImbalance = Int.max
+        let lowest = 1
+        let highest = promote ? items.count - 2 : items.count - 1
+        for k in 0..<items.count {
+            if k >= lowest && k <= highest {
+                let leftBytes = running
+                let rightBytes = total - running - (promote ? items[k].count + 2 : 0)
+                let area = pager.geometry.usableEnd - TreeGeometry.headerSize
+                if leftBytes <= area && rightBytes <= area {
+                    let imbalance = abs(leftBytes - rightBytes)
+                    if imbalance < bestImbalance {
+                        bestImbalance = imbalance
+                        best = k
+                    }
+                }
+            }
+            running += items[k].count + 2
+        }
+        return best
+    }
+
+    /// Appends cells, in order, to an empty page.
+    private func fill<C: Collection>(_ page: TreePage, _ cells: C) throws where C.Element == UnsafeRawBufferPointer {
+        var i = 0
+        for cell in cells {
+            guard try page.insertCell(cell, at: i) else {
+                throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
+            }
+            i += 1
+        }
+    }
+
+    /// The separator between two adjacent leaf cells, pointing at `child`:
+    /// the left cell's rowid, or the shortest key ≥ the left key and < the right key.
+    private func leafSeparator(
+        left: UnsafeRawBufferPointer, right: UnsafeRawBufferPointer, child: PageNumber
+    ) throws -> [UInt8] {
+        let leftKey = try leafCellKey(left)
+        if kind == .table {
+            return try makeInteriorCell(child: child, rowid: leftKey.rowid, key: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let rightKey = try leafCellKey(right)
+        return try leftKey.bytes.withUnsafeBytes { l in
+            try rightKey.bytes.withUnsafeBytes { r in
+                // Shortest prefix of the right key that is greater than the left key.
+                var common = 0
+                while common < l.count && common < r.count && l[common] == r[common] { common += 1 }
+                let length = common + 1
+                if length < r.count {
+                    return try makeInteriorCell(child: child, rowid: 0, key: UnsafeRawBufferPointer(rebasing: r[0..<length]))
+                }
+                return try makeInteriorCell(child: child, rowid: 0, key: l)
+            }
+        }
+    }
+
+    /// The key of a leaf cell given as raw bytes (rowid, or key bytes read
+    /// through the overflow chain when needed).
+    private func leafCellKey(_ cell: UnsafeRawBufferPointer) throws -> (rowid: Int64, bytes: [UInt8]) {
+        let base = cell.baseAddress!
+        if kind == .table {
+            guard let r = Varint.read(base, at: 0, limit: cell.count) else {
+                throw StorageError.malformed("leaf cell rowid")
+            }
+            return (Int64(bitPattern: r.value), [])
+        }
+        guard let k = Varint.read(base, at: 0, limit: cell.count),
+            let v = Varint.read(base, at: k.length, limit: cell.count)
+        else { throw StorageError.malformed("leaf cell lengths") }
+        let keyLength = Int(k.value)
+        let total = keyLength + Int(v.value)
+        let local = pager.geometry.localLength(total)
+        let start = k.length + v.length
+        if keyLength <= local {
+            return (0, [UInt8](UnsafeRawBufferPointer(start: base + start, count: keyLength)))
+        }
+        var bytes = [UInt8](UnsafeRawBufferPointer(start: base + start, count: local))
+        let first = base.u32(start + local)
+        try pager.readOverflow(from: first, length: total - local, owner: pager.path.pages.last ?? 0) { chunk in
+            let n = min(keyLength - bytes.count, chunk.count)
+            if n > 0 { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
+        }
+        return (0, bytes)
+    }
+
+    // MARK: Delete
+
+    /// Deletes the entry at `key`; returns whether there was one.
+    func delete(_ searchKey: SearchKey) throws -> Bool {
+        guard !pager.isReadOnly else { throw StorageError.readOnly }
+        let path = pager.path
+        let (leaf, index, found) = try descend(searchKey, path)
+        guard found else { return false }
+        pager.treeGeneration &+= 1
+        let page = try writableTreePage(leaf.number)
+        let cell = try page.cell(at: index)
+        try freeOverflow(page, cell)
+        page.removeCell(at: index, size: cell.size)
+        try rebalance(level: path.count - 1)
+        try pager.safePoint()
+        return true
+    }
+
+    /// Restores fill after a removal at `level`: merges an underfull page
+    /// with a sibling, or redistributes cells between them.
+    private func rebalance(level: Int) throws {
+        let path = pager.path
+        let page = try treePage(path.pages[level])
+        if level == 0 {
+            try collapseRoot()
+            return
+        }
+        guard page.cellCount == 0 || page.usedBytes < pager.geometry.minimumFill else { return }
+        let parentLevel = level - 1
+        let parent = try treePage(path.pages[parentLevel])
+        let parentCount = parent.cellCount
+        guard parentCount > 0 else { return }
+        let childIndex = path.indices[parentLevel]
+        let separator = childIndex > 0 ? childIndex - 1 : 0
+        let leftNumber = try childPage(parent, separator)
+        let rightNumber = try childPage(parent, separator + 1)
+        try mergeOrRedistribute(parentLevel: parentLevel, separator: separator, left: leftNumber, right: rightNumber)
+    }
+
+    /// While the root is an interior page with no cells, pulls its only child up into it.
+    private func collapseRoot() throws {
+        var rootPage = try treePage(root)
+        var steps = 0
+        while !rootPage.isLeaf && rootPage.cellCount == 0 {
+            steps += 1
+            guard steps < TreePath.maximumDepth else {
+                throw StorageError.corrupt(page: root, "root collapse does not terminate")
+            }
+            let child = try childPage(rootPage, 0)
+            let childPage = try treePage(child)
+            let writable = try pager.writablePage(root)
+            writable.copyMemory(from: childPage.base, byteCount: pager.pageSize)
+            try pager.freePage(child)
+            rootPage = try treePage(root)
+        }
+    }
+
+    private func mergeOrRedistribute(
+        parentLevel: Int, separator: Int, left leftNumber: PageNumber, right rightNumber: PageNumber
+    ) throws {
+        let geometry = pager.geometry
+        let leftCopy = pager.scratch
+        let rightCopy = pager.scratch2
+        leftCopy.copyMemory(from: try treePage(leftNumber).base, byteCount: pager.pageSize)
+        rightCopy.copyMemory(from: try treePage(rightNumber).base, byteCount: pager.pageSize)
+        let leftOld = TreePage(unchecked: leftNumber, base: leftCopy, geometry: geometry)
+        let rightOld = TreePage(unchecked: rightNumber, base: rightCopy, geometry: geometry)
+        guard leftOld.type == rightOld.type else {
+            throw StorageError.corrupt(page: rightNumber, "sibling pages \(leftNumber) and \(rightNumber) differ in type")
+        }
+        let isLeaf = leftOld.isLeaf
+        let parent = try writableTreePage(pager.path.pages[parentLevel])
+        let separatorCell = try parent.cell(at: separator)
+        var pulledDown = [UInt8](UnsafeRawBufferPointer(start: parent.base + separatorCell.offset, count: separatorCell.size))
+
+        var items: [UnsafeRawBufferPointer] = []
+        items.reserveCapacity(leftOld.cellCount + rightOld.cellCount + 1)
+        for i in 0..<leftOld.cellCount {
+            let c = try leftOld.cell(at: i)
+            items.append(UnsafeRawBufferPointer(start: leftCopy + c.offset, count: c.size))
+        }
+        if !isLeaf {
+            pulledDown.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftOld.rightChild) }
+        }
+        let merged = try pulledDown.withUnsafeBytes { pulled -> Bool in
+            if !isLeaf { items.append(pulled) }
+            for i in 0..<rightOld.cellCount {
+                let c = try rightOld.cell(at: i)
+                items.append(UnsafeRawBufferPointer(start: rightCopy + c.offset, count: c.size))
+            }
+            let total = items.reduce(0) { $0 + $1.count + 2 }
+            let area = geometry.usableEnd - TreeGeometry.headerSize
+            let left = try writableTreePage(leftNumber)
+            if total <= area {
+                // Merge everything into the left page; drop the right page.
+                left.initialize(leftOld.type)
+                try fill(left, items)
+                left.setRightChild(rightOld.rightChild)
+                if isLeaf { try freeOverflow(parent, separatorCell) }
+                parent.removeCell(at: separator, size: separatorCell.size)
+                if separator < parent.cellCount {
+                    parent.setChild(at: separator, leftNumber)
+                } else {
+                    parent.setRightChild(leftNumber)
+                }
+                try pager.freePage(rightNumber)
+                return true
+            }
+            // Redistribute between the two pages.
+            let right = try writableTreePage(rightNumber)
+            left.initialize(leftOld.type)
+            right.initialize(leftOld.type)
+            var newSeparator: [UInt8]
+            if isLeaf {
+                let k = balancedSplit(items, promote: false)
+                try fill(left, items[0..<k])
+                try fill(right, items[k...])
+                newSeparator = try leafSeparator(left: items[k - 1], right: items[k], child: leftNumber)
+                try freeOverflow(parent, separatorCell)
+            } else {
+                let p = balancedSplit(items, promote: true)
+                try fill(left, items[0..<p])
+                try fill(right, items[(p + 1)...])
+                left.setRightChild(items[p].baseAddress!.u32(0))
+                right.setRightChild(rightOld.rightChild)
+                newSeparator = [UInt8](items[p])
+                newSeparator.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftNumber) }
+            }
+            parent.removeCell(at: separator, size: separatorCell.size)
+            // Reinsert the separator; the path above the parent is still valid.
+            pager.path.indices[parentLevel] = separator
+            try newSeparator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: separator) }
+            return false
+        }
+        // A merge took a cell from the parent, which may now be underfull.
+        if merged { try rebalance(level: parentLevel) }
+    }
+}

@@ -1,0 +1,241 @@
+// Ordered traversal of one B+tree.
+
+/// A position in a table or index tree, moving in key order.
+///
+/// A cursor survives changes made to its tree (through the tree's own insert,
+/// replace and delete): the next move re-seeks from the key it was on, so a
+/// caller can delete the current entry and continue with ``next()``.
+public final class TreeCursor {
+    let tree: BTree
+    private let path = TreePath()
+    /// Whether the cursor is on an entry.
+    public private(set) var isValid = false
+    private var generation: UInt64 = 0
+    private var currentRowid: Int64 = 0
+    private var currentKey: [UInt8] = []
+
+    init(tree: BTree) {
+        self.tree = tree
+    }
+
+    /// The rowid of the current entry (table trees).
+    public var rowid: Int64 { currentRowid }
+
+    /// The key bytes of the current entry (index trees).
+    public var key: [UInt8] { currentKey }
+
+    // MARK: Positioning
+
+    /// Moves to the first entry; returns whether there is one.
+    @discardableResult
+    public func first() throws -> Bool {
+        try tree.pager.safePoint()
+        path.reset()
+        try descendToEdge(from: tree.root, rightmost: false)
+        return try settleForward()
+    }
+
+    /// Moves to the last entry; returns whether there is one.
+    @discardableResult
+    public func last() throws -> Bool {
+        try tree.pager.safePoint()
+        path.reset()
+        try descendToEdge(from: tree.root, rightmost: true)
+        return try settleBackward()
+    }
+
+    /// Moves to the entry with `rowid`; returns whether it exists (the
+    /// cursor is invalid otherwise).
+    @discardableResult
+    public func seek(rowid: Int64) throws -> Bool {
+        let found = try seek(.rowid(rowid))
+        if !found { isValid = false }
+        return found
+    }
+
+    /// Moves to the first entry whose rowid is ≥ `rowid`; returns whether there is one.
+    @discardableResult
+    public func seek(atOrAfter rowid: Int64) throws -> Bool {
+        _ = try seek(.rowid(rowid))
+        return isValid
+    }
+
+    /// Moves to the entry with `key`; returns whether it exists.
+    @discardableResult
+    public func seek(key: [UInt8]) throws -> Bool {
+        let found = try key.withUnsafeBytes { try seek(.bytes($0)) }
+        if !found { isValid = false }
+        return found
+    }
+
+    /// Moves to the first entry whose key is ≥ `key`; returns whether there is one.
+    @discardableResult
+    public func seek(atOrAfter key: [UInt8]) throws -> Bool {
+        _ = try key.withUnsafeBytes { try seek(.bytes($0)) }
+        return isValid
+    }
+
+    /// Moves to the next entry; returns whether there is one.
+    @discardableResult
+    public func next() throws -> Bool {
+        guard isValid else { return false }
+        try tree.pager.safePoint()
+        if generation != tree.pager.treeGeneration {
+            // The tree changed: find our place again from the saved key.
+            let found = try reseek()
+            if !found { return isValid }
+        }
+        path.indices[path.count - 1] += 1
+        return try settleForward()
+    }
+
+    /// Moves to the previous entry; returns whether there is one.
+    @discardableResult
+    public func previous() throws -> Bool {
+        guard isValid else { return false }
+        try tree.pager.safePoint()
+        if generation != tree.pager.treeGeneration {
+            _ = try reseek()
+            if !isValid { return try last() }
+        }
+        path.indices[path.count - 1] -= 1
+        return try settleBackward()
+    }
+
+    // MARK: Reading the current entry
+
+    /// Calls `body` with the current entry's payload (table trees: the row;
+    /// index trees: the value stored with the key).
+    public func withPayload<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let (page, cell) = try currentCell()
+        if tree.kind == .table {
+            return try tree.withPayload(page, cell, body)
+        }
+        return try tree.withPayload(page, cell) { record in
+            try body(UnsafeRawBufferPointer(rebasing: record[cell.keyLength...]))
+        }
+    }
+
+    /// The current entry's payload (see ``withPayload(_:)``).
+    public func payload() throws -> [UInt8] {
+        try withPayload { [UInt8]($0) }
+    }
+
+    /// Calls `body` with the current entry's key bytes (index trees).
+    public func withKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try currentKey.withUnsafeBytes(body)
+    }
+
+    // MARK: Internals
+
+    private func currentCell() throws -> (TreePage, Cell) {
+        guard isValid else { throw StorageError.invalidArgument("cursor is not on an entry") }
+        if generation != tree.pager.treeGeneration {
+            guard try reseek() else { throw StorageError.cursorInvalidated }
+        }
+        let page = try tree.treePage(path.pages[path.count - 1])
+        let index = path.indices[path.count - 1]
+        guard index < page.cellCount else { throw StorageError.cursorInvalidated }
+        return (page, try page.cell(at: index))
+    }
+
+    private func seek(_ key: SearchKey) throws -> Bool {
+        try tree.pager.safePoint()
+        let (_, _, found) = try tree.descend(key, path)
+        let valid = try settleForward()
+        return found && valid
+    }
+
+    /// Re-finds the saved key; returns whether it is still present.
+    private func reseek() throws -> Bool {
+        if tree.kind == .table {
+            return try seek(.rowid(currentRowid))
+        }
+        let saved = currentKey
+        return try saved.withUnsafeBytes { try seek(.bytes($0)) }
+    }
+
+    /// Walks from `number` down to the leftmost or rightmost leaf, extending the path.
+    private func descendToEdge(from number: PageNumber, rightmost: Bool) throws {
+        var number = number
+        while path.count < TreePath.maximumDepth {
+            let page = try tree.treePage(number)
+            if page.isLeaf {
+                path.push(number, rightmost ? page.cellCount - 1 : 0)
+                return
+            }
+            let index = rightmost ? page.cellCount : 0
+            path.push(number, index)
+            number = try tree.childPage(page, index)
+        }
+        throw StorageError.corrupt(page: tree.root, "tree is deeper than \(TreePath.maximumDepth) levels")
+    }
+
+    /// After the leaf index was set or advanced: if it is past the leaf's end,
+    /// climb and descend to the next leaf. Loads the current key.
+    private func settleForward() throws -> Bool {
+        while true {
+            let leafLevel = path.count - 1
+            let leaf = try tree.treePage(path.pages[leafLevel])
+            if path.indices[leafLevel] < leaf.cellCount { return try load(leaf) }
+            // Climb to the first ancestor with a child to the right.
+            var level = leafLevel - 1
+            while level >= 0 {
+                let page = try tree.treePage(path.pages[level])
+                if path.indices[level] < page.cellCount { break }
+                level -= 1
+            }
+            guard level >= 0 else {
+                isValid = false
+                return false
+            }
+            path.pages.removeSubrange((level + 1)...)
+            path.indices.removeSubrange((level + 1)...)
+            path.indices[level] += 1
+            let page = try tree.treePage(path.pages[level])
+            try descendToEdge(from: try tree.childPage(page, path.indices[level]), rightmost: false)
+        }
+    }
+
+    /// Like ``settleForward()`` for backward moves (index may be −1).
+    private func settleBackward() throws -> Bool {
+        while true {
+            let leafLevel = path.count - 1
+            let leaf = try tree.treePage(path.pages[leafLevel])
+            let index = path.indices[leafLevel]
+            if index >= 0 && index < leaf.cellCount { return try load(leaf) }
+            var level = leafLevel - 1
+            while level >= 0 && path.indices[level] == 0 { level -= 1 }
+            guard level >= 0 else {
+                isValid = false
+                return false
+            }
+            path.pages.removeSubrange((level + 1)...)
+            path.indices.removeSubrange((level + 1)...)
+            path.indices[level] -= 1
+            let page = try tree.treePage(path.pages[level])
+            try descendToEdge(from: try tree.childPage(page, path.indices[level]), rightmost: true)
+        }
+    }
+
+    private func load(_ leaf: TreePage) throws -> Bool {
+        let index = path.indices[path.count - 1]
+        if tree.kind == .table {
+            currentRowid = try leaf.rowid(at: index)
+        } else {
+            let cell = try leaf.cell(at: index)
+            try tree.withKey(leaf, cell) { key in
+                currentKey.removeAll(keepingCapacity: true)
+                currentKey.append(contentsOf: key)
+            }
+        }
+        generation = tree.pager.treeGeneration
+        isValid = true
+        return true
+    }
+}
+
+/// A cursor over a table tree.
+public typealias TableCursor = TreeCursor
+/// A cursor over an index tree.
+public typealias IndexCursor = TreeCursor

@@ -1,0 +1,269 @@
+// Implements FORMAT.md § "Tree pages" and § "Cells": the slotted layout of
+// B+tree pages and the four cell formats.
+
+/// The kind of a B+tree: keyed by rowid or by bytes.
+public enum TreeKind: UInt8, Sendable, CustomStringConvertible {
+    /// Int64 rowid → row payload.
+    case table = 1
+    /// Byte-comparable key → optional value.
+    case index = 2
+
+    /// The page type of this kind's leaves.
+    var leafType: PageType { self == .table ? .tableLeaf : .indexLeaf }
+    /// The page type of this kind's interior pages.
+    var interiorType: PageType { self == .table ? .tableInterior : .indexInterior }
+
+    public var description: String { self == .table ? "table" : "index" }
+}
+
+/// One parsed cell of a tree page.
+struct Cell {
+    /// Offset of the cell in its page.
+    var offset = 0
+    /// Bytes the cell occupies in the page (its pointer not included).
+    var size = 0
+    /// Child page (interior cells).
+    var child: PageNumber = 0
+    /// Rowid (table cells).
+    var rowid: Int64 = 0
+    /// Key length (index cells).
+    var keyLength = 0
+    /// Payload length: row bytes (table leaf), key + value (index leaf),
+    /// key (index interior), 0 (table interior).
+    var payloadLength = 0
+    /// Offset in the page of the payload bytes kept in the cell.
+    var localOffset = 0
+    /// The number of payload bytes kept in the cell.
+    var localLength = 0
+    /// First overflow page, 0 when the payload is all local.
+    var overflow: PageNumber = 0
+}
+
+/// A view of one B+tree page image: header fields, cell pointers, cells.
+///
+/// Layout: 12-byte header (type, reserved, cell count, content start,
+/// fragmented bytes, right child), then a 2-byte pointer per cell in key
+/// order; cell contents grow down from the checksum trailer.
+struct TreePage {
+    let number: PageNumber
+    let base: UnsafeMutableRawPointer
+    let geometry: TreeGeometry
+
+    /// The largest payload length accepted (2^31 − 1 bytes).
+    static let maxPayload = Int(Int32.max)
+
+    /// Wraps and validates a page image expected to belong to a tree of `kind`.
+    init(number: PageNumber, base: UnsafeMutableRawPointer, geometry: TreeGeometry, kind: TreeKind) throws {
+        self.number = number
+        self.base = base
+        self.geometry = geometry
+        let type = base.u8(0)
+        guard type == kind.leafType.rawValue || type == kind.interiorType.rawValue else {
+            throw StorageError.corrupt(page: number, "expected a \(kind) tree page, found page type \(type)")
+        }
+        let count = base.u16(2)
+        let start = base.u16(4)
+        guard TreeGeometry.headerSize + 2 * count <= start, start <= geometry.usableEnd else {
+            throw StorageError.corrupt(page: number, "cell count \(count) / content start \(start) are inconsistent")
+        }
+        guard base.u16(6) <= geometry.usableEnd - start else {
+            throw StorageError.corrupt(page: number, "fragmented byte count \(base.u16(6)) is too large")
+        }
+    }
+
+    /// Wraps a page image without validation (pages the caller just built).
+    init(unchecked number: PageNumber, base: UnsafeMutableRawPointer, geometry: TreeGeometry) {
+        self.number = number
+        self.base = base
+        self.geometry = geometry
+    }
+
+    var type: PageType { PageType(rawValue: base.u8(0))! }
+    var isLeaf: Bool { base.u8(0) & 1 == 1 }  // 3 and 5 are leaves
+    var isTable: Bool { base.u8(0) <= 3 }
+    var cellCount: Int { base.u16(2) }
+    var contentStart: Int { base.u16(4) }
+    var fragmentedBytes: Int { base.u16(6) }
+    var rightChild: PageNumber { base.u32(8) }
+
+    /// Bytes available for new cells and their pointers.
+    var freeBytes: Int { contentStart - TreeGeometry.headerSize - 2 * cellCount + fragmentedBytes }
+    /// Bytes used by cells and their pointers.
+    var usedBytes: Int { geometry.usableEnd - TreeGeometry.headerSize - freeBytes }
+
+    /// Resets the page to an empty page of `type`.
+    func initialize(_ type: PageType) {
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: TreeGeometry.headerSize)
+        base.setU8(0, type.rawValue)
+        base.setU16(4, geometry.usableEnd)
+    }
+
+    func setRightChild(_ child: PageNumber) { base.setU32(8, child) }
+
+    @inline(__always)
+    func cellOffset(_ index: Int) -> Int { base.u16(TreeGeometry.headerSize + 2 * index) }
+
+    private func checkedOffset(_ index: Int) throws -> Int {
+        let offset = cellOffset(index)
+        guard offset >= contentStart, offset < geometry.usableEnd else {
+            throw StorageError.corrupt(page: number, "cell \(index) pointer \(offset) is outside the content area")
+        }
+        return offset
+    }
+
+    private func varint(_ offset: Int, _ index: Int) throws -> (value: UInt64, length: Int) {
+        guard let v = Varint.read(base, at: offset, limit: geometry.usableEnd) else {
+            throw StorageError.corrupt(page: number, "cell \(index) has a malformed varint")
+        }
+        return v
+    }
+
+    // MARK: Fast key access for searches
+
+    /// The rowid of cell `index` of a table page.
+    @inline(__always)
+    func rowid(at index: Int) throws -> Int64 {
+        var offset = try checkedOffset(index)
+        if !isLeaf { offset += 4 }
+        return Int64(bitPattern: try varint(offset, index).value)
+    }
+
+    /// The child pointer of cell `index` of an interior page.
+    @inline(__always)
+    func child(at index: Int) throws -> PageNumber {
+        let offset = try checkedOffset(index)
+        guard offset + 4 <= geometry.usableEnd else {
+            throw StorageError.corrupt(page: number, "cell \(index) is truncated")
+        }
+        return base.u32(offset)
+    }
+
+    func setChild(at index: Int, _ child: PageNumber) {
+        base.setU32(cellOffset(index), child)
+    }
+
+    // MARK: Full cell parsing
+
+    /// Parses cell `index`, checking every length against the page bounds.
+    func cell(at index: Int) throws -> Cell {
+        var c = Cell()
+        c.offset = try checkedOffset(index)
+        var p = c.offset
+        switch base.u8(0) {
+        case PageType.tableLeaf.rawValue:
+            let r = try varint(p, index)
+            c.rowid = Int64(bitPattern: r.value)
+            let l = try varint(p + r.length, index)
+            guard l.value <= UInt64(TreePage.maxPayload) else {
+                throw StorageError.corrupt(page: number, "cell \(index) payload length \(l.value) is too large")
+            }
+            c.payloadLength = Int(l.value)
+            p += r.length + l.length
+        case PageType.tableInterior.rawValue:
+            guard p + 4 <= geometry.usableEnd else {
+                throw StorageError.corrupt(page: number, "cell \(index) is truncated")
+            }
+            c.child = base.u32(p)
+            let r = try varint(p + 4, index)
+            c.rowid = Int64(bitPattern: r.value)
+            c.size = 4 + r.length
+            c.localOffset = p + c.size
+            return c
+        case PageType.indexLeaf.rawValue:
+            let k = try varint(p, index)
+            let v = try varint(p + k.length, index)
+            guard k.value <= UInt64(TreePage.maxPayload), v.value <= UInt64(TreePage.maxPayload) - k.value else {
+                throw StorageError.corrupt(page: number, "cell \(index) key/value lengths are too large")
+            }
+            c.keyLength = Int(k.value)
+            c.payloadLength = Int(k.value + v.value)
+            p += k.length + v.length
+        default:  // index interior
+            guard p + 4 <= geometry.usableEnd else {
+                throw StorageError.corrupt(page: number, "cell \(index) is truncated")
+            }
+            c.child = base.u32(p)
+            let k = try varint(p + 4, index)
+            guard k.value <= UInt64(TreePage.maxPayload) else {
+                throw StorageError.corrupt(page: number, "cell \(index) key length \(k.value) is too large")
+            }
+            c.keyLength = Int(k.value)
+            c.payloadLength = c.keyLength
+            p += 4 + k.length
+        }
+        c.localOffset = p
+        c.localLength = geometry.localLength(c.payloadLength)
+        var end = p + c.localLength
+        if c.localLength < c.payloadLength {
+            guard end + 4 <= geometry.usableEnd else {
+                throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
+            }
+            c.overflow = base.u32(end)
+            end += 4
+        }
+        guard end <= geometry.usableEnd else {
+            throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
+        }
+        c.size = end - c.offset
+        return c
+    }
+
+    // MARK: Changing cells
+
+    /// Inserts a cell at `index` if it fits (defragmenting when needed);
+    /// returns `false` when the page has no room.
+    func insertCell(_ cell: UnsafeRawBufferPointer, at index: Int) throws -> Bool {
+        let size = cell.count
+        guard size + 2 <= freeBytes else { return false }
+        let count = cellCount
+        if contentStart - TreeGeometry.headerSize - 2 * count < size + 2 { try defragment() }
+        let start = contentStart - size
+        (base + start).copyMemory(from: cell.baseAddress!, byteCount: size)
+        base.setU16(4, start)
+        let pointers = base + TreeGeometry.headerSize
+        if index < count {
+            (pointers + 2 * (index + 1)).copyMemory(from: pointers + 2 * index, byteCount: 2 * (count - index))
+        }
+        base.setU16(TreeGeometry.headerSize + 2 * index, start)
+        base.setU16(2, count + 1)
+        return true
+    }
+
+    /// Removes cell `index`, whose size is `size`.
+    func removeCell(at index: Int, size: Int) {
+        let count = cellCount
+        let offset = cellOffset(index)
+        let pointers = base + TreeGeometry.headerSize
+        if index < count - 1 {
+            (pointers + 2 * index).copyMemory(from: pointers + 2 * (index + 1), byteCount: 2 * (count - 1 - index))
+        }
+        base.setU16(2, count - 1)
+        if count == 1 {
+            base.setU16(4, geometry.usableEnd)
+            base.setU16(6, 0)
+        } else if offset == contentStart {
+            base.setU16(4, contentStart + size)
+        } else {
+            base.setU16(6, fragmentedBytes + size)
+        }
+    }
+
+    /// Moves every cell to the end of the page so the free space is one gap.
+    func defragment() throws {
+        let count = cellCount
+        guard fragmentedBytes > 0 else { return }
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: geometry.pageSize, alignment: 16)
+        defer { copy.deallocate() }
+        copy.copyMemory(from: base, byteCount: geometry.pageSize)
+        let source = TreePage(unchecked: number, base: copy, geometry: geometry)
+        var end = geometry.usableEnd
+        for i in 0..<count {
+            let size = try source.cell(at: i).size
+            end -= size
+            (base + end).copyMemory(from: copy + source.cellOffset(i), byteCount: size)
+            base.setU16(TreeGeometry.headerSize + 2 * i, end)
+        }
+        base.setU16(4, end)
+        base.setU16(6, 0)
+    }
+}

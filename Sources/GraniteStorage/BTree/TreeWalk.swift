@@ -1,0 +1,83 @@
+// Whole-tree walks: counting, visiting every page, and freeing a tree.
+
+extension BTree {
+    /// Calls `visit` for every page of the tree (tree pages and overflow
+    /// pages) with its depth, parents before children.
+    func forEachPage(_ visit: (PageNumber, Int, TreePage?) throws -> Void) throws {
+        var stack: [(PageNumber, Int)] = [(root, 0)]
+        var visited = 0
+        while let (number, depth) = stack.popLast() {
+            guard depth < TreePath.maximumDepth else {
+                throw StorageError.corrupt(page: number, "tree is deeper than \(TreePath.maximumDepth) levels")
+            }
+            visited += 1
+            guard visited <= Int(pager.pageCount) else {
+                throw StorageError.corrupt(page: root, "tree has more pages than the file (pointer cycle)")
+            }
+            let page = try treePage(number)
+            try visit(number, depth, page)
+            for i in 0..<page.cellCount {
+                let cell = try page.cell(at: i)
+                if cell.overflow != 0 {
+                    var next = cell.overflow
+                    var remaining = cell.payloadLength - cell.localLength
+                    while remaining > 0 {
+                        guard pager.isValidPageNumber(next) else {
+                            throw StorageError.corrupt(page: number, "overflow pointer \(next) is out of range")
+                        }
+                        try visit(next, depth, nil)
+                        let overflow = try pager.page(next)
+                        guard overflow.u8(0) == PageType.overflow.rawValue else {
+                            throw StorageError.corrupt(page: next, "expected an overflow page")
+                        }
+                        remaining -= pager.geometry.overflowCapacity
+                        next = overflow.u32(4)
+                    }
+                }
+            }
+            if !page.isLeaf {
+                stack.append((try childPage(page, page.cellCount), depth + 1))
+                for i in stride(from: page.cellCount - 1, through: 0, by: -1) {
+                    stack.append((try childPage(page, i), depth + 1))
+                }
+            }
+            try pager.safePoint()
+        }
+    }
+
+    /// The number of entries in the tree's leaves.
+    func countEntries() throws -> Int {
+        var total = 0
+        var stack: [PageNumber] = [root]
+        var visited = 0
+        while let number = stack.popLast() {
+            visited += 1
+            guard visited <= Int(pager.pageCount) else {
+                throw StorageError.corrupt(page: root, "tree has more pages than the file (pointer cycle)")
+            }
+            let page = try treePage(number)
+            if page.isLeaf {
+                total += page.cellCount
+            } else {
+                for i in 0...page.cellCount { stack.append(try childPage(page, i)) }
+            }
+            try pager.safePoint()
+        }
+        return total
+    }
+
+    /// Frees every page of the tree; with `keepRoot` the root stays as an
+    /// empty leaf (the tree is emptied), otherwise it is freed too.
+    func destroy(keepRoot: Bool) throws {
+        var pages: [PageNumber] = []
+        try forEachPage { number, _, _ in pages.append(number) }
+        pager.treeGeneration &+= 1
+        for page in pages where page != root { try pager.freePage(page) }
+        if keepRoot {
+            let rootPage = try writableTreePage(root)
+            rootPage.initialize(kind.leafType)
+        } else {
+            try pager.freePage(root)
+        }
+    }
+}

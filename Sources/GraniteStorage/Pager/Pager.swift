@@ -1,0 +1,215 @@
+// The pager: page cache, allocation, and commit/rollback of changed pages.
+// FORMAT.md § "Pages" and § "The header page" describe what it reads and writes.
+
+/// Hands out page images by number, tracks changes, allocates and frees pages.
+///
+/// Every page is read through the ``PageSource`` and verified against its
+/// checksum trailer before use. Changed pages stay in the cache until
+/// ``commit()`` seals them (writes their checksums) and hands them to the
+/// source; ``rollback()`` drops them. Pointers returned by ``page(_:)`` and
+/// ``writablePage(_:)`` stay valid until the next ``safePoint()``.
+public final class Pager {
+    /// The size of every page in bytes.
+    public let pageSize: Int
+    /// The header as changed by the transaction in progress.
+    public internal(set) var header: FileHeader
+    /// The header as of the last commit.
+    public private(set) var committedHeader: FileHeader
+    /// Where stored pages come from and changed pages go.
+    public let source: any PageSource
+    /// Whether the pager refuses changes.
+    public let isReadOnly: Bool
+    /// Whether dirty pages of the current transaction were written before commit.
+    public private(set) var hasSpilled = false
+
+    let cache: PageCache
+    /// Cell size limits for this page size.
+    let geometry: TreeGeometry
+    /// The descent path shared by tree operations (they never nest).
+    let path = TreePath()
+    /// Bumped by every change to any tree, so cursors can tell they must re-seek.
+    var treeGeneration: UInt64 = 0
+    /// A page-sized scratch buffer for page rebuilds.
+    let scratch: UnsafeMutableRawPointer
+    /// A second scratch buffer (merges work on two pages).
+    let scratch2: UnsafeMutableRawPointer
+    /// A page-sized buffer where leaf cells are built before insertion.
+    let cellBuffer: UnsafeMutableRawPointer
+
+    /// Opens the pages of `source`, reading and verifying the header page.
+    public init(source: any PageSource, cacheSize: Int, readOnly: Bool = false) throws {
+        self.pageSize = source.pageSize
+        self.source = source
+        self.isReadOnly = readOnly
+        self.cache = PageCache(pageSize: source.pageSize, capacity: cacheSize)
+        self.geometry = TreeGeometry(pageSize: source.pageSize)
+        self.scratch = .allocate(byteCount: source.pageSize, alignment: 16)
+        self.scratch2 = .allocate(byteCount: source.pageSize, alignment: 16)
+        self.cellBuffer = .allocate(byteCount: source.pageSize, alignment: 16)
+        let page = cache.insert(1)
+        do {
+            guard try source.readPage(1, into: page) else {
+                throw StorageError.notADatabase("the file is empty")
+            }
+            let parsed = try FileHeader(reading: page)
+            guard Int(parsed.pageSize) == pageSize else {
+                throw StorageError.corrupt(page: 1, "page size \(parsed.pageSize) does not match \(pageSize)")
+            }
+            guard PageLayout.verify(page, number: 1, pageSize: pageSize) else {
+                throw StorageError.corrupt(page: 1, "page checksum mismatch")
+            }
+            header = parsed
+            committedHeader = parsed
+        } catch {
+            cache.remove(1)
+            scratch.deallocate()
+            scratch2.deallocate()
+            cellBuffer.deallocate()
+            throw error
+        }
+    }
+
+    /// Creates a new database in an empty `source`: writes nothing until the
+    /// first commit, and starts with only the header page.
+    public init(creatingIn source: any PageSource, cacheSize: Int) {
+        self.pageSize = source.pageSize
+        self.source = source
+        self.isReadOnly = false
+        self.cache = PageCache(pageSize: source.pageSize, capacity: cacheSize)
+        self.geometry = TreeGeometry(pageSize: source.pageSize)
+        self.scratch = .allocate(byteCount: source.pageSize, alignment: 16)
+        self.scratch2 = .allocate(byteCount: source.pageSize, alignment: 16)
+        self.cellBuffer = .allocate(byteCount: source.pageSize, alignment: 16)
+        header = FileHeader(pageSize: source.pageSize)
+        committedHeader = header
+        let page = cache.insert(1)
+        page.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+        cache.markDirty(1)
+    }
+
+    deinit {
+        scratch.deallocate()
+        scratch2.deallocate()
+        cellBuffer.deallocate()
+    }
+
+    /// The number of pages in the database (header page included).
+    public var pageCount: UInt32 { header.pageCount }
+
+    /// The number of pages the cache keeps between operations.
+    public var cacheCapacity: Int {
+        get { cache.capacity }
+        set { cache.capacity = max(newValue, 16) }
+    }
+
+    /// Whether the transaction in progress changed anything.
+    public var hasChanges: Bool { cache.dirtyCount > 0 || header != committedHeader }
+
+    /// Bumped whenever a cached page pointer may have become invalid.
+    var cacheEpoch: UInt64 { cache.epoch }
+
+    /// The image of page `number` for reading.
+    @inline(__always)
+    public func page(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
+        if let buffer = cache.lookup(number) { return buffer }
+        return try load(number)
+    }
+
+    /// The image of page `number` for changing; the page becomes dirty.
+    @inline(__always)
+    public func writablePage(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
+        guard !isReadOnly else { throw StorageError.readOnly }
+        let buffer = try page(number)
+        cache.markDirty(number)
+        return buffer
+    }
+
+    /// Whether `number` names an existing page other than the header page.
+    @inline(__always)
+    public func isValidPageNumber(_ number: PageNumber) -> Bool {
+        number >= 2 && number <= header.pageCount
+    }
+
+    private func load(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
+        guard number >= 1, number <= header.pageCount else {
+            throw StorageError.corrupt(page: 0, "page number \(number) is out of range (page count \(header.pageCount))")
+        }
+        let buffer = cache.insert(number)
+        do {
+            guard try source.readPage(number, into: buffer) else {
+                throw StorageError.corrupt(page: number, "page lies beyond the end of the file")
+            }
+            guard PageLayout.verify(buffer, number: number, pageSize: pageSize) else {
+                throw StorageError.corrupt(page: number, "page checksum mismatch")
+            }
+        } catch {
+            cache.remove(number)
+            throw error
+        }
+        return buffer
+    }
+
+    /// A zero-filled, dirty page at `number` that need not be read first.
+    func freshPage(_ number: PageNumber) -> UnsafeMutableRawPointer {
+        cache.remove(number)
+        let buffer = cache.insert(number)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+        cache.markDirty(number)
+        return buffer
+    }
+
+    /// Trims the cache to its capacity. Page pointers obtained before this
+    /// call may be invalid after it; tree operations call it when done.
+    public func safePoint() throws {
+        guard cache.count > cache.capacity else { return }
+        try cache.evict { pages in try self.spill(pages) }
+    }
+
+    private func spill(_ pages: [(number: PageNumber, image: UnsafeMutableRawPointer)]) throws {
+        for page in pages { PageLayout.seal(page.image, number: page.number, pageSize: pageSize) }
+        try source.writePages(pages.map { ($0.number, UnsafeRawPointer($0.image)) }, commitPageCount: nil)
+        hasSpilled = true
+    }
+
+    /// Makes the transaction's changes permanent: seals every dirty page,
+    /// writes the header page, and hands them all to the source as a commit.
+    public func commit() throws {
+        guard hasChanges else { return }
+        guard !isReadOnly else { throw StorageError.readOnly }
+        header.changeCounter &+= 1
+        let first = try writablePage(1)
+        first.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+        header.write(to: first)
+        let pages = cache.dirtyPages()
+        for page in pages { PageLayout.seal(page.image, number: page.number, pageSize: pageSize) }
+        do {
+            try source.writePages(pages.map { ($0.number, UnsafeRawPointer($0.image)) }, commitPageCount: header.pageCount)
+        } catch {
+            header.changeCounter &-= 1
+            throw error
+        }
+        cache.markAllClean()
+        committedHeader = header
+        hasSpilled = false
+        try safePoint()
+    }
+
+    /// Drops the transaction's changes. Fails when pages were already
+    /// spilled to a source that cannot take them back.
+    public func rollback() throws {
+        guard !hasSpilled else {
+            throw StorageError.invalidArgument(
+                "cannot roll back: the transaction outgrew the page cache and was partly written")
+        }
+        cache.discardDirty()
+        header = committedHeader
+        treeGeneration &+= 1
+    }
+
+    /// Drops every cached page (clean ones are read again when needed).
+    public func dropCache() {
+        cache.removeAll()
+        header = committedHeader
+        treeGeneration &+= 1
+    }
+}

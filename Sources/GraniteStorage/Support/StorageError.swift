@@ -1,0 +1,57 @@
+/// The errors thrown by the storage layer.
+///
+/// Every failure of the storage layer surfaces as one of these cases, never as
+/// a trap: damaged bytes on disk become ``corrupt(page:_:)`` naming the page,
+/// a failed system call becomes ``io(_:path:errno:)``.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A system call failed. `operation` names the call, `errno` its error code.
+    case io(_ operation: String, path: String, errno: Int32)
+    /// Bytes read from the file do not form a valid structure. `page` is the
+    /// 1-based page number (0 when no single page is to blame).
+    case corrupt(page: UInt32, _ reason: String)
+    /// The file is not a Granite database, or of an unsupported version.
+    case notADatabase(_ reason: String)
+    /// A caller passed an argument outside the accepted range.
+    case invalidArgument(_ reason: String)
+    /// An insert met a key that is already present.
+    case duplicateKey
+    /// A named tree or other object does not exist.
+    case notFound(_ what: String)
+    /// A named object already exists.
+    case alreadyExists(_ what: String)
+    /// The database file is locked by another process.
+    case locked(_ path: String)
+    /// The file was opened read-only and a write was attempted.
+    case readOnly
+    /// A cursor was used after the tree it reads was modified.
+    case cursorInvalidated
+    /// An encoded value or row is malformed (outside any page context).
+    case malformed(_ reason: String)
+
+    public var description: String {
+        switch self {
+        case .io(let operation, let path, let code):
+            return "I/O error: \(operation) failed on '\(path)' (errno \(code))"
+        case .corrupt(let page, let reason):
+            return page == 0 ? "database is corrupt: \(reason)" : "database is corrupt: page \(page): \(reason)"
+        case .notADatabase(let reason):
+            return "file is not a Granite database: \(reason)"
+        case .invalidArgument(let reason):
+            return "invalid argument: \(reason)"
+        case .duplicateKey:
+            return "duplicate key"
+        case .notFound(let what):
+            return "not found: \(what)"
+        case .alreadyExists(let what):
+            return "already exists: \(what)"
+        case .locked(let path):
+            return "database is locked: '\(path)'"
+        case .readOnly:
+            return "attempt to write a read-only database"
+        case .cursorInvalidated:
+            return "cursor used after its tree was modified"
+        case .malformed(let reason):
+            return "malformed data: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import XCTest
+
+@testable import GraniteStorage
+
+/// Randomized model-based test of index trees: byte keys (some long enough
+/// to overflow), values, inserts, replaces, deletes, seeks and scans.
+final class IndexTreeModelTests: XCTestCase {
+
+    static func less(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.lexicographicallyPrecedes(b)
+    }
+
+    func randomKey(_ rng: inout SplitMix64, pageSize: Int) -> [UInt8] {
+        let length: Int
+        switch rng.next(below: 100) {
+        case 0..<70: length = Int(rng.next(below: 12))
+        case 70..<95: length = Int(rng.next(below: 80))
+        default: length = Int(rng.next(below: UInt64(pageSize * 3)))
+        }
+        // A small alphabet with shared prefixes makes separators interesting.
+        var key = [UInt8]()
+        key.reserveCapacity(length)
+        let prefix = Int(rng.next(below: 4))
+        for i in 0..<length { key.append(i < prefix ? 0x41 : UInt8(rng.next(below: 6)) * 40) }
+        return key
+    }
+
+    func runIndexModel(seed: UInt64, operations: Int, pageSize: Int) throws {
+        var rng = SplitMix64(seed: seed)
+        var options = StorageOptions()
+        options.pageSize = pageSize
+        options.cacheSize = 128
+        let engine = try StorageEngine.inMemory(options: options)
+        let index = try engine.createIndex(named: "i")
+        var model: [[UInt8]: [UInt8]] = [:]
+        var keys: [[UInt8]] = []
+        var pool: [[UInt8]] = []
+        let context = "seed \(seed) (rerun with GRANITE_SEED=\(seed))"
+
+        func lowerBound(_ key: [UInt8]) -> Int {
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if IndexTreeModelTests.less(keys[mid], key) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        for op in 0..<operations {
+            let key: [UInt8]
+            if !pool.isEmpty && rng.next(below: 2) == 0 {
+                key = pool[Int(rng.next(below: UInt64(pool.count)))]
+            } else {
+                key = randomKey(&rng, pageSize: pageSize)
+                if pool.count < 4000 { pool.append(key) }
+            }
+            switch rng.next(below: 100) {
+            case 0..<45:
+                let value = payloadBytes(Int(rng.next(below: 3)) * Int(rng.next(below: 50)), seed: rng.next())
+                do {
+                    try index.insert(key: key, value: value)
+                    XCTAssertNil(model[key], context)
+                    model[key] = value
+                    keys.insert(key, at: lowerBound(key))
+                } catch StorageError.duplicateKey {
+                    XCTAssertNotNil(model[key], context)
+                }
+            case 45..<55:
+                let value = payloadBytes(Int(rng.next(below: 200)), seed: rng.next())
+                let existed = try index.replace(key: key, value: value)
+                XCTAssertEqual(existed, model[key] != nil, context)
+                if !existed { keys.insert(key, at: lowerBound(key)) }
+                model[key] = value
+            case 55..<80:
+                let existed = model.removeValue(forKey: key) != nil
+                XCTAssertEqual(try index.delete(key: key), existed, context)
+                if existed { keys.remove(at: lowerBound(key)) }
+            case 80..<90:
+                XCTAssertEqual(try index.get(key: key), model[key], context)
+            default:
+                let cursor = try index.makeCursor()
+                var ok = try cursor.seek(atOrAfter: key)
+                var position = lowerBound(key)
+                for _ in 0..<Int(rng.next(below: 10)) {
+                    XCTAssertEqual(ok, position < keys.count, context)
+                    guard ok, position < keys.count else { break }
+                    XCTAssertEqual(cursor.key, keys[position], context)
+                    XCTAssertEqual(try cursor.payload(), model[keys[position]], context)
+                    ok = try cursor.next()
+                    position += 1
+                }
+            }
+            if (op + 1) % 2_000 == 0 || op == operations - 1 {
+                assertSound(engine, "after \(op + 1) operations, \(context)")
+                let cursor = try index.makeCursor()
+                var ok = try cursor.first()
+                var i = 0
+                while ok {
+                    guard i < keys.count else { break }
+                    XCTAssertEqual(cursor.key, keys[i], context)
+                    i += 1
+                    ok = try cursor.next()
+                }
+                XCTAssertEqual(i, keys.count, context)
+                XCTAssertFalse(ok, context)
+            }
+            if testRun?.failureCount ?? 0 > 0 { return }
+        }
+    }
+
+    func testIndexModelSmallPages() throws {
+        try runIndexModel(seed: testSeed(), operations: 30_000 * stressFactor, pageSize: 512)
+    }
+
+    func testIndexModelDefaultPages() throws {
+        try runIndexModel(seed: testSeed(), operations: 20_000 * stressFactor, pageSize: 4096)
+    }
+}

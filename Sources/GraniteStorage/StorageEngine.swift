@@ -69,6 +69,10 @@ public final class StorageEngine {
                 let complete = try prefix.withUnsafeMutableBytes { try file.readFully(into: $0, at: 0) }
                 guard complete else { throw StorageError.notADatabase("file is too short (\(size) bytes)") }
                 let header = try prefix.withUnsafeBytes { try FileHeader(reading: $0.baseAddress!) }
+                guard Int64(header.pageCount) * Int64(header.pageSize) <= size else {
+                    throw StorageError.corrupt(
+                        page: 1, "header claims \(header.pageCount) pages but the file holds \(size) bytes")
+                }
                 let source = FilePageSource(file: file, pageSize: Int(header.pageSize), syncOnCommit: options.synchronous)
                 pager = try Pager(source: source, cacheSize: options.cacheSize, readOnly: options.readOnly)
             }

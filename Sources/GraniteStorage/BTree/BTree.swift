@@ -396,6 +396,9 @@ struct BTree {
         guard let k = Varint.read(base, at: 0, limit: cell.count),
             let v = Varint.read(base, at: k.length, limit: cell.count)
         else { throw StorageError.malformed("leaf cell lengths") }
+        guard k.value <= UInt64(TreePage.maxPayload), v.value <= UInt64(TreePage.maxPayload) - k.value else {
+            throw StorageError.malformed("leaf cell lengths")
+        }
         let keyLength = Int(k.value)
         let total = keyLength + Int(v.value)
         let local = pager.geometry.localLength(total)

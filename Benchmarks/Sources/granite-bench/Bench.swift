@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+@main
+enum GraniteBench {
+    static func main() {
+        let options: BenchOptions
+        do {
+            guard let parsed = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+                print(BenchOptions.usage)
+                exit(0)
+            }
+            options = parsed
+        } catch {
+            log("error: \(error)")
+            log(BenchOptions.usage)
+            exit(2)
+        }
+
+        var workDirectory: String?
+        var status: Int32 = 1
+        do {
+            let directory = try FileSystem.makeTemporaryDirectory(base: options.temporaryBase)
+            workDirectory = directory
+            let passed = try Benchmark(options: options, directory: directory).run()
+            status = passed ? 0 : 1
+        } catch {
+            log("error: \(error)")
+        }
+        if let workDirectory { FileSystem.remove(workDirectory) }
+        exit(status)
+    }
+}
+
+/// Runs every workload on both engines and prints the report.
+final class Benchmark {
+    private let options: BenchOptions
+    private let directory: String
+    private let settings: EngineSettings
+    /// Index 0 is Granite, index 1 is SQLite.
+    private let drivers: [any EngineDriver]
+    private var failures: [String] = []
+
+    init(options: BenchOptions, directory: String) {
+        self.options = options
+        self.directory = directory
+        settings = EngineSettings(
+            pageSize: options.pageSize, cachePages: options.cachePages, synchronous: options.synchronous)
+        drivers = [GraniteDriver(settings: settings), SQLiteDriver(settings: settings)]
+    }
+
+    /// Alternate which engine goes first, so neither always runs on a
+    /// machine warmed (or dirtied) by the other.
+    private func engineOrder(run: Int) -> [Int] {
+        run % 2 == 0 ? [0, 1] : [1, 0]
+    }
+
+    private func fail(_ message: String) {
+        failures.append(message)
+        log("MISMATCH: \(message)")
+    }
+
+    private func milliseconds(_ nanoseconds: UInt64) -> Double {
+        Double(nanoseconds) / 1_000_000
+    }
+
+    /// Returns true when every verification passed.
+    func run() throws -> Bool {
+        let rows = options.rows
+        let runs = options.runs
+        let configuration = """
+            Configuration: rows \(rows), lookups \(options.lookups), runs \(runs) (median reported), \
+            payload \(options.payloadBytes) B, page size \(settings.pageSize) B, \
+            cache \(settings.cachePages) pages = \(settings.cacheKiB) KiB for both engines, \
+            sync at commit \(settings.synchronous ? "on" : "off") for both \
+            (Granite synchronous=\(settings.synchronous), SQLite synchronous=\(settings.sqliteSynchronous)), \
+            SQLite \(SQLiteDriver.version) (journal_mode=OFF), \
+            seed 0x\(String(options.seed, radix: 16))
+            """
+        log(configuration)
+        log("work directory: \(directory)")
+
+        // Everything below is generated before any timing starts.
+        log("generating payloads, insert orders and lookup keys…")
+        let payloads = PayloadSet(rows: rows, payloadSize: options.payloadBytes, seed: options.seed)
+        let ascending = ascendingOrder(rows: rows)
+        let shuffled = shuffledOrder(rows: rows, seed: options.seed ^ 0x5348_5546_464C_4521)
+        let keys = lookupKeys(count: options.lookups, rows: rows, seed: options.seed ^ 0x4C4F_4F4B_5550_5321)
+        let expectedScan = payloads.expectedChecksum()
+        let expectedLookups = expectedLookupChecksum(keys: keys, payloads: payloads)
+
+        // 1 & 5a. Ascending insert; the last run's files feed workloads 3 and 4.
+        let (ascendingTimes, ascendingSizes, ascendingPaths) = try insertWorkload(
+            label: "ascending insert", tag: "asc", order: ascending, payloads: payloads)
+
+        // 2 & 5b. Random insert.
+        let (randomTimes, randomSizes, randomPaths) = try insertWorkload(
+            label: "random insert", tag: "rnd", order: shuffled, payloads: payloads)
+        // Untimed verification of the randomly built tables, then drop them.
+        for (index, driver) in drivers.enumerated() {
+            let result = try driver.scanRows(path: randomPaths[index])
+            verifyScan(result, engine: driver.name, workload: "random insert", rows: rows, checksum: expectedScan)
+            FileSystem.remove((randomPaths[index] as NSString).deletingLastPathComponent)
+        }
+
+        // 3. Point lookups against the ascending tables (reopened each run).
+        var lookupTimes: [[Double]] = [[], []]
+        for run in 0 ..< runs {
+            for index in engineOrder(run: run) {
+                let driver = drivers[index]
+                let result = try keys.withUnsafeBufferPointer {
+                    try driver.lookupRows(path: ascendingPaths[index], keys: $0)
+                }
+                if result.checksum != expectedLookups {
+                    fail("\(driver.name) point lookups: checksum \(result.checksum) != expected \(expectedLookups)")
+                }
+                lookupTimes[index].append(milliseconds(result.nanoseconds))
+                log("point lookups run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms")
+            }
+        }
+
+        // 4. Full scan of the ascending tables (reopened each run).
+        var scanTimes: [[Double]] = [[], []]
+        for run in 0 ..< runs {
+            for index in engineOrder(run: run) {
+                let driver = drivers[index]
+                let result = try driver.scanRows(path: ascendingPaths[index])
+                verifyScan(result, engine: driver.name, workload: "full scan", rows: rows, checksum: expectedScan)
+                scanTimes[index].append(milliseconds(result.nanoseconds))
+                log("full scan run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms")
+            }
+        }
+
+        // Report.
+        var table: [ReportRow] = []
+        table.append(.time("ascending insert (\(rows) rows)", ascendingTimes, target: 1.0))
+        table.append(.time("random insert (\(rows) rows)", randomTimes, target: 1.5))
+        table.append(.time("point lookups (\(options.lookups))", lookupTimes, target: 1.5))
+        table.append(.time("full scan (\(rows) rows)", scanTimes, target: 1.0))
+        table.append(.size("file size after ascending insert (bytes)", ascendingSizes, target: 1.1))
+        table.append(.size("file size after random insert (bytes)", randomSizes, target: 1.1))
+
+        print(configuration)
+        print("")
+        print("| workload | Granite (median ms) | SQLite (median ms) | ratio Granite/SQLite | target | met? |")
+        print("|---|---:|---:|---:|---:|:---:|")
+        for row in table { print(row.markdown) }
+        print("")
+        if failures.isEmpty {
+            print("Verification: passed (row counts, rowid order, scan and lookup checksums equal for both engines).")
+        } else {
+            print("Verification: FAILED")
+            for failure in failures { print("- \(failure)") }
+        }
+        return failures.isEmpty
+    }
+
+    /// Runs one insert workload `runs` times per engine in fresh directories.
+    /// Returns times per engine, file size per engine (last run), and the
+    /// database paths of the last run (kept on disk).
+    private func insertWorkload(
+        label: String, tag: String, order: [Int64], payloads: PayloadSet
+    ) throws -> (times: [[Double]], sizes: [Int64], paths: [String]) {
+        var times: [[Double]] = [[], []]
+        var sizes: [Int64] = [0, 0]
+        var paths: [String] = ["", ""]
+        for run in 0 ..< options.runs {
+            let last = run == options.runs - 1
+            for index in engineOrder(run: run) {
+                let driver = drivers[index]
+                let runDirectory = "\(directory)/\(tag)-\(driver.name.lowercased())-\(run)"
+                try FileSystem.makeDirectory(runDirectory)
+                let path = "\(runDirectory)/\(driver.fileName)"
+                let nanoseconds = try order.withUnsafeBufferPointer {
+                    try driver.insertRows(path: path, order: $0, payloads: payloads)
+                }
+                let (size, files) = try FileSystem.totalFileSize(inDirectory: runDirectory)
+                if files != [driver.fileName] {
+                    log("note: \(driver.name) left \(files) after \(label); size counts them all")
+                }
+                if run > 0 && size != sizes[index] {
+                    log("note: \(driver.name) \(label) file size differs between runs (\(sizes[index]) vs \(size))")
+                }
+                sizes[index] = size
+                times[index].append(milliseconds(nanoseconds))
+                log("\(label) run \(run + 1)/\(options.runs): \(driver.name) \(format(milliseconds(nanoseconds))) ms, \(size) bytes")
+                if last {
+                    paths[index] = path
+                } else {
+                    FileSystem.remove(runDirectory)
+                }
+            }
+        }
+        return (times, sizes, paths)
+    }
+
+    private func verifyScan(_ result: ScanResult, engine: String, workload: String, rows: Int, checksum: UInt64) {
+        if result.rows != rows {
+            fail("\(engine) \(workload): scanned \(result.rows) rows, expected \(rows)")
+        }
+        if result.checksum != checksum {
+            fail("\(engine) \(workload): scan checksum \(result.checksum) != expected \(checksum)")
+        }
+        if !result.ascending {
+            fail("\(engine) \(workload): scan did not return rowids in ascending order")
+        }
+    }
+}
+
+/// One line of the Markdown report.
+struct ReportRow {
+    var workload: String
+    var granite: String
+    var sqlite: String
+    var ratio: Double
+    var target: Double
+
+    static func time(_ workload: String, _ samples: [[Double]], target: Double) -> ReportRow {
+        let granite = median(samples[0])
+        let sqlite = median(samples[1])
+        return ReportRow(
+            workload: workload, granite: format(granite), sqlite: format(sqlite),
+            ratio: sqlite > 0 ? granite / sqlite : .infinity, target: target)
+    }
+
+    static func size(_ workload: String, _ sizes: [Int64], target: Double) -> ReportRow {
+        ReportRow(
+            workload: workload, granite: String(sizes[0]), sqlite: String(sizes[1]),
+            ratio: sizes[1] > 0 ? Double(sizes[0]) / Double(sizes[1]) : .infinity, target: target)
+    }
+
+    var markdown: String {
+        let met = ratio <= target ? "yes" : "no"
+        return "| \(workload) | \(granite) | \(sqlite) | \(String(format: "%.2f", ratio)) | ≤ \(String(format: "%.1f", target)) | \(met) |"
+    }
+}
+
+func format(_ milliseconds: Double) -> String {
+    let digits = milliseconds >= 100 ? 1 : milliseconds >= 1 ? 2 : 3
+    return String(format: "%.\(digits)f", milliseconds)
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Command-line options (parsed by hand: the benchmark needs no dependencies).
+struct BenchOptions {
+    var rows = 1_000_000
+    var lookups = 100_000
+    var runs = 3
+    var cachePages = 2000
+    var payloadBytes = 100
+    var synchronous = false
+    var seed: UInt64 = 0x4752_414E_4954_4521
+    var temporaryBase = NSTemporaryDirectory()
+    let pageSize = 4096
+
+    static let usage = """
+        Usage: granite-bench [options]
+
+        Compares Granite's storage layer with SQLite's C API on identical
+        workloads and prints a Markdown table of median times to stdout.
+
+        Options:
+          --rows N          rows inserted and scanned (default 1000000)
+          --lookups M       random point lookups (default 100000)
+          --runs R          repetitions of each workload; the median is reported (default 3)
+          --cache-pages P   page-cache size in 4096-byte pages for both engines;
+                            SQLite gets PRAGMA cache_size=-(P*4) KiB (default 2000)
+          --payload-bytes B payload size per row (default 100)
+          --synchronous     sync at commit on both engines (Granite synchronous=true,
+                            SQLite synchronous=FULL); default: no sync on either
+          --seed S          seed for payloads, insert order and lookup keys
+          --tmp DIR         parent directory of the temporary working directory
+                            (default: the system temporary directory)
+          -h, --help        show this help
+        """
+
+    static func parse(_ arguments: [String]) throws -> BenchOptions? {
+        var options = BenchOptions()
+        var index = 0
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inlineValue = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func value() throws -> String {
+                if let inlineValue { return inlineValue }
+                index += 1
+                guard index < arguments.count else { throw BenchError("missing value for \(argument)") }
+                return arguments[index]
+            }
+            func positive() throws -> Int {
+                let text = try value()
+                let cleaned = text.filter { $0 != "_" && $0 != "," }
+                guard let number = Int(cleaned), number > 0 else {
+                    throw BenchError("\(argument) expects a positive integer, got '\(text)'")
+                }
+                return number
+            }
+            switch argument {
+            case "-h", "--help":
+                return nil
+            case "--rows": options.rows = try positive()
+            case "--lookups": options.lookups = try positive()
+            case "--runs": options.runs = try positive()
+            case "--cache-pages": options.cachePages = try positive()
+            case "--payload-bytes": options.payloadBytes = try positive()
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) ?? (text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil) else {
+                    throw BenchError("--seed expects an unsigned integer, got '\(text)'")
+                }
+                options.seed = seed
+            case "--synchronous": options.synchronous = true
+            case "--tmp": options.temporaryBase = try value()
+            default:
+                throw BenchError("unknown option '\(argument)' (try --help)")
+            }
+            index += 1
+        }
+        return options
+    }
+}

@@ -45,7 +45,7 @@ public struct FileHeader: Equatable, Sendable {
         pointer.setU64(32, changeCounter)
         pointer.setU32(40, userVersion)
         for offset in 44..<60 { pointer.setU8(offset, 0) }
-        pointer.setU32(60, Checksum.crc32(0, pointer, count: 60))
+        pointer.setU32(60, Checksum.checksum32(pointer, count: 60))
     }
 
     /// Parses and validates a header from at least ``size`` bytes.
@@ -54,7 +54,7 @@ public struct FileHeader: Equatable, Sendable {
             throw StorageError.notADatabase("bad magic bytes")
         }
         let stored = pointer.u32(60)
-        guard stored == Checksum.crc32(0, pointer, count: 60) else {
+        guard stored == Checksum.checksum32(pointer, count: 60) else {
             throw StorageError.corrupt(page: 1, "header checksum mismatch")
         }
         formatVersion = pointer.u32(8)

@@ -52,13 +52,11 @@ public enum PageLayout {
         size >= minimumPageSize && size <= maximumPageSize && size & (size - 1) == 0
     }
 
-    /// The checksum stored in a page's trailer: CRC-32 seeded with the page
-    /// number (4 bytes little-endian), continued over bytes `0 ..< pageSize - 4`.
+    /// The checksum stored in a page's trailer: the low 32 bits of XXH64
+    /// over bytes `0 ..< pageSize - 4`, seeded with the page number.
     @inlinable
     public static func checksum(of page: UnsafeRawPointer, number: PageNumber, pageSize: Int) -> UInt32 {
-        var seed = number.littleEndian
-        let crc = withUnsafeBytes(of: &seed) { Checksum.crc32(0, $0.baseAddress!, count: 4) }
-        return Checksum.crc32(crc, page, count: pageSize - trailerSize)
+        Checksum.checksum32(page, count: pageSize - trailerSize, seed: UInt64(number))
     }
 
     /// Writes the trailer checksum of a page.

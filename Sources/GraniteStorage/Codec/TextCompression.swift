@@ -1,0 +1,123 @@
+// Implements FORMAT.md § "Compressed text": zlib streams (RFC 1950) holding UTF-8 text.
+import CZlib
+
+/// zlib compression of text bodies, as stored in compressed-text row columns.
+///
+/// A stream is in the zlib format of RFC 1950 (two-byte header, deflate data, Adler-32 of the
+/// uncompressed bytes), produced by zlib's `compress2` at level 6.
+///
+/// ```swift
+/// let utf8 = Array(String(repeating: "{\"a\":1}", count: 50).utf8)
+/// let stream = utf8.withUnsafeBytes { TextCompression.compress($0) }!
+/// let back = try stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: utf8.count) }
+/// ```
+public enum TextCompression {
+    /// The largest uncompressed length (1 GiB) a decoder accepts; larger claims are malformed.
+    public static let maxUncompressedLength = 1 << 30
+
+    /// The deflate format's maximum expansion: one byte of stream never inflates to more than this.
+    ///
+    /// (A deflate match of 258 bytes takes at least two bits: one for the length code, one for the
+    /// distance code.) A claimed length above `stream.count * maxExpansion` is rejected before any
+    /// allocation, so a tiny hostile stream cannot make the decoder allocate a large buffer.
+    public static let maxExpansion = 1032
+
+    /// The zlib compression level used by ``compress(_:)``.
+    public static let level: Int32 = 6
+
+    /// Compresses `utf8` into a zlib stream, or returns `nil` if zlib fails (out of memory) or the
+    /// input exceeds 4 GiB.
+    public static func compress(_ utf8: UnsafeRawBufferPointer) -> [UInt8]? {
+        compress(utf8, prefix: 0, maxLength: nil)
+    }
+
+    /// Compresses `utf8` after `prefix` leading bytes (left zero) in the result.
+    ///
+    /// Returns `nil` when zlib fails or when the result would exceed `maxLength` bytes (prefix
+    /// included); zlib then stops as soon as its output is full, so incompressible input costs little.
+    @usableFromInline
+    static func compress(_ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?) -> [UInt8]? {
+        guard utf8.count <= Int(UInt32.max) else { return nil }
+        let bound = Int(compressBound(uLong(utf8.count)))
+        let capacity = min(maxLength ?? Int.max, prefix + bound)
+        guard capacity > prefix else { return nil }
+        var failed = false
+        let result = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+            initialized = 0
+            guard let outBase = out.baseAddress else {
+                failed = true
+                return
+            }
+            var destLength = uLong(capacity - prefix)
+            // zlib does not read the source when its length is zero, but it gets a valid address anyway.
+            var dummy: UInt8 = 0
+            let status = withUnsafeMutablePointer(to: &dummy) { dummyPointer in
+                let source = utf8.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(dummyPointer)
+                return compress2(outBase + prefix, &destLength, source, uLong(utf8.count), level)
+            }
+            guard status == Z_OK else {
+                failed = true
+                return
+            }
+            outBase.initialize(repeating: 0, count: prefix)
+            initialized = prefix + Int(destLength)
+        }
+        return failed ? nil : result
+    }
+
+    /// Inflates the zlib `stream`, which must hold exactly one complete stream that inflates to exactly
+    /// `expectedLength` bytes.
+    ///
+    /// - Throws: ``StorageError/malformed(_:)`` when `expectedLength` is negative, above
+    ///   ``maxUncompressedLength`` or impossible for the stream's size, when the stream is damaged (bad
+    ///   header, bad deflate data, Adler-32 mismatch, truncated), inflates to a different length, or is
+    ///   followed by trailing bytes.
+    public static func decompress(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws -> [UInt8] {
+        guard expectedLength >= 0, expectedLength <= maxUncompressedLength else {
+            throw StorageError.malformed(
+                "compressed text claims \(expectedLength) bytes (limit \(maxUncompressedLength))")
+        }
+        guard stream.count >= 6, let source = stream.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw StorageError.malformed("compressed text stream of \(stream.count) bytes is too short")
+        }
+        guard expectedLength <= stream.count * maxExpansion else {
+            throw StorageError.malformed(
+                "compressed text claims \(expectedLength) bytes from a \(stream.count)-byte stream")
+        }
+        var status: Int32 = Z_OK
+        var produced = 0
+        var consumed = 0
+        let result = [UInt8](unsafeUninitializedCapacity: expectedLength) { out, initialized in
+            var destLength = uLong(expectedLength)
+            var sourceLength = uLong(stream.count)
+            var dummy: UInt8 = 0
+            status = withUnsafeMutablePointer(to: &dummy) { dummyPointer in
+                // With a zero length zlib inflates into its own one-byte buffer to detect excess output.
+                let dest = out.baseAddress ?? dummyPointer
+                return uncompress2(dest, &destLength, source, &sourceLength)
+            }
+            produced = Int(destLength)
+            consumed = Int(sourceLength)
+            // Only report what zlib wrote; on error nothing is used.
+            initialized = status == Z_OK ? min(produced, expectedLength) : 0
+        }
+        switch status {
+        case Z_OK:
+            break
+        case Z_BUF_ERROR:
+            // uncompress2 reports a truncated stream as Z_DATA_ERROR; this is "output full".
+            throw StorageError.malformed("compressed text inflates to more than the claimed \(expectedLength) bytes")
+        case Z_MEM_ERROR:
+            throw StorageError.malformed("out of memory inflating compressed text")
+        default:
+            throw StorageError.malformed("compressed text stream is damaged or truncated (zlib status \(status))")
+        }
+        guard produced == expectedLength else {
+            throw StorageError.malformed("compressed text inflates to \(produced) bytes, expected \(expectedLength)")
+        }
+        guard consumed == stream.count else {
+            throw StorageError.malformed("\(stream.count - consumed) trailing bytes after compressed text stream")
+        }
+        return result
+    }
+}

@@ -1,0 +1,676 @@
+import XCTest
+
+@testable import GraniteStorage
+
+/// Byte-wise comparison of two keys, the way a B+tree compares them.
+private func memcmpSign(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    if a == b { return 0 }
+    return a.lexicographicallyPrecedes(b) ? -1 : 1
+}
+
+/// Lexicographic SQL comparison of two tuples.
+private func compareTuples(_ a: [Value], _ b: [Value]) -> Int {
+    for (x, y) in zip(a, b) {
+        let c = Value.compare(x, y)
+        if c != 0 { return c }
+    }
+    return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+}
+
+private func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+}
+
+private let twoTo53: Int64 = 1 << 53
+private let twoTo63 = 9_223_372_036_854_775_808.0
+
+final class CodecTests: XCTestCase {
+
+    // MARK: - Varints
+
+    func testVarintRoundTripsAtBoundaries() throws {
+        var values: [UInt64] = [0, UInt64.max, UInt64.max - 1]
+        for bits in stride(from: 7, through: 63, by: 7) {
+            values += [(1 << UInt64(bits)) - 1, 1 << UInt64(bits), (1 << UInt64(bits)) + 1]
+        }
+        values.append(1 << 63)
+        for value in values {
+            var bytes: [UInt8] = []
+            Varint.append(value, to: &bytes)
+            let expectedLength = value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
+            XCTAssertEqual(bytes.count, expectedLength, "\(value)")
+            XCTAssertEqual(Varint.length(of: value), bytes.count, "\(value)")
+            var written = [UInt8](repeating: 0xAA, count: 12)
+            let n = written.withUnsafeMutableBytes { Varint.write(value, to: $0.baseAddress!) }
+            XCTAssertEqual(Array(written[..<n]), bytes)
+            let decoded = bytes.withUnsafeBytes { Varint.read($0, at: 0) }
+            XCTAssertEqual(decoded?.value, value)
+            XCTAssertEqual(decoded?.length, bytes.count)
+            // Decoding at an offset, followed by other bytes.
+            let padded = [0xFF] + bytes + [0x80, 0x80]
+            let atOffset = padded.withUnsafeBytes { Varint.read($0.baseAddress!, at: 1, limit: padded.count) }
+            XCTAssertEqual(atOffset?.value, value)
+            XCTAssertEqual(atOffset?.length, bytes.count)
+        }
+    }
+
+    func testVarintRejectsTruncatedAndOverlongInput() {
+        for value: UInt64 in [128, 1 << 20, 1 << 35, UInt64.max] {
+            var bytes: [UInt8] = []
+            Varint.append(value, to: &bytes)
+            for cut in 0..<bytes.count {
+                let prefix = Array(bytes[..<cut])
+                XCTAssertNil(prefix.withUnsafeBytes { Varint.read($0, at: 0) }, "\(value) cut at \(cut)")
+            }
+        }
+        // Eleven bytes: too long.
+        let eleven = [UInt8](repeating: 0x80, count: 10) + [0x00]
+        XCTAssertNil(eleven.withUnsafeBytes { Varint.read($0, at: 0) })
+        // A tenth byte carrying more than the one remaining bit.
+        let tooBig = [UInt8](repeating: 0xFF, count: 9) + [0x02]
+        XCTAssertNil(tooBig.withUnsafeBytes { Varint.read($0, at: 0) })
+        let max = [UInt8](repeating: 0xFF, count: 9) + [0x01]
+        XCTAssertEqual(max.withUnsafeBytes { Varint.read($0, at: 0) }?.value, UInt64.max)
+        // Out-of-range offsets.
+        XCTAssertNil([UInt8]().withUnsafeBytes { Varint.read($0, at: 0) })
+        XCTAssertNil([UInt8](arrayLiteral: 1).withUnsafeBytes { Varint.read($0.baseAddress!, at: -1, limit: 1) })
+    }
+
+    // MARK: - Values
+
+    func testValueCompareNumbersExactly() {
+        let cases: [(Value, Value, Int)] = [
+            (.integer(3), .real(3.0), 0),
+            (.integer(2), .real(2.5), -1),
+            (.real(2.5), .integer(3), -1),
+            (.integer(-1), .real(-1.5), 1),
+            (.integer(Int64.max), .real(twoTo63), -1),
+            (.integer(Int64.max), .real(twoTo63.nextDown), 1),
+            (.integer(Int64.min), .real(-twoTo63), 0),
+            (.integer(Int64.min), .real((-twoTo63).nextDown), 1),
+            (.integer(Int64.min), .real(-.infinity), 1),
+            (.integer(Int64.max), .real(.infinity), -1),
+            (.integer(twoTo53 + 1), .real(Double(twoTo53)), 1),
+            (.integer(twoTo53 + 1), .real(Double(twoTo53 + 2)), -1),
+            (.integer(-twoTo53 - 1), .real(-Double(twoTo53)), -1),
+            (.integer(0), .real(-0.0), 0),
+            (.real(0.0), .real(-0.0), 0),
+            (.integer(0), .real(.leastNonzeroMagnitude), -1),
+            (.integer(0), .real(-.leastNonzeroMagnitude), 1),
+            (.real(.nan), .null, 0),
+            (.real(.nan), .real(-.infinity), -1),
+            (.null, .integer(Int64.min), -1),
+            (.real(.infinity), .text(""), -1),
+            (.text("\u{10FFFF}"), .blob([]), -1),
+            (.text("e\u{301}"), .text("\u{E9}"), -1),  // 0x65 < 0xC3: bytes, not Unicode equivalence
+            (.text("a"), .text("a\0"), -1),
+            (.blob([1, 2]), .blob([1, 2, 0]), -1),
+            (.blob([2]), .blob([1, 2, 0]), 1),
+            (.blob([0xFF]), .blob([0x7F]), 1),
+        ]
+        for (a, b, expected) in cases {
+            XCTAssertEqual(Value.compare(a, b), expected, "\(a) vs \(b)")
+            XCTAssertEqual(Value.compare(b, a), -expected, "\(b) vs \(a)")
+        }
+    }
+
+    func testValueEqualityIsStructuralAndByteWise() {
+        XCTAssertNotEqual(Value.integer(3), .real(3.0))
+        XCTAssertNotEqual(Value.text("\u{E9}"), .text("e\u{301}"))
+        XCTAssertEqual(Value.real(.nan), .real(.nan))
+        XCTAssertEqual(Value.real(0.0), .real(-0.0))
+        XCTAssertEqual(Set<Value>([.real(0.0), .real(-0.0), .real(.nan), .real(.nan)]).count, 2)
+        XCTAssertEqual(Set<Value>([.text("\u{E9}"), .text("e\u{301}"), .text("\u{E9}")]).count, 2)
+        XCTAssertEqual(Value.blob([0, 255]).description, "x'00ff'")
+        XCTAssertEqual(Value.text("it's").description, "'it''s'")
+        XCTAssertEqual(Value.null.description, "NULL")
+        XCTAssertEqual(Value.real(2.5).type, .real)
+    }
+
+    // MARK: - Rows
+
+    private func roundTrip(
+        _ values: [Value], encoder: RowEncoder = RowEncoder(), file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [UInt8] {
+        let bytes = encoder.encode(values)
+        let decoded = try RowDecoder.decode(bytes)
+        XCTAssertEqual(decoded, values, "bytes: \(hex(bytes))", file: file, line: line)
+        // The builder produces the same bytes.
+        var builder = RowBuilder(encoder: encoder)
+        for value in values { builder.append(value) }
+        XCTAssertEqual(builder.finish(), bytes, file: file, line: line)
+        // Appending keeps what was there.
+        var prefixed: [UInt8] = [7, 7]
+        encoder.encode(values, into: &prefixed)
+        XCTAssertEqual(Array(prefixed.dropFirst(2)), bytes, file: file, line: line)
+        return bytes
+    }
+
+    func testWorkedExampleRow() throws {
+        let bytes = try roundTrip([.integer(42), .text("Ada"), .null, .real(2.5), .blob([0x00, 0xFF])])
+        XCTAssertEqual(
+            hex(bytes), "06 03 15 00 09 13 2a 41 64 61 00 00 00 00 00 00 04 40 00 ff")
+    }
+
+    /// The examples printed in FORMAT.md decode as documented (decoding does not depend on the zlib version).
+    func testFormatDocumentExamples() throws {
+        let compressed: [UInt8] = [
+            0x02, 0x41, 0x17, 0x78, 0x9c, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03,
+            0x08, 0xb1,
+        ]
+        XCTAssertEqual(try RowDecoder.decode(compressed), [.text("hello hello hello hello")])
+        XCTAssertEqual(RowEncoder(compressionThreshold: 16).encode([.text("hello hello hello hello")]).count, 19)
+        XCTAssertEqual(
+            hex(RowEncoder().encode([.integer(0), .integer(1), .integer(-1), .integer(300), .integer(-129)])),
+            "06 01 02 03 04 04 ff 2c 01 7f ff")
+        let keys: [(Value, String)] = [
+            (.real(-.infinity), "20 00 0f ff ff ff ff ff ff"),
+            (.integer(Int64.min), "20 3c 1f ff ff ff ff ff ff"),
+            (.real(-2.5), "20 3f fb ff ff ff ff ff ff"),
+            (.integer(0), "20 80 00 00 00 00 00 00 00"),
+            (.real(2.5), "20 c0 04 00 00 00 00 00 00"),
+            (.real(3.0), "20 c0 08 00 00 00 00 00 00"),
+            (.integer(twoTo53), "20 c3 40 00 00 00 00 00 00"),
+            (.integer(Int64.max), "20 c3 df ff ff ff ff ff ff ff 03 ff"),
+            (.real(twoTo63), "20 c3 e0 00 00 00 00 00 00"),
+            (.real(.infinity), "20 ff f0 00 00 00 00 00 00"),
+            (.text("a"), "30 61 00 01"),
+            (.text("a\0b"), "30 61 00 ff 62 00 01"),
+            (.text(""), "30 00 01"),
+            (.blob([0]), "40 00 ff 00 01"),
+            (.blob([]), "40 00 01"),
+        ]
+        for (value, expected) in keys {
+            XCTAssertEqual(hex(key(value)), expected, "\(value)")
+        }
+        XCTAssertEqual(hex(key(.text("Ada"), .integer(42))), "30 41 64 61 00 01 20 c0 45 00 00 00 00 00 00")
+    }
+
+    func testEmptyRow() throws {
+        XCTAssertEqual(try roundTrip([]), [0x01])
+        try [UInt8](arrayLiteral: 1).withUnsafeBytes { raw in
+            let row = try RowDecoder(raw)
+            XCTAssertEqual(row.count, 0)
+            XCTAssertEqual(row.headerLength, 1)
+        }
+    }
+
+    func testEverySerialType() throws {
+        let long = String(repeating: "granite ", count: 40)
+        let values: [Value] = [
+            .null, .integer(0), .integer(1), .integer(-5), .integer(300), .integer(70_000), .integer(1 << 30),
+            .integer(1 << 40), .integer(1 << 60), .real(-1.25), .text("hi"), .blob([1, 2, 3]), .text(long),
+        ]
+        let bytes = try roundTrip(values)
+        try bytes.withUnsafeBytes { raw in
+            let row = try RowDecoder(raw)
+            XCTAssertEqual(row.count, values.count)
+            let expected: [UInt64] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12 + 3 * 2, 13 + 3 * 3]
+            for (index, serialType) in expected.enumerated() {
+                XCTAssertEqual(row.serialType(at: index), serialType, "column \(index)")
+            }
+            XCTAssertEqual((row.serialType(at: 12) - 12) % 3, 2)
+            XCTAssertTrue(row.isCompressed(at: 12))
+            XCTAssertEqual(row.type(at: 12), .text)
+            XCTAssertEqual(row.textLength(at: 12), long.utf8.count)
+            XCTAssertEqual(try row.text(at: 12), long)
+            XCTAssertNil(row.textBytes(at: 12))
+            XCTAssertEqual(row.type(at: 0), .null)
+            XCTAssertTrue(row.isNull(at: 0))
+            XCTAssertEqual(row.type(at: 8), .integer)
+            XCTAssertEqual(row.type(at: 9), .real)
+            XCTAssertEqual(row.type(at: 11), .blob)
+            XCTAssertEqual(row.integer(at: 7), 1 << 40)
+            XCTAssertNil(row.integer(at: 9))
+            XCTAssertEqual(row.double(at: 9), -1.25)
+            XCTAssertEqual(row.double(at: 4), 300)
+            XCTAssertNil(row.double(at: 10))
+            XCTAssertEqual(row.textBytes(at: 10).map { Array($0) }, Array("hi".utf8))
+            XCTAssertEqual(row.blobBytes(at: 11).map { Array($0) }, [1, 2, 3])
+            XCTAssertNil(row.blobBytes(at: 10))
+            XCTAssertEqual(try row.text(at: 11), nil)
+        }
+    }
+
+    func testIntegerBoundaries() throws {
+        let cases: [(Int64, UInt64)] = [
+            (0, 1), (1, 2), (-1, 3), (2, 3), (127, 3), (-128, 3), (128, 4), (-129, 4), (32767, 4), (-32768, 4),
+            (32768, 5), (-32769, 5), ((1 << 23) - 1, 5), (-(1 << 23), 5), (1 << 23, 6), (-(1 << 23) - 1, 6),
+            ((1 << 31) - 1, 6), (-(1 << 31), 6), (1 << 31, 7), (-(1 << 31) - 1, 7), ((1 << 47) - 1, 7),
+            (-(1 << 47), 7), (1 << 47, 8), (-(1 << 47) - 1, 8), (Int64.max, 8), (Int64.min, 8),
+        ]
+        for (value, serialType) in cases {
+            let bytes = try roundTrip([.integer(value)])
+            try bytes.withUnsafeBytes { raw in
+                let row = try RowDecoder(raw)
+                XCTAssertEqual(row.serialType(at: 0), serialType, "\(value)")
+                XCTAssertEqual(row.integer(at: 0), value)
+            }
+        }
+        _ = try roundTrip(cases.map { .integer($0.0) })
+    }
+
+    func testTextAndBlobEdgeCases() throws {
+        let texts = [
+            "", "a\0b", "\0", "\0\0\0", "h\u{E9}llo", "e\u{301}", "\u{65E5}\u{672C}\u{8A9E}", "\u{1F9F1} brick",
+            String(repeating: "\u{10FFFF}", count: 3),
+        ]
+        for text in texts {
+            _ = try roundTrip([.text(text)])
+            _ = try roundTrip([.text(text)], encoder: RowEncoder(compressionThreshold: 0))
+        }
+        _ = try roundTrip([.blob([]), .text(""), .blob([0]), .blob([0xFF, 0, 0x80])])
+        // Specials of REAL keep their bit pattern.
+        for d in [Double.nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude] {
+            let bytes = RowEncoder().encode([.real(d)])
+            let decoded = try RowDecoder.decode(bytes)
+            guard case .real(let back) = decoded[0] else { return XCTFail("\(decoded)") }
+            XCTAssertEqual(back.bitPattern, d.bitPattern)
+        }
+    }
+
+    func testHeaderLengthVarintGrows() throws {
+        // 126 one-byte serial types: header 127 fits one byte. 127: header 128 would need two bytes, so 129.
+        for (columns, header) in [(126, 127), (127, 129), (128, 130)] {
+            let values = [Value](repeating: .null, count: columns)
+            let bytes = try roundTrip(values)
+            XCTAssertEqual(bytes.count, header)
+            try bytes.withUnsafeBytes { XCTAssertEqual(try RowDecoder($0).headerLength, header) }
+        }
+        // A long text's serial type is a multi-byte varint too.
+        _ = try roundTrip(
+            [.text(String(repeating: "x", count: 5000)), .integer(9)], encoder: RowEncoder(compressionThreshold: nil))
+    }
+
+    // MARK: - Compression
+
+    func testCompressibleTextIsStoredCompressed() throws {
+        let text = String(repeating: "{\"name\":\"Ada Lovelace\",\"born\":1815}, ", count: 20)
+        let values: [Value] = [.integer(1), .text(text), .text("short")]
+        let compressed = try roundTrip(values)
+        let plain = try roundTrip(values, encoder: RowEncoder(compressionThreshold: nil))
+        XCTAssertLessThan(compressed.count, plain.count)
+        try compressed.withUnsafeBytes { raw in
+            let row = try RowDecoder(raw)
+            XCTAssertTrue(row.isCompressed(at: 1))
+            XCTAssertFalse(row.isCompressed(at: 2))
+            XCTAssertEqual((row.serialType(at: 1) - 12) % 3, 2)
+            XCTAssertEqual(try row.value(at: 1), .text(text))
+            let stats = try RowDecoder.stats(of: raw)
+            XCTAssertEqual(
+                stats,
+                RowStats(columns: 3, storedBytes: compressed.count, plainBytes: plain.count, compressedColumns: 1))
+        }
+        try plain.withUnsafeBytes { raw in
+            XCTAssertEqual(
+                try RowDecoder.stats(of: raw),
+                RowStats(columns: 3, storedBytes: plain.count, plainBytes: plain.count, compressedColumns: 0))
+        }
+    }
+
+    func testHighlyCompressibleTextStaysWithinTheExpansionBound() throws {
+        let text = String(repeating: "a", count: 3 << 20)
+        let bytes = try roundTrip([.text(text)])
+        XCTAssertLessThan(bytes.count, text.utf8.count / 1000)
+    }
+
+    func testThresholdAndNilThreshold() throws {
+        let encoder = RowEncoder(compressionThreshold: 16)
+        let atThreshold = String(repeating: "a", count: 16)
+        let below = String(repeating: "a", count: 15)
+        for (text, expected) in [(atThreshold, true), (below, false)] {
+            let bytes = try roundTrip([.text(text)], encoder: encoder)
+            try bytes.withUnsafeBytes { XCTAssertEqual(try RowDecoder($0).isCompressed(at: 0), expected, text) }
+        }
+        // The default threshold is 128 bytes.
+        for (count, expected) in [(127, false), (128, true)] {
+            let bytes = try roundTrip([.text(String(repeating: "z", count: count))])
+            try bytes.withUnsafeBytes { XCTAssertEqual(try RowDecoder($0).isCompressed(at: 0), expected, "\(count)") }
+        }
+        let never = RowEncoder(compressionThreshold: nil)
+        let huge = String(repeating: "abc", count: 10_000)
+        let bytes = try roundTrip([.text(huge)], encoder: never)
+        try bytes.withUnsafeBytes { XCTAssertFalse(try RowDecoder($0).isCompressed(at: 0)) }
+        XCTAssertEqual(bytes.count, 4 + 30_000)  // header: length, 3-byte serial type
+    }
+
+    func testIncompressibleTextIsStoredPlain() throws {
+        var rng = SplitMix64(seed: 42)
+        let scalars = (0..<200).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0x21...0x7E, using: &rng))) }
+        let text = String(scalars)
+        let attempt = text.utf8.withContiguousStorageIfAvailable {
+            TextCompression.compress(UnsafeRawBufferPointer($0))
+        }
+        XCTAssertGreaterThanOrEqual((attempt??.count ?? 0) + 2, text.utf8.count, "the sample must not compress")
+        let bytes = try roundTrip([.text(text)], encoder: RowEncoder(compressionThreshold: 1))
+        try bytes.withUnsafeBytes { XCTAssertFalse(try RowDecoder($0).isCompressed(at: 0)) }
+    }
+
+    func testTextCompressionDirectly() throws {
+        let text = Array(String(repeating: "hello, world ", count: 50).utf8)
+        let stream = try XCTUnwrap(text.withUnsafeBytes { TextCompression.compress($0) })
+        XCTAssertEqual(stream[0], 0x78)  // zlib header, deflate with a 32 KiB window
+        XCTAssertEqual(
+            try stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: text.count) }, text)
+        let empty = try XCTUnwrap([UInt8]().withUnsafeBytes { TextCompression.compress($0) })
+        XCTAssertEqual(try empty.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: 0) }, [])
+        let rejected: [(stream: [UInt8], expected: Int)] = [
+            (stream, text.count - 1),  // inflates to more
+            (stream, text.count + 1),  // inflates to less
+            (stream, -1),
+            (stream, TextCompression.maxUncompressedLength + 1),
+            (stream, stream.count * TextCompression.maxExpansion + 1),  // impossible for its size
+            (empty, 1),
+            (stream + [0], text.count),  // trailing byte
+            (Array(stream.dropLast()), text.count),  // truncated Adler-32
+            (Array(stream.dropLast(10)), text.count),  // truncated deflate data
+            (Array(stream.dropLast()) + [stream.last! ^ 1], text.count),  // bad Adler-32
+            ([0x78, 0x9D] + stream.dropFirst(2), text.count),  // bad header check
+            ([], 0),
+        ]
+        for (index, bad) in rejected.enumerated() {
+            XCTAssertThrowsError(
+                try bad.stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: bad.expected) },
+                "case \(index)")
+        }
+    }
+
+    // MARK: - Malformed rows
+
+    private func sampleRows() -> [[UInt8]] {
+        let long = String(repeating: "compressible text, ", count: 12)
+        return [
+            [],
+            [.null],
+            [.integer(42), .text("Ada"), .null, .real(2.5), .blob([0x00, 0xFF])],
+            [.integer(Int64.min), .integer(-129), .integer(1 << 40), .integer(0), .integer(1)],
+            [.text(long), .integer(7), .text("\u{E9}\u{1F9F1}")],
+            [.blob([UInt8](repeating: 9, count: 200)), .real(-0.0)],
+        ].map { RowEncoder(compressionThreshold: 64).encode($0) }
+    }
+
+    func testEveryTruncationIsRejected() {
+        for bytes in sampleRows() {
+            for cut in 0..<bytes.count {
+                let prefix = Array(bytes[..<cut])
+                XCTAssertThrowsError(try RowDecoder.decode(prefix), "\(hex(bytes)) cut at \(cut)")
+            }
+        }
+    }
+
+    func testSpecificMalformedRows() {
+        func compressedBody(_ text: String) -> [UInt8] {
+            let utf8 = Array(text.utf8)
+            var body: [UInt8] = []
+            Varint.append(UInt64(utf8.count), to: &body)
+            return body + utf8.withUnsafeBytes { TextCompression.compress($0)! }
+        }
+        func row(_ serialTypes: [UInt64], _ bodies: [UInt8]) -> [UInt8] {
+            var header: [UInt8] = []
+            for t in serialTypes { Varint.append(t, to: &header) }
+            var bytes: [UInt8] = []
+            Varint.append(UInt64(RowCodec.headerLength(serialBytes: header.count)), to: &bytes)
+            return bytes + header + bodies
+        }
+        let body = compressedBody(String(repeating: "abcd", count: 40))
+        var lyingLength = body
+        lyingLength[0] ^= 1
+        let invalidUTF8Stream: [UInt8] = [2] + [0xC3, 0x28].withUnsafeBytes { TextCompression.compress($0)! }
+        let cases: [(String, [UInt8])] = [
+            ("empty buffer", []),
+            ("header length 0", [0x00]),
+            ("header length past end", [0x05, 0x00]),
+            ("serial type runs past header", [0x02, 0x81]),
+            ("reserved 10", row([10], [])),
+            ("reserved 11", row([11], [])),
+            ("trailing byte", row([1], [0xAA])),
+            ("missing body", row([8], [1, 2, 3, 4, 5, 6, 7])),
+            ("huge text claim", row([12 + 3 * (1 << 40)], [0x41])),
+            ("maximal serial type", row([UInt64.max], [])),
+            ("invalid UTF-8", row([12 + 3 * 2], [0xC3, 0x28])),
+            ("lone surrogate", row([12 + 3 * 3], [0xED, 0xA0, 0x80])),
+            ("compressed without length", row([14], [])),
+            ("compressed length > 1 GiB", row([14 + 3 * 6], [0x80, 0x80, 0x80, 0x80, 0x08, 0x00])),
+            ("compressed length lies", row([14 + 3 * UInt64(lyingLength.count)], lyingLength)),
+            ("compressed stream damaged", row([14 + 3 * UInt64(body.count)], body.dropLast() + [body.last! ^ 0x40])),
+            ("compressed invalid UTF-8", row([14 + 3 * UInt64(invalidUTF8Stream.count)], invalidUTF8Stream)),
+        ]
+        for (name, bytes) in cases {
+            XCTAssertThrowsError(try RowDecoder.decode(bytes), name) { error in
+                guard case StorageError.malformed = error else { return XCTFail("\(name): \(error)") }
+            }
+        }
+        // The well-formed versions decode.
+        XCTAssertNoThrow(try RowDecoder.decode(row([14 + 3 * UInt64(body.count)], body)))
+        XCTAssertNoThrow(try RowDecoder.decode(row([3], [0x00])))  // non-minimal integer encodings are accepted
+    }
+
+    func testRandomCorruptionNeverCrashes() {
+        let seed = testSeed()
+        var rng = SplitMix64(seed: seed)
+        let samples = sampleRows().filter { !$0.isEmpty }
+        var rejected = 0
+        let cases = 4000
+        for _ in 0..<cases {
+            var bytes = samples.randomElement(using: &rng)!
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:  // flip a bit
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] ^= 1 << UInt8.random(in: 0...7, using: &rng)
+            case 1:  // replace a few bytes
+                for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                }
+            case 2:  // insert or delete a byte
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                if Bool.random(using: &rng) {
+                    bytes.remove(at: at)
+                } else {
+                    bytes.insert(.random(in: 0...255, using: &rng), at: at)
+                }
+            default:  // pure noise
+                bytes = (0..<Int.random(in: 0...40, using: &rng)).map { _ in .random(in: 0...255, using: &rng) }
+            }
+            do {
+                let values = try RowDecoder.decode(bytes)
+                // Whatever decodes must re-encode to something that decodes to the same values.
+                XCTAssertEqual(try RowDecoder.decode(RowEncoder().encode(values)), values, "seed \(seed)")
+                _ = try bytes.withUnsafeBytes { try RowDecoder.stats(of: $0) }
+            } catch let error as StorageError {
+                guard case .malformed = error else { return XCTFail("seed \(seed): \(error)") }
+                rejected += 1
+            } catch {
+                XCTFail("seed \(seed): unexpected \(error)")
+            }
+        }
+        XCTAssertGreaterThan(rejected, cases / 4, "seed \(seed)")
+    }
+
+    func testReusedDecoder() throws {
+        let wide = RowEncoder().encode((0..<40).map { .integer(Int64($0) * 1000) })
+        let narrow = RowEncoder().encode([.text("x"), .null])
+        var row = RowDecoder()
+        XCTAssertEqual(row.count, 0)
+        try wide.withUnsafeBytes { try row.reset($0) }
+        XCTAssertEqual(row.count, 40)
+        XCTAssertEqual(row.integer(at: 39), 39_000)
+        try narrow.withUnsafeBytes { try row.reset($0) }
+        XCTAssertEqual(row.count, 2)
+        XCTAssertEqual(try row.values(), [.text("x"), .null])
+        XCTAssertThrowsError(try [UInt8]([0x02, 0x0A]).withUnsafeBytes { try row.reset($0) })
+        XCTAssertEqual(row.count, 0, "a failed reset leaves no row")
+        try wide.withUnsafeBytes { try row.reset($0) }
+        XCTAssertEqual(try row.value(at: 1), .integer(1000))
+    }
+
+    // MARK: - RowBuilder
+
+    func testRowBuilderReuseAndRawColumnCopy() throws {
+        let long = String(repeating: "copy me verbatim; ", count: 10)
+        let source = RowEncoder().encode([.text(long), .integer(-3), .null])
+        var builder = RowBuilder()
+        builder.append(blob: [1, 2])
+        builder.reset()
+        XCTAssertEqual(builder.count, 0)
+        try source.withUnsafeBytes { raw in
+            let row = try RowDecoder(raw)
+            for index in (0..<row.count).reversed() {
+                builder.append(columnOf: row, at: index)
+            }
+        }
+        builder.append(real: 2.5)
+        let bytes = builder.finish()
+        XCTAssertEqual(builder.count, 4)
+        XCTAssertEqual(try RowDecoder.decode(bytes), [.null, .integer(-3), .text(long), .real(2.5)])
+        try bytes.withUnsafeBytes { XCTAssertTrue(try RowDecoder($0).isCompressed(at: 2)) }
+        // Typed appends produce the encoder's bytes.
+        builder.reset()
+        builder.append(integer: -70_000)
+        builder.append(real: 0.5)
+        builder.append(text: long)
+        builder.appendNull()
+        [UInt8]([9, 0]).withUnsafeBytes { builder.append(blob: $0) }
+        XCTAssertEqual(
+            builder.finish(), RowEncoder().encode([.integer(-70_000), .real(0.5), .text(long), .null, .blob([9, 0])]))
+    }
+
+    // MARK: - Key encoding
+
+    private func key(_ values: Value...) -> [UInt8] { KeyEncoding.encode(values) }
+
+    func testKeyEncodingExamples() throws {
+        XCTAssertEqual(key(.integer(3)), key(.real(3.0)))
+        XCTAssertEqual(key(.integer(0)), key(.real(-0.0)))
+        XCTAssertEqual(key(.real(.nan)), key(.null))
+        XCTAssertEqual(hex(key(.integer(3))), "20 c0 08 00 00 00 00 00 00")
+        XCTAssertEqual(hex(key(.integer(-1))), "20 40 0f ff ff ff ff ff ff")
+        XCTAssertEqual(hex(key(.integer(twoTo53 + 1))), "20 c3 40 00 00 00 00 00 00 ff 00 01")
+        XCTAssertEqual(hex(key(.text("a\0"))), "30 61 00 ff 00 01")
+        let ascending: [[UInt8]] = [
+            key(.null), key(.real(-.infinity)), key(.integer(Int64.min)), key(.integer(-twoTo53 - 1)),
+            key(.integer(-1)), key(.integer(0)), key(.real(.leastNonzeroMagnitude)), key(.integer(2)),
+            key(.real(2.5)), key(.integer(3)), key(.integer(twoTo53)), key(.integer(twoTo53 + 1)),
+            key(.real(Double(twoTo53 + 2))), key(.integer(Int64.max)), key(.real(twoTo63)), key(.real(.infinity)),
+            key(.text("")), key(.text("\0")), key(.text("a")), key(.text("a\0")), key(.text("a\0\0")),
+            key(.text("a\u{1}")), key(.text("b")), key(.blob([])), key(.blob([0])), key(.blob([0xFF])),
+        ]
+        for i in 1..<ascending.count {
+            XCTAssertEqual(
+                memcmpSign(ascending[i - 1], ascending[i]), -1, "\(i): \(hex(ascending[i - 1])) vs \(hex(ascending[i]))"
+            )
+        }
+        // A remainder sorts after its rounded value even when more values follow.
+        XCTAssertEqual(memcmpSign(key(.real(Double(twoTo53)), .blob([0xFF])), key(.integer(twoTo53 + 1))), -1)
+        XCTAssertEqual(memcmpSign(key(.text("a")), key(.text("a"), .null)), -1)
+    }
+
+    func testKeyDecodingRoundTripAndRejects() throws {
+        let values: [Value] = [
+            .null, .integer(Int64.min), .integer(Int64.max), .integer(twoTo53 + 1), .integer(-twoTo53 - 3),
+            .real(2.5), .real(-.infinity), .real(1e300), .text("a\0b\u{E9}"), .blob([0, 0xFF, 0]), .text(""),
+            .blob([]),
+        ]
+        XCTAssertEqual(try KeyEncoding.decode(KeyEncoding.encode(values)), values)
+        // Integral reals come back as integers, NaN as NULL, -0.0 as 0; 2^63 stays a real.
+        XCTAssertEqual(
+            try KeyEncoding.decode(key(.real(3.0), .real(.nan), .real(-0.0), .real(twoTo63), .real(-twoTo63))),
+            [.integer(3), .null, .integer(0), .real(twoTo63), .integer(Int64.min)])
+        let three = key(.integer(3))
+        let bad: [(String, [UInt8])] = [
+            ("unknown tag", [0x50]),
+            ("truncated number", Array(three.dropLast())),
+            ("truncated remainder", three + [0xFF, 0x00]),
+            ("remainder on a small number", three + [0xFF, 0x00, 0x01]),
+            ("remainder zero", key(.real(Double(twoTo53))) + [0xFF, 0x00, 0x00]),
+            ("remainder too large", key(.real(Double(twoTo53))) + [0xFF, 0x08, 0x00]),
+            ("remainder on a fraction", key(.real(2.5)) + [0xFF, 0x00, 0x01]),
+            ("remainder overflows", key(.real(twoTo63.nextDown)) + [0xFF, 0x04, 0x00]),
+            ("NaN", [0x20, 0xFF, 0xF8, 0, 0, 0, 0, 0, 0]),
+            ("unterminated text", [0x30, 0x61]),
+            ("unterminated after 0x00", [0x30, 0x61, 0x00]),
+            ("bad escape", [0x40, 0x00, 0x02]),
+            ("invalid UTF-8", [0x30, 0xC3, 0x28, 0x00, 0x01]),
+        ]
+        for (name, bytes) in bad {
+            XCTAssertThrowsError(try KeyEncoding.decode(bytes), name)
+        }
+        // Random damage never crashes; whatever decodes re-encodes to the same bytes or an equal-order key.
+        let seed = testSeed()
+        var rng = SplitMix64(seed: seed)
+        let sample = KeyEncoding.encode(values)
+        for _ in 0..<3000 {
+            var bytes = sample
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = .random(in: 0...255, using: &rng)
+            }
+            if Bool.random(using: &rng) { bytes.removeLast(Int.random(in: 0...bytes.count, using: &rng)) }
+            if let decoded = try? KeyEncoding.decode(bytes) {
+                let again = KeyEncoding.encode(decoded)
+                XCTAssertEqual(try KeyEncoding.decode(again), decoded, "seed \(seed)")
+            }
+        }
+    }
+
+    private func randomValue(_ rng: inout SplitMix64) -> Value {
+        let edgeIntegers: [Int64] = [
+            Int64.min, Int64.min + 1, -twoTo53 - 2, -twoTo53 - 1, -twoTo53, -twoTo53 + 1, -1, 0, 1, 2, 3,
+            twoTo53 - 1, twoTo53, twoTo53 + 1, twoTo53 + 2, (1 << 62) + 1, Int64.max - 1, Int64.max,
+        ]
+        let edgeReals: [Double] = [
+            -.infinity, .infinity, -0.0, 0.0, 3.0, 2.5, -2.5, 1.0, Double(twoTo53), Double(twoTo53 + 2), twoTo63,
+            -twoTo63, twoTo63.nextDown, (-twoTo63).nextDown, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e300, -1e-300, .nan, 0.1, -0.1,
+        ]
+        switch Int.random(in: 0..<12, using: &rng) {
+        case 0: return .null
+        case 1, 2: return .integer(edgeIntegers.randomElement(using: &rng)!)
+        case 3:
+            let bits = Int64(bitPattern: rng.next())
+            return .integer(bits >> Int64.random(in: 0...63, using: &rng))
+        case 4, 5: return .real(edgeReals.randomElement(using: &rng)!)
+        case 6:
+            // Random bit patterns (NaN included) or integral reals near edge integers.
+            if Bool.random(using: &rng) { return .real(Double(bitPattern: rng.next())) }
+            let near = Double(edgeIntegers.randomElement(using: &rng)!)
+            return .real(Bool.random(using: &rng) ? near.nextUp : near.nextDown)
+        case 7: return .real(Double(Int.random(in: -4...4, using: &rng)) / 2)
+        case 8, 9:
+            let alphabet: [String] = ["", "a", "b", "\0", "\u{1}", "\u{E9}", "e\u{301}", "\u{1F9F1}", "\u{7F}"]
+            return .text(
+                (0..<Int.random(in: 0...3, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined())
+        default:
+            return .blob(
+                (0..<Int.random(in: 0...3, using: &rng)).map { _ in [0, 1, 0xFF, 0x30].randomElement(using: &rng)! })
+        }
+    }
+
+    /// The documented decode(encode(x)) result of one value.
+    private func keyRoundTripped(_ value: Value) -> Value {
+        guard case .real(let d) = value else { return value }
+        if d.isNaN { return .null }
+        if d == d.rounded(.towardZero) && d >= -twoTo63 && d < twoTo63 { return .integer(Int64(d)) }
+        return value
+    }
+
+    func testKeyEncodingOrderMatchesSQLOrder() throws {
+        for seed in [1, 2, 3, testSeed()] as [UInt64] {
+            var rng = SplitMix64(seed: seed)
+            let tuples: [[Value]] = (0..<350).map { _ in
+                (0..<Int.random(in: 1...3, using: &rng)).map { _ in randomValue(&rng) }
+            }
+            let keys = tuples.map { KeyEncoding.encode($0) }
+            var failures = 0
+            for i in 0..<tuples.count {
+                XCTAssertEqual(try KeyEncoding.decode(keys[i]), tuples[i].map(keyRoundTripped), "seed \(seed)")
+                for j in i..<tuples.count {
+                    let expected = compareTuples(tuples[i], tuples[j])
+                    if memcmpSign(keys[i], keys[j]) != expected && failures < 5 {
+                        failures += 1
+                        XCTFail(
+                            "seed \(seed): \(tuples[i]) vs \(tuples[j]) expected \(expected), "
+                                + "keys \(hex(keys[i])) / \(hex(keys[j]))")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -233,12 +233,15 @@ struct BTree {
         let path = pager.path
         let page = try writableTreePage(path.pages[level])
         if try page.insertCell(cell, at: index) { return }
+        let append = try index == page.cellCount && isRightEdge(below: level)
+        let isLeaf = page.isLeaf
         var level = level
         if level == 0 {
             try deepenRoot()
             level = 1
         }
-        let (right, separator) = try split(level: level, index: index, cell: cell)
+        if isLeaf && !append, try shiftToSibling(level: level, index: index, cell: cell) { return }
+        let (right, separator) = try split(level: level, index: index, cell: cell, append: append)
         let parentLevel = level - 1
         let parent = try writableTreePage(path.pages[parentLevel])
         let parentIndex = path.indices[parentLevel]
@@ -260,9 +263,39 @@ struct BTree {
         childImage.copyMemory(from: rootPage.base, byteCount: pager.pageSize)
         rootPage.initialize(kind.interiorType)
         rootPage.setRightChild(child)
-        path.pages.insert(child, at: 1)
-        path.indices.insert(path.indices[0], at: 1)
+        path.insert(child, path.indices[0], at: 1)
         path.indices[0] = 0
+    }
+
+    /// Instead of splitting a full leaf, spreads its cells and the new one
+    /// over the leaf and a sibling with room (a quarter page or more), which
+    /// keeps leaves fuller under random inserts. Returns whether it did.
+    private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
+        let path = pager.path
+        let parentLevel = level - 1
+        let parent = try treePage(path.pages[parentLevel])
+        let childIndex = path.indices[parentLevel]
+        let number = path.pages[level]
+        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / 4
+        if childIndex > 0 {
+            let leftNumber = try childPage(parent, childIndex - 1)
+            let left = try treePage(leftNumber)
+            if left.freeBytes >= max(roomy, cell.count + 2) {
+                return try mergeOrRedistribute(
+                    parentLevel: parentLevel, separator: childIndex - 1, left: leftNumber, right: number,
+                    extra: (cell, left.cellCount + index))
+            }
+        }
+        if childIndex < parent.cellCount {
+            let rightNumber = try childPage(parent, childIndex + 1)
+            let right = try treePage(rightNumber)
+            if right.freeBytes >= max(roomy, cell.count + 2) {
+                return try mergeOrRedistribute(
+                    parentLevel: parentLevel, separator: childIndex, left: number, right: rightNumber,
+                    extra: (cell, index))
+            }
+        }
+        return false
     }
 
     /// Whether every page above `level` was entered through its right child.
@@ -278,7 +311,7 @@ struct BTree {
     /// The page keeps the lower half; returns the new right page and the
     /// separator cell (pointing at the kept page) for the parent.
     private func split(
-        level: Int, index: Int, cell: UnsafeRawBufferPointer
+        level: Int, index: Int, cell: UnsafeRawBufferPointer, append: Bool
     ) throws -> (right: PageNumber, separator: [UInt8]) {
         let path = pager.path
         let number = path.pages[level]
@@ -294,7 +327,6 @@ struct BTree {
             items.append(UnsafeRawBufferPointer(start: copy + c.offset, count: c.size))
         }
         items.insert(cell, at: index)
-        let append = try index == old.cellCount && isRightEdge(below: level)
 
         let rightNumber = try pager.allocatePage()
         let left = try writableTreePage(number)
@@ -303,13 +335,17 @@ struct BTree {
         right.initialize(old.type)
 
         if isLeaf {
-            let k = append ? items.count - 1 : balancedSplit(items, promote: false)
+            guard let k = append ? items.count - 1 : balancedSplit(items, promote: false) else {
+                throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
+            }
             try fill(left, items[0..<k])
             try fill(right, items[k...])
             let separator = try leafSeparator(left: items[k - 1], right: items[k], child: number)
             return (rightNumber, separator)
         } else {
-            let p = append ? items.count - 2 : balancedSplit(items, promote: true)
+            guard let p = append ? items.count - 2 : balancedSplit(items, promote: true) else {
+                throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
+            }
             try fill(left, items[0..<p])
             try fill(right, items[(p + 1)...])
             left.setRightChild(items[p].baseAddress!.u32(0))
@@ -323,18 +359,17 @@ struct BTree {
     /// The split point that best balances bytes between two pages: for
     /// leaves the index of the first item of the right page; with `promote`
     /// the index of the item that moves up to the parent.
-    private func balancedSplit(_ items: [UnsafeRawBufferPointer], promote: Bool) -> Int {
+    private func balancedSplit(_ items: [UnsafeRawBufferPointer], promote: Bool) -> Int? {
         let total = items.reduce(0) { $0 + $1.count + 2 }
+        let area = pager.geometry.usableEnd - TreeGeometry.headerSize
         var running = 0
-        var best = promote ? 1 : 1
+        var best: Int? = nil
         var bestImbalance = Int.max
-        let lowest = 1
         let highest = promote ? items.count - 2 : items.count - 1
         for k in 0..<items.count {
-            if k >= lowest && k <= highest {
+            if k >= 1 && k <= highest {
                 let leftBytes = running
                 let rightBytes = total - running - (promote ? items[k].count + 2 : 0)
-                let area = pager.geometry.usableEnd - TreeGeometry.headerSize
                 if leftBytes <= area && rightBytes <= area {
                     let imbalance = abs(leftBytes - rightBytes)
                     if imbalance < bestImbalance {
@@ -408,7 +443,7 @@ struct BTree {
         }
         var bytes = [UInt8](UnsafeRawBufferPointer(start: base + start, count: local))
         let first = base.u32(start + local)
-        try pager.readOverflow(from: first, length: total - local, owner: pager.path.pages.last ?? 0) { chunk in
+        try pager.readOverflow(from: first, length: total - local, owner: pager.path.count > 0 ? pager.path.leafPage : 0) { chunk in
             let n = min(keyLength - bytes.count, chunk.count)
             if n > 0 { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
         }
@@ -472,9 +507,16 @@ struct BTree {
         }
     }
 
+    /// Merges two sibling pages, or redistributes their cells evenly, and
+    /// updates the separator between them in the parent. With `extra`, a new
+    /// leaf cell joins the cells at `position` (an insert that found its page
+    /// full) and the pages are never merged. Returns false, changing nothing,
+    /// when `extra` is given and no even split fits.
+    @discardableResult
     private func mergeOrRedistribute(
-        parentLevel: Int, separator: Int, left leftNumber: PageNumber, right rightNumber: PageNumber
-    ) throws {
+        parentLevel: Int, separator: Int, left leftNumber: PageNumber, right rightNumber: PageNumber,
+        extra: (cell: UnsafeRawBufferPointer, position: Int)? = nil
+    ) throws -> Bool {
         let geometry = pager.geometry
         let leftCopy = pager.scratch
         let rightCopy = pager.scratch2
@@ -488,28 +530,29 @@ struct BTree {
         let isLeaf = leftOld.isLeaf
         let parent = try writableTreePage(pager.path.pages[parentLevel])
         let separatorCell = try parent.cell(at: separator)
-        var pulledDown = [UInt8](UnsafeRawBufferPointer(start: parent.base + separatorCell.offset, count: separatorCell.size))
-
+        var pulledDown = [UInt8](
+            UnsafeRawBufferPointer(start: parent.base + separatorCell.offset, count: separatorCell.size))
+        if !isLeaf {
+            pulledDown.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftOld.rightChild) }
+        }
         var items: [UnsafeRawBufferPointer] = []
-        items.reserveCapacity(leftOld.cellCount + rightOld.cellCount + 1)
+        items.reserveCapacity(leftOld.cellCount + rightOld.cellCount + 2)
         for i in 0..<leftOld.cellCount {
             let c = try leftOld.cell(at: i)
             items.append(UnsafeRawBufferPointer(start: leftCopy + c.offset, count: c.size))
         }
-        if !isLeaf {
-            pulledDown.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftOld.rightChild) }
-        }
-        let merged = try pulledDown.withUnsafeBytes { pulled -> Bool in
+        let outcome = try pulledDown.withUnsafeBytes { pulled -> (done: Bool, merged: Bool) in
             if !isLeaf { items.append(pulled) }
             for i in 0..<rightOld.cellCount {
                 let c = try rightOld.cell(at: i)
                 items.append(UnsafeRawBufferPointer(start: rightCopy + c.offset, count: c.size))
             }
+            if let extra { items.insert(extra.cell, at: extra.position) }
             let total = items.reduce(0) { $0 + $1.count + 2 }
             let area = geometry.usableEnd - TreeGeometry.headerSize
-            let left = try writableTreePage(leftNumber)
-            if total <= area {
+            if total <= area && extra == nil {
                 // Merge everything into the left page; drop the right page.
+                let left = try writableTreePage(leftNumber)
                 left.initialize(leftOld.type)
                 try fill(left, items)
                 left.setRightChild(rightOld.rightChild)
@@ -521,35 +564,39 @@ struct BTree {
                     parent.setRightChild(leftNumber)
                 }
                 try pager.freePage(rightNumber)
-                return true
+                return (true, true)
             }
             // Redistribute between the two pages.
+            guard let k = balancedSplit(items, promote: !isLeaf) else {
+                if extra != nil { return (false, false) }
+                throw StorageError.corrupt(page: leftNumber, "sibling cells cannot be redistributed")
+            }
+            let left = try writableTreePage(leftNumber)
             let right = try writableTreePage(rightNumber)
             left.initialize(leftOld.type)
             right.initialize(leftOld.type)
             var newSeparator: [UInt8]
             if isLeaf {
-                let k = balancedSplit(items, promote: false)
                 try fill(left, items[0..<k])
                 try fill(right, items[k...])
                 newSeparator = try leafSeparator(left: items[k - 1], right: items[k], child: leftNumber)
                 try freeOverflow(parent, separatorCell)
             } else {
-                let p = balancedSplit(items, promote: true)
-                try fill(left, items[0..<p])
-                try fill(right, items[(p + 1)...])
-                left.setRightChild(items[p].baseAddress!.u32(0))
+                try fill(left, items[0..<k])
+                try fill(right, items[(k + 1)...])
+                left.setRightChild(items[k].baseAddress!.u32(0))
                 right.setRightChild(rightOld.rightChild)
-                newSeparator = [UInt8](items[p])
+                newSeparator = [UInt8](items[k])
                 newSeparator.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftNumber) }
             }
             parent.removeCell(at: separator, size: separatorCell.size)
             // Reinsert the separator; the path above the parent is still valid.
             pager.path.indices[parentLevel] = separator
             try newSeparator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: separator) }
-            return false
+            return (true, false)
         }
         // A merge took a cell from the parent, which may now be underfull.
-        if merged { try rebalance(level: parentLevel) }
+        if outcome.merged { try rebalance(level: parentLevel) }
+        return outcome.done
     }
 }

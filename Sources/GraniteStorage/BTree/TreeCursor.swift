@@ -13,6 +13,9 @@ public final class TreeCursor {
     private var generation: UInt64 = 0
     private var currentRowid: Int64 = 0
     private var currentKey: [UInt8] = []
+    /// The current leaf, valid while the pager's cache epoch equals `leafEpoch`.
+    private var leaf: TreePage?
+    private var leafEpoch: UInt64 = 0
 
     init(tree: BTree) {
         self.tree = tree
@@ -79,7 +82,20 @@ public final class TreeCursor {
     @discardableResult
     public func next() throws -> Bool {
         guard isValid else { return false }
-        try tree.pager.safePoint()
+        let pager = tree.pager
+        if let leaf, generation == pager.treeGeneration, leafEpoch == pager.cacheEpoch {
+            // Fast path: the next entry is in the same, still cached leaf.
+            let index = path.indices[path.count - 1] + 1
+            if index < leaf.cellCount {
+                path.indices[path.count - 1] = index
+                if tree.kind == .table {
+                    currentRowid = try leaf.rowid(at: index)
+                    return true
+                }
+                return try load(leaf)
+            }
+        }
+        try pager.safePoint()
         if generation != tree.pager.treeGeneration {
             // The tree changed: find our place again from the saved key.
             let found = try reseek()
@@ -133,8 +149,11 @@ public final class TreeCursor {
         if generation != tree.pager.treeGeneration {
             guard try reseek() else { throw StorageError.cursorInvalidated }
         }
-        let page = try tree.treePage(path.pages[path.count - 1])
         let index = path.indices[path.count - 1]
+        if let leaf, leafEpoch == tree.pager.cacheEpoch, index < leaf.cellCount {
+            return (leaf, try leaf.cell(at: index))
+        }
+        let page = try tree.treePage(path.pages[path.count - 1])
         guard index < page.cellCount else { throw StorageError.cursorInvalidated }
         return (page, try page.cell(at: index))
     }
@@ -187,10 +206,10 @@ public final class TreeCursor {
             }
             guard level >= 0 else {
                 isValid = false
+                self.leaf = nil
                 return false
             }
-            path.pages.removeSubrange((level + 1)...)
-            path.indices.removeSubrange((level + 1)...)
+            path.truncate(to: level + 1)
             path.indices[level] += 1
             let page = try tree.treePage(path.pages[level])
             try descendToEdge(from: try tree.childPage(page, path.indices[level]), rightmost: false)
@@ -208,10 +227,10 @@ public final class TreeCursor {
             while level >= 0 && path.indices[level] == 0 { level -= 1 }
             guard level >= 0 else {
                 isValid = false
+                self.leaf = nil
                 return false
             }
-            path.pages.removeSubrange((level + 1)...)
-            path.indices.removeSubrange((level + 1)...)
+            path.truncate(to: level + 1)
             path.indices[level] -= 1
             let page = try tree.treePage(path.pages[level])
             try descendToEdge(from: try tree.childPage(page, path.indices[level]), rightmost: true)
@@ -230,6 +249,8 @@ public final class TreeCursor {
             }
         }
         generation = tree.pager.treeGeneration
+        self.leaf = leaf
+        leafEpoch = tree.pager.cacheEpoch
         isValid = true
         return true
     }

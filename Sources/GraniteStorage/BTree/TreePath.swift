@@ -1,26 +1,50 @@
 /// The pages visited from a tree's root down to a leaf, with the cell index
 /// taken at each level (an index equal to the cell count means the right child).
+///
+/// Fixed-capacity storage behind raw pointers: hot paths index it without
+/// reallocation or exclusivity checks.
 final class TreePath {
     /// The deepest tree accepted; deeper means a pointer cycle.
     static let maximumDepth = 40
 
-    var pages: [PageNumber] = []
-    var indices: [Int] = []
+    let pages: UnsafeMutablePointer<PageNumber>
+    let indices: UnsafeMutablePointer<Int>
+    private(set) var count = 0
 
     init() {
-        pages.reserveCapacity(TreePath.maximumDepth)
-        indices.reserveCapacity(TreePath.maximumDepth)
+        pages = .allocate(capacity: TreePath.maximumDepth + 1)
+        indices = .allocate(capacity: TreePath.maximumDepth + 1)
     }
 
-    var count: Int { pages.count }
-
-    func reset() {
-        pages.removeAll(keepingCapacity: true)
-        indices.removeAll(keepingCapacity: true)
+    deinit {
+        pages.deallocate()
+        indices.deallocate()
     }
 
-    func push(_ page: PageNumber, _ index: Int) {
-        pages.append(page)
-        indices.append(index)
+    @inline(__always) func reset() { count = 0 }
+
+    @inline(__always) func push(_ page: PageNumber, _ index: Int) {
+        pages[count] = page
+        indices[count] = index
+        count += 1
+    }
+
+    /// Keeps the first `newCount` levels.
+    @inline(__always) func truncate(to newCount: Int) { count = newCount }
+
+    /// The page and index of the deepest level.
+    var leafPage: PageNumber { pages[count - 1] }
+
+    /// Inserts a level at `position`, shifting deeper levels down.
+    func insert(_ page: PageNumber, _ index: Int, at position: Int) {
+        var i = count
+        while i > position {
+            pages[i] = pages[i - 1]
+            indices[i] = indices[i - 1]
+            i -= 1
+        }
+        pages[position] = page
+        indices[position] = index
+        count += 1
     }
 }

@@ -1,20 +1,23 @@
 /// A bounded cache of page images with dirty tracking and clock eviction.
 ///
 /// Each frame is one page-sized buffer allocated once. A pointer handed out
-/// by the cache stays valid until the next call to ``evict(down:_:)``, which
+/// by the cache stays valid until the next call to ``evict(spill:)``, which
 /// the pager only makes at safe points between tree operations, so a tree
 /// operation can hold several page pointers at once without pinning them.
+/// Frame metadata lives behind raw pointers (no exclusivity checks on the hot path).
 final class PageCache {
     let pageSize: Int
     /// The number of frames the cache keeps after a trim.
     var capacity: Int
 
-    private var buffers: [UnsafeMutableRawPointer?] = []
-    private var frameToPage: [PageNumber] = []
-    private var dirtyFlags: [Bool] = []
-    private var referenced: [Bool] = []
+    private var frameCount = 0
+    private var frameCapacity = 0
+    private var buffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private var frameToPage: UnsafeMutablePointer<PageNumber>
+    /// Bit 0: dirty; bit 1: referenced.
+    private var flags: UnsafeMutablePointer<UInt8>
     private var freeFrames: [Int32] = []
-    private var table: PageTable
+    private let table: PageTable
     private var hand = 0
     private var allocated = 0
     /// Frames made dirty since the last flush, in order.
@@ -23,14 +26,24 @@ final class PageCache {
     /// can tell whether theirs are still valid.
     private(set) var epoch: UInt64 = 0
 
+    private static let dirty: UInt8 = 1
+    private static let referenced: UInt8 = 2
+
     init(pageSize: Int, capacity: Int) {
         self.pageSize = pageSize
         self.capacity = max(capacity, 16)
         self.table = PageTable(minimumCapacity: self.capacity)
+        frameCapacity = 64
+        buffers = .allocate(capacity: frameCapacity)
+        frameToPage = .allocate(capacity: frameCapacity)
+        flags = .allocate(capacity: frameCapacity)
     }
 
     deinit {
-        for case let buffer? in buffers { buffer.deallocate() }
+        for f in 0..<frameCount { buffers[f]?.deallocate() }
+        buffers.deallocate()
+        frameToPage.deallocate()
+        flags.deallocate()
     }
 
     /// The number of pages held.
@@ -43,14 +56,32 @@ final class PageCache {
     @inline(__always)
     func lookup(_ page: PageNumber) -> UnsafeMutableRawPointer? {
         guard let frame = table.find(page) else { return nil }
-        referenced[Int(frame)] = true
-        return buffers[Int(frame)]
+        let f = Int(frame)
+        flags[f] |= PageCache.referenced
+        return buffers[f]
     }
 
     /// Whether a cached page is dirty.
     func isDirty(_ page: PageNumber) -> Bool {
         guard let frame = table.find(page) else { return false }
-        return dirtyFlags[Int(frame)]
+        return flags[Int(frame)] & PageCache.dirty != 0
+    }
+
+    private func growFrames() {
+        let newCapacity = frameCapacity * 2
+        let newBuffers = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: newCapacity)
+        newBuffers.moveInitialize(from: buffers, count: frameCount)
+        buffers.deallocate()
+        buffers = newBuffers
+        let newPages = UnsafeMutablePointer<PageNumber>.allocate(capacity: newCapacity)
+        newPages.moveInitialize(from: frameToPage, count: frameCount)
+        frameToPage.deallocate()
+        frameToPage = newPages
+        let newFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newFlags.moveInitialize(from: flags, count: frameCount)
+        flags.deallocate()
+        flags = newFlags
+        frameCapacity = newCapacity
     }
 
     /// Adds a frame for `page` (not yet cached) and returns its buffer,
@@ -60,28 +91,34 @@ final class PageCache {
         if let free = freeFrames.popLast() {
             frame = Int(free)
         } else {
-            frame = buffers.count
-            buffers.append(nil)
-            frameToPage.append(0)
-            dirtyFlags.append(false)
-            referenced.append(false)
+            if frameCount == frameCapacity { growFrames() }
+            frame = frameCount
+            (buffers + frame).initialize(to: nil)
+            (frameToPage + frame).initialize(to: 0)
+            (flags + frame).initialize(to: 0)
+            frameCount += 1
         }
-        if buffers[frame] == nil {
-            buffers[frame] = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+        let buffer: UnsafeMutableRawPointer
+        if let existing = buffers[frame] {
+            buffer = existing
+        } else {
+            buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+            buffers[frame] = buffer
             allocated += 1
         }
         frameToPage[frame] = page
-        dirtyFlags[frame] = false
-        referenced[frame] = true
+        flags[frame] = PageCache.referenced
         table.insert(page, Int32(frame))
-        return buffers[frame]!
+        return buffer
     }
 
     /// Marks a cached page dirty.
+    @inline(__always)
     func markDirty(_ page: PageNumber) {
         guard let frame = table.find(page) else { return }
-        if !dirtyFlags[Int(frame)] {
-            dirtyFlags[Int(frame)] = true
+        let f = Int(frame)
+        if flags[f] & PageCache.dirty == 0 {
+            flags[f] |= PageCache.dirty
             dirtyFrames.append(frame)
         }
     }
@@ -93,7 +130,7 @@ final class PageCache {
 
     /// Marks every page clean (after they were written).
     func markAllClean() {
-        for frame in dirtyFrames { dirtyFlags[Int(frame)] = false }
+        for frame in dirtyFrames { flags[Int(frame)] &= ~PageCache.dirty }
         dirtyFrames.removeAll(keepingCapacity: true)
     }
 
@@ -101,12 +138,10 @@ final class PageCache {
     func remove(_ page: PageNumber) {
         guard let frame = table.find(page) else { return }
         let f = Int(frame)
-        if dirtyFlags[f] {
-            dirtyFlags[f] = false
-            if let i = dirtyFrames.lastIndex(of: frame) { dirtyFrames.remove(at: i) }
+        if flags[f] & PageCache.dirty != 0, let i = dirtyFrames.lastIndex(of: frame) {
+            dirtyFrames.remove(at: i)
         }
         table.remove(page)
-        frameToPage[f] = 0
         release(frame: f)
     }
 
@@ -114,9 +149,7 @@ final class PageCache {
     func discardDirty() {
         for frame in dirtyFrames {
             let f = Int(frame)
-            dirtyFlags[f] = false
             table.remove(frameToPage[f])
-            frameToPage[f] = 0
             release(frame: f)
         }
         dirtyFrames.removeAll(keepingCapacity: true)
@@ -124,53 +157,51 @@ final class PageCache {
 
     /// Drops every page.
     func removeAll() {
-        for f in frameToPage.indices where frameToPage[f] != 0 {
-            frameToPage[f] = 0
-            dirtyFlags[f] = false
-            release(frame: f)
-        }
+        for f in 0..<frameCount where frameToPage[f] != 0 { release(frame: f) }
         table.removeAll()
         dirtyFrames.removeAll()
     }
 
-    /// Evicts pages until at most `capacity` remain. Clean pages go first; a
-    /// dirty page is handed to `spill` (which must write it) before it goes.
+    /// Evicts pages until at most `capacity` remain. Clean pages go first; dirty
+    /// pages are handed to `spill` (which must write them) before they go.
     func evict(spill: ([(number: PageNumber, image: UnsafeMutableRawPointer)]) throws -> Void) throws {
         guard table.count > capacity else { return }
-        // When most of the cache is dirty, write a batch of dirty pages first
-        // so that clean victims exist; batching keeps writes sequential.
+        // When most of the cache is dirty, write the oldest dirty pages in one
+        // batch so that clean victims exist; batching keeps writes sequential.
         if dirtyFrames.count > capacity / 2 {
             let batch = dirtyFrames.prefix(max(dirtyFrames.count - capacity / 4, 1))
-            let pages = batch.map { (frameToPage[Int($0)], buffers[Int($0)]!) }
-            try spill(pages)
-            for frame in batch { dirtyFlags[Int(frame)] = false }
+            try spill(batch.map { (frameToPage[Int($0)], buffers[Int($0)]!) })
+            for frame in batch { flags[Int(frame)] &= ~PageCache.dirty }
             dirtyFrames.removeFirst(batch.count)
         }
         var sweeps = 0
         while table.count > capacity {
             let f = hand
-            hand = (hand + 1) % frameToPage.count
-            if hand == 0 { sweeps += 1 }
+            hand += 1
+            if hand == frameCount {
+                hand = 0
+                sweeps += 1
+            }
             guard frameToPage[f] != 0 else { continue }
-            if referenced[f] && sweeps < 2 {
-                referenced[f] = false
+            if flags[f] & PageCache.referenced != 0 && sweeps < 2 {
+                flags[f] &= ~PageCache.referenced
                 continue
             }
-            if dirtyFlags[f] {
+            if flags[f] & PageCache.dirty != 0 {
                 if sweeps < 3 { continue }
                 try spill([(frameToPage[f], buffers[f]!)])
-                dirtyFlags[f] = false
+                flags[f] &= ~PageCache.dirty
                 if let i = dirtyFrames.firstIndex(of: Int32(f)) { dirtyFrames.remove(at: i) }
             }
             table.remove(frameToPage[f])
-            frameToPage[f] = 0
             release(frame: f)
         }
     }
 
     private func release(frame f: Int) {
         epoch &+= 1
-        referenced[f] = false
+        frameToPage[f] = 0
+        flags[f] = 0
         if allocated > capacity, let buffer = buffers[f] {
             // Over capacity (a large operation grew the cache): give memory back.
             buffer.deallocate()

@@ -91,9 +91,10 @@ struct TreePage {
     /// Bytes used by cells and their pointers.
     var usedBytes: Int { geometry.usableEnd - TreeGeometry.headerSize - freeBytes }
 
-    /// Resets the page to an empty page of `type`.
+    /// Resets the page to an empty page of `type` (every byte before the
+    /// trailer zeroed, so no stale data lingers in free space).
     func initialize(_ type: PageType) {
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: TreeGeometry.headerSize)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: geometry.usableEnd)
         base.setU8(0, type.rawValue)
         base.setU16(4, geometry.usableEnd)
     }
@@ -238,6 +239,9 @@ struct TreePage {
             (pointers + 2 * index).copyMemory(from: pointers + 2 * (index + 1), byteCount: 2 * (count - 1 - index))
         }
         base.setU16(2, count - 1)
+        // Deleted bytes are zeroed: free space never keeps old data.
+        (base + offset).initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        base.setU16(TreeGeometry.headerSize + 2 * (count - 1), 0)
         if count == 1 {
             base.setU16(4, geometry.usableEnd)
             base.setU16(6, 0)
@@ -263,6 +267,8 @@ struct TreePage {
             (base + end).copyMemory(from: copy + source.cellOffset(i), byteCount: size)
             base.setU16(TreeGeometry.headerSize + 2 * i, end)
         }
+        let gapStart = TreeGeometry.headerSize + 2 * count
+        (base + gapStart).initializeMemory(as: UInt8.self, repeating: 0, count: end - gapStart)
         base.setU16(4, end)
         base.setU16(6, 0)
     }

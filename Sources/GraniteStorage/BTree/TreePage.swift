@@ -263,6 +263,9 @@ struct TreePage {
         var end = geometry.usableEnd
         for i in 0..<count {
             let size = try source.cell(at: i).size
+            guard end - size >= TreeGeometry.headerSize + 2 * count else {
+                throw StorageError.corrupt(page: number, "cells overlap (their sizes exceed the page)")
+            }
             end -= size
             (base + end).copyMemory(from: copy + source.cellOffset(i), byteCount: size)
             base.setU16(TreeGeometry.headerSize + 2 * i, end)

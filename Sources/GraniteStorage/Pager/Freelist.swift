@@ -16,6 +16,9 @@ extension Pager {
             let trunk = try writablePage(head)
             try checkTrunk(trunk, number: head)
             let count = Int(trunk.u32(8))
+            guard header.freelistCount > 0 else {
+                throw StorageError.corrupt(page: 1, "freelist count is zero but the freelist is not empty")
+            }
             header.freelistCount -= 1
             if count > 0 {
                 let leaf = trunk.u32(12 + 4 * (count - 1))

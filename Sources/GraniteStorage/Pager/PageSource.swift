@@ -46,8 +46,10 @@ public final class FilePageSource: PageSource {
             try file.write(UnsafeRawBufferPointer(start: page.image, count: pageSize), at: offset)
         }
         if let count = commitPageCount {
+            // The file holds exactly the committed pages: pages allocated and
+            // freed again without ever being written still take their place.
             let size = Int64(count) * Int64(pageSize)
-            if try file.size() > size { try file.truncate(to: size) }
+            if try file.size() != size { try file.truncate(to: size) }
             if syncOnCommit { try file.sync() }
         }
     }

@@ -169,3 +169,49 @@ final class PersistenceTests: XCTestCase {
         assertSound(engine, "after deleting while scanning")
     }
 }
+
+/// I/O errors from the file surface as thrown errors and leave the engine usable.
+final class IOErrorTests: XCTestCase {
+    func testFailedWriteOrSyncFailsTheCommitAndARetrySucceeds() throws {
+        let file = FaultInjectingFile()
+        let engine = try StorageEngine(file: file)
+        let table = try engine.createTable(named: "t")
+        for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
+        file.failWrite(after: 3)
+        XCTAssertThrowsError(try engine.commit()) { error in
+            guard case StorageError.io("write", _, 5) = error else { return XCTFail("got \(error)") }
+        }
+        file.failSync(after: 0)
+        XCTAssertThrowsError(try engine.commit()) { error in
+            guard case StorageError.io("sync", _, 5) = error else { return XCTFail("got \(error)") }
+        }
+        try engine.commit()
+        XCTAssertEqual(engine.pager.committedHeader.changeCounter, 2)
+        try engine.close()
+        let reopened = try StorageEngine(file: MemoryFile(bytes: file.crashImage(.dropUnsynced)))
+        XCTAssertEqual(try reopened.table(named: "t").count(), 300)
+        assertSound(reopened, "after retried commit")
+    }
+
+    func testReadErrorsAreThrown() throws {
+        let file = FaultInjectingFile()
+        do {
+            let engine = try StorageEngine(file: file)
+            let table = try engine.createTable(named: "t")
+            for i in 1...3_000 { try table.insert(rowid: Int64(i), payload: payloadBytes(100, seed: 1)) }
+            try engine.commit()
+            try engine.close()
+        }
+        var options = StorageOptions()
+        options.cacheSize = 16
+        let engine = try StorageEngine(file: file, options: options)
+        let table = try engine.table(named: "t")
+        file.failRead(after: 2)
+        var sawError = false
+        for i in stride(from: 1, through: 3_000, by: 97) {
+            do { _ = try table.get(rowid: Int64(i)) } catch StorageError.io("read", _, _) { sawError = true }
+        }
+        XCTAssertTrue(sawError)
+        for i in stride(from: 1, through: 3_000, by: 97) { XCTAssertNotNil(try table.get(rowid: Int64(i))) }
+    }
+}

@@ -113,3 +113,44 @@ final class TreeShapeTests: XCTestCase {
         XCTAssertEqual(try index.count(), 0)
     }
 }
+
+/// Index trees ordered by the key encoding return values in SQL order.
+final class KeyOrderInTreeTests: XCTestCase {
+    func testMixedTypeKeysScanInSQLOrder() throws {
+        let seed = testSeed()
+        var rng = SplitMix64(seed: seed)
+        let engine = try StorageEngine.inMemory()
+        let index = try engine.createIndex(named: "mixed")
+        var values: [Value] = [
+            .null, .integer(3), .real(2.5), .integer(2), .real(-0.0), .integer(.min), .integer(.max),
+            .real(.infinity), .real(-.infinity), .real(9_007_199_254_740_993), .integer(9_007_199_254_740_993),
+            .text(""), .text("a"), .text("a\u{0}b"), .text("ab"), .text("é"), .blob([]), .blob([0]), .blob([0, 0]),
+            .blob([1]),
+        ]
+        for _ in 0..<2_000 {
+            switch rng.next(below: 4) {
+            case 0: values.append(.integer(Int64(bitPattern: rng.next()) >> Int64(rng.next(below: 64))))
+            case 1: values.append(.real(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.next(below: 2) == 0 ? 1 : -1)))
+            case 2: values.append(.text(String(decoding: payloadBytes(Int(rng.next(below: 8)), seed: rng.next()).map { $0 % 128 }, as: UTF8.self)))
+            default: values.append(.blob(payloadBytes(Int(rng.next(below: 8)), seed: rng.next())))
+            }
+        }
+        // Each entry is (value, position) so equal values (3 and 3.0) stay distinct.
+        for (position, value) in values.enumerated() {
+            try index.insert(key: KeyEncoding.encode([value, .integer(Int64(position))]), value: [])
+        }
+        let cursor = try index.makeCursor()
+        var ok = try cursor.first()
+        var scanned: [Value] = []
+        while ok {
+            let decoded = try KeyEncoding.decode(cursor.key)
+            scanned.append(values[Int(try XCTUnwrap({ if case .integer(let p) = decoded[1] { return p } else { return nil } }()))])
+            ok = try cursor.next()
+        }
+        XCTAssertEqual(scanned.count, values.count)
+        for (a, b) in zip(scanned, scanned.dropFirst()) {
+            XCTAssertLessThanOrEqual(Value.compare(a, b), 0, "\(a) before \(b), seed \(seed)")
+        }
+        assertSound(engine, "mixed keys")
+    }
+}

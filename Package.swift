@@ -31,6 +31,10 @@ let package = Package(
             name: "GraniteStorageTests",
             dependencies: ["GraniteStorage"]
         ),
+        .testTarget(
+            name: "GraniteCLITests",
+            dependencies: ["granite"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

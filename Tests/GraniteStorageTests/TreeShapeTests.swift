@@ -123,7 +123,7 @@ final class KeyOrderInTreeTests: XCTestCase {
         let index = try engine.createIndex(named: "mixed")
         var values: [Value] = [
             .null, .integer(3), .real(2.5), .integer(2), .real(-0.0), .integer(.min), .integer(.max),
-            .real(.infinity), .real(-.infinity), .real(9_007_199_254_740_993), .integer(9_007_199_254_740_993),
+            .real(.infinity), .real(-.infinity), .real(9_007_199_254_740_992), .real(9_007_199_254_740_994), .integer(9_007_199_254_740_993),
             .text(""), .text("a"), .text("a\u{0}b"), .text("ab"), .text("é"), .blob([]), .blob([0]), .blob([0, 0]),
             .blob([1]),
         ]

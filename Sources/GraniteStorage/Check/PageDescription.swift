@@ -73,8 +73,8 @@ extension StorageEngine {
             let base = buffer.baseAddress!
             var d = PageDescription(
                 number: number, type: number == 1 ? .header : PageType(rawValue: base.u8(0)), typeByte: base.u8(0),
-                checksumValid: present && PageLayout.verify(base, number: number, pageSize: size), bytes: [])
-            defer { d.bytes = [UInt8](buffer) }
+                checksumValid: present && PageLayout.verify(base, number: number, pageSize: size),
+                bytes: [UInt8](buffer))
             if !present { d.problem = "page lies beyond the end of the file" }
             if number == 1 {
                 do { d.header = try FileHeader(reading: base) } catch { d.problem = "\(error)" }

@@ -1,0 +1,21 @@
+// The `granite` command-line tool: builds a demo database and inspects database files.
+
+import ArgumentParser
+
+/// The root `granite` command; every job is a subcommand.
+@main
+struct Granite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "granite",
+        abstract: "Build, inspect and check Granite database files.",
+        discussion: """
+            Every command except `demo` opens the file read-only. Each accepts --json for \
+            machine-readable output. A damaged file or a bad argument gives a message on \
+            standard error and a non-zero exit status.
+            """,
+        subcommands: [
+            DemoCommand.self, InfoCommand.self, PagesCommand.self, PageCommand.self, TreeCommand.self,
+            CheckCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,73 @@
+// `granite tree FILE NAME`: the shape of one tree.
+
+import ArgumentParser
+import GraniteStorage
+
+/// Prints the depth, size and fill of one tree (or of the catalog).
+struct TreeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tree",
+        abstract: "Show the shape of one tree: depth, entries, pages, fan-out, fill."
+    )
+
+    @Argument(help: "The database file.")
+    var file: String
+
+    @Argument(help: "The tree's name; \"(catalog)\" for the catalog.")
+    var name: String?
+
+    @Flag(name: .long, help: "Show the catalog tree.")
+    var catalog = false
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if catalog && name != nil && name != "(catalog)" {
+            throw ValidationError("give either a tree name or --catalog, not both")
+        }
+        if !catalog && name == nil {
+            throw ValidationError("missing tree name (or --catalog)")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let wanted = catalog ? "(catalog)" : name ?? "(catalog)"
+            let (tree, problems) = try withDatabase(file) { engine -> (TreeReport, [String]) in
+                if wanted != "(catalog)", try engine.treeInfo(named: wanted) == nil {
+                    let names = try engine.trees().map(\.name)
+                    throw CLIError(
+                        "no tree named '\(wanted)' (trees: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+                }
+                let report = engine.checkIntegrity()
+                guard let statistics = report.trees.first(where: { $0.info.name == wanted }) else {
+                    throw CLIError("tree '\(wanted)' was not reached by the integrity check")
+                }
+                return (TreeReport(statistics), report.problems)
+            }
+            if output.json {
+                try printJSON(tree)
+            } else {
+                print("tree \(tree.name) (\(tree.kind)), root page \(tree.root)")
+                let lines = [
+                    ("depth", "\(tree.depth)"),
+                    ("entries", grouped(tree.entries)),
+                    ("leaf pages", grouped(tree.leafPages)),
+                    ("interior pages", grouped(tree.interiorPages)),
+                    ("overflow pages", grouped(tree.overflowPages)),
+                    (
+                        "average fan-out",
+                        tree.interiorPages == 0 ? "- (no interior pages)" : String(format: "%.1f", tree.averageFanOut)
+                    ),
+                    ("leaf fill", percent(tree.leafFill)),
+                ]
+                printLines(aligned(lines))
+            }
+            if !problems.isEmpty {
+                for problem in problems { printError("granite: \(problem)") }
+                printError("granite: \(file) is damaged; the figures above may be incomplete (run `granite check`)")
+                throw ExitCode.failure
+            }
+        }
+    }
+}

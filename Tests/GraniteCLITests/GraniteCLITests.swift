@@ -1,0 +1,266 @@
+// Runs the built `granite` binary as a subprocess and checks its output,
+// its JSON, and its exit status on good, damaged and foreign files.
+
+import Foundation
+import XCTest
+
+/// The result of one run of the `granite` binary.
+struct RunResult {
+    var status: Int32
+    var reason: Process.TerminationReason
+    var stdout: String
+    var stderr: String
+
+    /// Whether the process ended by calling exit (not killed by a signal: a crash).
+    var exited: Bool { reason == .exit }
+}
+
+/// End-to-end tests of the `granite` command-line tool.
+final class GraniteCLITests: XCTestCase {
+    /// The `granite` executable built next to the test bundle.
+    static func binary() throws -> URL {
+        var candidates: [URL] = []
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("granite"))
+            }
+        #endif
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("granite"))
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("granite"))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/granite"))
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate
+        }
+        throw XCTSkip("granite binary not found (looked in \(candidates.map(\.path)))")
+    }
+
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// Runs `granite` with `arguments` in the test directory; output goes through files
+    /// (pipes could fill up and block the child).
+    func granite(_ arguments: String...) throws -> RunResult {
+        try granite(arguments)
+    }
+
+    func granite(_ arguments: [String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: out.path, contents: nil),
+            FileManager.default.createFile(atPath: err.path, contents: nil)
+        else { throw CocoaError(.fileWriteUnknown) }
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        return RunResult(
+            status: process.terminationStatus, reason: process.terminationReason,
+            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+
+    /// Parses a run's standard output as a JSON object.
+    func json(_ result: RunResult, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        return try XCTUnwrap(
+            object as? [String: Any], "not a JSON object: \(result.stdout.prefix(200))",
+            file: file, line: line)
+    }
+
+    /// Builds the demo database in the test directory and returns its path.
+    func makeDemo(_ name: String = "demo.granite") throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        let result = try granite("demo", path)
+        XCTAssertTrue(result.exited, "demo crashed: \(result.stderr)")
+        XCTAssertEqual(result.status, 0, "demo failed: \(result.stderr)")
+        XCTAssertTrue(result.stdout.contains("integrity: ok"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("verification: ok"), result.stdout)
+        return path
+    }
+
+    // MARK: Tests
+
+    func testDemoBuildsAFileThatPassesCheck() throws {
+        let path = try makeDemo()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        let check = try granite("check", path)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.hasPrefix("ok"), check.stdout)
+
+        let checkJSON = try json(granite("check", path, "--json"))
+        XCTAssertEqual(checkJSON["ok"] as? Bool, true)
+        XCTAssertEqual((checkJSON["problems"] as? [Any])?.count, 0)
+
+        // A second run replaces the file; --json reports the same figures.
+        let again = try granite("demo", path, "--json")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let demo = try json(again)
+        XCTAssertEqual(demo["rows"] as? Int, 5000)
+        XCTAssertEqual((demo["integrity"] as? [String: Any])?["ok"] as? Bool, true)
+        XCTAssertEqual((demo["verification"] as? [String: Any])?["ok"] as? Bool, true)
+        let compression = try XCTUnwrap(demo["compression"] as? [String: Any])
+        XCTAssertGreaterThan(compression["compressedValues"] as? Int ?? 0, 1000)
+        XCTAssertGreaterThan(compression["savedBytes"] as? Int ?? 0, 0)
+        let trees = try XCTUnwrap(demo["trees"] as? [[String: Any]])
+        XCTAssertEqual(Set(trees.compactMap { $0["name"] as? String }), ["(catalog)", "people", "people_by_name"])
+        XCTAssertGreaterThan(trees.first { $0["name"] as? String == "people" }?["overflowPages"] as? Int ?? 0, 0)
+    }
+
+    func testDemoUsesTheDefaultFileName() throws {
+        let result = try granite("demo")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("granite-demo.granite").path))
+    }
+
+    func testInspectionCommands() throws {
+        let path = try makeDemo()
+
+        let info = try granite("info", path)
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdout.contains("people_by_name"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("page size"), info.stdout)
+        let infoJSON = try json(granite("info", path, "--json"))
+        let header = try XCTUnwrap(infoJSON["header"] as? [String: Any])
+        XCTAssertEqual(header["pageSize"] as? Int, 4096)
+        XCTAssertEqual(header["formatVersion"] as? Int, 1)
+        let pageCount = try XCTUnwrap(header["pageCount"] as? Int)
+        XCTAssertEqual(infoJSON["fileSize"] as? Int, pageCount * 4096)
+        XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 2)
+
+        let pages = try granite("pages", path)
+        XCTAssertEqual(pages.status, 0, pages.stderr)
+        XCTAssertTrue(pages.stdout.contains("table-leaf"), String(pages.stdout.prefix(500)))
+        XCTAssertTrue(pages.stdout.contains("totals:"))
+        let pagesJSON = try json(granite("pages", path, "--json"))
+        let pageList = try XCTUnwrap(pagesJSON["pages"] as? [[String: Any]])
+        XCTAssertEqual(pageList.count, pageCount)
+        XCTAssertEqual(pageList.first?["type"] as? String, "header")
+        let totals = try XCTUnwrap(pagesJSON["totals"] as? [String: Any])
+        XCTAssertGreaterThan(totals["plainBytes"] as? Int ?? 0, totals["storedBytes"] as? Int ?? .max)
+
+        let page1 = try granite("page", path, "1")
+        XCTAssertEqual(page1.status, 0, page1.stderr)
+        XCTAssertTrue(page1.stdout.contains("header"), page1.stdout)
+        XCTAssertTrue(page1.stdout.contains("catalog root"), page1.stdout)
+        let page1JSON = try json(granite("page", path, "1", "--json"))
+        XCTAssertEqual((page1JSON["header"] as? [String: Any])?["pageCount"] as? Int, pageCount)
+        XCTAssertEqual(page1JSON["checksumValid"] as? Bool, true)
+
+        let page2 = try granite("page", path, "2", "--hex")
+        XCTAssertEqual(page2.status, 0, page2.stderr)
+        XCTAssertTrue(page2.stdout.contains("(catalog)"), page2.stdout)
+        XCTAssertTrue(page2.stdout.contains("'people'"), page2.stdout)
+        XCTAssertTrue(page2.stdout.contains("00000000  05 "), page2.stdout)
+        let page2JSON = try json(granite("page", path, "2", "--hex", "--json"))
+        XCTAssertEqual(page2JSON["type"] as? String, "index-leaf")
+        XCTAssertEqual((page2JSON["cells"] as? [Any])?.count, 2)
+        XCTAssertGreaterThan((page2JSON["hex"] as? [String])?.count ?? 0, 2)
+
+        // A table leaf shows decoded rows, with compressed text.
+        let leaf = try XCTUnwrap(pageList.first { $0["type"] as? String == "table-leaf" }?["number"] as? Int)
+        let leafPage = try granite("page", path, "\(leaf)")
+        XCTAssertEqual(leafPage.status, 0, leafPage.stderr)
+        XCTAssertTrue(leafPage.stdout.contains("rowid"), leafPage.stdout)
+        XCTAssertTrue(leafPage.stdout.contains("compressed: plain"), leafPage.stdout)
+
+        let tree = try granite("tree", path, "people")
+        XCTAssertEqual(tree.status, 0, tree.stderr)
+        XCTAssertTrue(tree.stdout.contains("5,000"), tree.stdout)
+        let treeJSON = try json(granite("tree", path, "people", "--json"))
+        XCTAssertEqual(treeJSON["entries"] as? Int, 5000)
+        XCTAssertEqual(treeJSON["kind"] as? String, "table")
+        XCTAssertGreaterThanOrEqual(treeJSON["depth"] as? Int ?? 0, 2)
+        let catalog = try json(granite("tree", path, "--catalog", "--json"))
+        XCTAssertEqual(catalog["entries"] as? Int, 2)
+    }
+
+    func testBadArgumentsFailWithAMessage() throws {
+        let path = try makeDemo()
+        for arguments in [
+            ["page", path, "0"], ["page", path, "999999"], ["page", path, "abc"], ["tree", path, "nosuch"],
+            ["tree", path], ["frobnicate"],
+        ] {
+            let result = try granite(arguments)
+            XCTAssertTrue(result.exited, "\(arguments) crashed")
+            XCTAssertNotEqual(result.status, 0, "\(arguments) succeeded")
+            XCTAssertFalse(result.stderr.isEmpty, "\(arguments) printed no message")
+        }
+    }
+
+    func testDamagedPageIsReported() throws {
+        let path = try makeDemo()
+        let damaged = directory.appendingPathComponent("damaged.granite").path
+        try FileManager.default.copyItem(atPath: path, toPath: damaged)
+        let page = 10
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: damaged))
+        let offset = UInt64((page - 1) * 4096 + 2000)
+        try handle.seek(toOffset: offset)
+        let original = try XCTUnwrap(try handle.read(upToCount: 32))
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: Data(original.map { ~$0 }))
+        try handle.close()
+
+        let check = try granite("check", damaged)
+        XCTAssertTrue(check.exited, "check crashed: \(check.stderr)")
+        XCTAssertNotEqual(check.status, 0)
+        XCTAssertTrue((check.stdout + check.stderr).contains("page \(page)"), check.stdout + check.stderr)
+        let checkJSON = try json(granite("check", damaged, "--json"))
+        XCTAssertEqual(checkJSON["ok"] as? Bool, false)
+
+        for arguments in [["pages", damaged], ["page", damaged, "\(page)"], ["tree", damaged, "people"]] {
+            let result = try granite(arguments)
+            XCTAssertTrue(result.exited, "\(arguments) crashed: \(result.stderr)")
+            XCTAssertNotEqual(result.status, 0, "\(arguments) succeeded on a damaged file")
+            XCTAssertTrue(result.stderr.contains("page \(page)"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    func testForeignFilesFailWithoutCrashing() throws {
+        let text = directory.appendingPathComponent("notes.txt")
+        try Data("This is not a database, just some text.\n".utf8).write(to: text)
+        let random = directory.appendingPathComponent("random.bin")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: random)
+        let empty = directory.appendingPathComponent("empty.granite")
+        try Data().write(to: empty)
+        let missing = directory.appendingPathComponent("missing.granite")
+        for file in [text.path, random.path, empty.path, missing.path, directory.path] {
+            for arguments in [
+                ["info", file], ["pages", file], ["page", file, "1"], ["page", file, "2", "--hex"],
+                ["tree", file, "people"], ["check", file], ["check", file, "--json"],
+            ] {
+                let result = try granite(arguments)
+                XCTAssertTrue(result.exited, "\(arguments) crashed: \(result.stderr)")
+                XCTAssertEqual(result.status, 1, "\(arguments): \(result.stdout)")
+                XCTAssertTrue(result.stderr.contains("error"), "\(arguments): \(result.stderr)")
+            }
+        }
+        // demo refuses to replace a file that is not a database.
+        let demo = try granite("demo", text.path)
+        XCTAssertNotEqual(demo.status, 0)
+        XCTAssertEqual(try String(contentsOf: text, encoding: .utf8), "This is not a database, just some text.\n")
+    }
+}

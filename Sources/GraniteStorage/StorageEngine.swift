@@ -55,7 +55,8 @@ public final class StorageEngine {
                     throw StorageError.notADatabase("the file is empty")
                 }
                 guard PageLayout.isValidPageSize(options.pageSize) else {
-                    throw StorageError.invalidArgument("page size \(options.pageSize) is not a power of two in 512...65536")
+                    throw StorageError.invalidArgument(
+                        "page size \(options.pageSize) is not a power of two in 512...65536")
                 }
                 let source = FilePageSource(file: file, pageSize: options.pageSize, syncOnCommit: options.synchronous)
                 pager = Pager(creatingIn: source, cacheSize: options.cacheSize)
@@ -73,7 +74,8 @@ public final class StorageEngine {
                     throw StorageError.corrupt(
                         page: 1, "header claims \(header.pageCount) pages but the file holds \(size) bytes")
                 }
-                let source = FilePageSource(file: file, pageSize: Int(header.pageSize), syncOnCommit: options.synchronous)
+                let source = FilePageSource(
+                    file: file, pageSize: Int(header.pageSize), syncOnCommit: options.synchronous)
                 pager = try Pager(source: source, cacheSize: options.cacheSize, readOnly: options.readOnly)
             }
         } catch {

@@ -22,9 +22,11 @@ final class ChecksumTests: XCTestCase {
             XCTAssertTrue(PageLayout.verify(base, number: 9, pageSize: 4096))
             XCTAssertFalse(PageLayout.verify(base, number: 10, pageSize: 4096), "a page written at the wrong place")
             for offset in stride(from: 0, to: 4096, by: 97) {
-                base.storeBytes(of: base.load(fromByteOffset: offset, as: UInt8.self) ^ 0x10, toByteOffset: offset, as: UInt8.self)
+                base.storeBytes(
+                    of: base.load(fromByteOffset: offset, as: UInt8.self) ^ 0x10, toByteOffset: offset, as: UInt8.self)
                 XCTAssertFalse(PageLayout.verify(base, number: 9, pageSize: 4096), "flip at \(offset)")
-                base.storeBytes(of: base.load(fromByteOffset: offset, as: UInt8.self) ^ 0x10, toByteOffset: offset, as: UInt8.self)
+                base.storeBytes(
+                    of: base.load(fromByteOffset: offset, as: UInt8.self) ^ 0x10, toByteOffset: offset, as: UInt8.self)
             }
         }
     }

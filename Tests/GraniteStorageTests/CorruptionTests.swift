@@ -43,7 +43,9 @@ final class CorruptionTests: XCTestCase {
         for name in ["t", "i"] {
             do {
                 guard let info = try engine.treeInfo(named: name) else { continue }
-                let cursor = info.kind == .table ? try engine.table(named: name).makeCursor() : try engine.index(named: name).makeCursor()
+                let cursor =
+                    info.kind == .table
+                    ? try engine.table(named: name).makeCursor() : try engine.index(named: name).makeCursor()
                 var ok = try cursor.first()
                 var steps = 0
                 while ok && steps < 5_000 {
@@ -65,7 +67,9 @@ final class CorruptionTests: XCTestCase {
             let table = try engine.table(named: "t")
             for i in stride(from: 1, through: 400, by: 7) { _ = try table.get(rowid: Int64(i)) }
             for i in stride(from: 1, through: 400, by: 3) { _ = try table.delete(rowid: Int64(i)) }
-            for i in 401...600 { try table.insert(rowid: Int64(i), payload: payloadBytes(i % 3 == 0 ? 700 : 50, seed: 3)) }
+            for i in 401...600 {
+                try table.insert(rowid: Int64(i), payload: payloadBytes(i % 3 == 0 ? 700 : 50, seed: 3))
+            }
             let index = try engine.index(named: "i")
             for i in 1...150 {
                 _ = try index.replace(key: KeyEncoding.encode([.text("name \(i)"), .integer(-1)]), value: [1])
@@ -84,7 +88,9 @@ final class CorruptionTests: XCTestCase {
         let (bytes, report) = try Self.makeSample()
         XCTAssertTrue(report.isOK, report.problems.joined(separator: "\n"))
         let types = Set(report.owners.compactMap { $0?.type })
-        for type in [PageType.header, .tableInterior, .tableLeaf, .indexInterior, .indexLeaf, .overflow, .freelistTrunk] {
+        for type in [
+            PageType.header, .tableInterior, .tableLeaf, .indexInterior, .indexLeaf, .overflow, .freelistTrunk,
+        ] {
             XCTAssertTrue(types.contains(type), "sample lacks \(type)")
         }
         XCTAssertTrue(report.owners.contains { $0?.isFreeLeaf == true })
@@ -103,7 +109,8 @@ final class CorruptionTests: XCTestCase {
             let offset = (page - 1) * pageSize + Int(rng.next(below: UInt64(pageSize)))
             damaged[offset] ^= UInt8(1 << rng.next(below: 8))
             let errors = Self.exercise(damaged)
-            XCTAssertFalse(errors.isEmpty, "damage on page \(page) (\(owner.type.map { "\($0)" } ?? "?")) went unnoticed")
+            XCTAssertFalse(
+                errors.isEmpty, "damage on page \(page) (\(owner.type.map { "\($0)" } ?? "?")) went unnoticed")
             let named = errors.contains { "\($0)".contains("page \(page)") || "\($0)".contains("page \(page):") }
             XCTAssertTrue(named, "errors for damaged page \(page) do not name it: \(errors.prefix(3))")
         }
@@ -124,10 +131,13 @@ final class CorruptionTests: XCTestCase {
             let base = (page - 1) * pageSize
             for _ in 0..<(1 + Int(rng.next(below: 3))) {
                 // Bias towards headers and cell pointers, where damage matters most.
-                let offset = rng.next(below: 2) == 0 ? Int(rng.next(below: 40)) : Int(rng.next(below: UInt64(pageSize - 4)))
+                let offset =
+                    rng.next(below: 2) == 0 ? Int(rng.next(below: 40)) : Int(rng.next(below: UInt64(pageSize - 4)))
                 damaged[base + offset] = rng.next(below: 3) == 0 ? 0xFF : UInt8(truncatingIfNeeded: rng.next())
             }
-            damaged.withUnsafeMutableBytes { PageLayout.seal($0.baseAddress! + base, number: PageNumber(page), pageSize: pageSize) }
+            damaged.withUnsafeMutableBytes {
+                PageLayout.seal($0.baseAddress! + base, number: PageNumber(page), pageSize: pageSize)
+            }
             if !Self.exercise(damaged).isEmpty { detected += 1 }
         }
         // Much damage lands in payload bytes or free space and is harmless;
@@ -141,13 +151,19 @@ final class CorruptionTests: XCTestCase {
         for page in 2..<report.owners.count {
             guard let type = report.owners[page]?.type, type.isTreePage else { continue }
             // Type, cell count, content start (both bytes), fragmented bytes.
-            for (offset, mask) in [(0, UInt8(0x0F)), (3, UInt8(0x7F)), (5, UInt8(0x01)), (4, UInt8(0x01)), (6, UInt8(0x03))] {
+            for (offset, mask) in [
+                (0, UInt8(0x0F)), (3, UInt8(0x7F)), (5, UInt8(0x01)), (4, UInt8(0x01)), (6, UInt8(0x03)),
+            ] {
                 var damaged = bytes
                 let base = (page - 1) * 512
                 damaged[base + offset] ^= mask
-                damaged.withUnsafeMutableBytes { PageLayout.seal($0.baseAddress! + base, number: PageNumber(page), pageSize: 512) }
+                damaged.withUnsafeMutableBytes {
+                    PageLayout.seal($0.baseAddress! + base, number: PageNumber(page), pageSize: 512)
+                }
                 let errors = Self.exercise(damaged)
-                XCTAssertTrue(errors.contains { "\($0)".contains("page \(page)") }, "page \(page) offset \(offset): \(errors.prefix(2))")
+                XCTAssertTrue(
+                    errors.contains { "\($0)".contains("page \(page)") },
+                    "page \(page) offset \(offset): \(errors.prefix(2))")
             }
         }
     }

@@ -94,7 +94,8 @@ final class FormatDocumentTests: XCTestCase {
         ]
         for (pageSize, maxLocal, minLocal, capacity) in expected {
             let g = TreeGeometry(pageSize: pageSize)
-            XCTAssertEqual([g.maxLocal, g.minLocal, g.overflowCapacity], [maxLocal, minLocal, capacity], "\(pageSize)")
+            XCTAssertEqual(
+                [g.maxLocal, g.minLocal, g.overflowCapacity], [maxLocal, minLocal, capacity], "\(pageSize)")
         }
         XCTAssertEqual(TreeGeometry(pageSize: 4096).localLength(100), 100)
         XCTAssertEqual(TreeGeometry(pageSize: 4096).localLength(2000), 489)

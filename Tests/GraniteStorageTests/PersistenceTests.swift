@@ -67,7 +67,8 @@ final class PersistenceTests: XCTestCase {
         var sizes: [Int64] = []
         for cycle in 0..<12 {
             for i in 1...1_500 {
-                try table.insert(rowid: Int64(i), payload: payloadBytes(100 + (i * 37 + cycle) % 3_000, seed: UInt64(i)))
+                try table.insert(
+                    rowid: Int64(i), payload: payloadBytes(100 + (i * 37 + cycle) % 3_000, seed: UInt64(i)))
             }
             try engine.commit()
             sizes.append(try engine.file.size())
@@ -85,14 +86,18 @@ final class PersistenceTests: XCTestCase {
     func testDropTreeFreesItsPages() throws {
         let engine = try StorageEngine.inMemory()
         let table = try engine.createTable(named: "t")
-        for i in 1...3_000 { try table.insert(rowid: Int64(i), payload: payloadBytes(i % 7 == 0 ? 5_000 : 80, seed: 1)) }
+        for i in 1...3_000 {
+            try table.insert(rowid: Int64(i), payload: payloadBytes(i % 7 == 0 ? 5_000 : 80, seed: 1))
+        }
         let used = engine.pager.pageCount
         try engine.dropTree(named: "t")
         XCTAssertThrowsError(try engine.table(named: "t"))
         assertSound(engine, "after drop")
         XCTAssertGreaterThan(Int(engine.pager.header.freelistCount), Int(used) - 10)
         let again = try engine.createTable(named: "t")
-        for i in 1...3_000 { try again.insert(rowid: Int64(i), payload: payloadBytes(i % 7 == 0 ? 5_000 : 80, seed: 1)) }
+        for i in 1...3_000 {
+            try again.insert(rowid: Int64(i), payload: payloadBytes(i % 7 == 0 ? 5_000 : 80, seed: 1))
+        }
         XCTAssertLessThanOrEqual(engine.pager.pageCount, used + 2)
         assertSound(engine, "after re-creating")
     }
@@ -101,7 +106,9 @@ final class PersistenceTests: XCTestCase {
         let engine = try StorageEngine.inMemory()
         _ = try engine.createTable(named: "b")
         _ = try engine.createIndex(named: "a")
-        XCTAssertThrowsError(try engine.createTable(named: "b")) { XCTAssertEqual($0 as? StorageError, .alreadyExists("tree 'b'")) }
+        XCTAssertThrowsError(try engine.createTable(named: "b")) {
+            XCTAssertEqual($0 as? StorageError, .alreadyExists("tree 'b'"))
+        }
         XCTAssertThrowsError(try engine.table(named: "a"))
         XCTAssertThrowsError(try engine.index(named: "zzz"))
         XCTAssertEqual(try engine.trees().map(\.name), ["a", "b"])
@@ -137,7 +144,9 @@ final class PersistenceTests: XCTestCase {
         let engine = try StorageEngine(path: path, options: options)
         let table = try engine.table(named: "t")
         XCTAssertEqual(try table.get(rowid: 1), [1])
-        XCTAssertThrowsError(try table.insert(rowid: 2, payload: [2])) { XCTAssertEqual($0 as? StorageError, .readOnly) }
+        XCTAssertThrowsError(try table.insert(rowid: 2, payload: [2])) {
+            XCTAssertEqual($0 as? StorageError, .readOnly)
+        }
     }
 
     func testInvalidPageSizeAndNonDatabase() throws {

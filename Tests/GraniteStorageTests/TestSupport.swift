@@ -29,10 +29,13 @@ func temporaryPath(_ name: String = "test.granite") -> (path: String, cleanup: (
         return String(cString: result)
     }
     let path = dir + "/" + name
-    return (path, {
-        for suffix in ["", "-wal"] { unlink(path + suffix) }
-        rmdir(dir)
-    })
+    return (
+        path,
+        {
+            for suffix in ["", "-wal"] { unlink(path + suffix) }
+            rmdir(dir)
+        }
+    )
 }
 
 /// Deterministic bytes for a payload of `count` bytes derived from `seed`.
@@ -54,7 +57,8 @@ func payloadBytes(_ count: Int, seed: UInt64) -> [UInt8] {
 func assertSound(_ engine: StorageEngine, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
     let report = engine.checkIntegrity()
     if !report.isOK {
-        XCTFail("\(context): integrity check failed:\n" + report.problems.prefix(10).joined(separator: "\n"),
+        XCTFail(
+            "\(context): integrity check failed:\n" + report.problems.prefix(10).joined(separator: "\n"),
             file: file, line: line)
     }
 }

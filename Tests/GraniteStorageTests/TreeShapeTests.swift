@@ -36,7 +36,9 @@ final class TreeShapeTests: XCTestCase {
         let engine = try StorageEngine.inMemory(options: options)
         let table = try engine.createTable(named: "t")
         let root = table.root
-        for rowid in 1...20_000 { try table.insert(rowid: Int64(rowid), payload: payloadBytes(40, seed: UInt64(rowid))) }
+        for rowid in 1...20_000 {
+            try table.insert(rowid: Int64(rowid), payload: payloadBytes(40, seed: UInt64(rowid)))
+        }
         var rng = SplitMix64(seed: 3)
         var rowids = Array(1...20_000).map(Int64.init)
         rowids.shuffle(using: &rng)
@@ -123,15 +125,23 @@ final class KeyOrderInTreeTests: XCTestCase {
         let index = try engine.createIndex(named: "mixed")
         var values: [Value] = [
             .null, .integer(3), .real(2.5), .integer(2), .real(-0.0), .integer(.min), .integer(.max),
-            .real(.infinity), .real(-.infinity), .real(9_007_199_254_740_992), .real(9_007_199_254_740_994), .integer(9_007_199_254_740_993),
+            .real(.infinity), .real(-.infinity), .real(9_007_199_254_740_992), .real(9_007_199_254_740_994),
+            .integer(9_007_199_254_740_993),
             .text(""), .text("a"), .text("a\u{0}b"), .text("ab"), .text("é"), .blob([]), .blob([0]), .blob([0, 0]),
             .blob([1]),
         ]
         for _ in 0..<2_000 {
             switch rng.next(below: 4) {
             case 0: values.append(.integer(Int64(bitPattern: rng.next()) >> Int64(rng.next(below: 64))))
-            case 1: values.append(.real(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.next(below: 2) == 0 ? 1 : -1)))
-            case 2: values.append(.text(String(decoding: payloadBytes(Int(rng.next(below: 8)), seed: rng.next()).map { $0 % 128 }, as: UTF8.self)))
+            case 1:
+                values.append(
+                    .real(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.next(below: 2) == 0 ? 1 : -1)))
+            case 2:
+                values.append(
+                    .text(
+                        String(
+                            decoding: payloadBytes(Int(rng.next(below: 8)), seed: rng.next()).map { $0 % 128 },
+                            as: UTF8.self)))
             default: values.append(.blob(payloadBytes(Int(rng.next(below: 8)), seed: rng.next())))
             }
         }
@@ -144,7 +154,8 @@ final class KeyOrderInTreeTests: XCTestCase {
         var scanned: [Value] = []
         while ok {
             let decoded = try KeyEncoding.decode(cursor.key)
-            scanned.append(values[Int(try XCTUnwrap({ if case .integer(let p) = decoded[1] { return p } else { return nil } }()))])
+            scanned.append(
+                values[Int(try XCTUnwrap({ if case .integer(let p) = decoded[1] { return p } else { return nil } }()))])
             ok = try cursor.next()
         }
         XCTAssertEqual(scanned.count, values.count)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @main
 enum GraniteBench {
@@ -109,7 +110,7 @@ final class Benchmark {
 
         // 3. Point lookups against the ascending tables (reopened each run).
         var lookupTimes: [[Double]] = [[], []]
-        for run in 0 ..< runs {
+        for run in 0..<runs {
             for index in engineOrder(run: run) {
                 let driver = drivers[index]
                 let result = try keys.withUnsafeBufferPointer {
@@ -119,13 +120,15 @@ final class Benchmark {
                     fail("\(driver.name) point lookups: checksum \(result.checksum) != expected \(expectedLookups)")
                 }
                 lookupTimes[index].append(milliseconds(result.nanoseconds))
-                log("point lookups run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms")
+                log(
+                    "point lookups run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms"
+                )
             }
         }
 
         // 4. Full scan of the ascending tables (reopened each run).
         var scanTimes: [[Double]] = [[], []]
-        for run in 0 ..< runs {
+        for run in 0..<runs {
             for index in engineOrder(run: run) {
                 let driver = drivers[index]
                 let result = try driver.scanRows(path: ascendingPaths[index])
@@ -168,7 +171,7 @@ final class Benchmark {
         var times: [[Double]] = [[], []]
         var sizes: [Int64] = [0, 0]
         var paths: [String] = ["", ""]
-        for run in 0 ..< options.runs {
+        for run in 0..<options.runs {
             let last = run == options.runs - 1
             for index in engineOrder(run: run) {
                 let driver = drivers[index]
@@ -187,7 +190,9 @@ final class Benchmark {
                 }
                 sizes[index] = size
                 times[index].append(milliseconds(nanoseconds))
-                log("\(label) run \(run + 1)/\(options.runs): \(driver.name) \(format(milliseconds(nanoseconds))) ms, \(size) bytes")
+                log(
+                    "\(label) run \(run + 1)/\(options.runs): \(driver.name) \(format(milliseconds(nanoseconds))) ms, \(size) bytes"
+                )
                 if last {
                     paths[index] = path
                 } else {
@@ -235,7 +240,8 @@ struct ReportRow {
 
     var markdown: String {
         let met = ratio <= target ? "yes" : "no"
-        return "| \(workload) | \(granite) | \(sqlite) | \(String(format: "%.2f", ratio)) | ≤ \(String(format: "%.1f", target)) | \(met) |"
+        return
+            "| \(workload) | \(granite) | \(sqlite) | \(String(format: "%.2f", ratio)) | ≤ \(String(format: "%.1f", target)) | \(met) |"
     }
 }
 

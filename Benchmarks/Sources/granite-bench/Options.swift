@@ -67,7 +67,8 @@ struct BenchOptions {
             case "--payload-bytes": options.payloadBytes = try positive()
             case "--seed":
                 let text = try value()
-                guard let seed = UInt64(text) ?? (text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil) else {
+                guard let seed = UInt64(text) ?? (text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil)
+                else {
                     throw BenchError("--seed expects an unsigned integer, got '\(text)'")
                 }
                 options.seed = seed

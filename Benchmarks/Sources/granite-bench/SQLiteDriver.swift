@@ -43,7 +43,8 @@ struct SQLiteDriver: EngineDriver {
             try db.check(sqlite3_bind_int64(stmt, 1, key))
             let rc = sqlite3_step(stmt)
             guard rc == SQLITE_ROW else {
-                throw rc == SQLITE_DONE ? BenchError("SQLite: rowid \(key) not found") : db.error(rc, "SELECT rowid \(key)")
+                throw rc == SQLITE_DONE
+                    ? BenchError("SQLite: rowid \(key) not found") : db.error(rc, "SELECT rowid \(key)")
             }
             let blob = sqlite3_column_blob(stmt, 0)
             let count = Int(sqlite3_column_bytes(stmt, 0))

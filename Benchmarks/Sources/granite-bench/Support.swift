@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Errors raised by the benchmark harness itself (not by the engines).
 struct BenchError: Error, CustomStringConvertible {
@@ -80,13 +81,13 @@ final class PayloadSet {
     @inline(__always)
     func payload(for rowid: Int64) -> UnsafeRawBufferPointer {
         let start = Int(rowid - 1) * payloadSize
-        return UnsafeRawBufferPointer(rebasing: storage[start ..< start + payloadSize])
+        return UnsafeRawBufferPointer(rebasing: storage[start..<start + payloadSize])
     }
 
     /// Checksum a correct full scan of all rows must produce.
     func expectedChecksum() -> UInt64 {
         var sum: UInt64 = 0
-        for rowid in 1 ... Int64(rows) {
+        for rowid in 1...Int64(rows) {
             sum &+= rowDigest(rowid: rowid, payload: payload(for: rowid))
         }
         return sum
@@ -115,7 +116,7 @@ func rowDigest(rowid: Int64, payload: UnsafeRawBufferPointer) -> UInt64 {
 
 /// Rowids in insertion order.
 func ascendingOrder(rows: Int) -> [Int64] {
-    Array(1 ... Int64(rows))
+    Array(1...Int64(rows))
 }
 
 /// Seeded Fisher–Yates shuffle of `1...rows`.
@@ -136,7 +137,7 @@ func lookupKeys(count: Int, rows: Int, seed: UInt64) -> [Int64] {
     var rng = SplitMix64(seed: seed)
     var keys = [Int64]()
     keys.reserveCapacity(count)
-    for _ in 0 ..< count {
+    for _ in 0..<count {
         keys.append(Int64(rng.next(below: UInt64(rows))) + 1)
     }
     return keys

@@ -159,7 +159,8 @@ struct BTree {
             total = key.count + payload.count
         }
         guard total <= TreePage.maxPayload else {
-            throw StorageError.invalidArgument("payload of \(total) bytes exceeds the maximum of \(TreePage.maxPayload)")
+            throw StorageError.invalidArgument(
+                "payload of \(total) bytes exceeds the maximum of \(TreePage.maxPayload)")
         }
         let local = pager.geometry.localLength(total)
         // Local bytes: the first `local` bytes of key ++ payload.
@@ -330,7 +331,8 @@ struct BTree {
 
         let rightNumber = try pager.allocatePage()
         let left = try writableTreePage(number)
-        let right = TreePage(unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
+        let right = TreePage(
+            unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
         left.initialize(old.type)
         right.initialize(old.type)
 
@@ -401,7 +403,8 @@ struct BTree {
     ) throws -> [UInt8] {
         let leftKey = try leafCellKey(left)
         if kind == .table {
-            return try makeInteriorCell(child: child, rowid: leftKey.rowid, key: UnsafeRawBufferPointer(start: nil, count: 0))
+            return try makeInteriorCell(
+                child: child, rowid: leftKey.rowid, key: UnsafeRawBufferPointer(start: nil, count: 0))
         }
         let rightKey = try leafCellKey(right)
         return try leftKey.bytes.withUnsafeBytes { l in
@@ -411,7 +414,8 @@ struct BTree {
                 while common < l.count && common < r.count && l[common] == r[common] { common += 1 }
                 let length = common + 1
                 if length < r.count {
-                    return try makeInteriorCell(child: child, rowid: 0, key: UnsafeRawBufferPointer(rebasing: r[0..<length]))
+                    return try makeInteriorCell(
+                        child: child, rowid: 0, key: UnsafeRawBufferPointer(rebasing: r[0..<length]))
                 }
                 return try makeInteriorCell(child: child, rowid: 0, key: l)
             }
@@ -443,7 +447,9 @@ struct BTree {
         }
         var bytes = [UInt8](UnsafeRawBufferPointer(start: base + start, count: local))
         let first = base.u32(start + local)
-        try pager.readOverflow(from: first, length: total - local, owner: pager.path.count > 0 ? pager.path.leafPage : 0) { chunk in
+        try pager.readOverflow(
+            from: first, length: total - local, owner: pager.path.count > 0 ? pager.path.leafPage : 0
+        ) { chunk in
             let n = min(keyLength - bytes.count, chunk.count)
             if n > 0 { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
         }
@@ -525,7 +531,8 @@ struct BTree {
         let leftOld = TreePage(unchecked: leftNumber, base: leftCopy, geometry: geometry)
         let rightOld = TreePage(unchecked: rightNumber, base: rightCopy, geometry: geometry)
         guard leftOld.type == rightOld.type else {
-            throw StorageError.corrupt(page: rightNumber, "sibling pages \(leftNumber) and \(rightNumber) differ in type")
+            throw StorageError.corrupt(
+                page: rightNumber, "sibling pages \(leftNumber) and \(rightNumber) differ in type")
         }
         let isLeaf = leftOld.isLeaf
         let parent = try writableTreePage(pager.path.pages[parentLevel])

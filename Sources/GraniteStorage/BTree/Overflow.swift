@@ -64,13 +64,13 @@ extension Pager {
         }
     }
 
-    /// Frees every page of an overflow chain holding `length` bytes.
-    func freeOverflow(from start: PageNumber, length: Int, owner: PageNumber) throws {
+    /// The pages of an overflow chain holding `length` bytes, checked for
+    /// range, type and length (never longer than the payload needs).
+    func overflowChain(from start: PageNumber, length: Int, owner: PageNumber) throws -> [PageNumber] {
         var pages: [PageNumber] = []
         var number = start
-        var remaining = length
-        let capacity = pageSize - PageLayout.trailerSize - TreeGeometry.overflowHeaderSize
         var previous = owner
+        var remaining = length
         while remaining > 0 {
             guard isValidPageNumber(number) else {
                 throw StorageError.corrupt(page: previous, "overflow pointer \(number) is out of range")
@@ -80,10 +80,15 @@ extension Pager {
                 throw StorageError.corrupt(page: number, "expected an overflow page, found page type \(page.u8(0))")
             }
             pages.append(number)
-            remaining -= capacity
+            remaining -= geometry.overflowCapacity
             previous = number
             number = page.u32(4)
         }
-        for page in pages { try freePage(page) }
+        return pages
+    }
+
+    /// Frees every page of an overflow chain holding `length` bytes.
+    func freeOverflow(from start: PageNumber, length: Int, owner: PageNumber) throws {
+        for page in try overflowChain(from: start, length: length, owner: owner) { try freePage(page) }
     }
 }

@@ -19,7 +19,8 @@ public struct TableTree {
     /// Inserts a row; throws ``StorageError/duplicateKey`` when `rowid` exists.
     /// Ascending rowids take the append path and fill pages completely.
     public func insert(rowid: Int64, payload: UnsafeRawBufferPointer) throws {
-        _ = try tree.insert(.rowid(rowid), rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0),
+        _ = try tree.insert(
+            .rowid(rowid), rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0),
             payload: payload, replace: false)
     }
 
@@ -31,7 +32,8 @@ public struct TableTree {
     /// Inserts or overwrites a row; returns whether a row was replaced.
     @discardableResult
     public func replace(rowid: Int64, payload: UnsafeRawBufferPointer) throws -> Bool {
-        try tree.insert(.rowid(rowid), rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0),
+        try tree.insert(
+            .rowid(rowid), rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0),
             payload: payload, replace: true)
     }
 

@@ -19,20 +19,9 @@ extension BTree {
             for i in 0..<page.cellCount {
                 let cell = try page.cell(at: i)
                 if cell.overflow != 0 {
-                    var next = cell.overflow
-                    var remaining = cell.payloadLength - cell.localLength
-                    while remaining > 0 {
-                        guard pager.isValidPageNumber(next) else {
-                            throw StorageError.corrupt(page: number, "overflow pointer \(next) is out of range")
-                        }
-                        try visit(next, depth, nil)
-                        let overflow = try pager.page(next)
-                        guard overflow.u8(0) == PageType.overflow.rawValue else {
-                            throw StorageError.corrupt(page: next, "expected an overflow page")
-                        }
-                        remaining -= pager.geometry.overflowCapacity
-                        next = overflow.u32(4)
-                    }
+                    let chain = try pager.overflowChain(
+                        from: cell.overflow, length: cell.payloadLength - cell.localLength, owner: number)
+                    for overflow in chain { try visit(overflow, depth, nil) }
                 }
             }
             if !page.isLeaf {

@@ -24,7 +24,8 @@ struct Catalog {
         }
         let root = value.baseAddress!.u32(1)
         guard pager.isValidPageNumber(root) else {
-            throw StorageError.corrupt(page: pager.header.catalogRoot, "catalog entry '\(name)' has root \(root) out of range")
+            throw StorageError.corrupt(
+                page: pager.header.catalogRoot, "catalog entry '\(name)' has root \(root) out of range")
         }
         return TreeInfo(name: name, kind: kind, root: root)
     }

@@ -97,7 +97,8 @@ private struct IntegrityChecker {
             return false
         }
         if let previous = report.owners[Int(number)] {
-            problem("page \(number) is used twice: by \(previous.tree ?? "freelist") and by \(owner.tree ?? "freelist")")
+            problem(
+                "page \(number) is used twice: by \(previous.tree ?? "freelist") and by \(owner.tree ?? "freelist")")
             return false
         }
         report.owners[Int(number)] = owner
@@ -148,7 +149,8 @@ private struct IntegrityChecker {
     ) {
         guard report.problems.count < maxProblems else { return }
         guard depth < TreePath.maximumDepth else {
-            problem("tree '\(tree.kind)' \(stats.info.name): deeper than \(TreePath.maximumDepth) levels at page \(number)")
+            problem(
+                "tree '\(tree.kind)' \(stats.info.name): deeper than \(TreePath.maximumDepth) levels at page \(number)")
             return
         }
         let page: TreePage
@@ -195,7 +197,8 @@ private struct IntegrityChecker {
         if total + page.fragmentedBytes != pager.geometry.usableEnd - page.contentStart {
             problem(
                 "page \(number) (tree '\(name)'): free space accounting is off "
-                    + "(cells \(total) + fragmented \(page.fragmentedBytes) != content area \(pager.geometry.usableEnd - page.contentStart))")
+                    + "(cells \(total) + fragmented \(page.fragmentedBytes) != content area \(pager.geometry.usableEnd - page.contentStart))"
+            )
         }
         if page.isLeaf {
             stats.leafPages += 1

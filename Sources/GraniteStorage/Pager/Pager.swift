@@ -132,7 +132,8 @@ public final class Pager {
 
     private func load(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
         guard number >= 1, number <= header.pageCount else {
-            throw StorageError.corrupt(page: 0, "page number \(number) is out of range (page count \(header.pageCount))")
+            throw StorageError.corrupt(
+                page: 0, "page number \(number) is out of range (page count \(header.pageCount))")
         }
         let buffer = cache.insert(number)
         do {
@@ -183,7 +184,8 @@ public final class Pager {
         let pages = cache.dirtyPages()
         for page in pages { PageLayout.seal(page.image, number: page.number, pageSize: pageSize) }
         do {
-            try source.writePages(pages.map { ($0.number, UnsafeRawPointer($0.image)) }, commitPageCount: header.pageCount)
+            try source.writePages(
+                pages.map { ($0.number, UnsafeRawPointer($0.image)) }, commitPageCount: header.pageCount)
         } catch {
             header.changeCounter &-= 1
             throw error

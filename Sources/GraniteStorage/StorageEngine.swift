@@ -5,82 +5,121 @@ public struct StorageOptions: Sendable {
     /// Page size for a new database (a power of two, 512–65536); an existing
     /// file keeps the page size it was created with.
     public var pageSize: Int = PageLayout.defaultPageSize
-    /// Pages kept in the page cache between operations.
+    /// Pages kept in each connection's page cache between operations.
     public var cacheSize: Int = 2000
     /// Open without the right to change anything.
     public var readOnly = false
     /// Create the database when the file is missing or empty.
     public var create = true
-    /// Sync the file at each commit (durability against power loss).
-    public var synchronous = true
+    /// When commits are synced to disk (see ``Durability``).
+    public var durability: Durability = .full
+    /// Committed log frames that trigger an automatic passive checkpoint.
+    public var autoCheckpointFrames = 1000
+    /// Seconds to wait for the writer lock or for readers before `busy`.
+    public var busyTimeout: Double = 5
+
+    /// Whether commits sync at all: `true` is ``Durability/full``, `false` ``Durability/off``.
+    public var synchronous: Bool {
+        get { durability != .off }
+        set { durability = newValue ? .full : .off }
+    }
 
     /// Default options.
     public init() {}
 }
 
-/// An open database file: its pager, its catalog of named trees, and commit.
+/// One connection to a database file: its own page cache and transactions
+/// over the file, its write-ahead log and the catalog of named trees.
 ///
 /// ```swift
 /// let engine = try StorageEngine(path: "/tmp/demo.granite")
+/// try engine.beginWrite()
 /// let table = try engine.createTable(named: "items")
 /// try table.insert(rowid: 1, payload: [1, 2, 3])
 /// try engine.commit()
 /// ```
 ///
-/// Changes accumulate in the page cache until ``commit()`` writes them or
-/// ``rollback()`` drops them. An engine is used from one thread at a time.
-public final class StorageEngine {
+/// Connections opened on the same path in one process share one writer lock
+/// and one log index; another process gets ``StorageError/locked(_:)``.
+/// A connection reads from a snapshot: explicit (``beginRead()``) or begun
+/// implicitly by the first read, and kept until ``commit()``, ``rollback()``
+/// or ``endRead()``. A change outside ``beginWrite()`` begins a write
+/// transaction implicitly, ended by ``commit()`` or ``rollback()``.
+/// A connection is used from one thread at a time.
+public final class StorageEngine: PagerTransactionDelegate {
     /// The database file.
-    public let file: any StorageFile
-    /// The pager over the file.
+    public var file: any StorageFile { shared.dbFile }
+    /// The pager over the connection's snapshot.
     public let pager: Pager
+    let shared: SharedDatabase
+    let source: WALPageSource
     private var closed = false
 
-    /// Opens (or creates) the database at `path`.
+    private enum State: Equatable {
+        case none
+        case read(explicit: Bool)
+        case write(explicit: Bool)
+    }
+    private var state = State.none
+    /// The committed state the page cache reflects: frames and log generation.
+    private var cacheFrames = 0
+    private var cacheGeneration: UInt64 = 0
+
+    /// Opens (or creates) the database at `path`, with its log at `path-wal`.
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
-        let file = try POSIXFile(path: path, create: options.create && !options.readOnly, readOnly: options.readOnly)
-        try self.init(file: file, options: options)
+        try self.init(shared: SharedDatabase.open(path: path, options: options), options: options)
     }
 
-    /// Opens (or creates) the database stored in `file`.
-    public init(file: any StorageFile, options: StorageOptions = StorageOptions()) throws {
-        self.file = file
-        guard try file.tryLock(options.readOnly ? .shared : .exclusive) else {
-            throw StorageError.locked(file.path)
-        }
+    /// Opens (or creates) the database stored in `file`, with an in-memory log.
+    public convenience init(file: any StorageFile, options: StorageOptions = StorageOptions()) throws {
+        try self.init(file: file, walFile: MemoryFile(path: file.path + "-wal"), options: options)
+    }
+
+    /// Opens (or creates) the database stored in `file` with its log in `walFile`.
+    public convenience init(file: any StorageFile, walFile: any StorageFile, options: StorageOptions = StorageOptions())
+        throws
+    {
+        try self.init(shared: SharedDatabase(dbFile: file, walFile: walFile, options: options), options: options)
+    }
+
+    /// Opens another connection to the same database as `other` (same writer
+    /// lock and log), with its own cache and transactions.
+    public convenience init(sharing other: StorageEngine, options: StorageOptions = StorageOptions()) throws {
+        other.shared.retain()
+        try self.init(shared: other.shared, options: options)
+    }
+
+    private init(shared: SharedDatabase, options: StorageOptions) throws {
+        self.shared = shared
+        source = WALPageSource(shared: shared)
+        source.beginRead()
         do {
-            let size = try file.size()
-            if size == 0 {
-                guard options.create, !options.readOnly else {
-                    throw StorageError.notADatabase("the file is empty")
-                }
-                guard PageLayout.isValidPageSize(options.pageSize) else {
-                    throw StorageError.invalidArgument(
-                        "page size \(options.pageSize) is not a power of two in 512...65536")
-                }
-                let source = FilePageSource(file: file, pageSize: options.pageSize, syncOnCommit: options.synchronous)
-                pager = Pager(creatingIn: source, cacheSize: options.cacheSize)
-                let catalogRoot = try pager.allocatePage()
-                TreePage(unchecked: catalogRoot, base: try pager.writablePage(catalogRoot), geometry: pager.geometry)
-                    .initialize(.indexLeaf)
-                pager.header.catalogRoot = catalogRoot
-                try pager.commit()
-            } else {
-                var prefix = [UInt8](repeating: 0, count: FileHeader.size)
-                let complete = try prefix.withUnsafeMutableBytes { try file.readFully(into: $0, at: 0) }
-                guard complete else { throw StorageError.notADatabase("file is too short (\(size) bytes)") }
-                let header = try prefix.withUnsafeBytes { try FileHeader(reading: $0.baseAddress!) }
-                guard Int64(header.pageCount) * Int64(header.pageSize) <= size else {
-                    throw StorageError.corrupt(
-                        page: 1, "header claims \(header.pageCount) pages but the file holds \(size) bytes")
-                }
-                let source = FilePageSource(
-                    file: file, pageSize: Int(header.pageSize), syncOnCommit: options.synchronous)
-                pager = try Pager(source: source, cacheSize: options.cacheSize, readOnly: options.readOnly)
-            }
+            pager = try Pager(source: source, cacheSize: options.cacheSize, readOnly: options.readOnly || shared.readOnly)
+            try StorageEngine.checkFileHoldsPages(pager: pager, shared: shared, snapshot: source.snapshot)
         } catch {
-            try? file.unlock()
+            source.end()
+            shared.release()
             throw error
+        }
+        cacheFrames = source.snapshot?.limit ?? 0
+        cacheGeneration = source.snapshot?.generation ?? 0
+        source.end()
+        pager.delegate = self
+        pager.hasSnapshot = false
+        pager.inWriteTransaction = false
+    }
+
+    /// Every page up to the page count must be in the file or in the log.
+    private static func checkFileHoldsPages(pager: Pager, shared: SharedDatabase, snapshot: WALSnapshot?) throws {
+        let pageSize = Int64(pager.pageSize)
+        let inFile = try shared.dbFile.size() / pageSize
+        guard Int64(pager.pageCount) > inFile else { return }
+        for page in (inFile + 1)...Int64(pager.pageCount) {
+            guard let snapshot, snapshot.index.frame(for: PageNumber(page), below: snapshot.limit) != nil else {
+                throw StorageError.corrupt(
+                    page: 1,
+                    "header claims \(pager.pageCount) pages but the file holds \(inFile) and the log lacks page \(page)")
+            }
         }
     }
 
@@ -90,7 +129,150 @@ public final class StorageEngine {
     }
 
     deinit {
-        if !closed { try? file.unlock() }
+        if !closed { try? close() }
+    }
+
+    // MARK: Transactions
+
+    /// Whether a read or write transaction is in progress.
+    public var isInTransaction: Bool { state != .none }
+
+    /// Whether a write transaction is in progress.
+    public var isWriting: Bool {
+        if case .write = state { return true }
+        return false
+    }
+
+    /// Begins a read transaction on a snapshot of the latest commit.
+    public func beginRead() throws {
+        try beginRead(explicit: true)
+    }
+
+    /// Takes the writer lock (waiting up to the busy time-out) and begins a
+    /// write transaction on the latest commit.
+    public func beginWrite() throws {
+        try beginWrite(explicit: true)
+    }
+
+    private func beginRead(explicit: Bool) throws {
+        guard state == .none else { throw StorageError.invalidArgument("a transaction is already in progress") }
+        source.beginRead()
+        state = .read(explicit: explicit)
+        try adoptSnapshot()
+    }
+
+    private func beginWrite(explicit: Bool) throws {
+        switch state {
+        case .none: break
+        case .read(explicit: false): endTransaction()
+        default: throw StorageError.invalidArgument("a transaction is already in progress")
+        }
+        guard !pager.isReadOnly else { throw StorageError.readOnly }
+        try source.beginWrite()
+        state = .write(explicit: explicit)
+        try adoptSnapshot()
+    }
+
+    /// Brings the page cache up to the snapshot just taken.
+    private func adoptSnapshot() throws {
+        guard let snapshot = source.snapshot else { return }
+        pager.hasSnapshot = true
+        pager.inWriteTransaction = isWriting
+        do {
+            if snapshot.generation != cacheGeneration || snapshot.limit < cacheFrames {
+                try pager.refresh(changed: nil)
+            } else if snapshot.limit > cacheFrames {
+                try pager.refresh(changed: Array(snapshot.index.framePages[cacheFrames..<snapshot.limit]))
+            }
+        } catch {
+            endTransaction()
+            throw error
+        }
+        cacheFrames = snapshot.limit
+        cacheGeneration = snapshot.generation
+    }
+
+    private func endTransaction() {
+        source.end()
+        state = .none
+        pager.hasSnapshot = false
+        pager.inWriteTransaction = false
+    }
+
+    /// Commits the write transaction (appending its pages to the log and, at
+    /// ``Durability/full``, syncing it) or ends the read transaction. On an
+    /// I/O error the transaction is rolled back and the error thrown.
+    public func commit() throws {
+        switch state {
+        case .none:
+            return
+        case .read:
+            endTransaction()
+        case .write:
+            do {
+                try pager.commit()
+            } catch {
+                try? rollback()
+                throw error
+            }
+            cacheFrames = source.committedFrames
+            let due = source.checkpointDue
+            source.checkpointDue = false
+            endTransaction()
+            if due { _ = try? shared.checkpoint(.passive) }
+        }
+    }
+
+    /// Drops every change of the write transaction (no I/O on the database
+    /// file), or ends the read transaction.
+    public func rollback() throws {
+        switch state {
+        case .none:
+            return
+        case .read:
+            endTransaction()
+        case .write:
+            defer { endTransaction() }
+            try pager.rollback()
+        }
+    }
+
+    /// Ends a read transaction (the same as ``commit()`` for reads).
+    public func endRead() throws {
+        try commit()
+    }
+
+    /// Opens a savepoint (beginning a write transaction if none is in progress).
+    public func savepoint(_ name: String) throws {
+        try pager.prepareForWrite()
+        try pager.savepoint(name)
+    }
+
+    /// Undoes the changes made since savepoint `name`; it stays open.
+    public func rollback(toSavepoint name: String) throws {
+        try pager.rollback(toSavepoint: name)
+    }
+
+    /// Closes savepoint `name` and those opened after it, keeping their changes.
+    public func releaseSavepoint(_ name: String) throws {
+        try pager.releaseSavepoint(name)
+    }
+
+    /// Copies committed log frames into the database file.
+    @discardableResult
+    public func checkpoint(_ mode: CheckpointMode = .passive) throws -> CheckpointResult {
+        try shared.checkpoint(mode)
+    }
+
+    /// The state of the write-ahead log.
+    public var walStatus: WALStatus { shared.status() }
+
+    func pagerNeedsRead(_ pager: Pager) throws {
+        try beginRead(explicit: false)
+    }
+
+    func pagerNeedsWrite(_ pager: Pager) throws {
+        try beginWrite(explicit: false)
     }
 
     private var catalog: Catalog { Catalog(pager: pager) }
@@ -110,6 +292,7 @@ public final class StorageEngine {
     }
 
     private func createTree(named name: String, kind: TreeKind) throws -> TreeInfo {
+        try pager.prepareForWrite()
         guard !name.isEmpty, name.utf8.count <= 1024 else {
             throw StorageError.invalidArgument("tree names must have 1 to 1024 bytes")
         }
@@ -150,6 +333,7 @@ public final class StorageEngine {
 
     /// Deletes a tree and frees all its pages.
     public func dropTree(named name: String) throws {
+        try pager.prepareForWrite()
         guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
         try BTree(pager: pager, root: info.root, kind: info.kind).destroy(keepRoot: false)
         try catalog.remove(name)
@@ -158,6 +342,7 @@ public final class StorageEngine {
 
     /// Removes every entry of a tree, keeping the tree.
     public func clearTree(named name: String) throws {
+        try pager.prepareForWrite()
         guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
         try BTree(pager: pager, root: info.root, kind: info.kind).destroy(keepRoot: true)
         try pager.safePoint()
@@ -165,28 +350,24 @@ public final class StorageEngine {
 
     /// A number stored in the header for applications (`PRAGMA user_version`).
     public var userVersion: UInt32 {
-        get { pager.header.userVersion }
-        set { pager.header.userVersion = newValue }
+        get throws {
+            try pager.prepareForRead()
+            return pager.header.userVersion
+        }
     }
 
-    // MARK: Transactions
-
-    /// Writes every change since the last commit and makes it durable.
-    public func commit() throws {
-        try pager.commit()
+    /// Changes ``userVersion`` (in a write transaction).
+    public func setUserVersion(_ value: UInt32) throws {
+        try pager.prepareForWrite()
+        pager.header.userVersion = value
     }
 
-    /// Drops every change since the last commit.
-    public func rollback() throws {
-        try pager.rollback()
-    }
-
-    /// Releases the file lock. Uncommitted changes are dropped.
+    /// Ends any transaction (rolling back uncommitted changes) and closes
+    /// the connection; the last connection to a file checkpoints and removes the log.
     public func close() throws {
         guard !closed else { return }
+        try? rollback()
         closed = true
-        if pager.hasChanges && !pager.hasSpilled { try? pager.rollback() }
-        try file.unlock()
-        if let posix = file as? POSIXFile { posix.close() }
+        shared.release()
     }
 }

@@ -113,21 +113,25 @@ final class PersistenceTests: XCTestCase {
         XCTAssertThrowsError(try engine.index(named: "zzz"))
         XCTAssertEqual(try engine.trees().map(\.name), ["a", "b"])
         XCTAssertEqual(try engine.trees().map(\.kind), [.index, .table])
-        engine.userVersion = 42
+        try engine.setUserVersion(42)
         try engine.commit()
         XCTAssertEqual(engine.pager.committedHeader.userVersion, 42)
     }
 
-    func testSecondOpenIsLocked() throws {
+    func testConnectionsInOneProcessShareTheDatabase() throws {
         let (path, cleanup) = temporaryPath()
         defer { cleanup() }
         let first = try StorageEngine(path: path)
-        XCTAssertThrowsError(try StorageEngine(path: path)) { error in
-            guard case StorageError.locked = error else { return XCTFail("expected locked, got \(error)") }
-        }
-        try first.close()
         let second = try StorageEngine(path: path)
+        try first.createTable(named: "t").insert(rowid: 1, payload: [1])
+        try first.commit()
+        XCTAssertEqual(try second.table(named: "t").get(rowid: 1), [1])
         try second.close()
+        try first.close()
+        XCTAssertFalse(POSIXFile.exists(path: path + "-wal"), "the last connection removes the log")
+        let third = try StorageEngine(path: path)
+        XCTAssertEqual(try third.table(named: "t").get(rowid: 1), [1])
+        try third.close()
     }
 
     func testReadOnlyRefusesWrites() throws {
@@ -183,21 +187,30 @@ final class PersistenceTests: XCTestCase {
 final class IOErrorTests: XCTestCase {
     func testFailedWriteOrSyncFailsTheCommitAndARetrySucceeds() throws {
         let file = FaultInjectingFile()
-        let engine = try StorageEngine(file: file)
+        let wal = FaultInjectingFile(path: "fault-wal")
+        let engine = try StorageEngine(file: file, walFile: wal)
         let table = try engine.createTable(named: "t")
+        try engine.commit()
         for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
-        file.failWrite(after: 3)
+        // A failed commit rolls the transaction back and leaves the database as it was.
+        wal.failWrite(after: 0)
         XCTAssertThrowsError(try engine.commit()) { error in
             guard case StorageError.io("write", _, 5) = error else { return XCTFail("got \(error)") }
         }
-        file.failSync(after: 0)
+        XCTAssertFalse(engine.isInTransaction)
+        XCTAssertEqual(try table.count(), 0)
+        for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
+        wal.failSync(after: 0)
         XCTAssertThrowsError(try engine.commit()) { error in
             guard case StorageError.io("sync", _, 5) = error else { return XCTFail("got \(error)") }
         }
+        XCTAssertEqual(try table.count(), 0)
+        for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
         try engine.commit()
-        XCTAssertEqual(engine.pager.committedHeader.changeCounter, 2)
-        try engine.close()
-        let reopened = try StorageEngine(file: MemoryFile(bytes: file.crashImage(.dropUnsynced)))
+        XCTAssertEqual(try engine.table(named: "t").count(), 300)
+        // The log alone carries the commit: recovery from the synced state finds it.
+        let reopened = try StorageEngine(
+            file: MemoryFile(bytes: file.crashImage(.dropUnsynced)), walFile: MemoryFile(bytes: wal.crashImage(.dropUnsynced)))
         XCTAssertEqual(try reopened.table(named: "t").count(), 300)
         assertSound(reopened, "after retried commit")
     }
@@ -205,7 +218,7 @@ final class IOErrorTests: XCTestCase {
     func testReadErrorsAreThrown() throws {
         let file = FaultInjectingFile()
         do {
-            let engine = try StorageEngine(file: file)
+            let engine = try StorageEngine(file: file, walFile: MemoryFile())
             let table = try engine.createTable(named: "t")
             for i in 1...3_000 { try table.insert(rowid: Int64(i), payload: payloadBytes(100, seed: 1)) }
             try engine.commit()

@@ -127,6 +127,7 @@ struct BTree {
 
     /// Walks from the root to the leaf where `key` is or belongs.
     func descend(_ key: SearchKey, _ path: TreePath) throws -> (leaf: TreePage, index: Int, found: Bool) {
+        try pager.prepareForRead()
         path.reset()
         var number = root
         while path.count < TreePath.maximumDepth {
@@ -211,7 +212,7 @@ struct BTree {
         _ searchKey: SearchKey, rowid: Int64, key: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
         replace: Bool
     ) throws -> Bool {
-        guard !pager.isReadOnly else { throw StorageError.readOnly }
+        try pager.prepareForWrite()
         let path = pager.path
         let (leaf, index, found) = try descend(searchKey, path)
         if found {
@@ -460,7 +461,7 @@ struct BTree {
 
     /// Deletes the entry at `key`; returns whether there was one.
     func delete(_ searchKey: SearchKey) throws -> Bool {
-        guard !pager.isReadOnly else { throw StorageError.readOnly }
+        try pager.prepareForWrite()
         let path = pager.path
         let (leaf, index, found) = try descend(searchKey, path)
         guard found else { return false }

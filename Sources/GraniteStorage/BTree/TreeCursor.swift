@@ -32,6 +32,7 @@ public final class TreeCursor {
     /// Moves to the first entry; returns whether there is one.
     @discardableResult
     public func first() throws -> Bool {
+        try tree.pager.prepareForRead()
         try tree.pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: false)
@@ -41,6 +42,7 @@ public final class TreeCursor {
     /// Moves to the last entry; returns whether there is one.
     @discardableResult
     public func last() throws -> Bool {
+        try tree.pager.prepareForRead()
         try tree.pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: true)
@@ -83,6 +85,7 @@ public final class TreeCursor {
     public func next() throws -> Bool {
         guard isValid else { return false }
         let pager = tree.pager
+        try pager.prepareForRead()
         if let leaf, generation == pager.treeGeneration, leafEpoch == pager.cacheEpoch {
             // Fast path: the next entry is in the same, still cached leaf.
             let index = path.indices[path.count - 1] + 1
@@ -109,6 +112,7 @@ public final class TreeCursor {
     @discardableResult
     public func previous() throws -> Bool {
         guard isValid else { return false }
+        try tree.pager.prepareForRead()
         try tree.pager.safePoint()
         if generation != tree.pager.treeGeneration {
             _ = try reseek()
@@ -146,6 +150,7 @@ public final class TreeCursor {
 
     private func currentCell() throws -> (TreePage, Cell) {
         guard isValid else { throw StorageError.invalidArgument("cursor is not on an entry") }
+        try tree.pager.prepareForRead()
         if generation != tree.pager.treeGeneration {
             guard try reseek() else { throw StorageError.cursorInvalidated }
         }
@@ -159,6 +164,7 @@ public final class TreeCursor {
     }
 
     private func seek(_ key: SearchKey) throws -> Bool {
+        try tree.pager.prepareForRead()
         try tree.pager.safePoint()
         let (_, _, found) = try tree.descend(key, path)
         let valid = try settleForward()

@@ -4,6 +4,7 @@ extension BTree {
     /// Calls `visit` for every page of the tree (tree pages and overflow
     /// pages) with its depth, parents before children.
     func forEachPage(_ visit: (PageNumber, Int, TreePage?) throws -> Void) throws {
+        try pager.prepareForRead()
         var stack: [(PageNumber, Int)] = [(root, 0)]
         var visited = 0
         while let (number, depth) = stack.popLast() {
@@ -36,6 +37,7 @@ extension BTree {
 
     /// The number of entries in the tree's leaves.
     func countEntries() throws -> Int {
+        try pager.prepareForRead()
         var total = 0
         var stack: [PageNumber] = [root]
         var visited = 0
@@ -58,6 +60,7 @@ extension BTree {
     /// Frees every page of the tree; with `keepRoot` the root stays as an
     /// empty leaf (the tree is emptied), otherwise it is freed too.
     func destroy(keepRoot: Bool) throws {
+        try pager.prepareForWrite()
         var pages: [PageNumber] = []
         try forEachPage { number, _, _ in pages.append(number) }
         pager.treeGeneration &+= 1

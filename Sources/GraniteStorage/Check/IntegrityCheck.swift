@@ -55,6 +55,11 @@ extension StorageEngine {
     /// Checks the whole file; problems are reported, not thrown, so that one
     /// damaged page does not hide the others.
     public func checkIntegrity(maxProblems: Int = 100) -> IntegrityReport {
+        do {
+            try pager.prepareForRead()
+        } catch {
+            return IntegrityReport(problems: ["cannot begin a read transaction: \(error)"])
+        }
         var checker = IntegrityChecker(pager: pager, maxProblems: maxProblems)
         checker.run()
         return checker.report

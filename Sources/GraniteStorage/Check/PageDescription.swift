@@ -60,6 +60,7 @@ extension StorageEngine {
     /// Reads page `number` straight from the page source (bypassing the
     /// cache's checksum check so a damaged page can still be shown) and decodes it.
     public func describePage(_ number: PageNumber) throws -> PageDescription {
+        try pager.prepareForRead()
         guard number >= 1, number <= pager.pageCount else {
             throw StorageError.invalidArgument("page \(number) does not exist (page count \(pager.pageCount))")
         }

@@ -7,7 +7,7 @@ extension Pager {
     /// Allocates a page, reusing a free page before growing the file. The
     /// page comes back zero-filled and dirty; the caller sets its type.
     public func allocatePage() throws -> PageNumber {
-        guard !isReadOnly else { throw StorageError.readOnly }
+        guard inWriteTransaction, !isReadOnly else { throw notWritable() }
         let head = header.freelistHead
         if head != 0 {
             guard isValidPageNumber(head) else {
@@ -26,22 +26,22 @@ extension Pager {
                     throw StorageError.corrupt(page: head, "freelist entry \(leaf) is out of range")
                 }
                 trunk.setU32(8, UInt32(count - 1))
-                _ = freshPage(leaf)
+                _ = try freshPage(leaf)
                 return leaf
             }
             header.freelistHead = trunk.u32(4)
-            _ = freshPage(head)
+            _ = try freshPage(head)
             return head
         }
         guard header.pageCount < UInt32.max else { throw StorageError.invalidArgument("database is full") }
         header.pageCount += 1
-        _ = freshPage(header.pageCount)
+        _ = try freshPage(header.pageCount)
         return header.pageCount
     }
 
     /// Returns page `number` to the freelist. Its contents are discarded.
     public func freePage(_ number: PageNumber) throws {
-        guard !isReadOnly else { throw StorageError.readOnly }
+        guard inWriteTransaction, !isReadOnly else { throw notWritable() }
         guard isValidPageNumber(number) else {
             throw StorageError.corrupt(page: 0, "cannot free page \(number): out of range")
         }
@@ -51,6 +51,7 @@ extension Pager {
             try checkTrunk(trunk, number: head)
             let count = Int(trunk.u32(8))
             if count < trunkCapacity {
+                if !savepoints.isEmpty { try captureForReuse(number) }
                 cache.remove(number)
                 trunk.setU32(12 + 4 * count, number)
                 trunk.setU32(8, UInt32(count + 1))
@@ -59,7 +60,7 @@ extension Pager {
             }
         }
         // The freed page becomes the new head trunk.
-        let trunk = freshPage(number)
+        let trunk = try freshPage(number)
         trunk.setU8(0, PageType.freelistTrunk.rawValue)
         trunk.setU32(4, head)
         trunk.setU32(8, 0)

@@ -18,6 +18,10 @@ public protocol PageSource: AnyObject {
     /// pages when these writes end a transaction, `nil` when they spill pages
     /// of a transaction still in progress.
     func writePages(_ pages: [(number: PageNumber, image: UnsafeRawPointer)], commitPageCount: UInt32?) throws
+
+    /// Forgets pages spilled by the transaction in progress (a rollback);
+    /// returns false when the source cannot (they were written in place).
+    func discardUncommitted() -> Bool
 }
 
 /// A page source that reads and writes the database file in place.
@@ -34,6 +38,8 @@ public final class FilePageSource: PageSource {
         self.pageSize = pageSize
         self.syncOnCommit = syncOnCommit
     }
+
+    public func discardUncommitted() -> Bool { false }
 
     public func readPage(_ number: PageNumber, into buffer: UnsafeMutableRawPointer) throws -> Bool {
         let offset = Int64(number - 1) * Int64(pageSize)

@@ -23,6 +23,15 @@ public final class Pager {
     public private(set) var hasSpilled = false
 
     let cache: PageCache
+    /// Begins transactions on demand (the engine); nil for a standalone pager,
+    /// which is always inside a write transaction.
+    weak var delegate: (any PagerTransactionDelegate)?
+    /// Whether a snapshot is in place for reads.
+    var hasSnapshot = true
+    /// Whether a write transaction is in progress.
+    var inWriteTransaction = true
+    /// Open savepoints, oldest first.
+    var savepoints: [Savepoint] = []
     /// Cell size limits for this page size.
     let geometry: TreeGeometry
     /// The descent path shared by tree operations (they never nest).
@@ -118,10 +127,31 @@ public final class Pager {
     /// The image of page `number` for changing; the page becomes dirty.
     @inline(__always)
     public func writablePage(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
-        guard !isReadOnly else { throw StorageError.readOnly }
+        guard inWriteTransaction, !isReadOnly else { throw notWritable() }
         let buffer = try page(number)
+        if !savepoints.isEmpty { try capture(number) }
         cache.markDirty(number)
         return buffer
+    }
+
+    func notWritable() -> StorageError {
+        isReadOnly ? .readOnly : .invalidArgument("change outside a write transaction")
+    }
+
+    /// Makes sure a snapshot is in place before a read operation starts
+    /// (beginning an implicit read transaction when none is).
+    @inline(__always)
+    public func prepareForRead() throws {
+        if !hasSnapshot { try delegate?.pagerNeedsRead(self) }
+    }
+
+    /// Makes sure a write transaction is in progress before a change starts
+    /// (beginning an implicit one when none is).
+    @inline(__always)
+    public func prepareForWrite() throws {
+        guard !isReadOnly else { throw StorageError.readOnly }
+        if !inWriteTransaction { try delegate?.pagerNeedsWrite(self) }
+        guard inWriteTransaction else { throw notWritable() }
     }
 
     /// Whether `number` names an existing page other than the header page.
@@ -151,7 +181,8 @@ public final class Pager {
     }
 
     /// A zero-filled, dirty page at `number` that need not be read first.
-    func freshPage(_ number: PageNumber) -> UnsafeMutableRawPointer {
+    func freshPage(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
+        if !savepoints.isEmpty { try captureForReuse(number) }
         cache.remove(number)
         let buffer = cache.insert(number)
         buffer.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
@@ -193,19 +224,38 @@ public final class Pager {
         cache.markAllClean()
         committedHeader = header
         hasSpilled = false
+        savepoints.removeAll()
         try safePoint()
     }
 
     /// Drops the transaction's changes. Fails when pages were already
     /// spilled to a source that cannot take them back.
     public func rollback() throws {
-        guard !hasSpilled else {
+        savepoints.removeAll()
+        guard !hasSpilled || source.discardUncommitted() else {
             throw StorageError.invalidArgument(
                 "cannot roll back: the transaction outgrew the page cache and was partly written")
         }
+        hasSpilled = false
         cache.discardDirty()
         header = committedHeader
         treeGeneration &+= 1
+    }
+
+    /// Brings the cache up to a new snapshot: drops the pages listed (or
+    /// every page when `changed` is nil) and reads the header page again.
+    /// Only called between transactions.
+    func refresh(changed: [PageNumber]?) throws {
+        if let changed {
+            for page in changed { cache.remove(page) }
+        } else {
+            cache.removeAll()
+        }
+        treeGeneration &+= 1
+        let first = try page(1)
+        let parsed = try FileHeader(reading: first)
+        header = parsed
+        committedHeader = parsed
     }
 
     /// Drops every cached page (clean ones are read again when needed).

@@ -27,6 +27,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case cursorInvalidated
     /// An encoded value or row is malformed (outside any page context).
     case malformed(_ reason: String)
+    /// Another connection holds what this one needs (the writer lock, or a
+    /// snapshot a checkpoint must wait for) past the busy time-out.
+    case busy(_ reason: String)
 
     public var description: String {
         switch self {
@@ -52,6 +55,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cursor used after its tree was modified"
         case .malformed(let reason):
             return "malformed data: \(reason)"
+        case .busy(let reason):
+            return "database is busy: \(reason)"
         }
     }
 }

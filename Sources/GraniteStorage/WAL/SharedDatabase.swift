@@ -1,0 +1,445 @@
+// The state every connection to one database file shares: the file and its
+// write-ahead log, the WAL index, the writer lock, the live snapshots, and
+// checkpoints. FORMAT.md § "The write-ahead log" describes the log's bytes.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How hard a commit works to survive a power cut.
+public enum Durability: String, Sendable, CaseIterable {
+    /// The log is synced at every commit: a commit that returned survives.
+    case full
+    /// The log is synced only before a checkpoint: a power cut may lose the
+    /// latest commits, never consistency.
+    case normal
+    /// Nothing is ever synced.
+    case off
+}
+
+/// What a checkpoint may wait for.
+public enum CheckpointMode: String, Sendable, CaseIterable {
+    /// Copies what no live snapshot still needs; never waits.
+    case passive
+    /// Waits (up to the busy time-out) for older snapshots to end, then copies every committed frame.
+    case full
+    /// Like `full`, then empties the log file.
+    case truncate
+}
+
+/// The outcome of a checkpoint.
+public struct CheckpointResult: Sendable, Equatable {
+    /// Committed frames in the log when the checkpoint began.
+    public var logFrames: Int
+    /// Frames now copied into the database file.
+    public var backfilledFrames: Int
+    /// Whether the log was emptied.
+    public var truncated: Bool
+}
+
+/// The log's state, for inspection (`granite info`).
+public struct WALStatus: Sendable, Equatable {
+    /// The log header, nil when the log is absent, empty or ignored.
+    public var header: WALHeader?
+    /// Committed frames and commits in the log.
+    public var frames: Int
+    public var commits: Int
+    /// Frames already copied into the database file.
+    public var backfilledFrames: Int
+    /// Live read snapshots.
+    public var readers: Int
+    /// The log file's size in bytes.
+    public var fileSize: Int64
+}
+
+/// A read snapshot: the committed frames visible to one transaction.
+struct WALSnapshot {
+    var index: WALIndex
+    /// Frames `0 ..< limit` are visible.
+    var limit: Int
+    /// The log generation the snapshot belongs to.
+    var generation: UInt64
+}
+
+/// Shared state of one open database, used by all its connections.
+final class SharedDatabase: @unchecked Sendable {
+    let path: String
+    let dbFile: any StorageFile
+    let walFile: any StorageFile
+    let pageSize: Int
+    let readOnly: Bool
+    let durability: Durability
+    let autoCheckpointFrames: Int
+    let busyTimeout: Double
+    private let registryKey: String?
+
+    private let monitor = Monitor()
+    // Guarded by `monitor`:
+    private(set) var walHeader: WALHeader?
+    private var index = WALIndex()
+    private var backfilled = 0
+    private var readers: [Int: Int] = [:]
+    private var writerActive = false
+    private var checkpointRunning = false
+    private var generation: UInt64 = 0
+    private var connections = 0
+
+    // MARK: Opening
+
+    private static let registryLock = Lock()
+    nonisolated(unsafe) private static var registry: [String: SharedDatabase] = [:]
+
+    /// The shared state for the file at `path`, opened on first use.
+    static func open(path: String, options: StorageOptions) throws -> SharedDatabase {
+        let key = canonicalPath(path)
+        return try registryLock.withLock {
+            if let existing = registry[key] {
+                guard options.readOnly || !existing.readOnly else {
+                    throw StorageError.locked(path + " (already open read-only in this process)")
+                }
+                existing.monitor.withLock { existing.connections += 1 }
+                return existing
+            }
+            let exists = POSIXFile.exists(path: path)
+            guard exists || (options.create && !options.readOnly) else {
+                throw StorageError.io("open", path: path, errno: ENOENT)
+            }
+            let db = try POSIXFile(path: path, create: options.create && !options.readOnly, readOnly: options.readOnly)
+            let walPath = path + "-wal"
+            let wal: any StorageFile
+            if options.readOnly {
+                wal = POSIXFile.exists(path: walPath) ? try POSIXFile(path: walPath, create: false, readOnly: true) : MemoryFile(path: walPath)
+            } else {
+                wal = try POSIXFile(path: walPath, create: true)
+            }
+            let shared = try SharedDatabase(dbFile: db, walFile: wal, options: options, registryKey: key, path: path)
+            shared.connections = 1
+            registry[key] = shared
+            return shared
+        }
+    }
+
+    private static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Opens shared state over explicit files (in-memory and fault-injecting
+    /// tests); not registered, so each call is its own database.
+    init(dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, registryKey: String? = nil,
+        path: String? = nil) throws
+    {
+        self.path = path ?? dbFile.path
+        self.dbFile = dbFile
+        self.walFile = walFile
+        self.readOnly = options.readOnly
+        self.durability = options.durability
+        self.autoCheckpointFrames = options.autoCheckpointFrames
+        self.busyTimeout = options.busyTimeout
+        self.registryKey = registryKey
+        guard try dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
+            throw StorageError.locked(dbFile.path)
+        }
+        do {
+            let size = try dbFile.size()
+            if size == 0 {
+                guard options.create, !options.readOnly else { throw StorageError.notADatabase("the file is empty") }
+                guard PageLayout.isValidPageSize(options.pageSize) else {
+                    throw StorageError.invalidArgument(
+                        "page size \(options.pageSize) is not a power of two in 512...65536")
+                }
+                pageSize = options.pageSize
+                // A log left by an earlier file of the same name must not apply to this one.
+                try walFile.truncate(to: 0)
+                try SharedDatabase.createDatabase(in: dbFile, pageSize: pageSize, sync: options.durability != .off)
+            } else {
+                var prefix = [UInt8](repeating: 0, count: FileHeader.size)
+                let complete = try prefix.withUnsafeMutableBytes { try dbFile.readFully(into: $0, at: 0) }
+                guard complete else { throw StorageError.notADatabase("file is too short (\(size) bytes)") }
+                let header = try prefix.withUnsafeBytes { try FileHeader(reading: $0.baseAddress!) }
+                pageSize = Int(header.pageSize)
+            }
+            try recover()
+            connections = 1
+        } catch {
+            try? dbFile.unlock()
+            throw error
+        }
+    }
+
+    /// Writes an empty database (header page and catalog root) straight to the file.
+    private static func createDatabase(in file: any StorageFile, pageSize: Int, sync: Bool) throws {
+        let source = FilePageSource(file: file, pageSize: pageSize, syncOnCommit: sync)
+        let pager = Pager(creatingIn: source, cacheSize: 16)
+        let catalogRoot = try pager.allocatePage()
+        TreePage(unchecked: catalogRoot, base: try pager.writablePage(catalogRoot), geometry: pager.geometry)
+            .initialize(.indexLeaf)
+        pager.header.catalogRoot = catalogRoot
+        try pager.commit()
+    }
+
+    /// Rebuilds the WAL index from the log: frames up to the last valid commit
+    /// count; a torn or damaged tail and frames of an older generation are
+    /// ignored, as is a log whose header is invalid. Writes nothing, so a crash
+    /// during recovery changes nothing.
+    private func recover() throws {
+        index = WALIndex()
+        backfilled = 0
+        walHeader = nil
+        let size = try walFile.size()
+        guard size >= Int64(WALHeader.size) else { return }
+        var headerBytes = [UInt8](repeating: 0, count: WALHeader.size)
+        _ = try headerBytes.withUnsafeMutableBytes { try walFile.readFully(into: $0, at: 0) }
+        guard let header = headerBytes.withUnsafeBytes({ WALHeader(reading: $0.baseAddress!) }),
+            Int(header.pageSize) == pageSize
+        else { return }
+        walHeader = header
+        let frameSize = WALHeader.frameHeaderSize + pageSize
+        let frame = UnsafeMutableRawPointer.allocate(byteCount: frameSize, alignment: 16)
+        defer { frame.deallocate() }
+        var previous = header.seed
+        var pending: [PageNumber] = []
+        var position = 0
+        while header.frameOffset(position) + Int64(frameSize) <= size {
+            let ok = try walFile.readFully(
+                into: UnsafeMutableRawBufferPointer(start: frame, count: frameSize), at: header.frameOffset(position))
+            guard ok else { break }
+            let fh = WALFrameHeader(reading: frame)
+            guard fh.salt1 == header.salt1, fh.salt2 == header.salt2, fh.page >= 1,
+                fh.checksum == WALFrameHeader.checksum(frame: frame, pageSize: pageSize, previous: previous)
+            else { break }
+            previous = fh.checksum
+            pending.append(fh.page)
+            position += 1
+            if fh.isCommit {
+                index.commit(pages: pending, databaseSize: fh.commitSize, checksum: previous)
+                pending.removeAll()
+            }
+        }
+    }
+
+    // MARK: Connections
+
+    /// Registers another connection on this state.
+    func retain() { monitor.withLock { connections += 1 } }
+
+    /// Unregisters a connection; the last one checkpoints the log into the
+    /// file, removes the log, and releases the file lock.
+    func release() {
+        let last = monitor.withLock { () -> Bool in
+            connections -= 1
+            return connections == 0
+        }
+        guard last else { return }
+        if let key = registryKey {
+            SharedDatabase.registryLock.withLock {
+                if monitor.withLock({ connections == 0 }) { SharedDatabase.registry[key] = nil }
+            }
+        }
+        if !readOnly {
+            if (try? checkpoint(.truncate)) != nil, registryKey != nil, let wal = walFile as? POSIXFile {
+                wal.close()
+                try? POSIXFile.remove(path: wal.path)
+            }
+        }
+        try? dbFile.unlock()
+        (dbFile as? POSIXFile)?.close()
+        (walFile as? POSIXFile)?.close()
+    }
+
+    // MARK: Snapshots and the writer lock
+
+    /// Begins a read snapshot on the latest committed state.
+    func beginRead() -> WALSnapshot {
+        monitor.withLock {
+            readers[index.frameCount, default: 0] += 1
+            return WALSnapshot(index: index, limit: index.frameCount, generation: generation)
+        }
+    }
+
+    /// Ends a read snapshot.
+    func endRead(_ snapshot: WALSnapshot) {
+        monitor.withLock {
+            if let count = readers[snapshot.limit] {
+                readers[snapshot.limit] = count > 1 ? count - 1 : nil
+            }
+            monitor.broadcast()
+        }
+    }
+
+    /// Takes the writer lock (waiting up to the busy time-out) and returns a
+    /// snapshot of the latest state. Restarts the log first when every frame
+    /// is in the file and no snapshot still reads the log.
+    func beginWrite() throws -> WALSnapshot {
+        guard !readOnly else { throw StorageError.readOnly }
+        let deadline = Monitor.deadline(after: busyTimeout)
+        return try monitor.withLock {
+            while writerActive {
+                guard monitor.wait(until: deadline) || !writerActive else {
+                    throw StorageError.busy("another connection is writing")
+                }
+            }
+            writerActive = true
+            do {
+                try restartLogIfPossible()
+            } catch {
+                writerActive = false
+                throw error
+            }
+            readers[index.frameCount, default: 0] += 1
+            return WALSnapshot(index: index, limit: index.frameCount, generation: generation)
+        }
+    }
+
+    /// With the monitor held and the writer lock taken: starts a new log
+    /// generation when the log is absent, or fully copied and unread.
+    private func restartLogIfPossible() throws {
+        if walHeader != nil {
+            guard index.frameCount > 0, backfilled == index.frameCount, !checkpointRunning,
+                readers.keys.allSatisfy({ $0 == 0 })
+            else { return }
+        }
+        var rng = SystemRandomNumberGenerator()
+        let header = WALHeader(
+            pageSize: pageSize, checkpointSequence: (walHeader?.checkpointSequence ?? 0) &+ 1,
+            salt1: UInt32.random(in: .min ... .max, using: &rng), salt2: UInt32.random(in: .min ... .max, using: &rng))
+        var bytes = [UInt8](repeating: 0, count: WALHeader.size)
+        bytes.withUnsafeMutableBytes { header.write(to: $0.baseAddress!) }
+        try walFile.write(bytes, at: 0)
+        walHeader = header
+        index = WALIndex()
+        backfilled = 0
+        generation &+= 1
+    }
+
+    /// Publishes the writer's frames as a commit, ends its snapshot and
+    /// releases the writer lock. Returns whether a checkpoint is due.
+    func publish(
+        _ snapshot: WALSnapshot, pages: [PageNumber], databaseSize: UInt32, checksum: UInt64
+    ) -> Bool {
+        monitor.withLock {
+            index.commit(pages: pages, databaseSize: databaseSize, checksum: checksum)
+            return index.frameCount - backfilled >= autoCheckpointFrames
+        }
+    }
+
+    /// Ends the writer's snapshot and releases the writer lock.
+    func endWrite(_ snapshot: WALSnapshot) {
+        monitor.withLock {
+            if let count = readers[snapshot.limit] {
+                readers[snapshot.limit] = count > 1 ? count - 1 : nil
+            }
+            writerActive = false
+            monitor.broadcast()
+        }
+    }
+
+    /// The latest committed state's frame count and generation.
+    var latest: (frames: Int, generation: UInt64) {
+        monitor.withLock { (index.frameCount, generation) }
+    }
+
+    /// The log's state.
+    func status() -> WALStatus {
+        let size = (try? walFile.size()) ?? 0
+        return monitor.withLock {
+            WALStatus(
+                header: walHeader, frames: index.frameCount, commits: index.commits.count,
+                backfilledFrames: backfilled, readers: readers.values.reduce(0, +), fileSize: size)
+        }
+    }
+
+    // MARK: Frames
+
+    /// Reads the page image of committed or pending frame `frame`.
+    func readFrame(_ frame: Int, into buffer: UnsafeMutableRawPointer) throws {
+        guard let header = monitor.withLock({ walHeader }) else {
+            throw StorageError.corrupt(page: 0, "the write-ahead log has no header")
+        }
+        let offset = header.frameOffset(frame) + Int64(WALHeader.frameHeaderSize)
+        guard try walFile.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
+        else {
+            throw StorageError.corrupt(page: 0, "write-ahead log frame \(frame) lies beyond the end of the log")
+        }
+    }
+
+    /// Reads page `number` from the database file; false beyond its end.
+    func readFilePage(_ number: PageNumber, into buffer: UnsafeMutableRawPointer) throws -> Bool {
+        let offset = Int64(number - 1) * Int64(pageSize)
+        return try dbFile.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
+    }
+
+    // MARK: Checkpoints
+
+    /// Copies committed frames into the database file, never one that a live
+    /// snapshot might still need from the log.
+    @discardableResult
+    func checkpoint(_ mode: CheckpointMode) throws -> CheckpointResult {
+        guard !readOnly else { throw StorageError.readOnly }
+        let deadline = Monitor.deadline(after: busyTimeout)
+        // Only one checkpoint at a time; the writer does not restart the log meanwhile.
+        let (target, safe, snapshot, alreadyDone, header): (Int, Int, WALIndex, Int, WALHeader?) = try monitor.withLock {
+            while checkpointRunning {
+                guard monitor.wait(until: deadline) || !checkpointRunning else {
+                    throw StorageError.busy("another checkpoint is running")
+                }
+            }
+            var safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
+            if mode != .passive {
+                while safe < index.frameCount {
+                    if !monitor.wait(until: deadline) { break }
+                    safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
+                }
+            }
+            checkpointRunning = true
+            return (index.frameCount, safe, index, backfilled, walHeader)
+        }
+        defer {
+            monitor.withLock {
+                checkpointRunning = false
+                monitor.broadcast()
+            }
+        }
+        var done = alreadyDone
+        if safe > alreadyDone, let header {
+            if durability != .off { try walFile.sync() }
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+            defer { buffer.deallocate() }
+            for (page, frame) in snapshot.latestFrames(below: safe) where frame >= alreadyDone {
+                let offset = header.frameOffset(frame) + Int64(WALHeader.frameHeaderSize)
+                guard try walFile.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
+                else { throw StorageError.corrupt(page: page, "write-ahead log frame \(frame) is missing") }
+                try dbFile.write(UnsafeRawBufferPointer(start: buffer, count: pageSize), at: Int64(page - 1) * Int64(pageSize))
+            }
+            if let size = snapshot.databaseSize(below: safe) {
+                let bytes = Int64(size) * Int64(pageSize)
+                if try dbFile.size() != bytes { try dbFile.truncate(to: bytes) }
+            }
+            if durability != .off { try dbFile.sync() }
+            done = safe
+            monitor.withLock { backfilled = max(backfilled, safe) }
+        }
+        if mode != .passive && done < target {
+            throw StorageError.busy("a reader still uses the log (\(done) of \(target) frames copied)")
+        }
+        var truncated = false
+        if mode == .truncate {
+            truncated = try monitor.withLock { () -> Bool in
+                guard !writerActive, backfilled == index.frameCount, readers.keys.allSatisfy({ $0 == 0 }) else {
+                    return false
+                }
+                try walFile.truncate(to: 0)
+                if durability != .off { try walFile.sync() }
+                walHeader = nil
+                index = WALIndex()
+                backfilled = 0
+                generation &+= 1
+                return true
+            }
+        }
+        return CheckpointResult(logFrames: target, backfilledFrames: done, truncated: truncated)
+    }
+}

@@ -1,0 +1,122 @@
+// Implements FORMAT.md § "The write-ahead log": the WAL header and frame headers.
+
+/// The 32-byte header at the start of `<db>-wal`.
+///
+/// Layout: magic "GraniteW" (8), format version (4), page size (4),
+/// checkpoint sequence (4), salt 1 (4), salt 2 (4), checksum (4): the low
+/// 32 bits of XXH64 over bytes 0 ..< 28 with seed 0.
+public struct WALHeader: Equatable, Sendable {
+    /// The eight magic bytes.
+    public static let magic: [UInt8] = Array("GraniteW".utf8)
+    /// Bytes the header occupies.
+    public static let size = 32
+    /// Bytes of each frame header.
+    public static let frameHeaderSize = 24
+
+    /// The WAL format version (1).
+    public var formatVersion: UInt32 = 1
+    /// The database page size; every frame carries one page image of this size.
+    public var pageSize: UInt32
+    /// Incremented each time the log restarts from its beginning.
+    public var checkpointSequence: UInt32
+    /// Random values chosen at each restart; every valid frame repeats them.
+    public var salt1: UInt32
+    public var salt2: UInt32
+
+    /// A header for a new log generation.
+    public init(pageSize: Int, checkpointSequence: UInt32, salt1: UInt32, salt2: UInt32) {
+        self.pageSize = UInt32(pageSize)
+        self.checkpointSequence = checkpointSequence
+        self.salt1 = salt1
+        self.salt2 = salt2
+    }
+
+    /// The checksum that seeds the first frame's cumulative checksum.
+    public var seed: UInt64 {
+        var bytes = [UInt8](repeating: 0, count: WALHeader.size)
+        bytes.withUnsafeMutableBytes { write(to: $0.baseAddress!) }
+        return bytes.withUnsafeBytes { Checksum.xxh64($0.baseAddress!, count: 28) }
+    }
+
+    /// Serialises the header (with its checksum) into 32 bytes at `pointer`.
+    public func write(to pointer: UnsafeMutableRawPointer) {
+        for (i, byte) in WALHeader.magic.enumerated() { pointer.setU8(i, byte) }
+        pointer.setU32(8, formatVersion)
+        pointer.setU32(12, pageSize)
+        pointer.setU32(16, checkpointSequence)
+        pointer.setU32(20, salt1)
+        pointer.setU32(24, salt2)
+        pointer.setU32(28, Checksum.checksum32(pointer, count: 28))
+    }
+
+    /// Parses a header; nil when the bytes are not a valid WAL header (a log
+    /// with an invalid header is ignored, as if empty).
+    public init?(reading pointer: UnsafeRawPointer) {
+        for (i, byte) in WALHeader.magic.enumerated() where pointer.u8(i) != byte { return nil }
+        guard pointer.u32(28) == Checksum.checksum32(pointer, count: 28), pointer.u32(8) == 1 else { return nil }
+        formatVersion = 1
+        pageSize = pointer.u32(12)
+        checkpointSequence = pointer.u32(16)
+        salt1 = pointer.u32(20)
+        salt2 = pointer.u32(24)
+    }
+
+    /// The byte offset of frame `index` (0-based) in the log.
+    @inline(__always)
+    public func frameOffset(_ index: Int) -> Int64 {
+        Int64(WALHeader.size) + Int64(index) * Int64(WALHeader.frameHeaderSize + Int(pageSize))
+    }
+}
+
+/// The 24-byte header of one WAL frame, followed by a page image.
+///
+/// Layout: cumulative checksum (8), page number (4), commit size (4: the
+/// database size in pages after the transaction this frame ends, else 0),
+/// salt 1 (4), salt 2 (4). The checksum is XXH64 of the frame's bytes
+/// 8 ..< 24 + pageSize (the rest of the header and the page image), seeded
+/// with the previous frame's checksum, or with the WAL header's XXH64 for the
+/// first frame, so each frame vouches for every frame before it.
+public struct WALFrameHeader: Equatable, Sendable {
+    /// The cumulative checksum.
+    public var checksum: UInt64
+    /// The page this frame holds.
+    public var page: PageNumber
+    /// Database size after the commit this frame ends, or 0.
+    public var commitSize: UInt32
+    /// Copies of the WAL header's salts.
+    public var salt1: UInt32
+    public var salt2: UInt32
+
+    /// Whether the frame ends a transaction.
+    public var isCommit: Bool { commitSize != 0 }
+
+    /// Parses the 24 bytes at `pointer`.
+    public init(reading pointer: UnsafeRawPointer) {
+        checksum = pointer.u64(0)
+        page = pointer.u32(8)
+        commitSize = pointer.u32(12)
+        salt1 = pointer.u32(16)
+        salt2 = pointer.u32(20)
+    }
+
+    /// Fills in a frame at `frame` (header and page image contiguous): the
+    /// header fields, then the checksum over them and the image. Returns the checksum.
+    @discardableResult
+    public static func seal(
+        frame: UnsafeMutableRawPointer, page: PageNumber, commitSize: UInt32, salt1: UInt32, salt2: UInt32,
+        pageSize: Int, previous: UInt64
+    ) -> UInt64 {
+        frame.setU32(8, page)
+        frame.setU32(12, commitSize)
+        frame.setU32(16, salt1)
+        frame.setU32(20, salt2)
+        let sum = checksum(frame: frame, pageSize: pageSize, previous: previous)
+        frame.setU64(0, sum)
+        return sum
+    }
+
+    /// The cumulative checksum of the frame at `frame`.
+    public static func checksum(frame: UnsafeRawPointer, pageSize: Int, previous: UInt64) -> UInt64 {
+        Checksum.xxh64(frame + 8, count: WALHeader.frameHeaderSize - 8 + pageSize, seed: previous)
+    }
+}

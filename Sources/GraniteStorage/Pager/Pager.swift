@@ -236,8 +236,13 @@ public final class Pager {
             throw StorageError.invalidArgument(
                 "cannot roll back: the transaction outgrew the page cache and was partly written")
         }
+        if hasSpilled {
+            // Spilled pages stay cached as clean copies of uncommitted data.
+            cache.removeAll()
+        } else {
+            cache.discardDirty()
+        }
         hasSpilled = false
-        cache.discardDirty()
         header = committedHeader
         treeGeneration &+= 1
     }

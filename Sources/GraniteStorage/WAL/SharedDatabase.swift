@@ -309,6 +309,10 @@ final class SharedDatabase: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: WALHeader.size)
         bytes.withUnsafeMutableBytes { header.write(to: $0.baseAddress!) }
         try walFile.write(bytes, at: 0)
+        // The new header must be durable before any new frame: otherwise a
+        // crash could pair the old header with a prefix of the old frames
+        // (those not yet overwritten), a state older than the database file.
+        if durability != .off { try walFile.sync() }
         walHeader = header
         index = WALIndex()
         backfilled = 0

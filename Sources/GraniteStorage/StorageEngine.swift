@@ -17,6 +17,9 @@ public struct StorageOptions: Sendable {
     public var autoCheckpointFrames = 1000
     /// Seconds to wait for the writer lock or for readers before `busy`.
     public var busyTimeout: Double = 5
+    /// Tests only: derive log salts from the checkpoint sequence instead of
+    /// drawing them at random, so that a log's bytes are reproducible.
+    var reproducibleSalts = false
 
     /// Whether commits sync at all: `true` is ``Durability/full``, `false` ``Durability/off``.
     public var synchronous: Bool {

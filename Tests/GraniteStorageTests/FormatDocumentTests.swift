@@ -32,15 +32,38 @@ final class FormatDocumentTests: XCTestCase {
         return file.bytes
     }
 
+    /// The tiny log documented in FORMAT.md § "The write-ahead log": a new
+    /// database with 512-byte pages, then two commits left in the log.
+    static func makeTinyLog() throws -> [UInt8] {
+        var options = StorageOptions()
+        options.pageSize = 512
+        options.reproducibleSalts = true
+        let db = MemoryFile(path: "tiny.granite")
+        let wal = MemoryFile(path: "tiny.granite-wal")
+        let engine = try StorageEngine(file: db, walFile: wal, options: options)
+        try engine.beginWrite()
+        try engine.createTable(named: "t").insert(rowid: 1, payload: RowEncoder().encode([.text("Ada")]))
+        try engine.commit()
+        try engine.beginWrite()
+        try engine.table(named: "t").insert(rowid: 2, payload: RowEncoder().encode([.text("Bo")]))
+        try engine.commit()
+        return wal.bytes
+    }
+
     /// Canonical hex dump lines: offset, 16 bytes, with `*` for repeated lines.
     static func hexDump(_ bytes: [UInt8], page: Int, pageSize: Int) -> [String] {
+        hexDump(bytes, from: (page - 1) * pageSize, count: pageSize, absolute: false)
+    }
+
+    /// Dump lines for `count` bytes from `base`; offsets relative to `base`
+    /// unless `absolute`. A trailing partial line is printed as is.
+    static func hexDump(_ bytes: [UInt8], from base: Int, count: Int, absolute: Bool) -> [String] {
         var lines: [String] = []
         var previous: ArraySlice<UInt8>? = nil
         var starred = false
-        let base = (page - 1) * pageSize
-        for offset in stride(from: 0, to: pageSize, by: 16) {
-            let row = bytes[(base + offset)..<(base + offset + 16)]
-            if let p = previous, p.elementsEqual(row), offset + 16 < pageSize {
+        for offset in stride(from: 0, to: count, by: 16) {
+            let row = bytes[(base + offset)..<(base + min(offset + 16, count))]
+            if let p = previous, p.elementsEqual(row), offset + 16 < count {
                 if !starred { lines.append("*") }
                 starred = true
                 continue
@@ -48,8 +71,8 @@ final class FormatDocumentTests: XCTestCase {
             starred = false
             previous = row
             let hex = row.map { String($0, radix: 16).leftPad(2) }
-            let text = hex[0..<8].joined(separator: " ") + "  " + hex[8..<16].joined(separator: " ")
-            lines.append(String(offset, radix: 16).leftPad(4) + "  " + text)
+            let text = hex.prefix(8).joined(separator: " ") + (hex.count > 8 ? "  " + hex[8...].joined(separator: " ") : "")
+            lines.append(String(absolute ? base + offset : offset, radix: 16).leftPad(4) + "  " + text)
         }
         return lines
     }
@@ -61,7 +84,9 @@ final class FormatDocumentTests: XCTestCase {
         var blocks: [(page: Int, lines: [String])] = []
         var current: (page: Int, lines: [String])? = nil
         for line in format.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```hexdump page=") {
+            if line.hasPrefix("```hexdump wal") {
+                current = (0, [])
+            } else if line.hasPrefix("```hexdump page=") {
                 current = (Int(line.dropFirst("```hexdump page=".count))!, [])
             } else if line.hasPrefix("```"), let block = current {
                 blocks.append(block)
@@ -74,11 +99,18 @@ final class FormatDocumentTests: XCTestCase {
             }
         }
         XCTAssertEqual(bytes.count / pageSize, 6, "the tiny file has six pages")
-        XCTAssertEqual(Set(blocks.map(\.page)), Set(1...6), "FORMAT.md dumps every page")
-        for block in blocks {
+        XCTAssertEqual(Set(blocks.map(\.page)), Set(0...6), "FORMAT.md dumps every page and the log")
+        let log = try Self.makeTinyLog()
+        for block in blocks where block.page == 0 {
+            XCTAssertEqual(block.lines, Self.hexDump(log, from: 0, count: log.count, absolute: true), "the log")
+        }
+        for block in blocks where block.page > 0 {
             XCTAssertEqual(block.lines, Self.hexDump(bytes, page: block.page, pageSize: pageSize), "page \(block.page)")
         }
         if getenv("GRANITE_PRINT_DUMP") != nil {
+            print("```hexdump wal")
+            for line in Self.hexDump(log, from: 0, count: log.count, absolute: true) { print(line) }
+            print("```")
             for page in 1...6 {
                 print("```hexdump page=\(page)")
                 for line in Self.hexDump(bytes, page: page, pageSize: pageSize) { print(line) }

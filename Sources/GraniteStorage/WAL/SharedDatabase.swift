@@ -73,6 +73,7 @@ final class SharedDatabase: @unchecked Sendable {
     let durability: Durability
     let autoCheckpointFrames: Int
     let busyTimeout: Double
+    private let reproducibleSalts: Bool
     private let registryKey: String?
 
     private let monitor = Monitor()
@@ -139,6 +140,7 @@ final class SharedDatabase: @unchecked Sendable {
         self.durability = options.durability
         self.autoCheckpointFrames = options.autoCheckpointFrames
         self.busyTimeout = options.busyTimeout
+        self.reproducibleSalts = options.reproducibleSalts
         self.registryKey = registryKey
         guard try dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
             throw StorageError.locked(dbFile.path)
@@ -302,10 +304,16 @@ final class SharedDatabase: @unchecked Sendable {
                 readers.keys.allSatisfy({ $0 == 0 })
             else { return }
         }
-        var rng = SystemRandomNumberGenerator()
-        let header = WALHeader(
-            pageSize: pageSize, checkpointSequence: (walHeader?.checkpointSequence ?? 0) &+ 1,
-            salt1: UInt32.random(in: .min ... .max, using: &rng), salt2: UInt32.random(in: .min ... .max, using: &rng))
+        let sequence = (walHeader?.checkpointSequence ?? 0) &+ 1
+        var salts = (UInt32(0), UInt32(0))
+        if reproducibleSalts {
+            var rng = SplitMix64(seed: UInt64(sequence))
+            salts = (UInt32(truncatingIfNeeded: rng.next()), UInt32(truncatingIfNeeded: rng.next()))
+        } else {
+            var rng = SystemRandomNumberGenerator()
+            salts = (UInt32.random(in: .min ... .max, using: &rng), UInt32.random(in: .min ... .max, using: &rng))
+        }
+        let header = WALHeader(pageSize: pageSize, checkpointSequence: sequence, salt1: salts.0, salt2: salts.1)
         var bytes = [UInt8](repeating: 0, count: WALHeader.size)
         bytes.withUnsafeMutableBytes { header.write(to: $0.baseAddress!) }
         try walFile.write(bytes, at: 0)

@@ -33,7 +33,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GraniteCLITests",
-            dependencies: ["granite"]
+            dependencies: ["granite", "GraniteStorage"]
         ),
     ],
     swiftLanguageModes: [.v6]

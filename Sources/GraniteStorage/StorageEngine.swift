@@ -118,7 +118,7 @@ public final class StorageEngine: PagerTransactionDelegate {
         let inFile = try shared.dbFile.size() / pageSize
         guard Int64(pager.pageCount) > inFile else { return }
         for page in (inFile + 1)...Int64(pager.pageCount) {
-            guard let snapshot, snapshot.index.frame(for: PageNumber(page), below: snapshot.limit) != nil else {
+            guard let snapshot, shared.frame(for: PageNumber(page), below: snapshot.limit) != nil else {
                 throw StorageError.corrupt(
                     page: 1,
                     "header claims \(pager.pageCount) pages but the file holds \(inFile) and the log lacks page \(page)")
@@ -185,7 +185,7 @@ public final class StorageEngine: PagerTransactionDelegate {
             if snapshot.generation != cacheGeneration || snapshot.limit < cacheFrames {
                 try pager.refresh(changed: nil)
             } else if snapshot.limit > cacheFrames {
-                try pager.refresh(changed: Array(snapshot.index.framePages[cacheFrames..<snapshot.limit]))
+                try pager.refresh(changed: shared.pages(inFrames: cacheFrames..<snapshot.limit))
             }
         } catch {
             endTransaction()

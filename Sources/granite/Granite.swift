@@ -9,13 +9,14 @@ struct Granite: ParsableCommand {
         commandName: "granite",
         abstract: "Build, inspect and check Granite database files.",
         discussion: """
-            Every command except `demo` opens the file read-only. Each accepts --json for \
+            Every command except `demo` and `checkpoint` opens the file read-only; `wal` \
+            reads the write-ahead log FILE-wal directly. Each accepts --json for \
             machine-readable output. A damaged file or a bad argument gives a message on \
             standard error and a non-zero exit status.
             """,
         subcommands: [
             DemoCommand.self, InfoCommand.self, PagesCommand.self, PageCommand.self, TreeCommand.self,
-            CheckCommand.self,
+            CheckCommand.self, WalCommand.self, CheckpointCommand.self, TortureCommand.self,
         ]
     )
 }

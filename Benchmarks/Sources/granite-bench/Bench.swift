@@ -73,79 +73,69 @@ final class Benchmark {
     func run() throws -> Bool {
         let rows = options.rows
         let runs = options.runs
+        let selected = options.only
+        let storage = !selected.isDisjoint(with: [.insert, .lookup, .scan])
+        let commitLevels = WALSync.allCases.filter {
+            selected.contains($0 == .full ? .commitsFull : .commitsNormal)
+        }
+        let transaction = selected.contains(.transaction)
+        var parts: [String] = []
+        if storage {
+            parts.append(
+                """
+                rows \(rows), lookups \(options.lookups), \
+                sync at commit \(settings.synchronous ? "on" : "off") for both in the storage workloads \
+                (Granite synchronous=\(settings.synchronous), SQLite synchronous=\(settings.sqliteSynchronous), \
+                journal_mode=OFF)
+                """)
+        }
+        if !commitLevels.isEmpty || transaction {
+            parts.append(
+                """
+                WAL workloads: commits \(options.commits), transaction rows \(options.transactionRows), \
+                Granite durability = SQLite journal_mode=WAL + synchronous of the same level, \
+                auto-checkpoint every \(settings.walAutoCheckpointFrames) frames for both
+                """)
+        }
         let configuration = """
-            Configuration: rows \(rows), lookups \(options.lookups), runs \(runs) (median reported), \
+            Configuration: workloads \(selected.sorted().map(\.rawValue).joined(separator: ",")), \
+            \(parts.joined(separator: "; ")); runs \(runs) (median reported), \
             payload \(options.payloadBytes) B, page size \(settings.pageSize) B, \
             cache \(settings.cachePages) pages = \(settings.cacheKiB) KiB for both engines, \
-            sync at commit \(settings.synchronous ? "on" : "off") for both \
-            (Granite synchronous=\(settings.synchronous), SQLite synchronous=\(settings.sqliteSynchronous)), \
-            SQLite \(SQLiteDriver.version) (journal_mode=OFF), \
-            seed 0x\(String(options.seed, radix: 16))
+            SQLite \(SQLiteDriver.version), seed 0x\(String(options.seed, radix: 16))
             """
         log(configuration)
         log("work directory: \(directory)")
 
         // Everything below is generated before any timing starts.
         log("generating payloads, insert orders and lookup keys…")
-        let payloads = PayloadSet(rows: rows, payloadSize: options.payloadBytes, seed: options.seed)
-        let ascending = ascendingOrder(rows: rows)
-        let shuffled = shuffledOrder(rows: rows, seed: options.seed ^ 0x5348_5546_464C_4521)
-        let keys = lookupKeys(count: options.lookups, rows: rows, seed: options.seed ^ 0x4C4F_4F4B_5550_5321)
-        let expectedScan = payloads.expectedChecksum()
-        let expectedLookups = expectedLookupChecksum(keys: keys, payloads: payloads)
+        var payloadRows = 1
+        if storage { payloadRows = max(payloadRows, rows) }
+        if !commitLevels.isEmpty { payloadRows = max(payloadRows, options.commits) }
+        if transaction { payloadRows = max(payloadRows, options.transactionRows) }
+        let payloads = PayloadSet(rows: payloadRows, payloadSize: options.payloadBytes, seed: options.seed)
 
-        // 1 & 5a. Ascending insert; the last run's files feed workloads 3 and 4.
-        let (ascendingTimes, ascendingSizes, ascendingPaths) = try insertWorkload(
-            label: "ascending insert", tag: "asc", order: ascending, payloads: payloads)
-
-        // 2 & 5b. Random insert.
-        let (randomTimes, randomSizes, randomPaths) = try insertWorkload(
-            label: "random insert", tag: "rnd", order: shuffled, payloads: payloads)
-        // Untimed verification of the randomly built tables, then drop them.
-        for (index, driver) in drivers.enumerated() {
-            let result = try driver.scanRows(path: randomPaths[index])
-            verifyScan(result, engine: driver.name, workload: "random insert", rows: rows, checksum: expectedScan)
-            FileSystem.remove((randomPaths[index] as NSString).deletingLastPathComponent)
-        }
-
-        // 3. Point lookups against the ascending tables (reopened each run).
-        var lookupTimes: [[Double]] = [[], []]
-        for run in 0..<runs {
-            for index in engineOrder(run: run) {
-                let driver = drivers[index]
-                let result = try keys.withUnsafeBufferPointer {
-                    try driver.lookupRows(path: ascendingPaths[index], keys: $0)
-                }
-                if result.checksum != expectedLookups {
-                    fail("\(driver.name) point lookups: checksum \(result.checksum) != expected \(expectedLookups)")
-                }
-                lookupTimes[index].append(milliseconds(result.nanoseconds))
-                log(
-                    "point lookups run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms"
-                )
-            }
-        }
-
-        // 4. Full scan of the ascending tables (reopened each run).
-        var scanTimes: [[Double]] = [[], []]
-        for run in 0..<runs {
-            for index in engineOrder(run: run) {
-                let driver = drivers[index]
-                let result = try driver.scanRows(path: ascendingPaths[index])
-                verifyScan(result, engine: driver.name, workload: "full scan", rows: rows, checksum: expectedScan)
-                scanTimes[index].append(milliseconds(result.nanoseconds))
-                log("full scan run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms")
-            }
-        }
-
-        // Report.
         var table: [ReportRow] = []
-        table.append(.time("ascending insert (\(rows) rows)", ascendingTimes, target: 1.0))
-        table.append(.time("random insert (\(rows) rows)", randomTimes, target: 1.5))
-        table.append(.time("point lookups (\(options.lookups))", lookupTimes, target: 1.5))
-        table.append(.time("full scan (\(rows) rows)", scanTimes, target: 1.0))
-        table.append(.size("file size after ascending insert (bytes)", ascendingSizes, target: 1.1))
-        table.append(.size("file size after random insert (bytes)", randomSizes, target: 1.1))
+        var notes: [String] = []
+        if storage {
+            try storageWorkloads(payloads: payloads, table: &table)
+        }
+        for level in commitLevels {
+            let label = "\(options.commits) one-row transactions, WAL \(level.sqliteSynchronous)"
+            let (times, logStates) = try transactionWorkload(
+                label: label, tag: "commits-\(level.rawValue)", rows: options.commits, rowsPerTransaction: 1,
+                sync: level, payloads: payloads)
+            table.append(.time(label, times, target: 1.0))
+            notes.append("\(label), after the last commit: Granite \(logStates[0]); SQLite \(logStates[1]).")
+        }
+        if transaction {
+            let label = "one \(options.transactionRows)-row transaction, WAL FULL"
+            let (times, logStates) = try transactionWorkload(
+                label: label, tag: "txn", rows: options.transactionRows,
+                rowsPerTransaction: options.transactionRows, sync: .full, payloads: payloads)
+            table.append(.time(label, times, target: 1.2))
+            notes.append("\(label), after the commit: Granite \(logStates[0]); SQLite \(logStates[1]).")
+        }
 
         print(configuration)
         print("")
@@ -153,6 +143,13 @@ final class Benchmark {
         print("|---|---:|---:|---:|---:|:---:|")
         for row in table { print(row.markdown) }
         print("")
+        if !notes.isEmpty {
+            print(
+                "Write-ahead log state (last run; a commit that reaches the auto-checkpoint size checkpoints inside the timing):"
+            )
+            for note in notes { print("- \(note)") }
+            print("")
+        }
         if failures.isEmpty {
             print("Verification: passed (row counts, rowid order, scan and lookup checksums equal for both engines).")
         } else {
@@ -160,6 +157,135 @@ final class Benchmark {
             for failure in failures { print("- \(failure)") }
         }
         return failures.isEmpty
+    }
+
+    /// The original storage workloads (journal off): inserts, lookups, scans, file sizes.
+    private func storageWorkloads(payloads: PayloadSet, table: inout [ReportRow]) throws {
+        let rows = options.rows
+        let runs = options.runs
+        let selected = options.only
+        let ascending = ascendingOrder(rows: rows)
+        let expectedScan = payloads.expectedChecksum(rows: rows)
+
+        var ascendingPaths: [String]
+        var sizeRows: [ReportRow] = []
+        if selected.contains(.insert) {
+            // 1 & 5a. Ascending insert; the last run's files feed workloads 3 and 4.
+            let shuffled = shuffledOrder(rows: rows, seed: options.seed ^ 0x5348_5546_464C_4521)
+            let (ascendingTimes, ascendingSizes, paths) = try insertWorkload(
+                label: "ascending insert", tag: "asc", order: ascending, payloads: payloads)
+            ascendingPaths = paths
+
+            // 2 & 5b. Random insert.
+            let (randomTimes, randomSizes, randomPaths) = try insertWorkload(
+                label: "random insert", tag: "rnd", order: shuffled, payloads: payloads)
+            // Untimed verification of the randomly built tables, then drop them.
+            for (index, driver) in drivers.enumerated() {
+                let result = try driver.scanRows(path: randomPaths[index])
+                verifyScan(result, engine: driver.name, workload: "random insert", rows: rows, checksum: expectedScan)
+                FileSystem.remove((randomPaths[index] as NSString).deletingLastPathComponent)
+            }
+            table.append(.time("ascending insert (\(rows) rows)", ascendingTimes, target: 1.0))
+            table.append(.time("random insert (\(rows) rows)", randomTimes, target: 1.5))
+            sizeRows.append(.size("file size after ascending insert (bytes)", ascendingSizes, target: 1.1))
+            sizeRows.append(.size("file size after random insert (bytes)", randomSizes, target: 1.1))
+        } else {
+            // Lookups or scans without the insert workload: build the tables untimed.
+            log("building the ascending tables (untimed)…")
+            ascendingPaths = []
+            for driver in drivers {
+                let runDirectory = "\(directory)/asc-\(driver.name.lowercased())"
+                try FileSystem.makeDirectory(runDirectory)
+                let path = "\(runDirectory)/\(driver.fileName)"
+                _ = try ascending.withUnsafeBufferPointer {
+                    try driver.insertRows(path: path, order: $0, payloads: payloads)
+                }
+                ascendingPaths.append(path)
+            }
+        }
+
+        // 3. Point lookups against the ascending tables (reopened each run).
+        if selected.contains(.lookup) {
+            let keys = lookupKeys(count: options.lookups, rows: rows, seed: options.seed ^ 0x4C4F_4F4B_5550_5321)
+            let expectedLookups = expectedLookupChecksum(keys: keys, payloads: payloads)
+            var lookupTimes: [[Double]] = [[], []]
+            for run in 0..<runs {
+                for index in engineOrder(run: run) {
+                    let driver = drivers[index]
+                    let result = try keys.withUnsafeBufferPointer {
+                        try driver.lookupRows(path: ascendingPaths[index], keys: $0)
+                    }
+                    if result.checksum != expectedLookups {
+                        fail("\(driver.name) point lookups: checksum \(result.checksum) != expected \(expectedLookups)")
+                    }
+                    lookupTimes[index].append(milliseconds(result.nanoseconds))
+                    log(
+                        "point lookups run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms"
+                    )
+                }
+            }
+            table.append(.time("point lookups (\(options.lookups))", lookupTimes, target: 1.5))
+        }
+
+        // 4. Full scan of the ascending tables (reopened each run).
+        if selected.contains(.scan) {
+            var scanTimes: [[Double]] = [[], []]
+            for run in 0..<runs {
+                for index in engineOrder(run: run) {
+                    let driver = drivers[index]
+                    let result = try driver.scanRows(path: ascendingPaths[index])
+                    verifyScan(result, engine: driver.name, workload: "full scan", rows: rows, checksum: expectedScan)
+                    scanTimes[index].append(milliseconds(result.nanoseconds))
+                    log(
+                        "full scan run \(run + 1)/\(runs): \(driver.name) \(format(milliseconds(result.nanoseconds))) ms"
+                    )
+                }
+            }
+            table.append(.time("full scan (\(rows) rows)", scanTimes, target: 1.0))
+        }
+        table += sizeRows
+        for path in ascendingPaths { FileSystem.remove((path as NSString).deletingLastPathComponent) }
+    }
+
+    /// Runs one write-ahead-log workload `runs` times per engine, each in a
+    /// fresh directory: ascending rowids `1...rows` in transactions of
+    /// `rowsPerTransaction` rows. After each run (untimed) the table is
+    /// reopened and scanned: row count, order and checksum must match.
+    /// Returns times per engine and each engine's log state after its last run.
+    private func transactionWorkload(
+        label: String, tag: String, rows: Int, rowsPerTransaction: Int, sync: WALSync, payloads: PayloadSet
+    ) throws -> (times: [[Double]], logStates: [String]) {
+        let order = ascendingOrder(rows: rows)
+        let expected = payloads.expectedChecksum(rows: rows)
+        var times: [[Double]] = [[], []]
+        var logStates = ["", ""]
+        for run in 0..<options.runs {
+            for index in engineOrder(run: run) {
+                let driver = drivers[index]
+                let runDirectory = "\(directory)/\(tag)-\(driver.name.lowercased())-\(run)"
+                try FileSystem.makeDirectory(runDirectory)
+                let path = "\(runDirectory)/\(driver.fileName)"
+                let result = try order.withUnsafeBufferPointer {
+                    try driver.insertTransactions(
+                        path: path, order: $0, payloads: payloads, rowsPerTransaction: rowsPerTransaction, sync: sync)
+                }
+                let (_, files) = try FileSystem.totalFileSize(inDirectory: runDirectory)
+                if files != [driver.fileName] {
+                    log("note: \(driver.name) left \(files) after closing (\(label))")
+                }
+                let scan = try driver.scanRows(path: path, wal: sync)
+                verifyScan(scan, engine: driver.name, workload: label, rows: rows, checksum: expected)
+                let ms = milliseconds(result.nanoseconds)
+                times[index].append(ms)
+                logStates[index] = result.logState
+                let perTransaction = ms * 1000 / Double((rows + rowsPerTransaction - 1) / rowsPerTransaction)
+                log(
+                    "\(label) run \(run + 1)/\(options.runs): \(driver.name) \(format(ms)) ms "
+                        + "(\(String(format: "%.1f", perTransaction)) µs per transaction; \(result.logState))")
+                FileSystem.remove(runDirectory)
+            }
+        }
+        return (times, logStates)
     }
 
     /// Runs one insert workload `runs` times per engine in fresh directories.

@@ -7,12 +7,51 @@ struct GraniteDriver: EngineDriver {
     let fileName = "bench.granite"
     static let tableName = "bench"
 
-    private func open(path: String) throws -> StorageEngine {
+    /// `wal` nil: the insert/lookup/scan settings (`synchronous`, i.e.
+    /// durability `.full` or `.off`); otherwise durability `.full`/`.normal`.
+    private func open(path: String, wal: WALSync? = nil) throws -> StorageEngine {
         var options = StorageOptions()
         options.pageSize = settings.pageSize
         options.cacheSize = settings.cachePages
-        options.synchronous = settings.synchronous
+        switch wal {
+        case nil: options.synchronous = settings.synchronous
+        case .full: options.durability = .full
+        case .normal: options.durability = .normal
+        }
+        if wal != nil { options.autoCheckpointFrames = settings.walAutoCheckpointFrames }
         return try StorageEngine(path: path, options: options)
+    }
+
+    func insertTransactions(
+        path: String, order: UnsafeBufferPointer<Int64>, payloads: PayloadSet, rowsPerTransaction: Int,
+        sync: WALSync
+    ) throws -> TransactionResult {
+        let engine = try open(path: path, wal: sync)
+        try engine.beginWrite()
+        _ = try engine.createTable(named: GraniteDriver.tableName)
+        try engine.commit()
+        let table = try engine.table(named: GraniteDriver.tableName)
+        let count = order.count
+        var index = 0
+        let start = MonotonicClock.nanoseconds()
+        while index < count {
+            let end = min(index + rowsPerTransaction, count)
+            try engine.beginWrite()
+            while index < end {
+                let rowid = order[index]
+                try table.insert(rowid: rowid, payload: payloads.payload(for: rowid))
+                index += 1
+            }
+            try engine.commit()
+        }
+        let elapsed = MonotonicClock.nanoseconds() - start
+        let status = engine.walStatus
+        let logState =
+            "log \(status.frames) frames in \(status.commits) commits since its last restart, "
+            + "\(status.backfilledFrames) checkpointed, file \(status.fileSize) B; "
+            + "database file \(FileSystem.size(of: path) ?? 0) B"
+        try engine.close()
+        return TransactionResult(nanoseconds: elapsed, logState: logState)
     }
 
     func insertRows(path: String, order: UnsafeBufferPointer<Int64>, payloads: PayloadSet) throws -> UInt64 {
@@ -45,8 +84,8 @@ struct GraniteDriver: EngineDriver {
         return LookupResult(nanoseconds: elapsed, checksum: checksum)
     }
 
-    func scanRows(path: String) throws -> ScanResult {
-        let engine = try open(path: path)
+    func scanRows(path: String, wal: WALSync?) throws -> ScanResult {
+        let engine = try open(path: path, wal: wal)
         let table = try engine.table(named: GraniteDriver.tableName)
         var checksum: UInt64 = 0
         var rows = 0

@@ -8,6 +8,9 @@ struct BenchOptions {
     var cachePages = 2000
     var payloadBytes = 100
     var synchronous = false
+    var commits = 1000
+    var transactionRows = 100_000
+    var only: Set<Workload> = Set(Workload.allCases)
     var seed: UInt64 = 0x4752_414E_4954_4521
     var temporaryBase = NSTemporaryDirectory()
     let pageSize = 4096
@@ -26,7 +29,20 @@ struct BenchOptions {
                             SQLite gets PRAGMA cache_size=-(P*4) KiB (default 2000)
           --payload-bytes B payload size per row (default 100)
           --synchronous     sync at commit on both engines (Granite synchronous=true,
-                            SQLite synchronous=FULL); default: no sync on either
+                            SQLite synchronous=FULL) in the storage workloads;
+                            default: no sync on either (the WAL workloads set their own)
+          --commits N       one-row transactions in the commit workloads (default 1000)
+          --txn-rows N      rows of the single large WAL transaction (default 100000)
+          --only LIST       comma-separated workloads to run (default: all):
+                              insert          ascending and random insert, file sizes
+                              lookup          point lookups  } on the ascending table
+                              scan            full scan      } (built untimed if
+                                                               insert is not run)
+                              commits-full    N one-row transactions, WAL, FULL sync
+                              commits-normal  N one-row transactions, WAL, NORMAL sync
+                              txn             one --txn-rows transaction, WAL, FULL sync
+                            groups: storage = insert,lookup,scan;
+                            commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
           --tmp DIR         parent directory of the temporary working directory
                             (default: the system temporary directory)
@@ -73,6 +89,9 @@ struct BenchOptions {
                 }
                 options.seed = seed
             case "--synchronous": options.synchronous = true
+            case "--commits": options.commits = try positive()
+            case "--txn-rows": options.transactionRows = try positive()
+            case "--only": options.only = try Workload.parseList(try value())
             case "--tmp": options.temporaryBase = try value()
             default:
                 throw BenchError("unknown option '\(argument)' (try --help)")
@@ -80,5 +99,44 @@ struct BenchOptions {
             index += 1
         }
         return options
+    }
+}
+
+/// Workloads selectable with `--only`.
+enum Workload: String, CaseIterable, Comparable {
+    case insert
+    case lookup
+    case scan
+    case commitsFull = "commits-full"
+    case commitsNormal = "commits-normal"
+    case transaction = "txn"
+
+    static let groups: [String: [Workload]] = [
+        "all": allCases,
+        "storage": [.insert, .lookup, .scan],
+        "commits": [.commitsFull, .commitsNormal],
+        "wal": [.commitsFull, .commitsNormal, .transaction],
+    ]
+
+    static func < (a: Workload, b: Workload) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// Parses `insert,scan`, `wal`, … into a non-empty set.
+    static func parseList(_ text: String) throws -> Set<Workload> {
+        var result = Set<Workload>()
+        for item in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            if item.isEmpty { continue }
+            if let workload = Workload(rawValue: item) {
+                result.insert(workload)
+            } else if let group = groups[item] {
+                result.formUnion(group)
+            } else {
+                let names = allCases.map(\.rawValue) + groups.keys.sorted()
+                throw BenchError("--only: unknown workload '\(item)' (known: \(names.joined(separator: ", ")))")
+            }
+        }
+        guard !result.isEmpty else { throw BenchError("--only expects at least one workload") }
+        return result
     }
 }

@@ -2,7 +2,8 @@ import CSQLite
 
 /// SQLite through its C API: `CREATE TABLE t(id INTEGER PRIMARY KEY, v BLOB)`,
 /// `journal_mode=OFF`, `synchronous=OFF` (FULL with `--synchronous`), page size
-/// and cache matched to Granite.
+/// and cache matched to Granite. The WAL workloads use `journal_mode=WAL` with
+/// `synchronous=FULL` or `NORMAL`.
 struct SQLiteDriver: EngineDriver {
     let settings: EngineSettings
     let name = "SQLite"
@@ -58,8 +59,43 @@ struct SQLiteDriver: EngineDriver {
         return LookupResult(nanoseconds: elapsed, checksum: checksum)
     }
 
-    func scanRows(path: String) throws -> ScanResult {
-        let db = try SQLiteConnection(path: path, settings: settings, create: false)
+    func insertTransactions(
+        path: String, order: UnsafeBufferPointer<Int64>, payloads: PayloadSet, rowsPerTransaction: Int,
+        sync: WALSync
+    ) throws -> TransactionResult {
+        let db = try SQLiteConnection(path: path, settings: settings, create: true, wal: sync)
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v BLOB)")
+        // Prepared like the insert, so no SQL is parsed inside the timing.
+        let begin = try db.prepare("BEGIN").handle
+        let commit = try db.prepare("COMMIT").handle
+        let stmt = try db.prepare("INSERT INTO t(id, v) VALUES (?, ?)").handle
+        let count = order.count
+        var index = 0
+        let start = MonotonicClock.nanoseconds()
+        while index < count {
+            let end = min(index + rowsPerTransaction, count)
+            try db.stepDone(begin, "BEGIN")
+            while index < end {
+                let rowid = order[index]
+                let payload = payloads.payload(for: rowid)
+                try db.check(sqlite3_bind_int64(stmt, 1, rowid))
+                try db.check(sqlite3_bind_blob(stmt, 2, payload.baseAddress, Int32(payload.count), nil))
+                try db.stepDone(stmt, "INSERT rowid \(rowid)")
+                index += 1
+            }
+            // COMMIT runs SQLite's automatic checkpoint (wal_autocheckpoint) when due.
+            try db.stepDone(commit, "COMMIT")
+        }
+        let elapsed = MonotonicClock.nanoseconds() - start
+        let walBytes = FileSystem.size(of: path + "-wal") ?? 0
+        let dbBytes = FileSystem.size(of: path) ?? 0
+        try db.close()
+        return TransactionResult(
+            nanoseconds: elapsed, logState: "-wal file \(walBytes) B; database file \(dbBytes) B")
+    }
+
+    func scanRows(path: String, wal: WALSync?) throws -> ScanResult {
+        let db = try SQLiteConnection(path: path, settings: settings, create: false, wal: wal)
         let select = try db.prepare("SELECT id, v FROM t")
         let stmt = select.handle
         try db.execute("BEGIN")
@@ -93,7 +129,9 @@ final class SQLiteConnection {
     private var db: OpaquePointer?
     private var statements: [SQLiteStatement] = []
 
-    init(path: String, settings: EngineSettings, create: Bool) throws {
+    /// `wal` nil: `journal_mode=OFF` and the `--synchronous` setting;
+    /// otherwise `journal_mode=WAL` with that `synchronous` level.
+    init(path: String, settings: EngineSettings, create: Bool, wal: WALSync? = nil) throws {
         // Single-threaded benchmark: no per-call mutex (SQLITE_OPEN_NOMUTEX).
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -114,11 +152,17 @@ final class SQLiteConnection {
             }
         }
         try execute("PRAGMA cache_size=-\(settings.cacheKiB)")
-        let journal = try queryText("PRAGMA journal_mode=OFF")
-        guard journal.lowercased() == "off" else {
-            throw BenchError("SQLite: journal_mode is \(journal), expected off")
+        let mode = wal == nil ? "off" : "wal"
+        let journal = try queryText("PRAGMA journal_mode=\(mode.uppercased())")
+        guard journal.lowercased() == mode else {
+            throw BenchError("SQLite: journal_mode is \(journal), expected \(mode)")
         }
-        try execute("PRAGMA synchronous=\(settings.sqliteSynchronous)")
+        if let wal {
+            try execute("PRAGMA synchronous=\(wal.sqliteSynchronous)")
+            try execute("PRAGMA wal_autocheckpoint=\(settings.walAutoCheckpointFrames)")
+        } else {
+            try execute("PRAGMA synchronous=\(settings.sqliteSynchronous)")
+        }
     }
 
     deinit {
@@ -162,6 +206,14 @@ final class SQLiteConnection {
         let statement = SQLiteStatement(handle: handle)
         statements.append(statement)
         return statement
+    }
+
+    /// Steps a statement that returns no rows, then resets it.
+    @inline(__always)
+    func stepDone(_ statement: OpaquePointer?, _ context: @autoclosure () -> String) throws {
+        let rc = sqlite3_step(statement)
+        guard rc == SQLITE_DONE else { throw error(rc, context()) }
+        try check(sqlite3_reset(statement))
     }
 
     @inline(__always)

@@ -84,8 +84,9 @@ final class PayloadSet {
         return UnsafeRawBufferPointer(rebasing: storage[start..<start + payloadSize])
     }
 
-    /// Checksum a correct full scan of all rows must produce.
-    func expectedChecksum() -> UInt64 {
+    /// Checksum a correct full scan of rows `1...rows` must produce.
+    func expectedChecksum(rows: Int) -> UInt64 {
+        precondition(rows <= self.rows)
         var sum: UInt64 = 0
         for rowid in 1...Int64(rows) {
             sum &+= rowDigest(rowid: rowid, payload: payload(for: rowid))
@@ -185,6 +186,12 @@ enum FileSystem {
 
     static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Size of the file at `path`, nil when it does not exist.
+    static func size(of path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
 
     /// Total size of the regular files in `directory` (the database file plus

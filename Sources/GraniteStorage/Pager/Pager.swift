@@ -208,17 +208,22 @@ public final class Pager {
     public func commit() throws {
         guard hasChanges else { return }
         guard !isReadOnly else { throw StorageError.readOnly }
-        header.changeCounter &+= 1
-        let first = try writablePage(1)
-        first.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
-        header.write(to: first)
+        // Page 1 is rewritten only when a header field changed, so that a
+        // commit touching one leaf writes one page.
+        let headerChanged = header != committedHeader
+        if headerChanged {
+            header.changeCounter &+= 1
+            let first = try writablePage(1)
+            first.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+            header.write(to: first)
+        }
         let pages = cache.dirtyPages()
         for page in pages { PageLayout.seal(page.image, number: page.number, pageSize: pageSize) }
         do {
             try source.writePages(
                 pages.map { ($0.number, UnsafeRawPointer($0.image)) }, commitPageCount: header.pageCount)
         } catch {
-            header.changeCounter &-= 1
+            if headerChanged { header.changeCounter &-= 1 }
             throw error
         }
         cache.markAllClean()

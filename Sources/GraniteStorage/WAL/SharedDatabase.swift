@@ -54,13 +54,16 @@ public struct WALStatus: Sendable, Equatable {
     public var fileSize: Int64
 }
 
-/// A read snapshot: the committed frames visible to one transaction.
+/// A read snapshot: the committed frames visible to one transaction. The
+/// shared index only grows while a snapshot that reads the log is alive (the
+/// log restarts only when none is), so a frame count is all a snapshot needs.
 struct WALSnapshot {
-    var index: WALIndex
     /// Frames `0 ..< limit` are visible.
     var limit: Int
     /// The log generation the snapshot belongs to.
     var generation: UInt64
+    /// The cumulative checksum of frame `limit − 1` (where a writer continues).
+    var lastChecksum: UInt64
 }
 
 /// Shared state of one open database, used by all its connections.
@@ -211,7 +214,8 @@ final class SharedDatabase: @unchecked Sendable {
             guard ok else { break }
             let fh = WALFrameHeader(reading: frame)
             guard fh.salt1 == header.salt1, fh.salt2 == header.salt2, fh.page >= 1,
-                fh.checksum == WALFrameHeader.checksum(frame: frame, pageSize: pageSize, previous: previous)
+                fh.checksum == WALFrameHeader.checksum(frame: frame, pageSize: pageSize, previous: previous),
+                WALFrameHeader.imageIsIntact(frame: frame, pageSize: pageSize)
             else { break }
             previous = fh.checksum
             pending.append(fh.page)
@@ -258,7 +262,7 @@ final class SharedDatabase: @unchecked Sendable {
     func beginRead() -> WALSnapshot {
         monitor.withLock {
             readers[index.frameCount, default: 0] += 1
-            return WALSnapshot(index: index, limit: index.frameCount, generation: generation)
+            return WALSnapshot(limit: index.frameCount, generation: generation, lastChecksum: index.lastChecksum)
         }
     }
 
@@ -292,7 +296,7 @@ final class SharedDatabase: @unchecked Sendable {
                 throw error
             }
             readers[index.frameCount, default: 0] += 1
-            return WALSnapshot(index: index, limit: index.frameCount, generation: generation)
+            return WALSnapshot(limit: index.frameCount, generation: generation, lastChecksum: index.lastChecksum)
         }
     }
 
@@ -349,6 +353,17 @@ final class SharedDatabase: @unchecked Sendable {
         }
     }
 
+    /// The newest frame below `limit` holding `page`.
+    func frame(for page: PageNumber, below limit: Int) -> Int? {
+        guard limit > 0 else { return nil }
+        return monitor.withLock { index.frame(for: page, below: limit) }
+    }
+
+    /// The pages written by frames `start ..< end`.
+    func pages(inFrames range: Range<Int>) -> [PageNumber] {
+        monitor.withLock { Array(index.framePages[range]) }
+    }
+
     /// The latest committed state's frame count and generation.
     var latest: (frames: Int, generation: UInt64) {
         monitor.withLock { (index.frameCount, generation) }
@@ -393,7 +408,8 @@ final class SharedDatabase: @unchecked Sendable {
         guard !readOnly else { throw StorageError.readOnly }
         let deadline = Monitor.deadline(after: busyTimeout)
         // Only one checkpoint at a time; the writer does not restart the log meanwhile.
-        let (target, safe, snapshot, alreadyDone, header): (Int, Int, WALIndex, Int, WALHeader?) = try monitor.withLock {
+        let (target, safe, work, databaseSize, alreadyDone, header):
+            (Int, Int, [(page: PageNumber, frame: Int)], UInt32?, Int, WALHeader?) = try monitor.withLock {
             while checkpointRunning {
                 guard monitor.wait(until: deadline) || !checkpointRunning else {
                     throw StorageError.busy("another checkpoint is running")
@@ -407,7 +423,8 @@ final class SharedDatabase: @unchecked Sendable {
                 }
             }
             checkpointRunning = true
-            return (index.frameCount, safe, index, backfilled, walHeader)
+            let work = index.latestFrames(below: safe).filter { $0.frame >= backfilled }
+            return (index.frameCount, safe, work, index.databaseSize(below: safe), backfilled, walHeader)
         }
         defer {
             monitor.withLock {
@@ -420,13 +437,13 @@ final class SharedDatabase: @unchecked Sendable {
             if durability != .off { try walFile.sync() }
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
             defer { buffer.deallocate() }
-            for (page, frame) in snapshot.latestFrames(below: safe) where frame >= alreadyDone {
+            for (page, frame) in work {
                 let offset = header.frameOffset(frame) + Int64(WALHeader.frameHeaderSize)
                 guard try walFile.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
                 else { throw StorageError.corrupt(page: page, "write-ahead log frame \(frame) is missing") }
                 try dbFile.write(UnsafeRawBufferPointer(start: buffer, count: pageSize), at: Int64(page - 1) * Int64(pageSize))
             }
-            if let size = snapshot.databaseSize(below: safe) {
+            if let size = databaseSize {
                 let bytes = Int64(size) * Int64(pageSize)
                 if try dbFile.size() != bytes { try dbFile.truncate(to: bytes) }
             }

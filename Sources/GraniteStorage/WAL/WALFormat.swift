@@ -72,10 +72,11 @@ public struct WALHeader: Equatable, Sendable {
 ///
 /// Layout: cumulative checksum (8), page number (4), commit size (4: the
 /// database size in pages after the transaction this frame ends, else 0),
-/// salt 1 (4), salt 2 (4). The checksum is XXH64 of the frame's bytes
-/// 8 ..< 24 + pageSize (the rest of the header and the page image), seeded
-/// with the previous frame's checksum, or with the WAL header's XXH64 for the
-/// first frame, so each frame vouches for every frame before it.
+/// salt 1 (4), salt 2 (4). The checksum is XXH64 of the 16 header bytes
+/// 8 ..< 24 followed by the page image's 4-byte trailer (itself a checksum of
+/// the whole image), seeded with the previous frame's checksum, or with the
+/// WAL header's XXH64 for the first frame: each frame vouches for every frame
+/// before it, and a frame is valid only when its image's trailer is valid too.
 public struct WALFrameHeader: Equatable, Sendable {
     /// The cumulative checksum.
     public var checksum: UInt64
@@ -115,8 +116,19 @@ public struct WALFrameHeader: Equatable, Sendable {
         return sum
     }
 
-    /// The cumulative checksum of the frame at `frame`.
+    /// The cumulative checksum of the frame at `frame` (header and image contiguous).
     public static func checksum(frame: UnsafeRawPointer, pageSize: Int, previous: UInt64) -> UInt64 {
-        Checksum.xxh64(frame + 8, count: WALHeader.frameHeaderSize - 8 + pageSize, seed: previous)
+        var input: (UInt64, UInt64, UInt32) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &input) { buffer in
+            let base = buffer.baseAddress!
+            base.copyMemory(from: frame + 8, byteCount: 16)
+            (base + 16).copyMemory(from: frame + WALHeader.frameHeaderSize + pageSize - PageLayout.trailerSize, byteCount: 4)
+            return Checksum.xxh64(base, count: 20, seed: previous)
+        }
+    }
+
+    /// Whether the frame's page image matches its own trailer checksum.
+    public static func imageIsIntact(frame: UnsafeRawPointer, pageSize: Int) -> Bool {
+        PageLayout.verify(frame + WALHeader.frameHeaderSize, number: frame.u32(8), pageSize: pageSize)
     }
 }

@@ -18,8 +18,16 @@ final class WALPageSource: PageSource {
     private var writePosition = 0
     private var writeChecksum: UInt64 = 0
 
+    /// Reused buffer where frames are assembled before one write.
+    private var frameBuffer: UnsafeMutableRawPointer?
+    private var frameBufferCapacity = 0
+
     init(shared: SharedDatabase) {
         self.shared = shared
+    }
+
+    deinit {
+        frameBuffer?.deallocate()
     }
 
     // MARK: Transactions
@@ -33,7 +41,7 @@ final class WALPageSource: PageSource {
         snapshot = s
         isWriter = true
         writePosition = s.limit
-        writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.index.lastChecksum
+        writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.lastChecksum
         uncommitted.removeAll()
         pendingPages.removeAll()
     }
@@ -62,7 +70,7 @@ final class WALPageSource: PageSource {
         guard let s = snapshot else {
             throw StorageError.invalidArgument("page read outside a transaction")
         }
-        if let frame = s.index.frame(for: number, below: s.limit) {
+        if let frame = shared.frame(for: number, below: s.limit) {
             try shared.readFrame(frame, into: buffer)
             return true
         }
@@ -75,8 +83,12 @@ final class WALPageSource: PageSource {
         }
         guard !pages.isEmpty else { return }
         let frameSize = WALHeader.frameHeaderSize + pageSize
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: frameSize * pages.count, alignment: 16)
-        defer { buffer.deallocate() }
+        if frameBufferCapacity < frameSize * pages.count {
+            frameBuffer?.deallocate()
+            frameBufferCapacity = max(frameSize * pages.count, frameSize * 16)
+            frameBuffer = .allocate(byteCount: frameBufferCapacity, alignment: 16)
+        }
+        let buffer = frameBuffer!
         var checksum = writeChecksum
         for (i, page) in pages.enumerated() {
             let frame = buffer + i * frameSize
@@ -112,7 +124,7 @@ final class WALPageSource: PageSource {
         uncommitted.removeAll()
         pendingPages.removeAll()
         writePosition = s.limit
-        writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.index.lastChecksum
+        writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.lastChecksum
         return true
     }
 }

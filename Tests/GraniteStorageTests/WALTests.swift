@@ -19,7 +19,9 @@ struct Bank {
     }
 
     /// One transfer in its own transaction; returns the new transfer count.
-    static func transfer(_ engine: StorageEngine, _ rng: inout SplitMix64, commit: Bool = true) throws -> Int64 {
+    static func transfer(
+        _ engine: StorageEngine, _ rng: inout SplitMix64, commit: Bool = true, bulk: Bool = false
+    ) throws -> Int64 {
         if !engine.isWriting { try engine.beginWrite() }
         let accounts = try engine.table(named: "accounts")
         let meta = try engine.table(named: "meta")
@@ -38,6 +40,14 @@ struct Bank {
                 rowid: Int64(rng.next(below: 20)), payload: payloadBytes(Int(rng.next(below: 3_000)), seed: rng.next()))
         } else {
             _ = try padding.delete(rowid: Int64(rng.next(below: 20)))
+        }
+        if bulk {
+            // Enough pages to outgrow a small cache, rewritten twice: spills and re-spills.
+            for round in 0..<2 {
+                for i in 100..<130 {
+                    try padding.replace(rowid: Int64(i), payload: payloadBytes(300 + round, seed: rng.next()))
+                }
+            }
         }
         if commit { try engine.commit() }
         return n
@@ -107,7 +117,7 @@ final class WALTests: XCTestCase {
                     }
                 }
                 do {
-                    let n = try Bank.transfer(engine, &rng)
+                    let n = try Bank.transfer(engine, &rng, commit: false, bulk: rng.next(below: 8) == 0)
                     let balances = try Bank.state(engine).balances
                     try engine.commit()
                     XCTAssertEqual(Int(n), states.count, "seed \(seed)")

@@ -42,6 +42,8 @@ final class WALPageSource: PageSource {
         isWriter = true
         writePosition = s.limit
         writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.lastChecksum
+        frames.removeAll(keepingCapacity: true)
+        rechainFrom = nil
         uncommitted.removeAll()
         pendingPages.removeAll()
     }
@@ -83,32 +85,113 @@ final class WALPageSource: PageSource {
         }
         guard !pages.isEmpty else { return }
         let frameSize = WALHeader.frameHeaderSize + pageSize
-        if frameBufferCapacity < frameSize * pages.count {
+        // A page this transaction already wrote (spilled) is overwritten in
+        // its frame instead of appended again, so a large transaction's log
+        // holds each page once; the checksum chain is redone at commit. The
+        // frame that ends the transaction is always appended.
+        var appended: [(number: PageNumber, image: UnsafeRawPointer)] = []
+        appended.reserveCapacity(pages.count)
+        for (i, page) in pages.enumerated() {
+            let endsTransaction = commitPageCount != nil && i == pages.count - 1
+            guard !endsTransaction, let frame = uncommitted[page.number] else {
+                appended.append(page)
+                continue
+            }
+            let buffer = try frameBuffer(frames: 1)
+            (buffer + WALHeader.frameHeaderSize).copyMemory(from: page.image, byteCount: pageSize)
+            let info = frames[frame - s.limit]
+            // The stored checksum is stale until the chain is redone.
+            WALFrameHeader.seal(
+                frame: buffer, page: page.number, commitSize: 0, salt1: header.salt1, salt2: header.salt2,
+                pageSize: pageSize, previous: info.checksum)
+            try shared.walFile.write(UnsafeRawBufferPointer(start: buffer, count: frameSize), at: header.frameOffset(frame))
+            frames[frame - s.limit].trailer = page.image.u32(pageSize - PageLayout.trailerSize)
+            rechainFrom = min(rechainFrom ?? frame, frame)
+        }
+        if !appended.isEmpty {
+            let buffer = try frameBuffer(frames: appended.count)
+            var checksum = writeChecksum
+            for (i, page) in appended.enumerated() {
+                let frame = buffer + i * frameSize
+                (frame + WALHeader.frameHeaderSize).copyMemory(from: page.image, byteCount: pageSize)
+                let commitSize = i == appended.count - 1 ? (commitPageCount ?? 0) : 0
+                checksum = WALFrameHeader.seal(
+                    frame: frame, page: page.number, commitSize: commitSize,
+                    salt1: header.salt1, salt2: header.salt2, pageSize: pageSize, previous: checksum)
+                frames.append(
+                    FrameInfo(
+                        page: page.number, commitSize: commitSize, trailer: page.image.u32(pageSize - PageLayout.trailerSize),
+                        checksum: checksum))
+            }
+            try shared.walFile.write(
+                UnsafeRawBufferPointer(start: buffer, count: frameSize * appended.count),
+                at: header.frameOffset(writePosition))
+            for (i, page) in appended.enumerated() {
+                uncommitted[page.number] = writePosition + i
+                pendingPages.append(page.number)
+            }
+            writePosition += appended.count
+            writeChecksum = checksum
+        }
+        guard let databaseSize = commitPageCount else { return }
+        if let first = rechainFrom {
+            try rechain(from: first, header: header, snapshot: s)
+            rechainFrom = nil
+        }
+        if shared.durability == .full { try shared.walFile.sync() }
+        checkpointDue = shared.publish(s, pages: pendingPages, databaseSize: databaseSize, checksum: writeChecksum)
+    }
+
+    /// What the writer remembers of each frame it wrote: enough to redo the
+    /// checksum chain without reading the frames back.
+    private struct FrameInfo {
+        var page: PageNumber
+        var commitSize: UInt32
+        var trailer: UInt32
+        var checksum: UInt64
+    }
+    private var frames: [FrameInfo] = []
+    private var rechainFrom: Int?
+
+    /// Recomputes the cumulative checksums from frame `first` to the end of
+    /// the transaction and rewrites them (8 bytes per frame).
+    private func rechain(from first: Int, header: WALHeader, snapshot s: WALSnapshot) throws {
+        var previous: UInt64
+        if first > s.limit {
+            previous = frames[first - 1 - s.limit].checksum
+        } else {
+            previous = s.limit == 0 ? header.seed : s.lastChecksum
+        }
+        var input = [UInt8](repeating: 0, count: 20)
+        var stamp = [UInt8](repeating: 0, count: 8)
+        for frame in first..<writePosition {
+            let info = frames[frame - s.limit]
+            let checksum = input.withUnsafeMutableBytes { buffer -> UInt64 in
+                let base = buffer.baseAddress!
+                base.setU32(0, info.page)
+                base.setU32(4, info.commitSize)
+                base.setU32(8, header.salt1)
+                base.setU32(12, header.salt2)
+                base.setU32(16, info.trailer)
+                return Checksum.xxh64(base, count: 20, seed: previous)
+            }
+            frames[frame - s.limit].checksum = checksum
+            stamp.withUnsafeMutableBytes { $0.baseAddress!.setU64(0, checksum) }
+            try shared.walFile.write(stamp, at: header.frameOffset(frame))
+            previous = checksum
+        }
+        writeChecksum = previous
+    }
+
+    /// The reusable buffer, large enough for `count` frames.
+    private func frameBuffer(frames count: Int) throws -> UnsafeMutableRawPointer {
+        let needed = (WALHeader.frameHeaderSize + pageSize) * count
+        if frameBufferCapacity < needed {
             frameBuffer?.deallocate()
-            frameBufferCapacity = max(frameSize * pages.count, frameSize * 16)
+            frameBufferCapacity = max(needed, (WALHeader.frameHeaderSize + pageSize) * 16)
             frameBuffer = .allocate(byteCount: frameBufferCapacity, alignment: 16)
         }
-        let buffer = frameBuffer!
-        var checksum = writeChecksum
-        for (i, page) in pages.enumerated() {
-            let frame = buffer + i * frameSize
-            (frame + WALHeader.frameHeaderSize).copyMemory(from: page.image, byteCount: pageSize)
-            let isLast = i == pages.count - 1
-            checksum = WALFrameHeader.seal(
-                frame: frame, page: page.number, commitSize: isLast ? (commitPageCount ?? 0) : 0,
-                salt1: header.salt1, salt2: header.salt2, pageSize: pageSize, previous: checksum)
-        }
-        try shared.walFile.write(
-            UnsafeRawBufferPointer(start: buffer, count: frameSize * pages.count), at: header.frameOffset(writePosition))
-        for (i, page) in pages.enumerated() {
-            uncommitted[page.number] = writePosition + i
-            pendingPages.append(page.number)
-        }
-        writePosition += pages.count
-        writeChecksum = checksum
-        guard let databaseSize = commitPageCount else { return }
-        if shared.durability == .full { try shared.walFile.sync() }
-        checkpointDue = shared.publish(s, pages: pendingPages, databaseSize: databaseSize, checksum: checksum)
+        return frameBuffer!
     }
 
     /// The frame count after this writer's frames (its commit, once published).
@@ -125,6 +208,8 @@ final class WALPageSource: PageSource {
         pendingPages.removeAll()
         writePosition = s.limit
         writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.lastChecksum
+        frames.removeAll(keepingCapacity: true)
+        rechainFrom = nil
         return true
     }
 }

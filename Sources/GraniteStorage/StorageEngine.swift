@@ -97,7 +97,8 @@ public final class StorageEngine: PagerTransactionDelegate {
         source = WALPageSource(shared: shared)
         source.beginRead()
         do {
-            pager = try Pager(source: source, cacheSize: options.cacheSize, readOnly: options.readOnly || shared.readOnly)
+            pager = try Pager(
+                source: source, cacheSize: options.cacheSize, readOnly: options.readOnly || shared.readOnly)
             try StorageEngine.checkFileHoldsPages(pager: pager, shared: shared, snapshot: source.snapshot)
         } catch {
             source.end()
@@ -121,7 +122,8 @@ public final class StorageEngine: PagerTransactionDelegate {
             guard let snapshot, shared.frame(for: PageNumber(page), below: snapshot.limit) != nil else {
                 throw StorageError.corrupt(
                     page: 1,
-                    "header claims \(pager.pageCount) pages but the file holds \(inFile) and the log lacks page \(page)")
+                    "header claims \(pager.pageCount) pages but the file holds \(inFile) and the log lacks page \(page)"
+                )
             }
         }
     }

@@ -71,7 +71,8 @@ final class FormatDocumentTests: XCTestCase {
             starred = false
             previous = row
             let hex = row.map { String($0, radix: 16).leftPad(2) }
-            let text = hex.prefix(8).joined(separator: " ") + (hex.count > 8 ? "  " + hex[8...].joined(separator: " ") : "")
+            let text =
+                hex.prefix(8).joined(separator: " ") + (hex.count > 8 ? "  " + hex[8...].joined(separator: " ") : "")
             lines.append(String(absolute ? base + offset : offset, radix: 16).leftPad(4) + "  " + text)
         }
         return lines

@@ -210,7 +210,8 @@ final class IOErrorTests: XCTestCase {
         XCTAssertEqual(try engine.table(named: "t").count(), 300)
         // The log alone carries the commit: recovery from the synced state finds it.
         let reopened = try StorageEngine(
-            file: MemoryFile(bytes: file.crashImage(.dropUnsynced)), walFile: MemoryFile(bytes: wal.crashImage(.dropUnsynced)))
+            file: MemoryFile(bytes: file.crashImage(.dropUnsynced)),
+            walFile: MemoryFile(bytes: wal.crashImage(.dropUnsynced)))
         XCTAssertEqual(try reopened.table(named: "t").count(), 300)
         assertSound(reopened, "after retried commit")
     }

@@ -12,7 +12,9 @@ struct Bank {
     static func create(_ engine: StorageEngine) throws {
         try engine.beginWrite()
         let accounts = try engine.createTable(named: "accounts")
-        for i in 1...Bank.accounts { try accounts.insert(rowid: Int64(i), payload: RowEncoder().encode([.integer(initial)])) }
+        for i in 1...Bank.accounts {
+            try accounts.insert(rowid: Int64(i), payload: RowEncoder().encode([.integer(initial)]))
+        }
         try engine.createTable(named: "meta").insert(rowid: 1, payload: RowEncoder().encode([.integer(0)]))
         _ = try engine.createTable(named: "padding")
         try engine.commit()
@@ -138,7 +140,8 @@ final class WALTests: XCTestCase {
             db.failAllWrites = true
             wal.failAllWrites = true
             _ = engine
-            let recovered = try StorageEngine(file: MemoryFile(bytes: dbImage), walFile: MemoryFile(bytes: walImage), options: options)
+            let recovered = try StorageEngine(
+                file: MemoryFile(bytes: dbImage), walFile: MemoryFile(bytes: walImage), options: options)
             guard try recovered.treeInfo(named: "meta") != nil else {
                 // Only possible at NORMAL: even the bank's creation was not synced.
                 XCTAssertEqual(options.durability, .normal, "seed \(seed): the bank's creation was lost")
@@ -284,7 +287,9 @@ final class WALTests: XCTestCase {
         let t = try engine.createTable(named: "t")
         for i in 1...10 { try t.insert(rowid: Int64(i), payload: payloadBytes(40, seed: UInt64(i))) }
         try engine.savepoint("a")
-        for i in 11...400 { try t.insert(rowid: Int64(i), payload: payloadBytes(i % 13 == 0 ? 900 : 40, seed: UInt64(i))) }
+        for i in 11...400 {
+            try t.insert(rowid: Int64(i), payload: payloadBytes(i % 13 == 0 ? 900 : 40, seed: UInt64(i)))
+        }
         try engine.savepoint("b")
         for i in 1...200 { XCTAssertTrue(try t.delete(rowid: Int64(i))) }
         _ = try engine.createTable(named: "later")
@@ -415,7 +420,9 @@ final class WALTests: XCTestCase {
         func transaction(_ engine: StorageEngine) throws {
             try engine.beginWrite()
             let padding = try engine.table(named: "padding")
-            for i in 0..<40 { try padding.replace(rowid: Int64(i), payload: payloadBytes(i % 5 == 0 ? 2_000 : 100, seed: 9)) }
+            for i in 0..<40 {
+                try padding.replace(rowid: Int64(i), payload: payloadBytes(i % 5 == 0 ? 2_000 : 100, seed: 9))
+            }
             try engine.commit()
         }
         var position = 0
@@ -443,7 +450,8 @@ final class WALTests: XCTestCase {
             XCTAssertThrowsError(try engine.checkpoint(.full))
             d.clearFaults()
             let recovered = try StorageEngine(
-                file: MemoryFile(bytes: d.crashImage(.dropUnsynced)), walFile: MemoryFile(bytes: w.crashImage(.dropUnsynced)),
+                file: MemoryFile(bytes: d.crashImage(.dropUnsynced)),
+                walFile: MemoryFile(bytes: w.crashImage(.dropUnsynced)),
                 options: options)
             let count = try recovered.table(named: "padding").count()
             XCTAssertTrue(count == 40 || (count == 0 && position % 2 == 0), "position \(position): \(count) rows")
@@ -475,7 +483,8 @@ final class WALTests: XCTestCase {
         let walBytes = wal.bytes
         let frameSize = WALHeader.frameHeaderSize + 512
         func recoveredCount(_ damaged: [UInt8]) throws -> Int64 {
-            let recovered = try StorageEngine(file: MemoryFile(bytes: dbBytes), walFile: MemoryFile(bytes: damaged), options: options)
+            let recovered = try StorageEngine(
+                file: MemoryFile(bytes: dbBytes), walFile: MemoryFile(bytes: damaged), options: options)
             defer { try? recovered.close() }
             XCTAssertTrue(recovered.checkIntegrity().isOK)
             return try Bank.state(recovered).count

@@ -146,15 +146,18 @@ public final class POSIXFile: StorageFile, @unchecked Sendable {
         }
     }
 
-    /// Flushes completed writes to stable storage (`fsync`; `F_FULLFSYNC` first on Darwin).
+    /// Flushes completed writes to stable storage: `fdatasync` on Linux (data
+    /// and the metadata needed to read it back, such as the size, but not
+    /// timestamps), `F_FULLFSYNC` then `fsync` on Darwin.
     public func sync() throws {
         let fd = try openDescriptor("sync")
         #if canImport(Darwin)
-            if fcntl(fd, F_FULLFSYNC) == 0 {
-                return
-            }
+            if fcntl(fd, F_FULLFSYNC) == 0 { return }
+            let flush = fsync
+        #else
+            let flush = fdatasync
         #endif
-        while fsync(fd) != 0 {
+        while flush(fd) != 0 {
             if errno == EINTR { continue }
             throw StorageError.io("sync", path: path, errno: errno)
         }

@@ -114,7 +114,9 @@ final class SharedDatabase: @unchecked Sendable {
             let walPath = path + "-wal"
             let wal: any StorageFile
             if options.readOnly {
-                wal = POSIXFile.exists(path: walPath) ? try POSIXFile(path: walPath, create: false, readOnly: true) : MemoryFile(path: walPath)
+                wal =
+                    POSIXFile.exists(path: walPath)
+                    ? try POSIXFile(path: walPath, create: false, readOnly: true) : MemoryFile(path: walPath)
             } else {
                 wal = try POSIXFile(path: walPath, create: true)
             }
@@ -133,9 +135,10 @@ final class SharedDatabase: @unchecked Sendable {
 
     /// Opens shared state over explicit files (in-memory and fault-injecting
     /// tests); not registered, so each call is its own database.
-    init(dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, registryKey: String? = nil,
-        path: String? = nil) throws
-    {
+    init(
+        dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, registryKey: String? = nil,
+        path: String? = nil
+    ) throws {
         self.path = path ?? dbFile.path
         self.dbFile = dbFile
         self.walFile = walFile
@@ -233,18 +236,29 @@ final class SharedDatabase: @unchecked Sendable {
     func retain() { monitor.withLock { connections += 1 } }
 
     /// Unregisters a connection; the last one checkpoints the log into the
-    /// file, removes the log, and releases the file lock.
+    /// file, removes the log, and releases the file lock. For a registered
+    /// file this happens under the registry lock, so that no new connection
+    /// can attach to state that is closing, nor open the file before it is closed.
     func release() {
-        let last = monitor.withLock { () -> Bool in
+        if let key = registryKey {
+            SharedDatabase.registryLock.withLock {
+                guard dropConnection() else { return }
+                SharedDatabase.registry[key] = nil
+                close()
+            }
+        } else if dropConnection() {
+            close()
+        }
+    }
+
+    private func dropConnection() -> Bool {
+        monitor.withLock { () -> Bool in
             connections -= 1
             return connections == 0
         }
-        guard last else { return }
-        if let key = registryKey {
-            SharedDatabase.registryLock.withLock {
-                if monitor.withLock({ connections == 0 }) { SharedDatabase.registry[key] = nil }
-            }
-        }
+    }
+
+    private func close() {
         if !readOnly {
             if (try? checkpoint(.truncate)) != nil, registryKey != nil, let wal = walFile as? POSIXFile {
                 wal.close()
@@ -410,22 +424,22 @@ final class SharedDatabase: @unchecked Sendable {
         // Only one checkpoint at a time; the writer does not restart the log meanwhile.
         let (target, safe, work, databaseSize, alreadyDone, header):
             (Int, Int, [(page: PageNumber, frame: Int)], UInt32?, Int, WALHeader?) = try monitor.withLock {
-            while checkpointRunning {
-                guard monitor.wait(until: deadline) || !checkpointRunning else {
-                    throw StorageError.busy("another checkpoint is running")
+                while checkpointRunning {
+                    guard monitor.wait(until: deadline) || !checkpointRunning else {
+                        throw StorageError.busy("another checkpoint is running")
+                    }
                 }
-            }
-            var safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
-            if mode != .passive {
-                while safe < index.frameCount {
-                    if !monitor.wait(until: deadline) { break }
-                    safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
+                var safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
+                if mode != .passive {
+                    while safe < index.frameCount {
+                        if !monitor.wait(until: deadline) { break }
+                        safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
+                    }
                 }
+                checkpointRunning = true
+                let work = index.latestFrames(below: safe).filter { $0.frame >= backfilled }
+                return (index.frameCount, safe, work, index.databaseSize(below: safe), backfilled, walHeader)
             }
-            checkpointRunning = true
-            let work = index.latestFrames(below: safe).filter { $0.frame >= backfilled }
-            return (index.frameCount, safe, work, index.databaseSize(below: safe), backfilled, walHeader)
-        }
         defer {
             monitor.withLock {
                 checkpointRunning = false
@@ -439,9 +453,12 @@ final class SharedDatabase: @unchecked Sendable {
             defer { buffer.deallocate() }
             for (page, frame) in work {
                 let offset = header.frameOffset(frame) + Int64(WALHeader.frameHeaderSize)
-                guard try walFile.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
+                guard
+                    try walFile.readFully(
+                        into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
                 else { throw StorageError.corrupt(page: page, "write-ahead log frame \(frame) is missing") }
-                try dbFile.write(UnsafeRawBufferPointer(start: buffer, count: pageSize), at: Int64(page - 1) * Int64(pageSize))
+                try dbFile.write(
+                    UnsafeRawBufferPointer(start: buffer, count: pageSize), at: Int64(page - 1) * Int64(pageSize))
             }
             if let size = databaseSize {
                 let bytes = Int64(size) * Int64(pageSize)

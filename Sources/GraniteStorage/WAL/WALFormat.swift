@@ -122,7 +122,8 @@ public struct WALFrameHeader: Equatable, Sendable {
         return withUnsafeMutableBytes(of: &input) { buffer in
             let base = buffer.baseAddress!
             base.copyMemory(from: frame + 8, byteCount: 16)
-            (base + 16).copyMemory(from: frame + WALHeader.frameHeaderSize + pageSize - PageLayout.trailerSize, byteCount: 4)
+            (base + 16).copyMemory(
+                from: frame + WALHeader.frameHeaderSize + pageSize - PageLayout.trailerSize, byteCount: 4)
             return Checksum.xxh64(base, count: 20, seed: previous)
         }
     }

@@ -104,7 +104,8 @@ final class WALPageSource: PageSource {
             WALFrameHeader.seal(
                 frame: buffer, page: page.number, commitSize: 0, salt1: header.salt1, salt2: header.salt2,
                 pageSize: pageSize, previous: info.checksum)
-            try shared.walFile.write(UnsafeRawBufferPointer(start: buffer, count: frameSize), at: header.frameOffset(frame))
+            try shared.walFile.write(
+                UnsafeRawBufferPointer(start: buffer, count: frameSize), at: header.frameOffset(frame))
             frames[frame - s.limit].trailer = page.image.u32(pageSize - PageLayout.trailerSize)
             rechainFrom = min(rechainFrom ?? frame, frame)
         }
@@ -120,7 +121,8 @@ final class WALPageSource: PageSource {
                     salt1: header.salt1, salt2: header.salt2, pageSize: pageSize, previous: checksum)
                 frames.append(
                     FrameInfo(
-                        page: page.number, commitSize: commitSize, trailer: page.image.u32(pageSize - PageLayout.trailerSize),
+                        page: page.number, commitSize: commitSize,
+                        trailer: page.image.u32(pageSize - PageLayout.trailerSize),
                         checksum: checksum))
             }
             try shared.walFile.write(

@@ -111,8 +111,27 @@ final class CorruptionTests: XCTestCase {
             let errors = Self.exercise(damaged)
             XCTAssertFalse(
                 errors.isEmpty, "damage on page \(page) (\(owner.type.map { "\($0)" } ?? "?")) went unnoticed")
-            let named = errors.contains { "\($0)".contains("page \(page)") || "\($0)".contains("page \(page):") }
+            // A flipped magic byte makes page 1 "not a Granite database" at all.
+            let named = errors.contains {
+                "\($0)".contains("page \(page)")
+                    || (page == 1 && offset - (page - 1) * pageSize < 8 && "\($0)".contains("not a Granite database"))
+            }
             XCTAssertTrue(named, "errors for damaged page \(page) do not name it: \(errors.prefix(3))")
+        }
+    }
+
+    /// Every region of the header page: magic, fields, header checksum, padding, trailer.
+    func testFlippedHeaderPageBytes() throws {
+        let (bytes, _) = try Self.makeSample()
+        for offset in [0, 7, 8, 13, 17, 21, 25, 29, 33, 41, 50, 61, 64, 300, 508, 511] {
+            var damaged = bytes
+            damaged[offset] ^= 0x04
+            let errors = Self.exercise(damaged)
+            XCTAssertEqual(errors.count, 1, "offset \(offset): the open fails, nothing else runs")
+            let message = errors.first.map { "\($0)" } ?? ""
+            XCTAssertTrue(
+                message.contains("page 1") || (offset < 8 && message.contains("not a Granite database")),
+                "offset \(offset): \(message)")
         }
     }
 

@@ -517,3 +517,59 @@ final class FailureLog: @unchecked Sendable {
     var entries: [String] { lock.withLock { items } }
     var isEmpty: Bool { lock.withLock { items.isEmpty } }
 }
+
+/// Two connections take turns changing one table; each must always see the
+/// other's commits (their caches are brought up to date at each snapshot).
+final class ConnectionCacheTests: XCTestCase {
+    func testAlternatingWritersAgainstAModel() throws {
+        let seed = testSeed()
+        var rng = SplitMix64(seed: seed)
+        var options = StorageOptions()
+        options.pageSize = 512
+        options.cacheSize = 64
+        options.autoCheckpointFrames = 50
+        let a = try StorageEngine.inMemory(options: options)
+        let b = try StorageEngine(sharing: a, options: options)
+        try a.beginWrite()
+        _ = try a.createTable(named: "t")
+        try a.commit()
+        var model: [Int64: [UInt8]] = [:]
+        for round in 0..<300 {
+            let engine = rng.next(below: 2) == 0 ? a : b
+            try engine.beginWrite()
+            let t = try engine.table(named: "t")
+            for _ in 0..<Int(1 + rng.next(below: 20)) {
+                let key = Int64(rng.next(below: 400))
+                if rng.next(below: 4) == 0 {
+                    XCTAssertEqual(try t.delete(rowid: key), model.removeValue(forKey: key) != nil, "seed \(seed)")
+                } else {
+                    let payload = payloadBytes(Int(rng.next(below: 300)), seed: rng.next())
+                    try t.replace(rowid: key, payload: payload)
+                    model[key] = payload
+                }
+            }
+            if rng.next(below: 10) == 0 {
+                try engine.rollback()
+                // Undo the model: re-read the committed state from the other connection.
+                let other = engine === a ? b : a
+                model = [:]
+                let cursor = try other.table(named: "t").makeCursor()
+                var ok = try cursor.first()
+                while ok {
+                    model[cursor.rowid] = try cursor.payload()
+                    ok = try cursor.next()
+                }
+                try other.endRead()
+            } else {
+                try engine.commit()
+            }
+            let reader = engine === a ? b : a
+            let t2 = try reader.table(named: "t")
+            XCTAssertEqual(try t2.count(), model.count, "seed \(seed), round \(round)")
+            for key in model.keys.prefix(20) { XCTAssertEqual(try t2.get(rowid: key), model[key], "seed \(seed)") }
+            try reader.endRead()
+            if testRun?.failureCount ?? 0 > 0 { return }
+        }
+        assertSound(a, "seed \(seed)")
+    }
+}

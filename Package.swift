@@ -5,6 +5,7 @@ let package = Package(
     name: "Granite",
     products: [
         .library(name: "GraniteStorage", targets: ["GraniteStorage"]),
+        .library(name: "GraniteSQL", targets: ["GraniteSQL"]),
         .executable(name: "granite", targets: ["granite"]),
     ],
     dependencies: [
@@ -20,6 +21,7 @@ let package = Package(
             name: "GraniteStorage",
             dependencies: ["CZlib"]
         ),
+        .target(name: "GraniteSQL", dependencies: ["GraniteStorage"]),
         .executableTarget(
             name: "granite",
             dependencies: [
@@ -31,6 +33,7 @@ let package = Package(
             name: "GraniteStorageTests",
             dependencies: ["GraniteStorage"]
         ),
+        .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL"]),
         .testTarget(
             name: "GraniteCLITests",
             dependencies: ["granite", "GraniteStorage"]

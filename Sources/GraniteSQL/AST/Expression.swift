@@ -1,0 +1,287 @@
+/// A SQL expression together with the source range it was parsed from.
+///
+/// Equality is structural: two expressions are equal when their ``kind``s are equal, regardless of their source
+/// ranges, so ASTs parsed from differently formatted but equivalent SQL compare equal.
+public struct SQLExpression: Sendable, Equatable {
+    /// What the expression is.
+    public var kind: Kind
+    /// The source text the expression was parsed from (empty for synthesized nodes).
+    public var range: SourceRange
+    /// Height of the expression tree (a leaf is 1); maintained by the parser to bound nesting.
+    var height: Int
+
+    /// Creates an expression node.
+    public init(_ kind: Kind, range: SourceRange = SourceRange(start: .start, end: .start)) {
+        self.kind = kind
+        self.range = range
+        self.height = 1
+    }
+
+    init(_ kind: Kind, range: SourceRange, height: Int) {
+        self.kind = kind
+        self.range = range
+        self.height = height
+    }
+
+    /// Structural equality; source ranges are ignored.
+    public static func == (lhs: SQLExpression, rhs: SQLExpression) -> Bool { lhs.kind == rhs.kind }
+
+    /// The forms an expression can take.
+    public indirect enum Kind: Sendable, Equatable {
+        /// A literal value.
+        case literal(Literal)
+        /// A bound parameter.
+        case parameter(Parameter)
+        /// A (possibly qualified) column reference.
+        case column(ColumnReference)
+        /// A prefix operator applied to an operand.
+        case unary(UnaryOperator, SQLExpression)
+        /// A binary operator applied to two operands.
+        case binary(BinaryOperator, SQLExpression, SQLExpression)
+        /// `expr COLLATE name`.
+        case collate(SQLExpression, collation: String)
+        /// `CAST(expr AS type)`.
+        case cast(SQLExpression, TypeName)
+        /// A function call.
+        case function(FunctionCall)
+        /// `CASE [base] WHEN … THEN … [ELSE …] END`.
+        case caseWhen(CaseExpression)
+        /// `expr [NOT] BETWEEN low AND high`.
+        case between(SQLExpression, low: SQLExpression, high: SQLExpression, negated: Bool)
+        /// `expr [NOT] IN (list)`; the list may be empty.
+        case inList(SQLExpression, [SQLExpression], negated: Bool)
+        /// `expr [NOT] IN (SELECT …)`.
+        case inSelect(SQLExpression, SelectStatement, negated: Bool)
+        /// `expr [NOT] IN table`.
+        case inTable(SQLExpression, QualifiedName, negated: Bool)
+        /// `expr [NOT] LIKE|GLOB|MATCH|REGEXP pattern [ESCAPE escape]`.
+        case like(SQLExpression, LikeOperator, pattern: SQLExpression, escape: SQLExpression?, negated: Bool)
+        /// `expr ISNULL` (`negated == false`) or `expr NOTNULL` / `expr NOT NULL` (`negated == true`).
+        /// `expr IS [NOT] NULL` is represented as a binary `IS` / `IS NOT` with a `NULL` literal.
+        case isNull(SQLExpression, negated: Bool)
+        /// `EXISTS (SELECT …)`; `NOT EXISTS` is a unary `NOT` around it.
+        case exists(SelectStatement)
+        /// A scalar subquery `(SELECT …)`.
+        case subquery(SelectStatement)
+        /// A row value `(a, b, …)` with at least two elements.
+        case row([SQLExpression])
+    }
+}
+
+/// A literal value.
+public enum Literal: Sendable, Equatable {
+    /// An integer (decimal or hexadecimal in the source; hex literals wrap like SQLite's).
+    case integer(Int64)
+    /// A floating-point number (also used for decimal integers too large for 64 bits).
+    case real(Double)
+    /// A text string.
+    case string(String)
+    /// A blob.
+    case blob([UInt8])
+    /// `NULL`.
+    case null
+    /// `TRUE`.
+    case `true`
+    /// `FALSE`.
+    case `false`
+    /// `CURRENT_TIME`.
+    case currentTime
+    /// `CURRENT_DATE`.
+    case currentDate
+    /// `CURRENT_TIMESTAMP`.
+    case currentTimestamp
+}
+
+/// A bound parameter occurrence.
+public struct Parameter: Sendable, Equatable {
+    /// How the parameter was written.
+    public enum Kind: Sendable, Equatable {
+        /// `?`, numbered one past the largest index used so far.
+        case anonymous
+        /// `?NNN`.
+        case numbered(Int)
+        /// `:name`, `@name` or `$name`; the string includes the prefix character.
+        case named(String)
+    }
+
+    /// How the parameter was written.
+    public var kind: Kind
+    /// The one-based bind index (SQLite's numbering: named parameters share the index of their first use).
+    public var index: Int
+
+    /// Creates a parameter occurrence.
+    public init(kind: Kind, index: Int) {
+        self.kind = kind
+        self.index = index
+    }
+}
+
+/// A column reference `[[schema.]table.]column`.
+public struct ColumnReference: Sendable, Equatable {
+    /// The schema qualifier, if any.
+    public var schema: String?
+    /// The table qualifier, if any.
+    public var table: String?
+    /// The column name.
+    public var column: String
+
+    /// Creates a column reference.
+    public init(schema: String? = nil, table: String? = nil, column: String) {
+        self.schema = schema
+        self.table = table
+        self.column = column
+    }
+}
+
+/// An optionally schema-qualified object name, `[schema.]name`.
+public struct QualifiedName: Sendable, Equatable {
+    /// The schema qualifier, if any.
+    public var schema: String?
+    /// The object name.
+    public var name: String
+
+    /// Creates a qualified name.
+    public init(schema: String? = nil, name: String) {
+        self.schema = schema
+        self.name = name
+    }
+}
+
+/// Prefix operators.
+public enum UnaryOperator: String, Sendable, Equatable {
+    /// `-x`.
+    case negate = "-"
+    /// `+x`.
+    case plus = "+"
+    /// `~x`.
+    case bitwiseNot = "~"
+    /// `NOT x`.
+    case not = "NOT"
+}
+
+/// Binary operators; the raw value is the canonical spelling.
+public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
+    /// `OR`.
+    case or = "OR"
+    /// `AND`.
+    case and = "AND"
+    /// `=` (also written `==`).
+    case equal = "="
+    /// `!=` (also written `<>`).
+    case notEqual = "!="
+    /// `IS` (also written `IS NOT DISTINCT FROM`).
+    case `is` = "IS"
+    /// `IS NOT` (also written `IS DISTINCT FROM`).
+    case isNot = "IS NOT"
+    /// `<`.
+    case less = "<"
+    /// `<=`.
+    case lessOrEqual = "<="
+    /// `>`.
+    case greater = ">"
+    /// `>=`.
+    case greaterOrEqual = ">="
+    /// `&`.
+    case bitwiseAnd = "&"
+    /// `|`.
+    case bitwiseOr = "|"
+    /// `<<`.
+    case shiftLeft = "<<"
+    /// `>>`.
+    case shiftRight = ">>"
+    /// `+`.
+    case add = "+"
+    /// `-`.
+    case subtract = "-"
+    /// `*`.
+    case multiply = "*"
+    /// `/`.
+    case divide = "/"
+    /// `%`.
+    case remainder = "%"
+    /// `||`.
+    case concatenate = "||"
+    /// `->` (JSON extract).
+    case extract = "->"
+    /// `->>` (JSON extract as SQL value).
+    case extractValue = "->>"
+}
+
+/// The pattern-matching operators.
+public enum LikeOperator: String, Sendable, Equatable {
+    /// `LIKE`.
+    case like = "LIKE"
+    /// `GLOB`.
+    case glob = "GLOB"
+    /// `MATCH`.
+    case match = "MATCH"
+    /// `REGEXP`.
+    case regexp = "REGEXP"
+}
+
+/// A declared type name such as `INTEGER`, `VARCHAR(20)` or `DECIMAL(10, 2)`.
+public struct TypeName: Sendable, Equatable {
+    /// The type's words joined by single spaces, as written (e.g. `UNSIGNED BIG INT`).
+    public var name: String
+    /// The signed numeric arguments, as written without spaces (zero, one or two of them).
+    public var arguments: [String]
+
+    /// Creates a type name.
+    public init(name: String, arguments: [String] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// A function call.
+public struct FunctionCall: Sendable, Equatable {
+    /// The arguments of a call.
+    public enum Arguments: Sendable, Equatable {
+        /// `f(*)`, as in `count(*)`.
+        case star
+        /// `f([DISTINCT] a, b, …)`; the list may be empty.
+        case list([SQLExpression], distinct: Bool)
+    }
+
+    /// The function name as written.
+    public var name: String
+    /// The arguments.
+    public var arguments: Arguments
+
+    /// Creates a function call.
+    public init(name: String, arguments: Arguments) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// A `CASE` expression.
+public struct CaseExpression: Sendable, Equatable {
+    /// One `WHEN condition THEN result` branch.
+    public struct Branch: Sendable, Equatable {
+        /// The `WHEN` operand.
+        public var condition: SQLExpression
+        /// The `THEN` operand.
+        public var result: SQLExpression
+
+        /// Creates a branch.
+        public init(condition: SQLExpression, result: SQLExpression) {
+            self.condition = condition
+            self.result = result
+        }
+    }
+
+    /// The operand compared against each `WHEN` value, if any.
+    public var base: SQLExpression?
+    /// The branches, in order (at least one).
+    public var branches: [Branch]
+    /// The `ELSE` result, if any.
+    public var elseResult: SQLExpression?
+
+    /// Creates a `CASE` expression.
+    public init(base: SQLExpression?, branches: [Branch], elseResult: SQLExpression?) {
+        self.base = base
+        self.branches = branches
+        self.elseResult = elseResult
+    }
+}

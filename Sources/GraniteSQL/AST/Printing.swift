@@ -1,0 +1,453 @@
+// Canonical SQL printing.
+//
+// The canonical form uses upper-case keywords, single spaces, and wraps every operator application in
+// parentheses: `a + b * c` prints as `(a + (b * c))`, `NOT a` as `(NOT a)`, `-x` as `(-x)`, `x IS NULL` as
+// `(x IS NULL)`, `x BETWEEN 1 AND 2` as `(x BETWEEN 1 AND 2)`. Identifiers are printed bare when they are plain
+// ASCII words that are not reserved, otherwise double-quoted. `LIMIT a, b` prints as `LIMIT b OFFSET a`,
+// `REPLACE INTO` as `INSERT OR REPLACE INTO`, `==` as `=`, `<>` as `!=`, `IS NOT DISTINCT FROM` as `IS`.
+// Parsing the canonical form yields a structurally equal AST.
+
+/// Helpers shared by the printers.
+enum SQLFormat {
+    /// Prints an identifier, quoting it when needed.
+    static func identifier(_ name: String) -> String {
+        if isBareIdentifier(name) && !Parser.reservedWords.contains(asciiUppercased(name)) { return name }
+        return quoted(name)
+    }
+
+    /// Double-quotes an identifier.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// Whether `name` is `[A-Za-z_][A-Za-z0-9_$]*`.
+    static func isBareIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first < 0x80, Lexer.isIdentifierStart(first) else { return false }
+        return name.utf8.allSatisfy { $0 < 0x80 && Lexer.isIdentifierContinue($0) }
+    }
+
+    /// ASCII upper-casing (no locale or Unicode case mapping).
+    static func asciiUppercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { ($0 >= 0x61 && $0 <= 0x7A) ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Single-quotes a string literal.
+    static func string(_ text: String) -> String {
+        "'" + text.replacing("'", with: "''") + "'"
+    }
+
+    static func qualified(_ name: QualifiedName) -> String {
+        (name.schema.map { identifier($0) + "." } ?? "") + identifier(name.name)
+    }
+
+    static func list<T>(_ items: [T], _ render: (T) -> String) -> String {
+        items.map(render).joined(separator: ", ")
+    }
+
+    static func identifiers(_ names: [String]) -> String {
+        "(" + list(names, identifier) + ")"
+    }
+
+    /// `expr` wrapped in parentheses unless its canonical form already is.
+    static func parenthesized(_ expression: SQLExpression) -> String {
+        expression.isSelfParenthesized ? expression.description : "(" + expression.description + ")"
+    }
+
+    static func returning(_ columns: [ResultColumn]?) -> String {
+        guard let columns else { return "" }
+        return " RETURNING " + list(columns) { $0.description }
+    }
+}
+
+extension SQLExpression: CustomStringConvertible {
+    /// Whether the canonical form is enclosed in one pair of outer parentheses.
+    var isSelfParenthesized: Bool {
+        switch kind {
+        case .binary, .unary, .collate, .between, .inList, .inSelect, .inTable, .like, .isNull, .subquery, .row:
+            return true
+        case .literal(.real(let value)):
+            return value < 0
+        default:
+            return false
+        }
+    }
+
+    /// The canonical SQL text of the expression.
+    public var description: String {
+        switch kind {
+        case .literal(let literal):
+            return literal.description
+        case .parameter(let parameter):
+            switch parameter.kind {
+            case .anonymous: return "?"
+            case .numbered(let number): return "?\(number)"
+            case .named(let name): return name
+            }
+        case .column(let reference):
+            var parts: [String] = []
+            if let schema = reference.schema { parts.append(SQLFormat.identifier(schema)) }
+            if let table = reference.table { parts.append(SQLFormat.identifier(table)) }
+            parts.append(SQLFormat.identifier(reference.column))
+            return parts.joined(separator: ".")
+        case .unary(let op, let operand):
+            return op == .not ? "(NOT \(operand))" : "(\(op.rawValue)\(operand))"
+        case .binary(let op, let lhs, let rhs):
+            return "(\(lhs) \(op.rawValue) \(rhs))"
+        case .collate(let operand, let collation):
+            return "(\(operand) COLLATE \(SQLFormat.identifier(collation)))"
+        case .cast(let operand, let type):
+            return "CAST(\(operand) AS \(type))"
+        case .function(let call):
+            let name =
+                SQLFormat.isBareIdentifier(call.name) && !Parser.isReservedFunctionName(call.name)
+                ? call.name : SQLFormat.quoted(call.name)
+            switch call.arguments {
+            case .star:
+                return "\(name)(*)"
+            case .list(let arguments, let distinct):
+                return "\(name)(\(distinct ? "DISTINCT " : "")\(SQLFormat.list(arguments) { $0.description }))"
+            }
+        case .caseWhen(let caseExpression):
+            var text = "CASE"
+            if let base = caseExpression.base { text += " \(base)" }
+            for branch in caseExpression.branches { text += " WHEN \(branch.condition) THEN \(branch.result)" }
+            if let elseResult = caseExpression.elseResult { text += " ELSE \(elseResult)" }
+            return text + " END"
+        case .between(let operand, let low, let high, let negated):
+            return "(\(operand) \(negated ? "NOT " : "")BETWEEN \(low) AND \(high))"
+        case .inList(let operand, let list, let negated):
+            return "(\(operand) \(negated ? "NOT " : "")IN (\(SQLFormat.list(list) { $0.description })))"
+        case .inSelect(let operand, let select, let negated):
+            return "(\(operand) \(negated ? "NOT " : "")IN (\(select)))"
+        case .inTable(let operand, let table, let negated):
+            return "(\(operand) \(negated ? "NOT " : "")IN \(SQLFormat.qualified(table)))"
+        case .like(let operand, let op, let pattern, let escape, let negated):
+            let escapeText = escape.map { " ESCAPE \($0)" } ?? ""
+            return "(\(operand) \(negated ? "NOT " : "")\(op.rawValue) \(pattern)\(escapeText))"
+        case .isNull(let operand, let negated):
+            return "(\(operand) \(negated ? "NOTNULL" : "ISNULL"))"
+        case .exists(let select):
+            return "EXISTS (\(select))"
+        case .subquery(let select):
+            return "(\(select))"
+        case .row(let elements):
+            return "(\(SQLFormat.list(elements) { $0.description }))"
+        }
+    }
+}
+
+extension Literal: CustomStringConvertible {
+    /// The canonical SQL text of the literal.
+    public var description: String {
+        switch self {
+        case .integer(let value):
+            // Negative integers only arise from hex literals and -9223372036854775808; hex round-trips exactly.
+            return value < 0 ? "0x" + String(UInt64(bitPattern: value), radix: 16, uppercase: true) : "\(value)"
+        case .real(let value):
+            if value.isInfinite { return value < 0 ? "(-1e999)" : "1e999" }
+            if value.isNaN { return "NULL" }
+            return value < 0 ? "(\(value))" : "\(value)"
+        case .string(let text):
+            return SQLFormat.string(text)
+        case .blob(let bytes):
+            let digits: [Character] = Array("0123456789ABCDEF")
+            var text = "X'"
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+            return text + "'"
+        case .null: return "NULL"
+        case .true: return "TRUE"
+        case .false: return "FALSE"
+        case .currentTime: return "CURRENT_TIME"
+        case .currentDate: return "CURRENT_DATE"
+        case .currentTimestamp: return "CURRENT_TIMESTAMP"
+        }
+    }
+}
+
+extension TypeName: CustomStringConvertible {
+    /// The type name with its arguments, e.g. `DECIMAL(10, 2)`.
+    public var description: String {
+        arguments.isEmpty ? name : "\(name)(\(arguments.joined(separator: ", ")))"
+    }
+}
+
+extension SelectStatement: CustomStringConvertible {
+    /// The canonical SQL text of the select.
+    public var description: String {
+        var text = with.map { "\($0) " } ?? ""
+        text += first.description
+        for term in compounds { text += " \(term.op.rawValue) \(term.core)" }
+        if !orderBy.isEmpty { text += " ORDER BY " + SQLFormat.list(orderBy) { $0.description } }
+        if let limit {
+            text += " LIMIT \(limit.limit)"
+            if let offset = limit.offset { text += " OFFSET \(offset)" }
+        }
+        return text
+    }
+}
+
+extension WithClause: CustomStringConvertible {
+    /// `WITH [RECURSIVE] name [(columns)] AS (select), …`.
+    public var description: String {
+        "WITH " + (recursive ? "RECURSIVE " : "")
+            + SQLFormat.list(tables) { table in
+                SQLFormat.identifier(table.name) + (table.columns.map { " " + SQLFormat.identifiers($0) } ?? "")
+                    + " AS " + (table.materialization.map { $0.rawValue + " " } ?? "") + "(\(table.select))"
+            }
+    }
+}
+
+extension SelectCore: CustomStringConvertible {
+    /// The canonical SQL text of the core.
+    public var description: String {
+        switch self {
+        case .values(let rows):
+            return "VALUES " + SQLFormat.list(rows) { "(" + SQLFormat.list($0) { $0.description } + ")" }
+        case .select(let clause):
+            var text = "SELECT " + (clause.distinct ? "DISTINCT " : "")
+            text += SQLFormat.list(clause.columns) { $0.description }
+            if let from = clause.from { text += " FROM \(from)" }
+            if let condition = clause.whereClause { text += " WHERE \(condition)" }
+            if !clause.groupBy.isEmpty { text += " GROUP BY " + SQLFormat.list(clause.groupBy) { $0.description } }
+            if let having = clause.having { text += " HAVING \(having)" }
+            return text
+        }
+    }
+}
+
+extension ResultColumn: CustomStringConvertible {
+    /// `*`, `t.*` or `expr [AS alias]`.
+    public var description: String {
+        switch self {
+        case .all: return "*"
+        case .allOf(let table): return SQLFormat.identifier(table) + ".*"
+        case .expression(let expression, let alias):
+            return expression.description + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+        }
+    }
+}
+
+extension FromClause: CustomStringConvertible {
+    /// The canonical text after `FROM`.
+    public var description: String {
+        var text = first.description
+        for join in joins {
+            text += join.op == .comma ? ", " : " \(join.op.rawValue) "
+            text += join.source.description
+            switch join.constraint {
+            case .on(let condition): text += " ON \(condition)"
+            case .using(let columns): text += " USING " + SQLFormat.identifiers(columns)
+            case nil: break
+            }
+        }
+        return text
+    }
+}
+
+extension TableSource: CustomStringConvertible {
+    /// `name [AS alias]` or `(select) [AS alias]`.
+    public var description: String {
+        switch self {
+        case .table(let name, let alias):
+            return SQLFormat.qualified(name) + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+        case .subquery(let select, let alias):
+            return "(\(select))" + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+        }
+    }
+}
+
+extension OrderingTerm: CustomStringConvertible {
+    /// `expr [ASC|DESC] [NULLS FIRST|LAST]`.
+    public var description: String {
+        expression.description + (order.map { " " + $0.rawValue } ?? "") + (nulls.map { " " + $0.rawValue } ?? "")
+    }
+}
+
+extension IndexedColumn: CustomStringConvertible {
+    /// `expr [COLLATE name] [ASC|DESC]`.
+    public var description: String {
+        expression.description + (collation.map { " COLLATE " + SQLFormat.identifier($0) } ?? "")
+            + (order.map { " " + $0.rawValue } ?? "")
+    }
+}
+
+extension Assignment: CustomStringConvertible {
+    /// `col = expr` or `(a, b) = expr`.
+    public var description: String {
+        (columns.count == 1 ? SQLFormat.identifier(columns[0]) : SQLFormat.identifiers(columns)) + " = \(value)"
+    }
+}
+
+extension UpsertClause: CustomStringConvertible {
+    /// `ON CONFLICT …`.
+    public var description: String {
+        var text = "ON CONFLICT"
+        if let target { text += " (" + SQLFormat.list(target) { $0.description } + ")" }
+        if let targetWhere { text += " WHERE \(targetWhere)" }
+        switch action {
+        case .nothing:
+            text += " DO NOTHING"
+        case .update(let assignments, let condition):
+            text += " DO UPDATE SET " + SQLFormat.list(assignments) { $0.description }
+            if let condition { text += " WHERE \(condition)" }
+        }
+        return text
+    }
+}
+
+extension ForeignKeyClause: CustomStringConvertible {
+    /// `REFERENCES table [(columns)] [actions] [deferrable]`.
+    public var description: String {
+        var text = "REFERENCES " + SQLFormat.identifier(table)
+        if !columns.isEmpty { text += " " + SQLFormat.identifiers(columns) }
+        for action in actions { text += " \(action.event.rawValue) \(action.action.rawValue)" }
+        if let deferrable { text += " " + deferrable.rawValue }
+        return text
+    }
+}
+
+extension ColumnConstraint: CustomStringConvertible {
+    /// The canonical constraint text.
+    public var description: String {
+        let prefix = name.map { "CONSTRAINT \(SQLFormat.identifier($0)) " } ?? ""
+        let body: String
+        switch kind {
+        case .primaryKey(let order, let onConflict, let autoincrement):
+            body =
+                "PRIMARY KEY" + (order.map { " " + $0.rawValue } ?? "")
+                + (onConflict.map { " ON CONFLICT " + $0.rawValue } ?? "") + (autoincrement ? " AUTOINCREMENT" : "")
+        case .notNull(let onConflict):
+            body = "NOT NULL" + (onConflict.map { " ON CONFLICT " + $0.rawValue } ?? "")
+        case .unique(let onConflict):
+            body = "UNIQUE" + (onConflict.map { " ON CONFLICT " + $0.rawValue } ?? "")
+        case .check(let condition):
+            body = "CHECK " + SQLFormat.parenthesized(condition)
+        case .default(let value):
+            if case .literal = value.kind {
+                body = "DEFAULT \(value)"
+            } else {
+                body = "DEFAULT " + SQLFormat.parenthesized(value)
+            }
+        case .collate(let collation):
+            body = "COLLATE " + SQLFormat.identifier(collation)
+        case .references(let clause):
+            body = clause.description
+        }
+        return prefix + body
+    }
+}
+
+extension TableConstraint: CustomStringConvertible {
+    /// The canonical constraint text.
+    public var description: String {
+        let prefix = name.map { "CONSTRAINT \(SQLFormat.identifier($0)) " } ?? ""
+        switch kind {
+        case .primaryKey(let columns, let onConflict):
+            return prefix + "PRIMARY KEY (" + SQLFormat.list(columns) { $0.description } + ")"
+                + (onConflict.map { " ON CONFLICT " + $0.rawValue } ?? "")
+        case .unique(let columns, let onConflict):
+            return prefix + "UNIQUE (" + SQLFormat.list(columns) { $0.description } + ")"
+                + (onConflict.map { " ON CONFLICT " + $0.rawValue } ?? "")
+        case .check(let condition):
+            return prefix + "CHECK " + SQLFormat.parenthesized(condition)
+        case .foreignKey(let columns, let clause):
+            return prefix + "FOREIGN KEY " + SQLFormat.identifiers(columns) + " " + clause.description
+        }
+    }
+}
+
+extension ColumnDefinition: CustomStringConvertible {
+    /// `name [type] [constraints]`.
+    public var description: String {
+        ([SQLFormat.identifier(name)] + (type.map { [$0.description] } ?? []) + constraints.map(\.description))
+            .joined(separator: " ")
+    }
+}
+
+extension Statement: CustomStringConvertible {
+    /// The canonical SQL text of the statement (without a trailing `;`).
+    public var description: String { kind.description }
+}
+
+extension Statement.Kind: CustomStringConvertible {
+    /// The canonical SQL text of the statement (without a trailing `;`).
+    public var description: String {
+        switch self {
+        case .select(let select):
+            return select.description
+        case .insert(let insert):
+            var text = "INSERT " + (insert.orAction.map { "OR \($0.rawValue) " } ?? "")
+            text += "INTO " + SQLFormat.qualified(insert.table)
+            if let columns = insert.columns { text += " " + SQLFormat.identifiers(columns) }
+            switch insert.source {
+            case .select(let select): text += " \(select)"
+            case .defaultValues: text += " DEFAULT VALUES"
+            }
+            for clause in insert.upsert { text += " \(clause)" }
+            return text + SQLFormat.returning(insert.returning)
+        case .update(let update):
+            var text = "UPDATE " + (update.orAction.map { "OR \($0.rawValue) " } ?? "")
+            text += SQLFormat.qualified(update.table) + " SET " + SQLFormat.list(update.assignments) { $0.description }
+            if let condition = update.whereClause { text += " WHERE \(condition)" }
+            return text + SQLFormat.returning(update.returning)
+        case .delete(let delete):
+            var text = "DELETE FROM " + SQLFormat.qualified(delete.table)
+            if let condition = delete.whereClause { text += " WHERE \(condition)" }
+            return text + SQLFormat.returning(delete.returning)
+        case .createTable(let create):
+            let elements = create.columns.map(\.description) + create.constraints.map(\.description)
+            return "CREATE TABLE " + (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)
+                + " (" + elements.joined(separator: ", ") + ")"
+        case .createIndex(let create):
+            var text = "CREATE " + (create.unique ? "UNIQUE " : "") + "INDEX "
+            text += (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)
+            text += " ON " + SQLFormat.identifier(create.table)
+            text += " (" + SQLFormat.list(create.columns) { $0.description } + ")"
+            if let condition = create.whereClause { text += " WHERE \(condition)" }
+            return text
+        case .dropTable(let drop):
+            return "DROP TABLE " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
+        case .dropIndex(let drop):
+            return "DROP INDEX " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
+        case .alterTable(let alter):
+            let prefix = "ALTER TABLE " + SQLFormat.qualified(alter.table) + " "
+            switch alter.action {
+            case .renameTable(let newName):
+                return prefix + "RENAME TO " + SQLFormat.identifier(newName)
+            case .renameColumn(let from, let to):
+                return prefix + "RENAME COLUMN " + SQLFormat.identifier(from) + " TO " + SQLFormat.identifier(to)
+            case .addColumn(let column):
+                return prefix + "ADD COLUMN \(column)"
+            case .dropColumn(let column):
+                return prefix + "DROP COLUMN " + SQLFormat.identifier(column)
+            }
+        case .begin(let mode):
+            return "BEGIN" + (mode.map { " " + $0.rawValue } ?? "")
+        case .commit:
+            return "COMMIT"
+        case .rollback(let savepoint):
+            return "ROLLBACK" + (savepoint.map { " TO SAVEPOINT " + SQLFormat.identifier($0) } ?? "")
+        case .savepoint(let name):
+            return "SAVEPOINT " + SQLFormat.identifier(name)
+        case .release(let name):
+            return "RELEASE SAVEPOINT " + SQLFormat.identifier(name)
+        case .pragma(let pragma):
+            var text = "PRAGMA " + SQLFormat.qualified(pragma.name)
+            if let value = pragma.value {
+                let valueText: String
+                switch value {
+                case .number(let number): valueText = number
+                case .name(let name): valueText = SQLFormat.identifier(name)
+                case .string(let string): valueText = SQLFormat.string(string)
+                }
+                text += pragma.isCallSyntax ? "(\(valueText))" : " = \(valueText)"
+            }
+            return text
+        case .explain(let queryPlan, let statement):
+            return "EXPLAIN " + (queryPlan ? "QUERY PLAN " : "") + statement.description
+        }
+    }
+}

@@ -1,0 +1,254 @@
+/// A complete `SELECT` statement: one or more cores joined by compound operators, then `ORDER BY` and `LIMIT`.
+///
+/// Compound terms are stored flat and evaluate left to right, as in SQLite.
+public struct SelectStatement: Sendable, Equatable {
+    /// The first core.
+    public var first: SelectCore
+    /// The remaining cores with the operator joining each to everything before it.
+    public var compounds: [CompoundTerm]
+    /// The `ORDER BY` terms (empty when absent).
+    public var orderBy: [OrderingTerm]
+    /// The `LIMIT` clause, if any.
+    public var limit: LimitClause?
+    /// The leading `WITH` clause, if any.
+    public var with: WithClause?
+
+    /// Creates a select statement.
+    public init(
+        first: SelectCore, compounds: [CompoundTerm] = [], orderBy: [OrderingTerm] = [], limit: LimitClause? = nil,
+        with: WithClause? = nil
+    ) {
+        self.first = first
+        self.compounds = compounds
+        self.orderBy = orderBy
+        self.limit = limit
+        self.with = with
+    }
+}
+
+/// `WITH [RECURSIVE] name [(columns)] AS (select), …`.
+public struct WithClause: Sendable, Equatable {
+    /// Whether `RECURSIVE` was given.
+    public var recursive: Bool
+    /// The common table expressions, in order (at least one).
+    public var tables: [CommonTableExpression]
+
+    /// Creates a `WITH` clause.
+    public init(recursive: Bool = false, tables: [CommonTableExpression]) {
+        self.recursive = recursive
+        self.tables = tables
+    }
+}
+
+/// One common table expression: `name [(columns)] AS [[NOT] MATERIALIZED] (select)`.
+public struct CommonTableExpression: Sendable, Equatable {
+    /// Materialization hints.
+    public enum Materialization: String, Sendable, Equatable {
+        /// `MATERIALIZED`.
+        case materialized = "MATERIALIZED"
+        /// `NOT MATERIALIZED`.
+        case notMaterialized = "NOT MATERIALIZED"
+    }
+
+    /// The table name.
+    public var name: String
+    /// The explicit column names, if given.
+    public var columns: [String]?
+    /// The materialization hint, if given.
+    public var materialization: Materialization?
+    /// The defining query.
+    public var select: SelectStatement
+
+    /// Creates a common table expression.
+    public init(
+        name: String, columns: [String]? = nil, materialization: Materialization? = nil, select: SelectStatement
+    ) {
+        self.name = name
+        self.columns = columns
+        self.materialization = materialization
+        self.select = select
+    }
+}
+
+/// One compound step: `UNION [ALL] | INTERSECT | EXCEPT core`.
+public struct CompoundTerm: Sendable, Equatable {
+    /// The compound operator.
+    public var op: CompoundOperator
+    /// The right-hand core.
+    public var core: SelectCore
+
+    /// Creates a compound step.
+    public init(op: CompoundOperator, core: SelectCore) {
+        self.op = op
+        self.core = core
+    }
+}
+
+/// Compound-select operators.
+public enum CompoundOperator: String, Sendable, Equatable {
+    /// `UNION`.
+    case union = "UNION"
+    /// `UNION ALL`.
+    case unionAll = "UNION ALL"
+    /// `INTERSECT`.
+    case intersect = "INTERSECT"
+    /// `EXCEPT`.
+    case except = "EXCEPT"
+}
+
+/// A select core: either a `SELECT …` clause or a `VALUES (…), (…)` list.
+public indirect enum SelectCore: Sendable, Equatable {
+    /// `SELECT [DISTINCT] columns [FROM …] [WHERE …] [GROUP BY …] [HAVING …]`.
+    case select(SelectClause)
+    /// `VALUES (…), (…)`; every row is non-empty.
+    case values([[SQLExpression]])
+}
+
+/// The body of a simple `SELECT`.
+public struct SelectClause: Sendable, Equatable {
+    /// Whether `DISTINCT` was given (`ALL` is the default).
+    public var distinct: Bool
+    /// The result columns (at least one).
+    public var columns: [ResultColumn]
+    /// The `FROM` clause, if any.
+    public var from: FromClause?
+    /// The `WHERE` condition, if any.
+    public var whereClause: SQLExpression?
+    /// The `GROUP BY` expressions (empty when absent).
+    public var groupBy: [SQLExpression]
+    /// The `HAVING` condition, if any.
+    public var having: SQLExpression?
+
+    /// Creates a select clause.
+    public init(
+        distinct: Bool = false, columns: [ResultColumn], from: FromClause? = nil, whereClause: SQLExpression? = nil,
+        groupBy: [SQLExpression] = [], having: SQLExpression? = nil
+    ) {
+        self.distinct = distinct
+        self.columns = columns
+        self.from = from
+        self.whereClause = whereClause
+        self.groupBy = groupBy
+        self.having = having
+    }
+}
+
+/// One result column (also used for `RETURNING`).
+public enum ResultColumn: Sendable, Equatable {
+    /// `*`.
+    case all
+    /// `table.*`.
+    case allOf(table: String)
+    /// `expr [AS alias]`.
+    case expression(SQLExpression, alias: String?)
+}
+
+/// A `FROM` clause: a first table followed by zero or more joins, stored flat (left-associative).
+public struct FromClause: Sendable, Equatable {
+    /// The first table or subquery.
+    public var first: TableSource
+    /// The joined tables, in order.
+    public var joins: [JoinClause]
+
+    /// Creates a `FROM` clause.
+    public init(first: TableSource, joins: [JoinClause] = []) {
+        self.first = first
+        self.joins = joins
+    }
+}
+
+/// A table or subquery in a `FROM` clause.
+public indirect enum TableSource: Sendable, Equatable {
+    /// `[schema.]table [[AS] alias]`.
+    case table(QualifiedName, alias: String?)
+    /// `(SELECT …) [[AS] alias]`.
+    case subquery(SelectStatement, alias: String?)
+}
+
+/// One join step in a `FROM` clause.
+public struct JoinClause: Sendable, Equatable {
+    /// The join operator.
+    public var op: JoinOperator
+    /// The right-hand table.
+    public var source: TableSource
+    /// The `ON` / `USING` constraint, if any.
+    public var constraint: JoinConstraint?
+
+    /// Creates a join step.
+    public init(op: JoinOperator, source: TableSource, constraint: JoinConstraint? = nil) {
+        self.op = op
+        self.source = source
+        self.constraint = constraint
+    }
+}
+
+/// The join operators.
+public enum JoinOperator: String, Sendable, Equatable {
+    /// `,`.
+    case comma = ","
+    /// `JOIN` / `INNER JOIN`.
+    case inner = "JOIN"
+    /// `LEFT [OUTER] JOIN`.
+    case left = "LEFT JOIN"
+    /// `CROSS JOIN`.
+    case cross = "CROSS JOIN"
+    /// `NATURAL [INNER] JOIN`.
+    case naturalInner = "NATURAL JOIN"
+    /// `NATURAL LEFT [OUTER] JOIN`.
+    case naturalLeft = "NATURAL LEFT JOIN"
+}
+
+/// A join constraint.
+public enum JoinConstraint: Sendable, Equatable {
+    /// `ON expr`.
+    case on(SQLExpression)
+    /// `USING (columns)`.
+    case using([String])
+}
+
+/// Sort direction.
+public enum SortOrder: String, Sendable, Equatable {
+    /// `ASC`.
+    case ascending = "ASC"
+    /// `DESC`.
+    case descending = "DESC"
+}
+
+/// Placement of NULLs in an ordering.
+public enum NullsOrder: String, Sendable, Equatable {
+    /// `NULLS FIRST`.
+    case first = "NULLS FIRST"
+    /// `NULLS LAST`.
+    case last = "NULLS LAST"
+}
+
+/// One `ORDER BY` term. A `COLLATE` is part of ``expression``.
+public struct OrderingTerm: Sendable, Equatable {
+    /// The sort key.
+    public var expression: SQLExpression
+    /// The explicit direction, if any.
+    public var order: SortOrder?
+    /// The explicit NULLs placement, if any.
+    public var nulls: NullsOrder?
+
+    /// Creates an ordering term.
+    public init(expression: SQLExpression, order: SortOrder? = nil, nulls: NullsOrder? = nil) {
+        self.expression = expression
+        self.order = order
+        self.nulls = nulls
+    }
+}
+
+/// `LIMIT limit [OFFSET offset]`; `LIMIT a, b` is normalised to `LIMIT b OFFSET a`.
+public struct LimitClause: Sendable, Equatable {
+    /// The row limit.
+    public var limit: SQLExpression
+    /// The offset, if any.
+    public var offset: SQLExpression?
+
+    /// Creates a limit clause.
+    public init(limit: SQLExpression, offset: SQLExpression? = nil) {
+        self.limit = limit
+        self.offset = offset
+    }
+}

@@ -1,0 +1,256 @@
+/// One parsed SQL statement with its source range, original text and parameter list.
+///
+/// Equality is structural: only ``kind`` is compared, so source ranges and formatting do not matter.
+public struct Statement: Sendable, Equatable {
+    /// What the statement is.
+    public var kind: Kind
+    /// The source range of the statement (without the trailing `;`).
+    public var range: SourceRange
+    /// The original SQL text of the statement (the substring covered by ``range``), e.g. for storing
+    /// `CREATE` statements verbatim in the schema.
+    public var sourceText: String
+    /// The bound parameters the statement uses.
+    public var parameters: ParameterList
+
+    /// Creates a statement.
+    public init(
+        _ kind: Kind, range: SourceRange = SourceRange(start: .start, end: .start), sourceText: String = "",
+        parameters: ParameterList = ParameterList()
+    ) {
+        self.kind = kind
+        self.range = range
+        self.sourceText = sourceText
+        self.parameters = parameters
+    }
+
+    /// Structural equality; ranges, source text and parameter lists are ignored.
+    public static func == (lhs: Statement, rhs: Statement) -> Bool { lhs.kind == rhs.kind }
+
+    /// The statement forms.
+    public indirect enum Kind: Sendable, Equatable {
+        /// `SELECT …` or `VALUES …`.
+        case select(SelectStatement)
+        /// `INSERT …` / `REPLACE …`.
+        case insert(InsertStatement)
+        /// `UPDATE …`.
+        case update(UpdateStatement)
+        /// `DELETE …`.
+        case delete(DeleteStatement)
+        /// `CREATE TABLE …`.
+        case createTable(CreateTableStatement)
+        /// `CREATE [UNIQUE] INDEX …`.
+        case createIndex(CreateIndexStatement)
+        /// `DROP TABLE …`.
+        case dropTable(DropStatement)
+        /// `DROP INDEX …`.
+        case dropIndex(DropStatement)
+        /// `ALTER TABLE …`.
+        case alterTable(AlterTableStatement)
+        /// `BEGIN [mode] [TRANSACTION]`.
+        case begin(TransactionMode?)
+        /// `COMMIT` / `END [TRANSACTION]`.
+        case commit
+        /// `ROLLBACK [TRANSACTION] [TO [SAVEPOINT] name]`; the savepoint name when given.
+        case rollback(toSavepoint: String?)
+        /// `SAVEPOINT name`.
+        case savepoint(String)
+        /// `RELEASE [SAVEPOINT] name`.
+        case release(String)
+        /// `PRAGMA …`.
+        case pragma(PragmaStatement)
+        /// `EXPLAIN [QUERY PLAN] statement`.
+        case explain(queryPlan: Bool, Statement)
+    }
+}
+
+/// The parameters used by one statement, in SQLite's numbering.
+public struct ParameterList: Sendable, Equatable {
+    /// The number of parameter slots (the largest index used); indices run from 1 through `count`.
+    public var count: Int
+    /// The name of each slot, indexed by `index - 1`: the prefixed name (e.g. `:id`) or `nil` for positional
+    /// slots. Always has `count` elements.
+    public var names: [String?]
+
+    /// Creates a parameter list.
+    public init(count: Int = 0, names: [String?] = []) {
+        self.count = count
+        self.names = names
+    }
+
+    /// The one-based index of the named parameter (including its prefix, e.g. `:id`), if used.
+    public func index(of name: String) -> Int? {
+        names.firstIndex { $0 == name }.map { $0 + 1 }
+    }
+}
+
+/// `BEGIN` transaction modes.
+public enum TransactionMode: String, Sendable, Equatable {
+    /// `DEFERRED`.
+    case deferred = "DEFERRED"
+    /// `IMMEDIATE`.
+    case immediate = "IMMEDIATE"
+    /// `EXCLUSIVE`.
+    case exclusive = "EXCLUSIVE"
+}
+
+/// Conflict-resolution algorithms (`INSERT OR …`, `ON CONFLICT …` in constraints).
+public enum ConflictResolution: String, Sendable, Equatable {
+    /// `ROLLBACK`.
+    case rollback = "ROLLBACK"
+    /// `ABORT`.
+    case abort = "ABORT"
+    /// `FAIL`.
+    case fail = "FAIL"
+    /// `IGNORE`.
+    case ignore = "IGNORE"
+    /// `REPLACE`.
+    case replace = "REPLACE"
+}
+
+/// `INSERT [OR action] INTO table [(columns)] source [upsert…] [RETURNING …]`.
+///
+/// `REPLACE INTO` is represented as `INSERT OR REPLACE INTO`.
+public struct InsertStatement: Sendable, Equatable {
+    /// The source of the inserted rows.
+    public indirect enum Source: Sendable, Equatable {
+        /// `VALUES (…), …` or `SELECT …` (a `VALUES` source is a select whose core is `.values`).
+        case select(SelectStatement)
+        /// `DEFAULT VALUES`.
+        case defaultValues
+    }
+
+    /// The `OR …` conflict action, if any.
+    public var orAction: ConflictResolution?
+    /// The target table.
+    public var table: QualifiedName
+    /// The explicit column list, if any.
+    public var columns: [String]?
+    /// The row source.
+    public var source: Source
+    /// The `ON CONFLICT` clauses, in order.
+    public var upsert: [UpsertClause]
+    /// The `RETURNING` columns, if any.
+    public var returning: [ResultColumn]?
+
+    /// Creates an insert statement.
+    public init(
+        orAction: ConflictResolution? = nil, table: QualifiedName, columns: [String]? = nil, source: Source,
+        upsert: [UpsertClause] = [], returning: [ResultColumn]? = nil
+    ) {
+        self.orAction = orAction
+        self.table = table
+        self.columns = columns
+        self.source = source
+        self.upsert = upsert
+        self.returning = returning
+    }
+}
+
+/// `ON CONFLICT [(target) [WHERE …]] DO NOTHING | DO UPDATE SET … [WHERE …]`.
+public struct UpsertClause: Sendable, Equatable {
+    /// The action taken on conflict.
+    public enum Action: Sendable, Equatable {
+        /// `DO NOTHING`.
+        case nothing
+        /// `DO UPDATE SET assignments [WHERE condition]`.
+        case update([Assignment], whereClause: SQLExpression?)
+    }
+
+    /// The conflict target columns, if given.
+    public var target: [IndexedColumn]?
+    /// The `WHERE` on the conflict target, if any.
+    public var targetWhere: SQLExpression?
+    /// The action.
+    public var action: Action
+
+    /// Creates an upsert clause.
+    public init(target: [IndexedColumn]? = nil, targetWhere: SQLExpression? = nil, action: Action) {
+        self.target = target
+        self.targetWhere = targetWhere
+        self.action = action
+    }
+}
+
+/// `column = expr` or `(a, b) = expr` in `SET`.
+public struct Assignment: Sendable, Equatable {
+    /// The assigned columns (one, or several for a row assignment).
+    public var columns: [String]
+    /// The assigned value.
+    public var value: SQLExpression
+
+    /// Creates an assignment.
+    public init(columns: [String], value: SQLExpression) {
+        self.columns = columns
+        self.value = value
+    }
+}
+
+/// `UPDATE [OR action] table SET … [WHERE …] [RETURNING …]`.
+public struct UpdateStatement: Sendable, Equatable {
+    /// The `OR …` conflict action, if any.
+    public var orAction: ConflictResolution?
+    /// The target table.
+    public var table: QualifiedName
+    /// The assignments (at least one).
+    public var assignments: [Assignment]
+    /// The `WHERE` condition, if any.
+    public var whereClause: SQLExpression?
+    /// The `RETURNING` columns, if any.
+    public var returning: [ResultColumn]?
+
+    /// Creates an update statement.
+    public init(
+        orAction: ConflictResolution? = nil, table: QualifiedName, assignments: [Assignment],
+        whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil
+    ) {
+        self.orAction = orAction
+        self.table = table
+        self.assignments = assignments
+        self.whereClause = whereClause
+        self.returning = returning
+    }
+}
+
+/// `DELETE FROM table [WHERE …] [RETURNING …]`.
+public struct DeleteStatement: Sendable, Equatable {
+    /// The target table.
+    public var table: QualifiedName
+    /// The `WHERE` condition, if any.
+    public var whereClause: SQLExpression?
+    /// The `RETURNING` columns, if any.
+    public var returning: [ResultColumn]?
+
+    /// Creates a delete statement.
+    public init(table: QualifiedName, whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil) {
+        self.table = table
+        self.whereClause = whereClause
+        self.returning = returning
+    }
+}
+
+/// `PRAGMA [schema.]name [= value | (value)]`.
+public struct PragmaStatement: Sendable, Equatable {
+    /// A pragma argument.
+    public enum Value: Sendable, Equatable {
+        /// A signed number, as written without spaces (e.g. `-2000`).
+        case number(String)
+        /// A bare name or keyword (e.g. `WAL`, `ON`).
+        case name(String)
+        /// A string literal's contents.
+        case string(String)
+    }
+
+    /// The pragma name.
+    public var name: QualifiedName
+    /// The argument, if any.
+    public var value: Value?
+    /// Whether the argument was written `(value)` rather than `= value`.
+    public var isCallSyntax: Bool
+
+    /// Creates a pragma statement.
+    public init(name: QualifiedName, value: Value? = nil, isCallSyntax: Bool = false) {
+        self.name = name
+        self.value = value
+        self.isCallSyntax = isCallSyntax
+    }
+}

@@ -1,0 +1,256 @@
+// Schema statements: CREATE TABLE, CREATE INDEX and ALTER TABLE.
+
+extension Parser {
+    mutating func parseCreate() throws(SQLSyntaxError) -> Statement.Kind {
+        try expectKeyword("CREATE")
+        if acceptKeyword("TABLE") { return .createTable(try parseCreateTableBody()) }
+        let unique = acceptKeyword("UNIQUE")
+        guard acceptKeyword("INDEX") else { throw syntaxError() }
+        let ifNotExists = try parseIfNotExists()
+        let name = try parseQualifiedName()
+        try expectKeyword("ON")
+        let table = try parseName()
+        try expectSymbol("(")
+        let columns = try parseIndexedColumns()
+        try expectSymbol(")")
+        var condition: SQLExpression?
+        if acceptKeyword("WHERE") { condition = try parseExpression() }
+        return .createIndex(
+            CreateIndexStatement(
+                unique: unique, ifNotExists: ifNotExists, name: name, table: table, columns: columns,
+                whereClause: condition))
+    }
+
+    private mutating func parseIfNotExists() throws(SQLSyntaxError) -> Bool {
+        guard isKeyword("IF") && isKeyword("NOT", ahead: 1) else { return false }
+        advance()
+        advance()
+        try expectKeyword("EXISTS")
+        return true
+    }
+
+    private mutating func parseCreateTableBody() throws(SQLSyntaxError) -> CreateTableStatement {
+        let ifNotExists = try parseIfNotExists()
+        let name = try parseQualifiedName()
+        if isKeyword("AS") {
+            throw error("CREATE TABLE … AS SELECT is not supported", at: current.range.start)
+        }
+        try expectSymbol("(")
+        var columns: [ColumnDefinition] = []
+        var constraints: [TableConstraint] = []
+        repeat {
+            if current.kind == .word, ["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"].contains(current.keyword)
+            {
+                constraints.append(try parseTableConstraint())
+            } else if constraints.isEmpty {
+                columns.append(try parseColumnDefinition())
+            } else {
+                throw syntaxError()
+            }
+        } while acceptSymbol(",")
+        try expectSymbol(")")
+        if isKeyword("WITHOUT") {
+            throw error("WITHOUT ROWID tables are not supported", at: current.range.start)
+        }
+        if isKeyword("STRICT") {
+            throw error("STRICT tables are not supported", at: current.range.start)
+        }
+        return CreateTableStatement(ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints)
+    }
+
+    /// Parses `name [type] [constraints…]`.
+    mutating func parseColumnDefinition() throws(SQLSyntaxError) -> ColumnDefinition {
+        let name = try parseName()
+        let type = try parseTypeName(required: false)
+        var constraints: [ColumnConstraint] = []
+        while true {
+            var constraintName: String?
+            if acceptKeyword("CONSTRAINT") { constraintName = try parseName() }
+            guard let kind = try parseColumnConstraintKind() else {
+                if constraintName != nil { throw syntaxError() }
+                break
+            }
+            constraints.append(ColumnConstraint(name: constraintName, kind))
+        }
+        return ColumnDefinition(name: name, type: type, constraints: constraints)
+    }
+
+    private mutating func parseColumnConstraintKind() throws(SQLSyntaxError) -> ColumnConstraint.Kind? {
+        guard current.kind == .word else { return nil }
+        switch current.keyword {
+        case "PRIMARY":
+            advance()
+            try expectKeyword("KEY")
+            var order: SortOrder?
+            if acceptKeyword("ASC") {
+                order = .ascending
+            } else if acceptKeyword("DESC") {
+                order = .descending
+            }
+            let conflict = try parseConstraintConflictClause()
+            return .primaryKey(order: order, onConflict: conflict, autoincrement: acceptKeyword("AUTOINCREMENT"))
+        case "NOT":
+            advance()
+            try expectKeyword("NULL")
+            return .notNull(onConflict: try parseConstraintConflictClause())
+        case "UNIQUE":
+            advance()
+            return .unique(onConflict: try parseConstraintConflictClause())
+        case "CHECK":
+            advance()
+            try expectSymbol("(")
+            let condition = try parseExpression()
+            try expectSymbol(")")
+            return .check(condition)
+        case "DEFAULT":
+            advance()
+            return .default(try parseDefaultValue())
+        case "COLLATE":
+            advance()
+            return .collate(try parseName())
+        case "REFERENCES":
+            return .references(try parseForeignKeyClause())
+        case "GENERATED", "AS":
+            throw error("generated columns are not supported", at: current.range.start)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func parseDefaultValue() throws(SQLSyntaxError) -> SQLExpression {
+        switch current.kind {
+        case .integer, .real, .string, .blob:
+            return try parsePrimary()
+        case .symbol where isSymbol("("):
+            return try parsePrimary()
+        case .symbol where isSymbol("-") || isSymbol("+"):
+            guard peek(1).kind == .integer || peek(1).kind == .real else { throw syntaxError(at: peek(1)) }
+            return try parseUnary()
+        case .word
+        where ["NULL", "TRUE", "FALSE", "CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"].contains(current.keyword):
+            return try parsePrimary()
+        default:
+            throw syntaxError()
+        }
+    }
+
+    private mutating func parseForeignKeyClause() throws(SQLSyntaxError) -> ForeignKeyClause {
+        try expectKeyword("REFERENCES")
+        let table = try parseName()
+        var columns: [String] = []
+        if isSymbol("(") { columns = try parseNameList() }
+        var actions: [ForeignKeyActionClause] = []
+        var deferrable: ForeignKeyClause.Deferrable?
+        while true {
+            if isKeyword("ON") && (isKeyword("DELETE", ahead: 1) || isKeyword("UPDATE", ahead: 1)) {
+                advance()
+                let event: ForeignKeyClause.Event = advance().keyword == "DELETE" ? .delete : .update
+                actions.append(ForeignKeyActionClause(event: event, action: try parseForeignKeyAction()))
+            } else if isKeyword("DEFERRABLE") || (isKeyword("NOT") && isKeyword("DEFERRABLE", ahead: 1)) {
+                let negated = acceptKeyword("NOT")
+                advance()
+                var initiallyDeferred = false
+                if acceptKeyword("INITIALLY") {
+                    if acceptKeyword("DEFERRED") {
+                        initiallyDeferred = true
+                    } else {
+                        try expectKeyword("IMMEDIATE")
+                    }
+                }
+                deferrable = negated ? .notDeferrable : (initiallyDeferred ? .initiallyDeferred : .initiallyImmediate)
+            } else {
+                break
+            }
+        }
+        return ForeignKeyClause(table: table, columns: columns, actions: actions, deferrable: deferrable)
+    }
+
+    private mutating func parseForeignKeyAction() throws(SQLSyntaxError) -> ForeignKeyClause.Action {
+        if acceptKeyword("SET") {
+            if acceptKeyword("NULL") { return .setNull }
+            try expectKeyword("DEFAULT")
+            return .setDefault
+        }
+        if acceptKeyword("CASCADE") { return .cascade }
+        if acceptKeyword("RESTRICT") { return .restrict }
+        try expectKeyword("NO")
+        try expectKeyword("ACTION")
+        return .noAction
+    }
+
+    private mutating func parseTableConstraint() throws(SQLSyntaxError) -> TableConstraint {
+        var name: String?
+        if acceptKeyword("CONSTRAINT") { name = try parseName() }
+        guard current.kind == .word else { throw syntaxError() }
+        switch current.keyword {
+        case "PRIMARY", "UNIQUE":
+            let isPrimary = advance().keyword == "PRIMARY"
+            if isPrimary { try expectKeyword("KEY") }
+            try expectSymbol("(")
+            let columns = try parseIndexedColumns()
+            try expectSymbol(")")
+            let conflict = try parseConstraintConflictClause()
+            return TableConstraint(
+                name: name,
+                isPrimary ? .primaryKey(columns, onConflict: conflict) : .unique(columns, onConflict: conflict))
+        case "CHECK":
+            advance()
+            try expectSymbol("(")
+            let condition = try parseExpression()
+            try expectSymbol(")")
+            return TableConstraint(name: name, .check(condition))
+        case "FOREIGN":
+            advance()
+            try expectKeyword("KEY")
+            let columns = try parseNameList()
+            return TableConstraint(name: name, .foreignKey(columns: columns, try parseForeignKeyClause()))
+        default:
+            throw syntaxError()
+        }
+    }
+
+    /// Parses a comma-separated list of `expr [COLLATE name] [ASC|DESC]`.
+    mutating func parseIndexedColumns() throws(SQLSyntaxError) -> [IndexedColumn] {
+        var columns: [IndexedColumn] = []
+        repeat {
+            var expression = try parseExpression()
+            var collation: String?
+            if case .collate(let inner, let name) = expression.kind {
+                expression = inner
+                collation = name
+            }
+            var order: SortOrder?
+            if acceptKeyword("ASC") {
+                order = .ascending
+            } else if acceptKeyword("DESC") {
+                order = .descending
+            }
+            columns.append(IndexedColumn(expression: expression, collation: collation, order: order))
+        } while acceptSymbol(",")
+        return columns
+    }
+
+    mutating func parseAlterTable() throws(SQLSyntaxError) -> AlterTableStatement {
+        try expectKeyword("ALTER")
+        try expectKeyword("TABLE")
+        let table = try parseQualifiedName()
+        if acceptKeyword("RENAME") {
+            if acceptKeyword("TO") {
+                return AlterTableStatement(table: table, action: .renameTable(to: try parseName()))
+            }
+            if isKeyword("COLUMN") && !isKeyword("TO", ahead: 1) { advance() }
+            let from = try parseName()
+            try expectKeyword("TO")
+            return AlterTableStatement(table: table, action: .renameColumn(from: from, to: try parseName()))
+        }
+        if acceptKeyword("ADD") {
+            if isKeyword("COLUMN") && (peek(1).kind == .word || peek(1).kind == .quotedIdentifier) { advance() }
+            return AlterTableStatement(table: table, action: .addColumn(try parseColumnDefinition()))
+        }
+        if acceptKeyword("DROP") {
+            if isKeyword("COLUMN") && (peek(1).kind == .word || peek(1).kind == .quotedIdentifier) { advance() }
+            return AlterTableStatement(table: table, action: .dropColumn(try parseName()))
+        }
+        throw syntaxError()
+    }
+}

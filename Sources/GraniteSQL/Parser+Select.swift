@@ -1,0 +1,224 @@
+// SELECT parsing: cores, compounds, FROM/joins, ORDER BY and LIMIT.
+
+extension Parser {
+    /// Parses a complete select (`SELECT …` or `VALUES …` with compounds, `ORDER BY`, `LIMIT`).
+    mutating func parseSelect() throws(SQLSyntaxError) -> SelectStatement {
+        try enterNesting()
+        defer { depth -= 1 }
+        let with = isKeyword("WITH") ? try parseWithClause() : nil
+        let first = try parseSelectCore()
+        var compounds: [CompoundTerm] = []
+        while true {
+            let op: CompoundOperator
+            if acceptKeyword("UNION") {
+                op = acceptKeyword("ALL") ? .unionAll : .union
+            } else if acceptKeyword("INTERSECT") {
+                op = .intersect
+            } else if acceptKeyword("EXCEPT") {
+                op = .except
+            } else {
+                break
+            }
+            if compounds.count + 1 >= Parser.maximumCompoundTerms {
+                throw error(
+                    "too many terms in compound SELECT (maximum \(Parser.maximumCompoundTerms))",
+                    at: current.range.start)
+            }
+            compounds.append(CompoundTerm(op: op, core: try parseSelectCore()))
+        }
+        var orderBy: [OrderingTerm] = []
+        if acceptKeyword("ORDER") {
+            try expectKeyword("BY")
+            repeat { orderBy.append(try parseOrderingTerm()) } while acceptSymbol(",")
+        }
+        var limit: LimitClause?
+        if acceptKeyword("LIMIT") {
+            let first = try parseExpression()
+            if acceptSymbol(",") {
+                limit = LimitClause(limit: try parseExpression(), offset: first)
+            } else if acceptKeyword("OFFSET") {
+                limit = LimitClause(limit: first, offset: try parseExpression())
+            } else {
+                limit = LimitClause(limit: first)
+            }
+        }
+        return SelectStatement(first: first, compounds: compounds, orderBy: orderBy, limit: limit, with: with)
+    }
+
+    private mutating func parseWithClause() throws(SQLSyntaxError) -> WithClause {
+        try expectKeyword("WITH")
+        let recursive = acceptKeyword("RECURSIVE")
+        var tables: [CommonTableExpression] = []
+        repeat {
+            let name = try parseName()
+            let columns = isSymbol("(") ? try parseNameList() : nil
+            try expectKeyword("AS")
+            var materialization: CommonTableExpression.Materialization?
+            if acceptKeyword("MATERIALIZED") {
+                materialization = .materialized
+            } else if isKeyword("NOT") {
+                advance()
+                try expectKeyword("MATERIALIZED")
+                materialization = .notMaterialized
+            }
+            try expectSymbol("(")
+            guard isKeyword("SELECT") || isKeyword("VALUES") || isKeyword("WITH") else { throw syntaxError() }
+            let select = try parseSelect()
+            try expectSymbol(")")
+            tables.append(
+                CommonTableExpression(name: name, columns: columns, materialization: materialization, select: select))
+        } while acceptSymbol(",")
+        return WithClause(recursive: recursive, tables: tables)
+    }
+
+    mutating func parseOrderingTerm() throws(SQLSyntaxError) -> OrderingTerm {
+        let expression = try parseExpression()
+        var order: SortOrder?
+        if acceptKeyword("ASC") {
+            order = .ascending
+        } else if acceptKeyword("DESC") {
+            order = .descending
+        }
+        var nulls: NullsOrder?
+        if acceptKeyword("NULLS") {
+            if acceptKeyword("FIRST") {
+                nulls = .first
+            } else {
+                try expectKeyword("LAST")
+                nulls = .last
+            }
+        }
+        return OrderingTerm(expression: expression, order: order, nulls: nulls)
+    }
+
+    mutating func parseSelectCore() throws(SQLSyntaxError) -> SelectCore {
+        if acceptKeyword("VALUES") {
+            var rows: [[SQLExpression]] = []
+            repeat {
+                let rowStart = current.range.start
+                try expectSymbol("(")
+                var row = [try parseExpression()]
+                while acceptSymbol(",") { row.append(try parseExpression()) }
+                try expectSymbol(")")
+                if let width = rows.first?.count, width != row.count {
+                    throw error("all VALUES must have the same number of terms", at: rowStart)
+                }
+                rows.append(row)
+            } while acceptSymbol(",")
+            return .values(rows)
+        }
+        try expectKeyword("SELECT")
+        var distinct = false
+        if acceptKeyword("DISTINCT") {
+            distinct = true
+        } else {
+            _ = acceptKeyword("ALL")
+        }
+        let columns = try parseResultColumns()
+        var from: FromClause?
+        if acceptKeyword("FROM") { from = try parseFromClause() }
+        var whereClause: SQLExpression?
+        if acceptKeyword("WHERE") { whereClause = try parseExpression() }
+        var groupBy: [SQLExpression] = []
+        var having: SQLExpression?
+        if acceptKeyword("GROUP") {
+            try expectKeyword("BY")
+            repeat { groupBy.append(try parseExpression()) } while acceptSymbol(",")
+        }
+        if acceptKeyword("HAVING") { having = try parseExpression() }
+        return .select(
+            SelectClause(
+                distinct: distinct, columns: columns, from: from, whereClause: whereClause, groupBy: groupBy,
+                having: having))
+    }
+
+    /// Parses a comma-separated list of result columns (also used by `RETURNING`).
+    mutating func parseResultColumns() throws(SQLSyntaxError) -> [ResultColumn] {
+        var columns: [ResultColumn] = []
+        repeat {
+            if acceptSymbol("*") {
+                columns.append(.all)
+            } else if isIdentifier && peek(1).kind == .symbol && peek(1).text == "." && peek(2).kind == .symbol
+                && peek(2).text == "*"
+            {
+                let table = advance().value
+                advance()
+                advance()
+                columns.append(.allOf(table: table))
+            } else {
+                let expression = try parseExpression()
+                columns.append(.expression(expression, alias: try parseAlias()))
+            }
+        } while acceptSymbol(",")
+        return columns
+    }
+
+    /// Parses an optional `[AS] alias`.
+    mutating func parseAlias() throws(SQLSyntaxError) -> String? {
+        if acceptKeyword("AS") {
+            if current.kind == .string { return advance().value }
+            return try parseName()
+        }
+        if isIdentifier || current.kind == .string { return advance().value }
+        return nil
+    }
+
+    mutating func parseFromClause() throws(SQLSyntaxError) -> FromClause {
+        let first = try parseTableSource()
+        var joins: [JoinClause] = []
+        while true {
+            let op: JoinOperator
+            if acceptSymbol(",") {
+                op = .comma
+            } else if acceptKeyword("JOIN") {
+                op = .inner
+            } else if acceptKeyword("INNER") {
+                try expectKeyword("JOIN")
+                op = .inner
+            } else if acceptKeyword("CROSS") {
+                try expectKeyword("JOIN")
+                op = .cross
+            } else if acceptKeyword("LEFT") {
+                _ = acceptKeyword("OUTER")
+                try expectKeyword("JOIN")
+                op = .left
+            } else if acceptKeyword("NATURAL") {
+                if acceptKeyword("LEFT") {
+                    _ = acceptKeyword("OUTER")
+                    op = .naturalLeft
+                } else {
+                    _ = acceptKeyword("INNER")
+                    op = .naturalInner
+                }
+                try expectKeyword("JOIN")
+            } else if isKeyword("RIGHT") || isKeyword("FULL") {
+                throw error("RIGHT and FULL OUTER JOINs are not supported", at: current.range.start)
+            } else {
+                break
+            }
+            if joins.count >= 63 {
+                throw error("at most 64 tables in a join", at: current.range.start)
+            }
+            let source = try parseTableSource()
+            var constraint: JoinConstraint?
+            if acceptKeyword("ON") {
+                constraint = .on(try parseExpression())
+            } else if acceptKeyword("USING") {
+                constraint = .using(try parseNameList())
+            }
+            joins.append(JoinClause(op: op, source: source, constraint: constraint))
+        }
+        return FromClause(first: first, joins: joins)
+    }
+
+    mutating func parseTableSource() throws(SQLSyntaxError) -> TableSource {
+        if acceptSymbol("(") {
+            guard isKeyword("SELECT") || isKeyword("VALUES") || isKeyword("WITH") else { throw syntaxError() }
+            let (select, _) = try parseNestedSelect()
+            try expectSymbol(")")
+            return .subquery(select, alias: try parseAlias())
+        }
+        let name = try parseQualifiedName()
+        return .table(name, alias: try parseAlias())
+    }
+}

@@ -1,0 +1,217 @@
+// Statement dispatch, DML (INSERT/UPDATE/DELETE), transactions, PRAGMA and EXPLAIN.
+
+extension Parser {
+    mutating func parseStatementKind(allowExplain: Bool) throws(SQLSyntaxError) -> Statement.Kind {
+        guard current.kind == .word else { throw syntaxError() }
+        switch current.keyword {
+        case "EXPLAIN" where allowExplain:
+            advance()
+            var queryPlan = false
+            if acceptKeyword("QUERY") {
+                try expectKeyword("PLAN")
+                queryPlan = true
+            }
+            let start = current.range.start
+            let kind = try parseStatementKind(allowExplain: false)
+            let range = SourceRange(start: start, end: previousEnd)
+            let inner = Statement(
+                kind, range: range, sourceText: String(decoding: source[range.offsets], as: UTF8.self),
+                parameters: ParameterList(count: parameterNames.count, names: parameterNames))
+            return .explain(queryPlan: queryPlan, inner)
+        case "SELECT", "VALUES", "WITH":
+            return .select(try parseSelect())
+        case "INSERT", "REPLACE":
+            return .insert(try parseInsert())
+        case "UPDATE":
+            return .update(try parseUpdate())
+        case "DELETE":
+            return .delete(try parseDelete())
+        case "CREATE":
+            return try parseCreate()
+        case "DROP":
+            advance()
+            let isTable = isKeyword("TABLE")
+            guard isTable || isKeyword("INDEX") else { throw syntaxError() }
+            advance()
+            var ifExists = false
+            if acceptKeyword("IF") {
+                try expectKeyword("EXISTS")
+                ifExists = true
+            }
+            let drop = DropStatement(ifExists: ifExists, name: try parseQualifiedName())
+            return isTable ? .dropTable(drop) : .dropIndex(drop)
+        case "ALTER":
+            return .alterTable(try parseAlterTable())
+        case "BEGIN":
+            advance()
+            var mode: TransactionMode?
+            if current.kind == .word, let parsed = TransactionMode(rawValue: current.keyword) {
+                advance()
+                mode = parsed
+            }
+            _ = acceptKeyword("TRANSACTION")
+            return .begin(mode)
+        case "COMMIT", "END":
+            advance()
+            _ = acceptKeyword("TRANSACTION")
+            return .commit
+        case "ROLLBACK":
+            advance()
+            _ = acceptKeyword("TRANSACTION")
+            if acceptKeyword("TO") {
+                if isKeyword("SAVEPOINT") && peek(1).kind != .endOfInput && !(peek(1).kind == .symbol) {
+                    advance()
+                }
+                return .rollback(toSavepoint: try parseName())
+            }
+            return .rollback(toSavepoint: nil)
+        case "SAVEPOINT":
+            advance()
+            return .savepoint(try parseName())
+        case "RELEASE":
+            advance()
+            if isKeyword("SAVEPOINT") && peek(1).kind != .endOfInput && !(peek(1).kind == .symbol) {
+                advance()
+            }
+            return .release(try parseName())
+        case "PRAGMA":
+            return .pragma(try parsePragma())
+        default:
+            throw syntaxError()
+        }
+    }
+
+    private mutating func parseConflictResolution() throws(SQLSyntaxError) -> ConflictResolution {
+        guard current.kind == .word, let resolution = ConflictResolution(rawValue: current.keyword) else {
+            throw syntaxError()
+        }
+        advance()
+        return resolution
+    }
+
+    /// Parses `ON CONFLICT resolution` if present (the constraint form, not the upsert form).
+    mutating func parseConstraintConflictClause() throws(SQLSyntaxError) -> ConflictResolution? {
+        guard isKeyword("ON") && isKeyword("CONFLICT", ahead: 1) else { return nil }
+        advance()
+        advance()
+        return try parseConflictResolution()
+    }
+
+    private mutating func parseReturning() throws(SQLSyntaxError) -> [ResultColumn]? {
+        guard acceptKeyword("RETURNING") else { return nil }
+        return try parseResultColumns()
+    }
+
+    private mutating func parseInsert() throws(SQLSyntaxError) -> InsertStatement {
+        var orAction: ConflictResolution?
+        if acceptKeyword("REPLACE") {
+            orAction = .replace
+        } else {
+            try expectKeyword("INSERT")
+            if acceptKeyword("OR") { orAction = try parseConflictResolution() }
+        }
+        try expectKeyword("INTO")
+        let table = try parseQualifiedName()
+        var columns: [String]?
+        if isSymbol("(") { columns = try parseNameList() }
+        let source: InsertStatement.Source
+        if acceptKeyword("DEFAULT") {
+            try expectKeyword("VALUES")
+            source = .defaultValues
+        } else if isKeyword("SELECT") || isKeyword("VALUES") || isKeyword("WITH") {
+            source = .select(try parseSelect())
+        } else {
+            throw syntaxError()
+        }
+        var upsert: [UpsertClause] = []
+        while isKeyword("ON") {
+            upsert.append(try parseUpsert())
+        }
+        return InsertStatement(
+            orAction: orAction, table: table, columns: columns, source: source, upsert: upsert,
+            returning: try parseReturning())
+    }
+
+    private mutating func parseUpsert() throws(SQLSyntaxError) -> UpsertClause {
+        try expectKeyword("ON")
+        try expectKeyword("CONFLICT")
+        var target: [IndexedColumn]?
+        var targetWhere: SQLExpression?
+        if acceptSymbol("(") {
+            target = try parseIndexedColumns()
+            try expectSymbol(")")
+            if acceptKeyword("WHERE") { targetWhere = try parseExpression() }
+        }
+        try expectKeyword("DO")
+        if acceptKeyword("NOTHING") {
+            return UpsertClause(target: target, targetWhere: targetWhere, action: .nothing)
+        }
+        try expectKeyword("UPDATE")
+        try expectKeyword("SET")
+        let assignments = try parseAssignments()
+        var condition: SQLExpression?
+        if acceptKeyword("WHERE") { condition = try parseExpression() }
+        return UpsertClause(
+            target: target, targetWhere: targetWhere, action: .update(assignments, whereClause: condition))
+    }
+
+    private mutating func parseAssignments() throws(SQLSyntaxError) -> [Assignment] {
+        var assignments: [Assignment] = []
+        repeat {
+            let columns = isSymbol("(") ? try parseNameList() : [try parseName()]
+            try expectSymbol("=")
+            assignments.append(Assignment(columns: columns, value: try parseExpression()))
+        } while acceptSymbol(",")
+        return assignments
+    }
+
+    private mutating func parseUpdate() throws(SQLSyntaxError) -> UpdateStatement {
+        try expectKeyword("UPDATE")
+        var orAction: ConflictResolution?
+        if acceptKeyword("OR") { orAction = try parseConflictResolution() }
+        let table = try parseQualifiedName()
+        try expectKeyword("SET")
+        let assignments = try parseAssignments()
+        var condition: SQLExpression?
+        if acceptKeyword("WHERE") { condition = try parseExpression() }
+        return UpdateStatement(
+            orAction: orAction, table: table, assignments: assignments, whereClause: condition,
+            returning: try parseReturning())
+    }
+
+    private mutating func parseDelete() throws(SQLSyntaxError) -> DeleteStatement {
+        try expectKeyword("DELETE")
+        try expectKeyword("FROM")
+        let table = try parseQualifiedName()
+        var condition: SQLExpression?
+        if acceptKeyword("WHERE") { condition = try parseExpression() }
+        return DeleteStatement(table: table, whereClause: condition, returning: try parseReturning())
+    }
+
+    private mutating func parsePragma() throws(SQLSyntaxError) -> PragmaStatement {
+        try expectKeyword("PRAGMA")
+        let name = try parseQualifiedName()
+        if acceptSymbol("=") {
+            return PragmaStatement(name: name, value: try parsePragmaValue(), isCallSyntax: false)
+        }
+        if acceptSymbol("(") {
+            let value = try parsePragmaValue()
+            try expectSymbol(")")
+            return PragmaStatement(name: name, value: value, isCallSyntax: true)
+        }
+        return PragmaStatement(name: name)
+    }
+
+    private mutating func parsePragmaValue() throws(SQLSyntaxError) -> PragmaStatement.Value {
+        switch current.kind {
+        case .integer, .real, .symbol:
+            return .number(try parseSignedNumber())
+        case .string:
+            return .string(advance().value)
+        case .word, .quotedIdentifier:
+            return .name(advance().value)
+        default:
+            throw syntaxError()
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import GraniteSQL
+import XCTest
+
+/// Parses `sql` as one statement, checks its canonical form, and checks that the canonical form round-trips.
+func assertCanonical(
+    _ sql: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line
+) {
+    do {
+        let statement = try Parser.parseStatement(sql)
+        XCTAssertEqual(statement.description, expected, "canonical form of: \(sql)", file: file, line: line)
+        let reparsed = try Parser.parseStatement(statement.description)
+        XCTAssertEqual(reparsed, statement, "round trip of: \(sql)", file: file, line: line)
+        XCTAssertEqual(reparsed.description, statement.description, file: file, line: line)
+    } catch {
+        XCTFail("unexpected error for \(sql): \(error)", file: file, line: line)
+    }
+}
+
+/// Parses `sql` as an expression and checks its canonical form.
+func assertExpression(_ sql: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+    do {
+        let expression = try Parser.parseExpression(sql)
+        XCTAssertEqual(expression.description, expected, "canonical form of: \(sql)", file: file, line: line)
+        XCTAssertEqual(try Parser.parseExpression(expression.description), expression, file: file, line: line)
+    } catch {
+        XCTFail("unexpected error for \(sql): \(error)", file: file, line: line)
+    }
+}
+
+/// Checks that parsing `sql` as one statement fails with `message` at `line:column`.
+func assertSyntaxError(
+    _ sql: String, _ message: String, at position: (Int, Int), file: StaticString = #filePath, line: UInt = #line
+) {
+    do {
+        let statement = try Parser.parseStatement(sql)
+        XCTFail("expected an error for \(sql), got \(statement)", file: file, line: line)
+    } catch {
+        XCTAssertEqual(error.message, message, "message for: \(sql)", file: file, line: line)
+        XCTAssertEqual(error.location.line, position.0, "line for: \(sql)", file: file, line: line)
+        XCTAssertEqual(error.location.column, position.1, "column for: \(sql)", file: file, line: line)
+    }
+}

@@ -17,6 +17,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLiteOracle",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "GraniteStorage",
             dependencies: ["CZlib"]
@@ -34,6 +39,7 @@ let package = Package(
             dependencies: ["GraniteStorage"]
         ),
         .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL"]),
+        .testTarget(name: "GraniteSQLSemanticsTests", dependencies: ["GraniteSQL", "CSQLiteOracle"]),
         .testTarget(
             name: "GraniteCLITests",
             dependencies: ["granite", "GraniteStorage"]

@@ -1,0 +1,108 @@
+/// Rewrites references to one column of one table in schema statements (for `ALTER TABLE … RENAME COLUMN`).
+///
+/// A reference matches when its column name equals ``from`` (ASCII case-insensitive) and it is unqualified or
+/// qualified with ``table``. Subqueries are left alone (SQLite does not allow them in constraints or indexes).
+struct ColumnRenamer {
+    /// The table whose column is renamed.
+    var table: String
+    /// The old column name.
+    var from: String
+    /// The new column name.
+    var to: String
+
+    private func matches(_ name: String) -> Bool { SchemaNames.equal(name, from) }
+
+    /// `statement` with references renamed in constraints (the column definition itself is not renamed).
+    func rename(in statement: CreateTableStatement) -> CreateTableStatement {
+        var result = statement
+        for c in result.columns.indices {
+            for k in result.columns[c].constraints.indices {
+                switch result.columns[c].constraints[k].kind {
+                case .check(let expression):
+                    result.columns[c].constraints[k].kind = .check(rename(expression))
+                case .default(let expression):
+                    result.columns[c].constraints[k].kind = .default(rename(expression))
+                default:
+                    break
+                }
+            }
+        }
+        for k in result.constraints.indices {
+            switch result.constraints[k].kind {
+            case .primaryKey(let columns, let onConflict):
+                result.constraints[k].kind = .primaryKey(columns.map(rename), onConflict: onConflict)
+            case .unique(let columns, let onConflict):
+                result.constraints[k].kind = .unique(columns.map(rename), onConflict: onConflict)
+            case .check(let expression):
+                result.constraints[k].kind = .check(rename(expression))
+            case .foreignKey(let columns, let clause):
+                result.constraints[k].kind = .foreignKey(columns: columns.map { matches($0) ? to : $0 }, clause)
+            }
+        }
+        return result
+    }
+
+    /// `statement` with references renamed in its columns and `WHERE` clause.
+    func rename(in statement: CreateIndexStatement) -> CreateIndexStatement {
+        var result = statement
+        result.columns = result.columns.map(rename)
+        result.whereClause = result.whereClause.map(rename)
+        return result
+    }
+
+    private func rename(_ column: IndexedColumn) -> IndexedColumn {
+        var result = column
+        result.expression = rename(column.expression)
+        return result
+    }
+
+    /// `expression` with matching column references renamed.
+    func rename(_ expression: SQLExpression) -> SQLExpression {
+        var result = expression
+        switch expression.kind {
+        case .literal, .parameter, .exists, .subquery:
+            break
+        case .column(var reference):
+            if matches(reference.column), reference.table.map({ SchemaNames.equal($0, table) }) ?? true {
+                reference.column = to
+                result.kind = .column(reference)
+            }
+        case .unary(let op, let operand):
+            result.kind = .unary(op, rename(operand))
+        case .binary(let op, let lhs, let rhs):
+            result.kind = .binary(op, rename(lhs), rename(rhs))
+        case .collate(let operand, let collation):
+            result.kind = .collate(rename(operand), collation: collation)
+        case .cast(let operand, let type):
+            result.kind = .cast(rename(operand), type)
+        case .function(var call):
+            if case .list(let arguments, let distinct) = call.arguments {
+                call.arguments = .list(arguments.map(rename), distinct: distinct)
+            }
+            result.kind = .function(call)
+        case .caseWhen(var expression):
+            expression.base = expression.base.map(rename)
+            expression.branches = expression.branches.map {
+                CaseExpression.Branch(condition: rename($0.condition), result: rename($0.result))
+            }
+            expression.elseResult = expression.elseResult.map(rename)
+            result.kind = .caseWhen(expression)
+        case .between(let operand, let low, let high, let negated):
+            result.kind = .between(rename(operand), low: rename(low), high: rename(high), negated: negated)
+        case .inList(let operand, let list, let negated):
+            result.kind = .inList(rename(operand), list.map(rename), negated: negated)
+        case .inSelect(let operand, let select, let negated):
+            result.kind = .inSelect(rename(operand), select, negated: negated)
+        case .inTable(let operand, let name, let negated):
+            result.kind = .inTable(rename(operand), name, negated: negated)
+        case .like(let operand, let op, let pattern, let escape, let negated):
+            result.kind = .like(
+                rename(operand), op, pattern: rename(pattern), escape: escape.map(rename), negated: negated)
+        case .isNull(let operand, let negated):
+            result.kind = .isNull(rename(operand), negated: negated)
+        case .row(let elements):
+            result.kind = .row(elements.map(rename))
+        }
+        return result
+    }
+}

@@ -1,0 +1,600 @@
+import GraniteStorage
+
+/// The SQL schema: the tables and indexes of a database, persisted in the `granite_schema` table.
+///
+/// `granite_schema` is a storage table tree whose rows (encoded with `RowEncoder`, rowids ascending) are
+/// `[type TEXT ('table' | 'index'), name TEXT, tbl_name TEXT, rootpage INTEGER, sql TEXT]`; `sql` is the original
+/// `CREATE` text (regenerated from the canonical form after a rename) and NULL for automatic indexes. It is created
+/// by the first schema change.
+///
+/// Storage tree names: a table's rows live in the table tree `t:<r>` and an index's entries in the index tree
+/// `i:<r>`, where `<r>` is the rowid of the object's `granite_schema` row. The names do not depend on the SQL name,
+/// so renaming never touches the storage catalog. SQL names are unique across tables and indexes, ignoring ASCII
+/// case; names starting with `granite_` are reserved.
+///
+/// Every change happens inside the caller's storage write transaction (one is begun implicitly when none is in
+/// progress) and is atomic on its own (a savepoint undoes a half-made change). A rolled-back transaction undoes the
+/// stored schema; the in-memory catalog must then be rebuilt with ``load(engine:)``. Creating an index does not
+/// fill its tree: the executor populates it from the table's rows.
+public struct SchemaCatalog: Sendable {
+    /// The name of the schema table in the storage catalog.
+    public static let schemaTableName = "granite_schema"
+
+    private static let savepointName = "granite_schema_change"
+
+    /// Bumped on every change and every ``load(engine:)``; statement caches compare it.
+    public private(set) var schemaVersion = 0
+
+    private var tablesByKey: [String: TableDefinition] = [:]
+    private var indexesByKey: [String: IndexDefinition] = [:]
+
+    /// An empty catalog (use ``load(engine:)`` to read a database's schema).
+    public init() {}
+
+    /// Reads the schema of the database open in `engine`.
+    public init(engine: StorageEngine) throws {
+        try load(engine: engine)
+    }
+
+    // MARK: Lookup
+
+    /// Every table, in creation order.
+    public var tables: [TableDefinition] {
+        tablesByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
+    }
+
+    /// Every index, in creation order.
+    public var indexes: [IndexDefinition] {
+        indexesByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
+    }
+
+    /// The table named `name` (ASCII case-insensitive), if any.
+    public func table(named name: String) -> TableDefinition? {
+        tablesByKey[SchemaNames.key(name)]
+    }
+
+    /// The index named `name` (ASCII case-insensitive), if any.
+    public func index(named name: String) -> IndexDefinition? {
+        indexesByKey[SchemaNames.key(name)]
+    }
+
+    /// The indexes of table `table` (automatic ones included), in creation order.
+    public func indexes(on table: String) -> [IndexDefinition] {
+        let key = SchemaNames.key(table)
+        return indexes.filter { SchemaNames.key($0.table) == key }
+    }
+
+    // MARK: Loading
+
+    /// Rebuilds the catalog from `granite_schema`, re-parsing every stored `CREATE` statement.
+    ///
+    /// Throws ``SchemaError`` (`malformed database schema (name) - reason`) when a row is inconsistent.
+    public mutating func load(engine: StorageEngine) throws {
+        var tables: [String: TableDefinition] = [:]
+        var indexes: [String: IndexDefinition] = [:]
+        defer { schemaVersion += 1 }
+        guard try engine.treeInfo(named: Self.schemaTableName) != nil else {
+            tablesByKey = [:]
+            indexesByKey = [:]
+            return
+        }
+        let rows = try Self.readRows(engine: engine)
+        for row in rows where row.type == "table" {
+            guard let sql = row.sql, case .createTable(let create) = try Self.parse(sql, row.name).kind else {
+                throw Self.malformed(row.name, "expected a CREATE TABLE statement")
+            }
+            let storageName = "t:\(row.rowid)"
+            try Self.checkTree(engine, storageName, .table, row)
+            let definition = try Self.schemaCall(row.name) {
+                try TableDefinition(
+                    create, sql: sql, rootPage: row.root, storageName: storageName, schemaRowid: row.rowid)
+            }
+            guard SchemaNames.equal(definition.name, row.name), tables[SchemaNames.key(row.name)] == nil else {
+                throw Self.malformed(row.name, "name mismatch or duplicate")
+            }
+            tables[SchemaNames.key(row.name)] = definition
+        }
+        for row in rows where row.type != "table" {
+            guard row.type == "index" else { throw Self.malformed(row.name, "unknown type '\(row.type)'") }
+            guard let table = tables[SchemaNames.key(row.tableName)] else {
+                throw Self.malformed(row.name, "no such table: \(row.tableName)")
+            }
+            let storageName = "i:\(row.rowid)"
+            try Self.checkTree(engine, storageName, .index, row)
+            let definition: IndexDefinition
+            if let sql = row.sql {
+                guard case .createIndex(let create) = try Self.parse(sql, row.name).kind else {
+                    throw Self.malformed(row.name, "expected a CREATE INDEX statement")
+                }
+                definition = try Self.schemaCall(row.name) {
+                    try IndexDefinition(
+                        create, sql: sql, on: table, rootPage: row.root, storageName: storageName,
+                        schemaRowid: row.rowid)
+                }
+            } else {
+                guard
+                    let constraint = table.uniqueConstraints.first(where: { SchemaNames.equal($0.indexName, row.name) })
+                else { throw Self.malformed(row.name, "orphan automatic index") }
+                definition = IndexDefinition(
+                    automatic: constraint, on: table, rootPage: row.root, storageName: storageName,
+                    schemaRowid: row.rowid)
+            }
+            guard SchemaNames.equal(definition.name, row.name), indexes[SchemaNames.key(row.name)] == nil else {
+                throw Self.malformed(row.name, "name mismatch or duplicate")
+            }
+            indexes[SchemaNames.key(row.name)] = definition
+        }
+        for table in tables.values {
+            for constraint in table.uniqueConstraints where indexes[SchemaNames.key(constraint.indexName)] == nil {
+                throw Self.malformed(table.name, "missing automatic index \(constraint.indexName)")
+            }
+        }
+        tablesByKey = tables
+        indexesByKey = indexes
+    }
+
+    // MARK: Statements
+
+    /// Applies a `CREATE TABLE`, `CREATE INDEX`, `DROP TABLE`, `DROP INDEX` or `ALTER TABLE` statement.
+    public mutating func execute(_ statement: Statement, engine: StorageEngine) throws {
+        switch statement.kind {
+        case .createTable(let create):
+            try createTable(create, sql: statement.sourceText, engine: engine)
+        case .createIndex(let create):
+            try createIndex(create, sql: statement.sourceText, engine: engine)
+        case .dropTable(let drop):
+            try Self.checkSchema(drop.name)
+            try dropTable(named: drop.name.name, ifExists: drop.ifExists, engine: engine)
+        case .dropIndex(let drop):
+            try Self.checkSchema(drop.name)
+            try dropIndex(named: drop.name.name, ifExists: drop.ifExists, engine: engine)
+        case .alterTable(let alter):
+            try Self.checkSchema(alter.table)
+            switch alter.action {
+            case .renameTable(let newName):
+                try renameTable(alter.table.name, to: newName, engine: engine)
+            case .renameColumn(let from, let to):
+                try renameColumn(from, to: to, in: alter.table.name, engine: engine)
+            case .addColumn(let column):
+                try addColumn(column, to: alter.table.name, engine: engine)
+            case .dropColumn:
+                throw SchemaError("DROP COLUMN is not supported")
+            }
+        default:
+            throw SchemaError("not a schema statement")
+        }
+    }
+
+    /// Executes `CREATE TABLE` from a parsed statement (its ``Statement/sourceText`` is stored).
+    public mutating func createTable(_ statement: Statement, engine: StorageEngine) throws {
+        guard case .createTable(let create) = statement.kind else { throw SchemaError("not a CREATE TABLE statement") }
+        try createTable(create, sql: statement.sourceText, engine: engine)
+    }
+
+    /// Creates a table and its automatic indexes, storing `sql` as its definition.
+    public mutating func createTable(_ create: CreateTableStatement, sql: String, engine: StorageEngine) throws {
+        try Self.checkSchema(create.name)
+        let name = create.name.name
+        if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
+        if table(named: name) != nil {
+            if create.ifNotExists { return }
+            throw SchemaError("table \(name) already exists")
+        }
+        if index(named: name) != nil { throw SchemaError("there is already an index named \(name)") }
+        var definition = try TableDefinition(create, sql: sql)
+        var automatic: [IndexDefinition] = []
+        try Self.atomically(engine) {
+            let schema = try Self.schemaTree(engine, create: true)
+            var rowid = (try schema.lastRowid() ?? 0) + 1
+            definition.schemaRowid = rowid
+            definition.storageName = "t:\(rowid)"
+            definition.rootPage = try engine.createTable(named: definition.storageName).root
+            try Self.write(definition, to: schema)
+            for constraint in definition.uniqueConstraints {
+                rowid += 1
+                let storageName = "i:\(rowid)"
+                let root = try engine.createIndex(named: storageName).root
+                let index = IndexDefinition(
+                    automatic: constraint, on: definition, rootPage: root, storageName: storageName, schemaRowid: rowid)
+                try Self.write(index, to: schema)
+                automatic.append(index)
+            }
+        }
+        tablesByKey[SchemaNames.key(name)] = definition
+        for index in automatic { indexesByKey[SchemaNames.key(index.name)] = index }
+        schemaVersion += 1
+    }
+
+    /// Executes `CREATE INDEX` from a parsed statement (its ``Statement/sourceText`` is stored).
+    public mutating func createIndex(_ statement: Statement, engine: StorageEngine) throws {
+        guard case .createIndex(let create) = statement.kind else { throw SchemaError("not a CREATE INDEX statement") }
+        try createIndex(create, sql: statement.sourceText, engine: engine)
+    }
+
+    /// Creates an (empty) index, storing `sql` as its definition.
+    public mutating func createIndex(_ create: CreateIndexStatement, sql: String, engine: StorageEngine) throws {
+        try Self.checkSchema(create.name)
+        let name = create.name.name
+        if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
+        if SchemaNames.equal(create.table, Self.schemaTableName) {
+            throw SchemaError("table \(create.table) may not be indexed")
+        }
+        guard let table = table(named: create.table) else { throw SchemaError("no such table: \(create.table)") }
+        if self.table(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
+        if index(named: name) != nil {
+            if create.ifNotExists { return }
+            throw SchemaError("index \(name) already exists")
+        }
+        var definition = try IndexDefinition(create, sql: sql, on: table)
+        try Self.atomically(engine) {
+            let schema = try Self.schemaTree(engine, create: true)
+            let rowid = (try schema.lastRowid() ?? 0) + 1
+            definition.schemaRowid = rowid
+            definition.storageName = "i:\(rowid)"
+            definition.rootPage = try engine.createIndex(named: definition.storageName).root
+            try Self.write(definition, to: schema)
+        }
+        indexesByKey[SchemaNames.key(name)] = definition
+        schemaVersion += 1
+    }
+
+    /// Drops a table, its indexes and their storage trees.
+    public mutating func dropTable(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
+        if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be dropped") }
+        guard let table = table(named: name) else {
+            if ifExists { return }
+            throw SchemaError("no such table: \(name)")
+        }
+        let indexes = indexes(on: table.name)
+        try Self.atomically(engine) {
+            let schema = try Self.schemaTree(engine, create: true)
+            for index in indexes {
+                try engine.dropTree(named: index.storageName)
+                try schema.delete(rowid: index.schemaRowid)
+            }
+            try engine.dropTree(named: table.storageName)
+            try schema.delete(rowid: table.schemaRowid)
+        }
+        for index in indexes { indexesByKey[SchemaNames.key(index.name)] = nil }
+        tablesByKey[SchemaNames.key(table.name)] = nil
+        schemaVersion += 1
+    }
+
+    /// Drops an index created by `CREATE INDEX` and its storage tree.
+    public mutating func dropIndex(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
+        guard let index = index(named: name) else {
+            if ifExists { return }
+            throw SchemaError("no such index: \(name)")
+        }
+        if index.isAutomatic {
+            throw SchemaError("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped")
+        }
+        try Self.atomically(engine) {
+            let schema = try Self.schemaTree(engine, create: true)
+            try engine.dropTree(named: index.storageName)
+            try schema.delete(rowid: index.schemaRowid)
+        }
+        indexesByKey[SchemaNames.key(index.name)] = nil
+        schemaVersion += 1
+    }
+
+    // MARK: ALTER TABLE
+
+    /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
+    /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
+    public mutating func renameTable(_ name: String, to newName: String, engine: StorageEngine) throws {
+        guard let table = try alterable(name) else { throw SchemaError("no such table: \(name)") }
+        if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
+        if self.table(named: newName) != nil || index(named: newName) != nil {
+            throw SchemaError("there is already another table or index with this name: \(newName)")
+        }
+        var updated = self
+        let oldKey = SchemaNames.key(table.name)
+        var statement = table.statement
+        statement.name = QualifiedName(name: newName)
+        updated.tablesByKey[oldKey] = nil
+        updated.tablesByKey[SchemaNames.key(newName)] = try Self.rebuilt(table, statement)
+        // Foreign keys referencing the table (including its own).
+        for other in updated.tablesByKey.values {
+            var otherStatement = other.statement
+            Self.forEachReference(in: &otherStatement) { clause in
+                if SchemaNames.key(clause.table) == oldKey { clause.table = newName }
+            }
+            if otherStatement != other.statement {
+                updated.tablesByKey[SchemaNames.key(other.name)] = try Self.rebuilt(other, otherStatement)
+            }
+        }
+        let renamed = updated.tablesByKey[SchemaNames.key(newName)]!
+        let automatic = renamed.uniqueConstraints
+        for index in indexes(on: table.name) {
+            updated.indexesByKey[SchemaNames.key(index.name)] = nil
+            var replacement: IndexDefinition
+            if var create = index.statement {
+                create.table = newName
+                replacement = try IndexDefinition(
+                    create, sql: Statement.Kind.createIndex(create).description, on: renamed, rootPage: index.rootPage,
+                    storageName: index.storageName, schemaRowid: index.schemaRowid)
+            } else {
+                guard
+                    let position = table.uniqueConstraints.firstIndex(where: {
+                        SchemaNames.equal($0.indexName, index.name)
+                    })
+                else { throw SchemaError("missing automatic index \(index.name)") }
+                replacement = IndexDefinition(
+                    automatic: automatic[position], on: renamed, rootPage: index.rootPage,
+                    storageName: index.storageName, schemaRowid: index.schemaRowid)
+            }
+            replacement.table = newName
+            updated.indexesByKey[SchemaNames.key(replacement.name)] = replacement
+        }
+        try updated.persistChanges(from: self, engine: engine)
+        self = updated
+    }
+
+    /// `ALTER TABLE table RENAME COLUMN old TO new`: renames the column in the table's definition, its
+    /// constraints, its indexes and foreign keys referencing it, and regenerates their stored SQL from the
+    /// canonical form.
+    public mutating func renameColumn(_ old: String, to new: String, in tableName: String, engine: StorageEngine)
+        throws
+    {
+        guard let table = try alterable(tableName) else { throw SchemaError("no such table: \(tableName)") }
+        guard let position = table.columnIndex(named: old) else { throw SchemaError("no such column: \"\(old)\"") }
+        if let existing = table.columnIndex(named: new), existing != position {
+            throw SchemaError("duplicate column name: \(new)")
+        }
+        let tableKey = SchemaNames.key(table.name)
+        let renamer = ColumnRenamer(table: table.name, from: old, to: new)
+        var updated = self
+        var statement = renamer.rename(in: table.statement)
+        statement.columns[position].name = new
+        updated.tablesByKey[tableKey] = try Self.rebuilt(table, statement)
+        for other in updated.tablesByKey.values {
+            var otherStatement = other.statement
+            Self.forEachReference(in: &otherStatement) { clause in
+                if SchemaNames.key(clause.table) == tableKey {
+                    clause.columns = clause.columns.map { SchemaNames.equal($0, old) ? new : $0 }
+                }
+            }
+            if otherStatement != other.statement {
+                updated.tablesByKey[SchemaNames.key(other.name)] = try Self.rebuilt(other, otherStatement)
+            }
+        }
+        let renamed = updated.tablesByKey[tableKey]!
+        for index in indexes(on: table.name) {
+            let replacement: IndexDefinition
+            if let create = index.statement {
+                let newCreate = renamer.rename(in: create)
+                replacement = try IndexDefinition(
+                    newCreate, sql: newCreate == create ? index.sql : Statement.Kind.createIndex(newCreate).description,
+                    on: renamed, rootPage: index.rootPage, storageName: index.storageName,
+                    schemaRowid: index.schemaRowid)
+            } else {
+                guard let constraint = renamed.uniqueConstraints.first(where: { $0.indexName == index.name }) else {
+                    throw SchemaError("missing automatic index \(index.name)")
+                }
+                replacement = IndexDefinition(
+                    automatic: constraint, on: renamed, rootPage: index.rootPage, storageName: index.storageName,
+                    schemaRowid: index.schemaRowid)
+            }
+            updated.indexesByKey[SchemaNames.key(index.name)] = replacement
+        }
+        try updated.persistChanges(from: self, engine: engine)
+        self = updated
+    }
+
+    /// `ALTER TABLE table ADD COLUMN definition`, with SQLite's restrictions: no `PRIMARY KEY` or `UNIQUE`
+    /// column, a `NOT NULL` column needs a non-NULL default, and the default must be constant. The column text
+    /// is spliced into the stored SQL before its closing parenthesis.
+    public mutating func addColumn(_ column: ColumnDefinition, to tableName: String, engine: StorageEngine) throws {
+        guard let table = try alterable(tableName) else { throw SchemaError("no such table: \(tableName)") }
+        if table.columnIndex(named: column.name) != nil { throw SchemaError("duplicate column name: \(column.name)") }
+        var notNull = false
+        var defaultValue: SQLExpression?
+        for constraint in column.constraints {
+            switch constraint.kind {
+            case .primaryKey: throw SchemaError("Cannot add a PRIMARY KEY column")
+            case .unique: throw SchemaError("Cannot add a UNIQUE column")
+            case .notNull: notNull = true
+            case .default(let expression): defaultValue = expression
+            default: break
+            }
+        }
+        if let defaultValue, !Self.isConstant(defaultValue) {
+            throw SchemaError("Cannot add a column with non-constant default")
+        }
+        if notNull && (defaultValue == nil || defaultValue?.kind == .literal(.null)) {
+            throw SchemaError("Cannot add a NOT NULL column with default value NULL")
+        }
+        var statement = table.statement
+        statement.columns.append(column)
+        var sql = Statement.Kind.createTable(statement).description
+        if let close = table.sql.lastIndex(of: ")"),
+            table.sql[table.sql.index(after: close)...].allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" })
+        {
+            let spliced = table.sql[..<close] + ", \(column)" + table.sql[close...]
+            if let reparsed = try? Parser.parseStatement(String(spliced)),
+                reparsed.kind == .createTable(statement)
+            {
+                sql = String(spliced)
+            }
+        }
+        var updated = self
+        var definition = try TableDefinition(
+            statement, sql: sql, rootPage: table.rootPage, storageName: table.storageName,
+            schemaRowid: table.schemaRowid)
+        definition.name = table.name
+        updated.tablesByKey[SchemaNames.key(table.name)] = definition
+        try updated.persistChanges(from: self, engine: engine)
+        self = updated
+    }
+
+    // MARK: Helpers
+
+    /// The table `name` for an ALTER TABLE, or nil when absent.
+    private func alterable(_ name: String) throws -> TableDefinition? {
+        if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be altered") }
+        return table(named: name)
+    }
+
+    /// Rewrites the `granite_schema` rows of every definition that differs from `old`'s.
+    private mutating func persistChanges(from old: SchemaCatalog, engine: StorageEngine) throws {
+        let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
+        let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
+        try Self.atomically(engine) {
+            let schema = try Self.schemaTree(engine, create: true)
+            for table in tables { try Self.write(table, to: schema) }
+            for index in indexes { try Self.write(index, to: schema) }
+        }
+        schemaVersion += 1
+    }
+
+    /// A table definition re-derived from a modified statement, keeping its storage.
+    private static func rebuilt(_ table: TableDefinition, _ statement: CreateTableStatement) throws -> TableDefinition {
+        try TableDefinition(
+            statement, sql: Statement.Kind.createTable(statement).description, rootPage: table.rootPage,
+            storageName: table.storageName, schemaRowid: table.schemaRowid)
+    }
+
+    /// Calls `body` on every `REFERENCES` clause of `statement`.
+    private static func forEachReference(
+        in statement: inout CreateTableStatement, _ body: (inout ForeignKeyClause) -> Void
+    ) {
+        for c in statement.columns.indices {
+            for k in statement.columns[c].constraints.indices {
+                if case .references(var clause) = statement.columns[c].constraints[k].kind {
+                    body(&clause)
+                    statement.columns[c].constraints[k].kind = .references(clause)
+                }
+            }
+        }
+        for k in statement.constraints.indices {
+            if case .foreignKey(let columns, var clause) = statement.constraints[k].kind {
+                body(&clause)
+                statement.constraints[k].kind = .foreignKey(columns: columns, clause)
+            }
+        }
+    }
+
+    /// Whether a default expression is constant (no column, `CURRENT_*`, parameter or subquery).
+    private static func isConstant(_ expression: SQLExpression) -> Bool {
+        switch expression.kind {
+        case .literal(let literal):
+            switch literal {
+            case .currentDate, .currentTime, .currentTimestamp: return false
+            default: return true
+            }
+        case .unary(_, let operand): return isConstant(operand)
+        case .binary(_, let lhs, let rhs): return isConstant(lhs) && isConstant(rhs)
+        case .collate(let operand, _), .cast(let operand, _): return isConstant(operand)
+        case .function(let call):
+            if case .list(let arguments, _) = call.arguments { return arguments.allSatisfy(isConstant) }
+            return false
+        default: return false
+        }
+    }
+
+    private static func isReserved(_ name: String) -> Bool { SchemaNames.isReserved(name) }
+
+    private static func checkSchema(_ name: QualifiedName) throws {
+        if let schema = name.schema, SchemaNames.key(schema) != "main" {
+            throw SchemaError("unknown database \(schema)")
+        }
+    }
+
+    /// Runs `body` inside a savepoint, undoing its storage changes when it throws.
+    private static func atomically(_ engine: StorageEngine, _ body: () throws -> Void) throws {
+        try engine.savepoint(savepointName)
+        do {
+            try body()
+            try engine.releaseSavepoint(savepointName)
+        } catch {
+            try? engine.rollback(toSavepoint: savepointName)
+            try? engine.releaseSavepoint(savepointName)
+            throw error
+        }
+    }
+
+    private static func schemaTree(_ engine: StorageEngine, create: Bool) throws -> TableTree {
+        if try engine.treeInfo(named: schemaTableName) == nil, create {
+            return try engine.createTable(named: schemaTableName)
+        }
+        return try engine.table(named: schemaTableName)
+    }
+
+    private static func write(_ table: TableDefinition, to schema: TableTree) throws {
+        try writeRow(schema, table.schemaRowid, "table", table.name, table.name, table.rootPage, table.sql)
+    }
+
+    private static func write(_ index: IndexDefinition, to schema: TableTree) throws {
+        try writeRow(schema, index.schemaRowid, "index", index.name, index.table, index.rootPage, index.sql)
+    }
+
+    private static func writeRow(
+        _ schema: TableTree, _ rowid: Int64, _ type: String, _ name: String, _ table: String, _ root: PageNumber,
+        _ sql: String?
+    ) throws {
+        let row = RowEncoder().encode([
+            .text(type), .text(name), .text(table), .integer(Int64(root)), sql.map { .text($0) } ?? .null,
+        ])
+        try schema.replace(rowid: rowid, payload: row)
+    }
+
+    /// One decoded row of `granite_schema`.
+    private struct Row {
+        var rowid: Int64
+        var type: String
+        var name: String
+        var tableName: String
+        var root: PageNumber
+        var sql: String?
+    }
+
+    private static func readRows(engine: StorageEngine) throws -> [Row] {
+        let cursor = try engine.table(named: schemaTableName).makeCursor()
+        var rows: [Row] = []
+        var more = try cursor.first()
+        while more {
+            let values = try cursor.withPayload { try RowDecoder.decode($0) }
+            let rowid = cursor.rowid
+            guard values.count == 5, case .text(let type) = values[0], case .text(let name) = values[1],
+                case .text(let table) = values[2], case .integer(let root) = values[3],
+                root > 0, root <= Int64(PageNumber.max)
+            else { throw malformed("row \(rowid)", "bad row") }
+            let sql: String?
+            switch values[4] {
+            case .text(let text): sql = text
+            case .null: sql = nil
+            default: throw malformed(name, "bad sql column")
+            }
+            rows.append(Row(rowid: rowid, type: type, name: name, tableName: table, root: PageNumber(root), sql: sql))
+            more = try cursor.next()
+        }
+        return rows
+    }
+
+    private static func checkTree(_ engine: StorageEngine, _ storageName: String, _ kind: TreeKind, _ row: Row) throws {
+        guard let info = try engine.treeInfo(named: storageName), info.kind == kind, info.root == row.root else {
+            throw malformed(row.name, "storage tree \(storageName) does not match root page \(row.root)")
+        }
+    }
+
+    private static func parse(_ sql: String, _ name: String) throws -> Statement {
+        do {
+            return try Parser.parseStatement(sql)
+        } catch {
+            throw malformed(name, error.message)
+        }
+    }
+
+    private static func schemaCall<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SchemaError {
+            throw malformed(name, error.message)
+        }
+    }
+
+    private static func malformed(_ name: String, _ reason: String) -> SchemaError {
+        SchemaError("malformed database schema (\(name)) - \(reason)")
+    }
+}

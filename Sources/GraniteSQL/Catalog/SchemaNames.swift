@@ -1,0 +1,28 @@
+/// Helpers for SQL object names, which compare ASCII case-insensitively like SQLite's.
+enum SchemaNames {
+    /// The prefix of names reserved for Granite's internal objects.
+    static let reservedPrefix = "granite_"
+
+    /// The name of the schema table.
+    static let schemaTable = "granite_schema"
+
+    /// ASCII upper-casing.
+    static func uppercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { ($0 >= 0x61 && $0 <= 0x7A) ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// ASCII lower-casing: the lookup key of a name.
+    static func key(_ name: String) -> String {
+        String(decoding: name.utf8.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether two names are equal ignoring ASCII case.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        key(a) == key(b)
+    }
+
+    /// Whether `name` starts with the reserved prefix, ignoring ASCII case.
+    static func isReserved(_ name: String) -> Bool {
+        key(name).hasPrefix(reservedPrefix)
+    }
+}

@@ -1,0 +1,335 @@
+import GraniteStorage
+
+/// One column of a ``TableDefinition``.
+public struct TableColumn: Sendable, Equatable {
+    /// The column name as declared.
+    public var name: String
+    /// The declared type as written (canonical spacing, e.g. `VARCHAR(10)`), or nil.
+    public var declaredType: String?
+    /// The type affinity derived from ``declaredType``.
+    public var affinity: SQLAffinity
+    /// Whether the column has a `NOT NULL` constraint.
+    public var notNull: Bool
+    /// The `ON CONFLICT` clause of the `NOT NULL` constraint, if any.
+    public var notNullConflict: ConflictResolution?
+    /// The `DEFAULT` expression, if any (the last one written wins).
+    public var defaultValue: SQLExpression?
+    /// The `COLLATE` name, if any (the last one written wins); nil means `BINARY`.
+    public var collation: String?
+    /// Whether the column is part of the primary key.
+    public var isPrimaryKey: Bool
+
+    /// Creates a column.
+    public init(
+        name: String, declaredType: String? = nil, notNull: Bool = false, notNullConflict: ConflictResolution? = nil,
+        defaultValue: SQLExpression? = nil, collation: String? = nil, isPrimaryKey: Bool = false
+    ) {
+        self.name = name
+        self.declaredType = declaredType
+        self.affinity = SQLAffinity(declaredType: declaredType)
+        self.notNull = notNull
+        self.notNullConflict = notNullConflict
+        self.defaultValue = defaultValue
+        self.collation = collation
+        self.isPrimaryKey = isPrimaryKey
+    }
+}
+
+/// One column of a key (primary key or unique constraint): a column position, its collation and order.
+public struct KeyColumn: Sendable, Equatable {
+    /// The column's position in ``TableDefinition/columns``.
+    public var column: Int
+    /// The effective collation: the one written in the constraint, else the column's; nil means `BINARY`.
+    public var collation: String?
+    /// The sort order.
+    public var order: SortOrder
+
+    /// Creates a key column.
+    public init(column: Int, collation: String? = nil, order: SortOrder = .ascending) {
+        self.column = column
+        self.collation = collation
+        self.order = order
+    }
+}
+
+/// A `UNIQUE` constraint, or a `PRIMARY KEY` that is not the rowid, enforced by an automatic index.
+public struct UniqueConstraint: Sendable, Equatable {
+    /// The `CONSTRAINT name`, if given.
+    public var name: String?
+    /// The key columns.
+    public var columns: [KeyColumn]
+    /// The `ON CONFLICT` clause, if any.
+    public var onConflict: ConflictResolution?
+    /// Whether this is the table's primary key.
+    public var isPrimaryKey: Bool
+    /// The name of the automatic index enforcing it (`granite_autoindex_<table>_<n>`).
+    public var indexName: String
+}
+
+/// A `CHECK` constraint (from a column or the table).
+public struct CheckConstraint: Sendable, Equatable {
+    /// The `CONSTRAINT name`, if given.
+    public var name: String?
+    /// The condition.
+    public var expression: SQLExpression
+}
+
+/// A foreign key: child columns referencing a parent table.
+public struct ForeignKey: Sendable, Equatable {
+    /// The `CONSTRAINT name`, if given.
+    public var name: String?
+    /// The child columns (positions in ``TableDefinition/columns``).
+    public var columns: [Int]
+    /// The parent table name as written.
+    public var parentTable: String
+    /// The parent columns as written; empty means the parent's primary key.
+    public var parentColumns: [String]
+    /// The `ON DELETE` action (`NO ACTION` when absent; the last clause wins).
+    public var onDelete: ForeignKeyClause.Action
+    /// The `ON UPDATE` action (`NO ACTION` when absent; the last clause wins).
+    public var onUpdate: ForeignKeyClause.Action
+    /// The deferral clause, if any.
+    public var deferrable: ForeignKeyClause.Deferrable?
+}
+
+/// The schema of one table, derived from its `CREATE TABLE` statement.
+///
+/// The rows of the table live in the storage table tree ``storageName``, keyed by rowid. When the table has an
+/// INTEGER PRIMARY KEY (``rowidAlias``), that column is the rowid. Every entry of ``uniqueConstraints`` is
+/// enforced by an automatic index (see ``SchemaCatalog/indexes(on:)``).
+public struct TableDefinition: Sendable, Equatable {
+    /// The table name as declared (or as renamed).
+    public var name: String
+    /// The stored `CREATE TABLE` text.
+    public var sql: String
+    /// The parsed statement the definition was derived from.
+    public var statement: CreateTableStatement
+    /// The columns, in declaration order.
+    public var columns: [TableColumn]
+    /// The primary key columns (from a column or table constraint); empty when there is none.
+    public var primaryKey: [KeyColumn]
+    /// The `ON CONFLICT` clause of the primary key, if any.
+    public var primaryKeyConflict: ConflictResolution?
+    /// The position of the INTEGER PRIMARY KEY column that aliases the rowid, if any.
+    public var rowidAlias: Int?
+    /// Whether the INTEGER PRIMARY KEY was declared `AUTOINCREMENT`.
+    public var isAutoincrement: Bool
+    /// The unique constraints (and the non-rowid primary key) with their automatic index names, in creation order.
+    public var uniqueConstraints: [UniqueConstraint]
+    /// The `CHECK` constraints: column constraints first, in column order, then table constraints.
+    public var checks: [CheckConstraint]
+    /// The foreign keys, column constraints first, then table constraints.
+    public var foreignKeys: [ForeignKey]
+    /// The root page of the table's storage tree (0 until stored).
+    public var rootPage: PageNumber
+    /// The name of the table's tree in the storage catalog (`t:<schema rowid>`).
+    public var storageName: String
+    /// The rowid of the table's row in `granite_schema`.
+    public var schemaRowid: Int64
+
+    /// The position of the column named `name` (ASCII case-insensitive), if any.
+    public func columnIndex(named name: String) -> Int? {
+        let key = SchemaNames.key(name)
+        return columns.firstIndex { SchemaNames.key($0.name) == key }
+    }
+
+    /// The column named `name` (ASCII case-insensitive), if any.
+    public func column(named name: String) -> TableColumn? {
+        columnIndex(named: name).map { columns[$0] }
+    }
+
+    /// Whether the table has a rowid alias column.
+    public var hasRowidAlias: Bool { rowidAlias != nil }
+
+    /// Derives a definition from a `CREATE TABLE` statement, applying SQLite's rules.
+    ///
+    /// Throws ``SchemaError`` for duplicate columns, several primary keys, misplaced `AUTOINCREMENT`, unknown
+    /// columns in key or foreign key constraints and expressions in key constraints.
+    public init(
+        _ statement: CreateTableStatement, sql: String, rootPage: PageNumber = 0, storageName: String = "",
+        schemaRowid: Int64 = 0
+    ) throws {
+        let tableName = statement.name.name
+        self.name = tableName
+        self.sql = sql
+        self.statement = statement
+        self.rootPage = rootPage
+        self.storageName = storageName
+        self.schemaRowid = schemaRowid
+        columns = []
+        primaryKey = []
+        primaryKeyConflict = nil
+        rowidAlias = nil
+        isAutoincrement = false
+        uniqueConstraints = []
+        checks = []
+        foreignKeys = []
+
+        /// A PRIMARY KEY or UNIQUE constraint, in textual order.
+        struct KeyConstraint {
+            var name: String?
+            var columns: [KeyColumn]
+            var onConflict: ConflictResolution?
+            var isPrimaryKey: Bool
+        }
+        var keys: [KeyConstraint] = []
+        var primaryKeyFromColumnDescending = false
+        var autoincrement = false
+        var seen = Set<String>()
+
+        for definition in statement.columns {
+            guard seen.insert(SchemaNames.key(definition.name)).inserted else {
+                throw SchemaError("duplicate column name: \(definition.name)")
+            }
+            let index = columns.count
+            var column = TableColumn(name: definition.name, declaredType: definition.type?.description)
+            for constraint in definition.constraints {
+                switch constraint.kind {
+                case .primaryKey(let order, let onConflict, let autoinc):
+                    if keys.contains(where: \.isPrimaryKey) {
+                        throw SchemaError("table \(tableName) has more than one primary key")
+                    }
+                    keys.append(
+                        KeyConstraint(
+                            name: constraint.name, columns: [KeyColumn(column: index, order: order ?? .ascending)],
+                            onConflict: onConflict, isPrimaryKey: true))
+                    primaryKeyFromColumnDescending = order == .descending
+                    autoincrement = autoinc
+                case .notNull(let onConflict):
+                    column.notNull = true
+                    column.notNullConflict = onConflict
+                case .unique(let onConflict):
+                    keys.append(
+                        KeyConstraint(
+                            name: constraint.name, columns: [KeyColumn(column: index)], onConflict: onConflict,
+                            isPrimaryKey: false))
+                case .check(let expression):
+                    checks.append(CheckConstraint(name: constraint.name, expression: expression))
+                case .default(let expression):
+                    column.defaultValue = expression
+                case .collate(let collation):
+                    column.collation = collation
+                case .references(let clause):
+                    if clause.columns.count > 1 {
+                        throw SchemaError(
+                            "foreign key on \(definition.name) should reference only one column of table \(clause.table)"
+                        )
+                    }
+                    foreignKeys.append(TableDefinition.foreignKey(constraint.name, [index], clause))
+                }
+            }
+            columns.append(column)
+        }
+
+        for constraint in statement.constraints {
+            switch constraint.kind {
+            case .primaryKey(let indexed, let onConflict):
+                if keys.contains(where: \.isPrimaryKey) {
+                    throw SchemaError("table \(tableName) has more than one primary key")
+                }
+                keys.append(
+                    KeyConstraint(
+                        name: constraint.name, columns: try TableDefinition.resolveKey(indexed, columns),
+                        onConflict: onConflict,
+                        isPrimaryKey: true))
+            case .unique(let indexed, let onConflict):
+                keys.append(
+                    KeyConstraint(
+                        name: constraint.name, columns: try TableDefinition.resolveKey(indexed, columns),
+                        onConflict: onConflict,
+                        isPrimaryKey: false))
+            case .check(let expression):
+                checks.append(CheckConstraint(name: constraint.name, expression: expression))
+            case .foreignKey(let names, let clause):
+                var positions: [Int] = []
+                for name in names {
+                    guard let position = columnIndex(named: name) else {
+                        throw SchemaError("unknown column \"\(name)\" in foreign key definition")
+                    }
+                    positions.append(position)
+                }
+                if !clause.columns.isEmpty && clause.columns.count != names.count {
+                    throw SchemaError(
+                        "number of columns in foreign key does not match the number of columns in the referenced table"
+                    )
+                }
+                foreignKeys.append(TableDefinition.foreignKey(constraint.name, positions, clause))
+            }
+        }
+
+        // Default collations come from the columns.
+        for k in keys.indices {
+            for c in keys[k].columns.indices where keys[k].columns[c].collation == nil {
+                keys[k].columns[c].collation = columns[keys[k].columns[c].column].collation
+            }
+        }
+
+        if let key = keys.first(where: \.isPrimaryKey) {
+            primaryKey = key.columns
+            primaryKeyConflict = key.onConflict
+            for column in key.columns { columns[column.column].isPrimaryKey = true }
+            // SQLite's rule: a single-column key on a column declared exactly "INTEGER" aliases the rowid, except
+            // when written as a column constraint with DESC (a documented quirk kept for compatibility).
+            if key.columns.count == 1,
+                let type = statement.columns[key.columns[0].column].type,
+                type.arguments.isEmpty, SchemaNames.uppercased(type.name) == "INTEGER",
+                !primaryKeyFromColumnDescending
+            {
+                rowidAlias = key.columns[0].column
+            }
+        }
+        if autoincrement {
+            guard rowidAlias != nil else {
+                throw SchemaError("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
+            }
+            isAutoincrement = true
+        }
+
+        for key in keys {
+            if key.isPrimaryKey && rowidAlias != nil { continue }
+            let signature = key.columns.map { ($0.column, $0.collation.map(SchemaNames.key)) }
+            if let existing = uniqueConstraints.firstIndex(where: { existing in
+                existing.columns.count == signature.count
+                    && zip(existing.columns, signature).allSatisfy {
+                        $0.column == $1.0 && $0.collation.map(SchemaNames.key) == $1.1
+                    }
+            }) {
+                // SQLite keeps one index for identical keys.
+                if key.isPrimaryKey { uniqueConstraints[existing].isPrimaryKey = true }
+                continue
+            }
+            uniqueConstraints.append(
+                UniqueConstraint(
+                    name: key.name, columns: key.columns, onConflict: key.onConflict, isPrimaryKey: key.isPrimaryKey,
+                    indexName: "granite_autoindex_\(tableName)_\(uniqueConstraints.count + 1)"))
+        }
+
+    }
+
+    private static func resolveKey(_ indexed: [IndexedColumn], _ columns: [TableColumn]) throws -> [KeyColumn] {
+        try indexed.map { column in
+            guard let name = column.columnName else {
+                throw SchemaError("expressions prohibited in PRIMARY KEY and UNIQUE constraints")
+            }
+            let key = SchemaNames.key(name)
+            guard let position = columns.firstIndex(where: { SchemaNames.key($0.name) == key }) else {
+                throw SchemaError("no such column: \(name)")
+            }
+            return KeyColumn(column: position, collation: column.collation, order: column.order ?? .ascending)
+        }
+    }
+
+    private static func foreignKey(_ name: String?, _ columns: [Int], _ clause: ForeignKeyClause) -> ForeignKey {
+        var onDelete = ForeignKeyClause.Action.noAction
+        var onUpdate = ForeignKeyClause.Action.noAction
+        for action in clause.actions {
+            switch action.event {
+            case .delete: onDelete = action.action
+            case .update: onUpdate = action.action
+            }
+        }
+        return ForeignKey(
+            name: name, columns: columns, parentTable: clause.table, parentColumns: clause.columns, onDelete: onDelete,
+            onUpdate: onUpdate, deferrable: clause.deferrable)
+    }
+}

@@ -1,0 +1,109 @@
+import GraniteStorage
+
+/// A column or expression type affinity.
+public enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
+    /// BLOB (historically "NONE"): values are stored as given.
+    case blob
+    /// TEXT.
+    case text
+    /// NUMERIC.
+    case numeric
+    /// INTEGER.
+    case integer
+    /// REAL.
+    case real
+
+    /// The affinity of a declared column type, by SQLite's substring rules (`sqlite3AffinityType`);
+    /// an absent or empty type gives BLOB.
+    public init(declaredType: String?) {
+        guard let declared = declaredType, !declared.isEmpty else {
+            self = .blob
+            return
+        }
+        var aff = SQLAffinity.numeric
+        var h: UInt32 = 0
+        for byte in declared.utf8 {
+            let lower = (byte >= 0x41 && byte <= 0x5a) ? byte + 32 : byte
+            h = (h << 8) &+ UInt32(lower)
+            if h == Self.code("char") || h == Self.code("clob") || h == Self.code("text") {
+                aff = .text
+            } else if h == Self.code("blob") && (aff == .numeric || aff == .real) {
+                aff = .blob
+            } else if (h == Self.code("real") || h == Self.code("floa") || h == Self.code("doub")) && aff == .numeric {
+                aff = .real
+            } else if h & 0x00FF_FFFF == Self.code("int") {
+                aff = .integer
+                break
+            }
+        }
+        self = aff
+    }
+
+    private static func code(_ s: StaticString) -> UInt32 {
+        var h: UInt32 = 0
+        s.withUTF8Buffer { for b in $0 { h = (h << 8) | UInt32(b) } }
+        return h
+    }
+
+    /// Whether the affinity is INTEGER, REAL or NUMERIC.
+    public var isNumeric: Bool { self == .numeric || self == .integer || self == .real }
+
+    /// The affinity's name.
+    public var description: String {
+        switch self {
+        case .blob: return "BLOB"
+        case .text: return "TEXT"
+        case .numeric: return "NUMERIC"
+        case .integer: return "INTEGER"
+        case .real: return "REAL"
+        }
+    }
+
+    /// The value as stored in a column of this affinity.
+    public func apply(to value: Value) -> Value {
+        switch self {
+        case .blob:
+            return value
+        case .text:
+            switch value {
+            case .integer, .real: return .text(value.sqlText ?? "")
+            default: return value
+            }
+        case .numeric, .integer:
+            switch value {
+            case .text(let s): return Self.numericAffinity(Array(s.utf8), tryForInteger: true) ?? value
+            case .real(let r): return Self.integerAffinity(r)
+            default: return value
+            }
+        case .real:
+            switch value {
+            case .text(let s):
+                guard let converted = Self.numericAffinity(Array(s.utf8), tryForInteger: false) else { return value }
+                if case .integer(let i) = converted { return .real(Double(i)) }
+                return converted
+            case .integer(let i): return .real(Double(i))
+            default: return value
+            }
+        }
+    }
+
+    /// `applyNumericAffinity`: the number the text converts to, or `nil` when it is not a well-formed number.
+    static func numericAffinity(_ z: [UInt8], tryForInteger: Bool) -> Value? {
+        let (r, rc) = SQLNumberParsing.atof(z)
+        if rc <= 0 { return nil }
+        if rc == 1 {
+            let i = SQLNumberParsing.doubleToInt64(r)
+            if SQLNumberParsing.realSameAsInt(r, i) { return .integer(i) }
+            let (ix, irc) = SQLNumberParsing.atoi64(z)
+            if irc == 0 { return .integer(ix) }
+        }
+        return tryForInteger ? integerAffinity(r) : .real(r)
+    }
+
+    /// `sqlite3VdbeIntegerAffinity`.
+    static func integerAffinity(_ r: Double) -> Value {
+        let ix = SQLNumberParsing.doubleToInt64(r)
+        if r == Double(ix) && ix > Int64.min && ix < Int64.max { return .integer(ix) }
+        return .real(r)
+    }
+}

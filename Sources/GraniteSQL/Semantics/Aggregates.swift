@@ -1,0 +1,117 @@
+import GraniteStorage
+
+/// `count(*)`.
+public struct SQLCountStarAggregate: Sendable {
+    public private(set) var count: Int64 = 0
+    public init() {}
+    public mutating func step() { count += 1 }
+    public func finish() -> Value { .integer(count) }
+}
+
+/// `count(x)`.
+public struct SQLCountAggregate: Sendable {
+    public private(set) var count: Int64 = 0
+    public init() {}
+    public mutating func step(_ x: Value) { if !x.isNull { count += 1 } }
+    public func finish() -> Value { .integer(count) }
+}
+
+/// `sum(x)`, `total(x)` and `avg(x)` share SQLite's `SumCtx`.
+public struct SQLSumAggregate: Sendable {
+    /// Which of the three functions to finish as.
+    public enum Kind: Sendable { case sum, total, avg }
+    public let kind: Kind
+    var realSum = 0.0
+    var integerSum: Int64 = 0
+    var count: Int64 = 0
+    var overflow = false
+    var approximate = false
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    public mutating func step(_ x: Value) {
+        var v = x
+        if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
+        switch v {
+        case .null: return
+        case .integer(let i):
+            count += 1
+            realSum += Double(i)
+            if !approximate && !overflow {
+                let (r, o) = integerSum.addingReportingOverflow(i)
+                if o {
+                    approximate = true
+                    overflow = true
+                } else {
+                    integerSum = r
+                }
+            }
+        default:
+            count += 1
+            realSum += v.sqlReal
+            approximate = true
+        }
+    }
+
+    public func finish() throws -> Value {
+        switch kind {
+        case .total: return realSum.isNaN ? .null : .real(realSum)
+        case .avg:
+            let r = realSum / Double(count)
+            return count > 0 && !r.isNaN ? .real(r) : .null
+        case .sum:
+            if count == 0 { return .null }
+            if overflow { throw SQLEvaluationError.integerOverflow }
+            if approximate { return realSum.isNaN ? .null : .real(realSum) }
+            return .integer(integerSum)
+        }
+    }
+}
+
+/// `min(x)` / `max(x)` as aggregates: NULLs ignored, first of equal values kept.
+public struct SQLMinMaxAggregate: Sendable {
+    public let isMax: Bool
+    public let collation: SQLCollation
+    public private(set) var best: Value? = nil
+
+    public init(isMax: Bool, collation: SQLCollation = .binary) {
+        self.isMax = isMax
+        self.collation = collation
+    }
+
+    public mutating func step(_ x: Value) {
+        if x.isNull { return }
+        guard let b = best else {
+            best = x
+            return
+        }
+        let c = SQLComparison.compare(b, x, collation: collation)
+        if (isMax && c < 0) || (!isMax && c > 0) { best = x }
+    }
+
+    public func finish() -> Value { best ?? .null }
+}
+
+/// `group_concat(x[, separator])`.
+public struct SQLGroupConcatAggregate: Sendable {
+    var bytes: [UInt8] = []
+    var started = false
+
+    public init() {}
+
+    /// Adds `x`; `separator` is the current row's separator argument (`nil` when the call has one argument).
+    public mutating func step(_ x: Value, separator: Value? = nil) {
+        guard let v = x.sqlTextBytes else { return }
+        if started {
+            if let sep = separator {
+                if let s = sep.sqlTextBytes { bytes.append(contentsOf: s) }
+            } else {
+                bytes.append(UInt8(ascii: ","))
+            }
+        }
+        started = true
+        bytes.append(contentsOf: v)
+    }
+
+    public func finish() -> Value { started ? .text(String(decoding: bytes, as: UTF8.self)) : .null }
+}

@@ -1,0 +1,116 @@
+import GraniteStorage
+
+/// Binary arithmetic and bitwise operators.
+public enum SQLArithmeticOperator: Sendable, Hashable {
+    case add, subtract, multiply, divide, remainder
+    case bitwiseAnd, bitwiseOr, shiftLeft, shiftRight
+    /// `||`.
+    case concatenate
+}
+
+/// SQLite's arithmetic semantics (`OP_Add` … `OP_Remainder`, `OP_BitAnd` …, `OP_Concat`).
+public enum SQLArithmetic {
+    /// Evaluates `a op b`.
+    public static func evaluate(_ op: SQLArithmeticOperator, _ a: Value, _ b: Value) -> Value {
+        switch op {
+        case .add, .subtract, .multiply, .divide, .remainder: return arithmetic(op, a, b)
+        case .bitwiseAnd, .bitwiseOr, .shiftLeft, .shiftRight: return bitwise(op, a, b)
+        case .concatenate: return concatenate(a, b)
+        }
+    }
+
+    /// Unary minus (`0 - x`).
+    public static func negate(_ a: Value) -> Value { arithmetic(.subtract, .integer(0), a) }
+
+    /// Bitwise NOT.
+    public static func bitwiseNot(_ a: Value) -> Value {
+        if a.isNull { return .null }
+        return .integer(~a.sqlInteger)
+    }
+
+    /// Logical NOT; NULL stays NULL.
+    public static func not(_ a: Value) -> Value {
+        guard let t = a.sqlTruth else { return .null }
+        return .integer(t ? 0 : 1)
+    }
+
+    static func arithmetic(_ op: SQLArithmeticOperator, _ a: Value, _ b: Value) -> Value {
+        let na = a.sqlNumeric
+        let nb = b.sqlNumeric
+        if case .integer(let x) = na, case .integer(let y) = nb {
+            switch op {
+            case .add:
+                let (r, o) = x.addingReportingOverflow(y)
+                if !o { return .integer(r) }
+            case .subtract:
+                let (r, o) = x.subtractingReportingOverflow(y)
+                if !o { return .integer(r) }
+            case .multiply:
+                let (r, o) = x.multipliedReportingOverflow(by: y)
+                if !o { return .integer(r) }
+            case .divide:
+                if y == 0 { return .null }
+                if !(y == -1 && x == Int64.min) { return .integer(x / y) }
+            default:
+                if y == 0 { return .null }
+                return .integer(y == -1 ? 0 : x % y)
+            }
+        } else if na.isNull || nb.isNull {
+            return .null
+        }
+        let ra = na.sqlReal
+        let rb = nb.sqlReal
+        var r: Double
+        switch op {
+        case .add: r = ra + rb
+        case .subtract: r = ra - rb
+        case .multiply: r = ra * rb
+        case .divide:
+            if rb == 0 { return .null }
+            r = ra / rb
+        default:
+            let ia = a.sqlInteger
+            let ib = b.sqlInteger
+            if ib == 0 { return .null }
+            r = Double(ib == -1 ? 0 : ia % ib)
+        }
+        if r.isNaN { return .null }
+        return .real(r)
+    }
+
+    static func bitwise(_ op: SQLArithmeticOperator, _ a: Value, _ b: Value) -> Value {
+        if a.isNull || b.isNull { return .null }
+        var x = a.sqlInteger
+        var amount = b.sqlInteger
+        switch op {
+        case .bitwiseAnd: return .integer(x & amount)
+        case .bitwiseOr: return .integer(x | amount)
+        default: break
+        }
+        if amount == 0 { return .integer(x) }
+        var left = op == .shiftLeft
+        if amount < 0 {
+            left.toggle()
+            amount = amount > -64 ? -amount : 64
+        }
+        if amount >= 64 {
+            x = (x >= 0 || left) ? 0 : -1
+        } else {
+            var u = UInt64(bitPattern: x)
+            if left {
+                u <<= UInt64(amount)
+            } else {
+                u >>= UInt64(amount)
+                if x < 0 { u |= UInt64.max << UInt64(64 - amount) }
+            }
+            x = Int64(bitPattern: u)
+        }
+        return .integer(x)
+    }
+
+    /// `a || b`: NULL if either is NULL, else the concatenated texts.
+    public static func concatenate(_ a: Value, _ b: Value) -> Value {
+        guard let x = a.sqlTextBytes, let y = b.sqlTextBytes else { return .null }
+        return .text(String(decoding: x + y, as: UTF8.self))
+    }
+}

@@ -1,0 +1,362 @@
+import GraniteStorage
+
+/// An error raised while evaluating an SQL expression or function, carrying SQLite's message.
+public struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// SQLite's error message, e.g. `integer overflow`.
+    public var message: String
+
+    /// Creates an error with `message`.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+
+    static let integerOverflow = SQLEvaluationError("integer overflow")
+}
+
+/// Errors thrown by built-in functions use the same type.
+public typealias SQLFunctionError = SQLEvaluationError
+
+/// SQLite's text→number scanners (`sqlite3AtoF`, `sqlite3Atoi64`) and the value conversions built on them.
+enum SQLNumberParsing {
+    @inline(__always)
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0d) }
+    @inline(__always)
+    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+    /// `sqlite3AtoF`: returns the converted (prefix) value and the result code
+    /// (1 pure integer, ≥2 real syntax, 0 not a number, −1 numeric prefix with `.`/`e`).
+    static func atof(_ z: [UInt8]) -> (value: Double, code: Int) {
+        let end = z.count
+        var i = 0
+        var sign: Int64 = 1
+        var s: Int64 = 0
+        var d = 0
+        var esign = 1
+        var e = 0
+        var eValid = true
+        var nDigit = 0
+        var eType = 1
+        while i < end && isSpace(z[i]) { i += 1 }
+        if i >= end { return (0, 0) }
+        if z[i] == UInt8(ascii: "-") {
+            sign = -1
+            i += 1
+        } else if z[i] == UInt8(ascii: "+") {
+            i += 1
+        }
+        let limit: Int64 = (Int64.max - 9) / 10
+        scan: do {
+            while i < end && isDigit(z[i]) {
+                s = s * 10 + Int64(z[i] - 0x30)
+                i += 1
+                nDigit += 1
+                if s >= limit {
+                    while i < end && isDigit(z[i]) {
+                        i += 1
+                        d += 1
+                    }
+                }
+            }
+            if i >= end { break scan }
+            if z[i] == UInt8(ascii: ".") {
+                i += 1
+                eType += 1
+                while i < end && isDigit(z[i]) {
+                    if s < limit {
+                        s = s * 10 + Int64(z[i] - 0x30)
+                        d -= 1
+                        nDigit += 1
+                    }
+                    i += 1
+                }
+            }
+            if i >= end { break scan }
+            if z[i] == UInt8(ascii: "e") || z[i] == UInt8(ascii: "E") {
+                i += 1
+                eValid = false
+                eType += 1
+                if i >= end { break scan }
+                if z[i] == UInt8(ascii: "-") {
+                    esign = -1
+                    i += 1
+                } else if z[i] == UInt8(ascii: "+") {
+                    i += 1
+                }
+                while i < end && isDigit(z[i]) {
+                    e = e < 10000 ? (e * 10 + Int(z[i] - 0x30)) : 10000
+                    i += 1
+                    eValid = true
+                }
+            }
+            while i < end && isSpace(z[i]) { i += 1 }
+        }
+        e = e * esign + d
+        if e < 0 {
+            esign = -1
+            e = -e
+        } else {
+            esign = 1
+        }
+        s *= sign
+        var result: Double
+        if s == 0 {
+            result = (sign < 0 && nDigit > 0) ? -0.0 : 0.0
+        } else {
+            while e > 0 {
+                if esign > 0 {
+                    if s >= Int64.max / 10 || s <= Int64.min / 10 { break }
+                    s *= 10
+                } else {
+                    if s % 10 != 0 { break }
+                    s /= 10
+                }
+                e -= 1
+            }
+            if e == 0 {
+                result = Double(s)
+            } else {
+                typealias LD = SQLRealFormatting.LongDouble
+                var scale: LD = 1.0
+                if e > 307 {
+                    if e < 342 {
+                        while e % 308 != 0 {
+                            scale *= 10
+                            e -= 1
+                        }
+                        if esign < 0 {
+                            result = Double(LD(s) / scale)
+                            result /= 1.0e308
+                        } else {
+                            result = Double(LD(s) * scale)
+                            result *= 1.0e308
+                        }
+                    } else {
+                        result = esign < 0 ? 0.0 * Double(s) : Double.infinity * Double(s)
+                    }
+                } else {
+                    // sqlite3Pow10: binary exponentiation in long double.
+                    var x: LD = 10
+                    while true {
+                        if e & 1 != 0 { scale *= x }
+                        e >>= 1
+                        if e == 0 { break }
+                        x *= x
+                    }
+                    result = esign < 0 ? Double(LD(s) / scale) : Double(LD(s) * scale)
+                }
+            }
+        }
+        if i == end && nDigit > 0 && eValid && eType > 0 { return (result, eType) }
+        if eType >= 2 && (eType == 3 || eValid) && nDigit > 0 { return (result, -1) }
+        return (result, 0)
+    }
+
+    /// `sqlite3Atoi64`: the (clamped) value and code 0 ok, 1 trailing text, 2 overflow, 3 exactly 2^63, −1 no digits.
+    static func atoi64(_ z: [UInt8]) -> (value: Int64, code: Int) {
+        let end = z.count
+        var i = 0
+        var neg = false
+        while i < end && isSpace(z[i]) { i += 1 }
+        if i < end {
+            if z[i] == UInt8(ascii: "-") {
+                neg = true
+                i += 1
+            } else if z[i] == UInt8(ascii: "+") {
+                i += 1
+            }
+        }
+        let start = i
+        while i < end && z[i] == UInt8(ascii: "0") { i += 1 }
+        let numStart = i
+        var u: UInt64 = 0
+        var j = i
+        while j < end && isDigit(z[j]) {
+            u = u &* 10 &+ UInt64(z[j] - 0x30)
+            j += 1
+        }
+        let nd = j - numStart
+        var value: Int64
+        if u > UInt64(Int64.max) {
+            value = neg ? Int64.min : Int64.max
+        } else {
+            value = neg ? -Int64(u) : Int64(u)
+        }
+        var rc = 0
+        if nd == 0 && start == numStart {
+            rc = -1
+        } else if j < end {
+            var k = j
+            while k < end {
+                if !isSpace(z[k]) {
+                    rc = 1
+                    break
+                }
+                k += 1
+            }
+        }
+        if nd < 19 { return (value, rc) }
+        var c = 0
+        if nd > 19 {
+            c = 1
+        } else {
+            let pow63: [UInt8] = Array("922337203685477580".utf8)
+            for k in 0..<18 {
+                c = (Int(z[numStart + k]) - Int(pow63[k])) * 10
+                if c != 0 { break }
+            }
+            if c == 0 { c = Int(z[numStart + 18]) - Int(UInt8(ascii: "8")) }
+        }
+        if c < 0 { return (value, rc) }
+        value = neg ? Int64.min : Int64.max
+        if c > 0 { return (value, 2) }
+        return (value, neg ? rc : 3)
+    }
+
+    /// C-style `(i64)r` as x86-64 performs it (out-of-range and NaN give `Int64.min`).
+    static func truncatingInt(_ r: Double) -> Int64 {
+        if r.isNaN || r >= 9_223_372_036_854_775_808.0 || r < -9_223_372_036_854_775_808.0 { return Int64.min }
+        return Int64(r)
+    }
+
+    /// `doubleToInt64`: saturating conversion.
+    static func doubleToInt64(_ r: Double) -> Int64 {
+        if r <= -9_223_372_036_854_775_808.0 { return Int64.min }
+        if r >= 9_223_372_036_854_775_807.0 { return Int64.max }
+        if r.isNaN { return 0 }
+        return Int64(r)
+    }
+
+    /// `sqlite3RealSameAsInt`.
+    static func realSameAsInt(_ r: Double, _ i: Int64) -> Bool {
+        let r2 = Double(i)
+        return r == 0.0 || (r.bitPattern == r2.bitPattern && i >= -2_251_799_813_685_248 && i < 2_251_799_813_685_248)
+    }
+}
+
+extension Value {
+    /// The UTF-8 bytes of the value's text form (`sqlite3_value_text`); `nil` for NULL.
+    var sqlTextBytes: [UInt8]? {
+        switch self {
+        case .null: return nil
+        case .integer(let i): return Array(String(i).utf8)
+        case .real(let r): return Array(SQLRealFormatting.render(r).utf8)
+        case .text(let s): return Array(s.utf8)
+        case .blob(let b): return b
+        }
+    }
+
+    /// The value's text form (`sqlite3_value_text`); `nil` for NULL. BLOB bytes are decoded as UTF-8.
+    public var sqlText: String? {
+        switch self {
+        case .null: return nil
+        case .integer(let i): return String(i)
+        case .real(let r): return SQLRealFormatting.render(r)
+        case .text(let s): return s
+        case .blob(let b): return String(decoding: b, as: UTF8.self)
+        }
+    }
+
+    /// `sqlite3_value_int64`.
+    public var sqlInteger: Int64 {
+        switch self {
+        case .null: return 0
+        case .integer(let i): return i
+        case .real(let r): return SQLNumberParsing.doubleToInt64(r)
+        case .text(let s): return SQLNumberParsing.atoi64(Array(s.utf8)).value
+        case .blob(let b): return SQLNumberParsing.atoi64(b).value
+        }
+    }
+
+    /// `sqlite3_value_double`.
+    public var sqlReal: Double {
+        switch self {
+        case .null: return 0
+        case .integer(let i): return Double(i)
+        case .real(let r): return r
+        case .text(let s): return SQLNumberParsing.atof(Array(s.utf8)).value
+        case .blob(let b): return SQLNumberParsing.atof(b).value
+        }
+    }
+
+    /// `sqlite3_value_int`: the 64-bit value truncated to 32 bits.
+    var sqlInt32: Int64 { Int64(Int32(truncatingIfNeeded: sqlInteger)) }
+
+    /// The numeric value of the value as arithmetic sees it (`numericType`): INTEGER or REAL, or `nil` for NULL.
+    var sqlNumeric: Value {
+        switch self {
+        case .null, .integer, .real: return self
+        case .text(let s): return Value.numericFromBytes(Array(s.utf8))
+        case .blob(let b): return Value.numericFromBytes(b)
+        }
+    }
+
+    static func numericFromBytes(_ z: [UInt8]) -> Value {
+        let (r, rc) = SQLNumberParsing.atof(z)
+        if rc <= 0 {
+            if rc == 0 {
+                let (ix, irc) = SQLNumberParsing.atoi64(z)
+                if irc <= 1 { return .integer(ix) }
+            }
+            return .real(r)
+        }
+        if rc == 1 {
+            let (ix, irc) = SQLNumberParsing.atoi64(z)
+            if irc == 0 { return .integer(ix) }
+        }
+        return .real(r)
+    }
+
+    /// SQL truth value (`sqlite3VdbeBooleanValue`): `nil` for NULL.
+    public var sqlTruth: Bool? {
+        switch self {
+        case .null: return nil
+        case .integer(let i): return i != 0
+        default: return sqlReal != 0
+        }
+    }
+}
+
+/// `CAST(x AS type)`.
+public enum SQLCast {
+    /// Casts `value` to the affinity of the declared type `typeName`.
+    public static func cast(_ value: Value, to typeName: String) -> Value {
+        cast(value, to: SQLAffinity(declaredType: typeName))
+    }
+
+    /// Casts `value` to `affinity` (`sqlite3VdbeMemCast`).
+    public static func cast(_ value: Value, to affinity: SQLAffinity) -> Value {
+        if case .null = value { return .null }
+        switch affinity {
+        case .blob:
+            switch value {
+            case .blob: return value
+            default: return .blob(value.sqlTextBytes ?? [])
+            }
+        case .text:
+            return .text(value.sqlText ?? "")
+        case .real:
+            return .real(value.sqlReal)
+        case .integer:
+            return .integer(value.sqlInteger)
+        case .numeric:
+            switch value {
+            case .integer, .real, .null: return value
+            case .text(let s): return numerify(Array(s.utf8))
+            case .blob(let b): return numerify(b)
+            }
+        }
+    }
+
+    /// `sqlite3VdbeMemNumerify` on text/blob bytes.
+    static func numerify(_ z: [UInt8]) -> Value {
+        let (r, rc) = SQLNumberParsing.atof(z)
+        if rc == 0 || rc == 1 {
+            let (ix, irc) = SQLNumberParsing.atoi64(z)
+            if irc <= 1 { return .integer(ix) }
+        }
+        let ix = SQLNumberParsing.truncatingInt(r)
+        if SQLNumberParsing.realSameAsInt(r, ix) { return .integer(ix) }
+        return .real(r)
+    }
+}

@@ -1,0 +1,53 @@
+import GraniteStorage
+
+/// The built-in collating sequences.
+public enum SQLCollation: Sendable, Hashable {
+    /// `memcmp` of the UTF-8 bytes.
+    case binary
+    /// Like BINARY but ASCII upper-case letters fold to lower case.
+    case nocase
+    /// Like BINARY but trailing spaces are ignored.
+    case rtrim
+
+    /// The collation named `name` (case-insensitive), or `nil` if it is not built in.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "binary": self = .binary
+        case "nocase": self = .nocase
+        case "rtrim": self = .rtrim
+        default: return nil
+        }
+    }
+
+    /// Compares two texts, returning −1, 0 or 1.
+    public func compare(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in b.withUTF8 { pb in compareBytes(pa, pb) } }
+    }
+
+    func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = Swift.min(a.count, b.count)
+        switch self {
+        case .binary, .rtrim:
+            for i in 0..<n where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+            if self == .rtrim {
+                let rest = a.count > n ? a : b
+                for i in n..<rest.count where rest[i] != 0x20 {
+                    return a.count > n ? 1 : -1
+                }
+                return 0
+            }
+        case .nocase:
+            for i in 0..<n {
+                let x = SQLCollation.fold(a[i])
+                let y = SQLCollation.fold(b[i])
+                if x != y { return x < y ? -1 : 1 }
+            }
+        }
+        return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+    }
+
+    @inline(__always)
+    static func fold(_ c: UInt8) -> UInt8 { (c >= 0x41 && c <= 0x5a) ? c + 32 : c }
+}

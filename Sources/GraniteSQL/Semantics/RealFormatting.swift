@@ -1,0 +1,167 @@
+import GraniteStorage
+
+/// SQLite-compatible rendering of REAL values as text.
+///
+/// SQLite 3.40 formats doubles with its own `printf` engine, which works in x87 80-bit `long double`
+/// arithmetic; this file reproduces that engine (for `%!.15g`, `%!.20e` and `%.Nf`) digit for digit.
+public enum SQLRealFormatting {
+    /// The printf conversion kinds used by SQLite's value layer.
+    enum Conversion { case float, exponent, generic }
+
+    /// `%!.15g`: the text SQLite produces for a REAL value (`CAST(x AS TEXT)`, `x || ''`).
+    public static func render(_ value: Double) -> String {
+        format(value, precision: 15, conversion: .generic, altForm2: true)
+    }
+
+    /// `%.Nf` as SQLite's printf renders it (used by `round`).
+    static func fixed(_ value: Double, digits: Int) -> String {
+        format(value, precision: digits, conversion: .float, altForm2: false)
+    }
+
+    /// `%!.20e` (used by `quote` when `%!.15g` does not round-trip).
+    static func exponent20(_ value: Double) -> String {
+        format(value, precision: 20, conversion: .exponent, altForm2: true)
+    }
+
+    private static let roundingTable: [Double] = [
+        5.0e-01, 5.0e-02, 5.0e-03, 5.0e-04, 5.0e-05, 5.0e-06, 5.0e-07, 5.0e-08, 5.0e-09, 5.0e-10,
+    ]
+
+    #if arch(x86_64) || arch(i386)
+    typealias LongDouble = Float80
+    #else
+    typealias LongDouble = Double
+    #endif
+
+    private static func digit(_ value: inout LongDouble, _ count: inout Int) -> UInt8 {
+        if count <= 0 { return UInt8(ascii: "0") }
+        count -= 1
+        var d = 0
+        if value >= 0 && value < 10 { d = Int(value) }
+        let ld = LongDouble(d)
+        value = (value - ld) * 10.0
+        return UInt8(ascii: "0") + UInt8(truncatingIfNeeded: d)
+    }
+
+    static func format(_ input: Double, precision inputPrecision: Int, conversion: Conversion, altForm2: Bool)
+        -> String
+    {
+        var precision = max(0, min(inputPrecision, 350))
+        var realvalue = LongDouble(input)
+        var prefix: UInt8? = nil
+        if input.isNaN { return "NaN" }
+        if realvalue < 0 {
+            realvalue = -realvalue
+            prefix = UInt8(ascii: "-")
+        }
+        var xtype = conversion
+        if xtype == .generic && precision > 0 { precision -= 1 }
+        var idx = precision & 0xfff
+        var rounder = roundingTable[idx % 10]
+        while idx >= 10 {
+            rounder *= 1.0e-10
+            idx -= 10
+        }
+        if xtype == .float {
+            let rx = Double(realvalue)
+            let ex = -1023 + Int((rx.bitPattern >> 52) & 0x7ff)
+            if precision + (ex / 3) < 15 { rounder += Double(realvalue * LongDouble(3e-16 as Double)) }
+            realvalue += LongDouble(rounder)
+        }
+        var exp = 0
+        if realvalue > 0 {
+            var scale: LongDouble = 1.0
+            while realvalue >= LongDouble(1e100 as Double) * scale && exp <= 350 {
+                scale *= LongDouble(1e100 as Double)
+                exp += 100
+            }
+            while realvalue >= 1e10 * scale && exp <= 350 {
+                scale *= 1e10
+                exp += 10
+            }
+            while realvalue >= 10.0 * scale && exp <= 350 {
+                scale *= 10.0
+                exp += 1
+            }
+            realvalue /= scale
+            while realvalue < LongDouble(1e-8 as Double) {
+                realvalue *= 1e8
+                exp -= 8
+            }
+            while realvalue < 1.0 {
+                realvalue *= 10.0
+                exp -= 1
+            }
+            if exp > 350 {
+                return prefix == nil ? "Inf" : "-Inf"
+            }
+        }
+        if xtype != .float {
+            realvalue += LongDouble(rounder)
+            if realvalue >= 10.0 {
+                realvalue *= LongDouble(0.1 as Double)
+                exp += 1
+            }
+        }
+        var flagRTZ: Bool
+        if xtype == .generic {
+            flagRTZ = true
+            if exp < -4 || exp > precision {
+                xtype = .exponent
+            } else {
+                precision -= exp
+                xtype = .float
+            }
+        } else {
+            flagRTZ = altForm2
+        }
+        var e2 = xtype == .exponent ? 0 : exp
+        var nsd = 16 + (altForm2 ? 10 : 0)
+        let flagDP = precision > 0 || altForm2
+        var out: [UInt8] = []
+        out.reserveCapacity(32 + max(e2, 0) + precision)
+        if let p = prefix { out.append(p) }
+        if e2 < 0 {
+            out.append(UInt8(ascii: "0"))
+        } else {
+            while e2 >= 0 {
+                out.append(digit(&realvalue, &nsd))
+                e2 -= 1
+            }
+        }
+        if flagDP { out.append(UInt8(ascii: ".")) }
+        e2 += 1
+        while e2 < 0 {
+            out.append(UInt8(ascii: "0"))
+            precision -= 1
+            e2 += 1
+        }
+        while precision > 0 {
+            out.append(digit(&realvalue, &nsd))
+            precision -= 1
+        }
+        if flagRTZ && flagDP {
+            while out.last == UInt8(ascii: "0") { out.removeLast() }
+            if out.last == UInt8(ascii: ".") {
+                if altForm2 { out.append(UInt8(ascii: "0")) } else { out.removeLast() }
+            }
+        }
+        if xtype == .exponent {
+            var e = exp
+            out.append(UInt8(ascii: "e"))
+            if e < 0 {
+                out.append(UInt8(ascii: "-"))
+                e = -e
+            } else {
+                out.append(UInt8(ascii: "+"))
+            }
+            if e >= 100 {
+                out.append(UInt8(ascii: "0") + UInt8(e / 100))
+                e %= 100
+            }
+            out.append(UInt8(ascii: "0") + UInt8(e / 10))
+            out.append(UInt8(ascii: "0") + UInt8(e % 10))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,340 @@
+import GraniteStorage
+
+/// SQLite's built-in scalar functions.
+public enum SQLScalarFunctions {
+    /// The names `call` understands (lower case).
+    public static let names: Set<String> = [
+        "length", "lower", "upper", "abs", "round", "coalesce", "ifnull", "nullif", "substr", "substring",
+        "instr", "replace", "trim", "ltrim", "rtrim", "typeof", "hex", "quote", "random", "unicode", "char",
+        "min", "max", "iif", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
+    ]
+
+    /// Calls the function `name` (case-insensitive) with already-evaluated arguments.
+    public static func call(_ name: String, _ args: [Value]) throws -> Value {
+        let n = name.lowercased()
+        func arity(_ counts: ClosedRange<Int>) throws {
+            if !counts.contains(args.count) {
+                throw SQLFunctionError("wrong number of arguments to function \(n)()")
+            }
+        }
+        switch n {
+        case "length": try arity(1...1); return length(args[0])
+        case "lower": try arity(1...1); return lower(args[0])
+        case "upper": try arity(1...1); return upper(args[0])
+        case "abs": try arity(1...1); return try abs(args[0])
+        case "round": try arity(1...2); return round(args[0], args.count > 1 ? args[1] : nil)
+        case "coalesce":
+            if args.count < 2 { throw SQLFunctionError("wrong number of arguments to function coalesce()") }
+            return coalesce(args)
+        case "ifnull": try arity(2...2); return coalesce(args)
+        case "nullif": try arity(2...2); return nullif(args[0], args[1])
+        case "substr", "substring": try arity(2...3); return substr(args[0], args[1], args.count > 2 ? args[2] : nil)
+        case "instr": try arity(2...2); return instr(args[0], args[1])
+        case "replace": try arity(3...3); return replace(args[0], args[1], args[2])
+        case "trim": try arity(1...2); return trim(args[0], args.count > 1 ? args[1] : nil, left: true, right: true)
+        case "ltrim": try arity(1...2); return trim(args[0], args.count > 1 ? args[1] : nil, left: true, right: false)
+        case "rtrim": try arity(1...2); return trim(args[0], args.count > 1 ? args[1] : nil, left: false, right: true)
+        case "typeof": try arity(1...1); return typeof(args[0])
+        case "hex": try arity(1...1); return hex(args[0])
+        case "quote": try arity(1...1); return quote(args[0])
+        case "random": try arity(0...0); return random()
+        case "unicode": try arity(1...1); return unicode(args[0])
+        case "char": return char(args)
+        case "min", "max":
+            if args.count < 2 { throw SQLFunctionError("wrong number of arguments to function \(n)()") }
+            return n == "min" ? minimum(args) : maximum(args)
+        case "iif": try arity(3...3); return (args[0].sqlTruth ?? false) ? args[1] : args[2]
+        case "date": return SQLDateTime.date(args)
+        case "time": return SQLDateTime.time(args)
+        case "datetime": return SQLDateTime.datetime(args)
+        case "julianday": return SQLDateTime.julianday(args)
+        case "unixepoch": return SQLDateTime.unixepoch(args)
+        case "strftime": return SQLDateTime.strftime(args)
+        default: throw SQLFunctionError("no such function: \(name)")
+        }
+    }
+
+    /// Characters up to the first NUL for TEXT (and numbers' text), bytes for BLOB.
+    public static func length(_ x: Value) -> Value {
+        switch x {
+        case .null: return .null
+        case .blob(let b): return .integer(Int64(b.count))
+        default:
+            var n: Int64 = 0
+            for u in (x.sqlText ?? "").unicodeScalars {
+                if u.value == 0 { break }
+                n += 1
+            }
+            return .integer(n)
+        }
+    }
+
+    private static func mapASCII(_ x: Value, _ f: (UInt8) -> UInt8) -> Value {
+        guard let b = x.sqlTextBytes else { return .null }
+        return .text(String(decoding: b.map(f), as: UTF8.self))
+    }
+
+    /// ASCII lower-casing.
+    public static func lower(_ x: Value) -> Value { mapASCII(x) { ($0 >= 0x41 && $0 <= 0x5a) ? $0 + 32 : $0 } }
+    /// ASCII upper-casing.
+    public static func upper(_ x: Value) -> Value { mapASCII(x) { ($0 >= 0x61 && $0 <= 0x7a) ? $0 - 32 : $0 } }
+
+    /// `abs(x)`; throws "integer overflow" for the smallest integer.
+    public static func abs(_ x: Value) throws -> Value {
+        switch x {
+        case .null: return .null
+        case .integer(let i):
+            if i == Int64.min { throw SQLEvaluationError.integerOverflow }
+            return .integer(i < 0 ? -i : i)
+        default:
+            let r = x.sqlReal
+            return .real(r < 0 ? -r : r)
+        }
+    }
+
+    /// `round(x[, digits])`.
+    public static func round(_ x: Value, _ digits: Value?) -> Value {
+        var n: Int64 = 0
+        if let d = digits {
+            if d.isNull { return .null }
+            n = Swift.max(0, Swift.min(30, d.sqlInt32))
+        }
+        if x.isNull { return .null }
+        var r = x.sqlReal
+        if r < -4503599627370496.0 || r > 4503599627370496.0 {
+            // No fractional part.
+        } else if n == 0 {
+            r = Double(SQLNumberParsing.truncatingInt(r + (r < 0 ? -0.5 : 0.5)))
+        } else {
+            r = SQLNumberParsing.atof(Array(SQLRealFormatting.fixed(r, digits: Int(n)).utf8)).value
+        }
+        return .real(r)
+    }
+
+    /// The first non-NULL argument.
+    public static func coalesce(_ args: [Value]) -> Value {
+        for a in args where !a.isNull { return a }
+        return .null
+    }
+
+    /// NULL if the arguments compare equal (BINARY), else the first.
+    public static func nullif(_ a: Value, _ b: Value) -> Value {
+        SQLComparison.compare(a, b) == 0 ? .null : a
+    }
+
+    /// `substr(x, start[, length])` with SQLite's handling of negative and out-of-range arguments.
+    public static func substr(_ x: Value, _ start: Value, _ length: Value?) -> Value {
+        if start.isNull || (length?.isNull ?? false) { return .null }
+        if x.isNull { return .null }
+        var p1 = start.sqlInt32
+        var p2: Int64
+        var negP2 = false
+        if let l = length {
+            p2 = l.sqlInt32
+            if p2 < 0 {
+                p2 = -p2
+                negP2 = true
+            }
+        } else {
+            p2 = 1_000_000_000
+        }
+        if case .blob(let bytes) = x {
+            if bytes.isEmpty { return .null }
+            let len = Int64(bytes.count)
+            adjust(&p1, &p2, negP2, len)
+            if p1 + p2 > len { p2 = Swift.max(0, len - p1) }
+            if p1 >= len { return .blob([]) }
+            return .blob(Array(bytes[Int(p1)..<Int(p1 + p2)]))
+        }
+        var chars: [Unicode.Scalar] = []
+        for u in (x.sqlText ?? "").unicodeScalars {
+            if u.value == 0 { break }
+            chars.append(u)
+        }
+        let len = Int64(chars.count)
+        adjust(&p1, &p2, negP2, p1 < 0 ? len : 0)
+        let from = Swift.min(p1, len)
+        let to = Swift.min(from + p2, len)
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: chars[Int(from)..<Int(to)])
+        return .text(String(out))
+    }
+
+    private static func adjust(_ p1: inout Int64, _ p2: inout Int64, _ negP2: Bool, _ len: Int64) {
+        if p1 < 0 {
+            p1 += len
+            if p1 < 0 {
+                p2 += p1
+                if p2 < 0 { p2 = 0 }
+                p1 = 0
+            }
+        } else if p1 > 0 {
+            p1 -= 1
+        } else if p2 > 0 {
+            p2 -= 1
+        }
+        if negP2 {
+            p1 -= p2
+            if p1 < 0 {
+                p2 += p1
+                p1 = 0
+            }
+        }
+    }
+
+    /// 1-based character position of `needle` in `haystack` (bytes for two BLOBs), 0 if absent.
+    public static func instr(_ haystack: Value, _ needle: Value) -> Value {
+        if haystack.isNull || needle.isNull { return .null }
+        var isText = true
+        if case .blob = haystack, case .blob = needle { isText = false }
+        let h = haystack.sqlTextBytes ?? []
+        let nd = needle.sqlTextBytes ?? []
+        if nd.isEmpty { return .integer(1) }
+        var n: Int64 = 1
+        var i = 0
+        while nd.count <= h.count - i {
+            if h[i] == nd[0] && h[i..<(i + nd.count)].elementsEqual(nd) { return .integer(n) }
+            n += 1
+            repeat { i += 1 } while isText && i < h.count && (h[i] & 0xc0) == 0x80
+        }
+        return .integer(0)
+    }
+
+    /// `replace(x, pattern, replacement)` on UTF-8 bytes.
+    public static func replace(_ x: Value, _ pattern: Value, _ replacement: Value) -> Value {
+        guard let s = x.sqlTextBytes else { return .null }
+        guard let p = pattern.sqlTextBytes else { return .null }
+        if p.isEmpty {
+            if case .blob = x { return .text(String(decoding: s, as: UTF8.self)) }
+            return x
+        }
+        guard let r = replacement.sqlTextBytes else { return .null }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        while i < s.count {
+            if s.count - i >= p.count && s[i] == p[0] && s[i..<(i + p.count)].elementsEqual(p) {
+                out.append(contentsOf: r)
+                i += p.count
+            } else {
+                out.append(s[i])
+                i += 1
+            }
+        }
+        return .text(String(decoding: out, as: UTF8.self))
+    }
+
+    /// `trim`/`ltrim`/`rtrim` with an optional set of characters (default: space).
+    public static func trim(_ x: Value, _ set: Value?, left: Bool, right: Bool) -> Value {
+        guard let s = x.sqlText else { return .null }
+        var chars: Set<UInt32> = [0x20]
+        if let set = set {
+            guard let t = set.sqlText else { return .null }
+            chars = Set(t.unicodeScalars.map(\.value))
+        }
+        var scalars = Array(s.unicodeScalars)
+        if left {
+            var k = 0
+            while k < scalars.count && chars.contains(scalars[k].value) { k += 1 }
+            scalars.removeFirst(k)
+        }
+        if right {
+            while let last = scalars.last, chars.contains(last.value) { scalars.removeLast() }
+        }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars)
+        return .text(String(out))
+    }
+
+    /// The storage class name.
+    public static func typeof(_ x: Value) -> Value {
+        switch x {
+        case .null: return .text("null")
+        case .integer: return .text("integer")
+        case .real: return .text("real")
+        case .text: return .text("text")
+        case .blob: return .text("blob")
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    private static func hexBytes(_ b: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count * 2)
+        for byte in b {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 15)])
+        }
+        return out
+    }
+
+    /// Upper-case hex of the value's bytes (empty for NULL).
+    public static func hex(_ x: Value) -> Value {
+        .text(String(decoding: hexBytes(x.sqlTextBytes ?? []), as: UTF8.self))
+    }
+
+    /// An SQL literal for the value.
+    public static func quote(_ x: Value) -> Value {
+        switch x {
+        case .null: return .text("NULL")
+        case .integer(let i): return .text(String(i))
+        case .real(let r):
+            let s = SQLRealFormatting.render(r)
+            let back = SQLNumberParsing.atof(Array(s.utf8)).value
+            if back != r { return .text(SQLRealFormatting.exponent20(r)) }
+            return .text(s)
+        case .text(let s):
+            var out = "'"
+            for ch in s.unicodeScalars {
+                if ch.value == 0 { break }
+                if ch == "'" { out.unicodeScalars.append("'") }
+                out.unicodeScalars.append(ch)
+            }
+            out += "'"
+            return .text(out)
+        case .blob(let b):
+            return .text("X'" + String(decoding: hexBytes(b), as: UTF8.self) + "'")
+        }
+    }
+
+    /// A random 64-bit integer.
+    public static func random() -> Value { .integer(Int64.random(in: Int64.min...Int64.max)) }
+
+    /// The code point of the first character, NULL for NULL or empty text.
+    public static func unicode(_ x: Value) -> Value {
+        guard let s = x.sqlText, let first = s.unicodeScalars.first else { return .null }
+        return .integer(Int64(first.value))
+    }
+
+    /// Text from code points (invalid ones become U+FFFD).
+    public static func char(_ args: [Value]) -> Value {
+        var out = String.UnicodeScalarView()
+        for a in args {
+            let v = a.sqlInteger
+            let scalar = (v >= 0 && v <= 0x10ffff) ? Unicode.Scalar(UInt32(v)) : nil
+            out.append(scalar ?? "\u{FFFD}")
+        }
+        return .text(String(out))
+    }
+
+    /// Multi-argument `min`: NULL if any argument is NULL.
+    public static func minimum(_ args: [Value], collation: SQLCollation = .binary) -> Value {
+        var best = 0
+        for i in args.indices {
+            if args[i].isNull { return .null }
+            if i > 0 && SQLComparison.compare(args[best], args[i], collation: collation) >= 0 { best = i }
+        }
+        return args.isEmpty ? .null : args[best]
+    }
+
+    /// Multi-argument `max`: NULL if any argument is NULL.
+    public static func maximum(_ args: [Value], collation: SQLCollation = .binary) -> Value {
+        var best = 0
+        for i in args.indices {
+            if args[i].isNull { return .null }
+            if i > 0 && SQLComparison.compare(args[best], args[i], collation: collation) < 0 { best = i }
+        }
+        return args.isEmpty ? .null : args[best]
+    }
+}

@@ -1,0 +1,101 @@
+import GraniteStorage
+
+/// The comparison operators.
+public enum SQLComparisonOperator: Sendable, Hashable {
+    case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+    /// `IS`: NULL-safe equality.
+    case `is`
+    /// `IS NOT`: NULL-safe inequality.
+    case isNot
+}
+
+/// SQLite's comparison semantics.
+public enum SQLComparison {
+    /// Total SQL order (`sqlite3MemCompare`): NULL < numbers < TEXT (by `collation`) < BLOB. Returns −1, 0 or 1.
+    public static func compare(_ a: Value, _ b: Value, collation: SQLCollation = .binary) -> Int {
+        if case .text(let x) = a, case .text(let y) = b { return collation.compare(x, y) }
+        return Value.compare(a, b)
+    }
+
+    /// The affinity SQLite applies to both operands of a comparison (`sqlite3CompareAffinity`), given the
+    /// operands' affinities (`nil`: the operand has no affinity, e.g. a literal or parameter).
+    public static func comparisonAffinity(_ left: SQLAffinity?, _ right: SQLAffinity?) -> SQLAffinity? {
+        if let l = left, let r = right {
+            return (l.isNumeric || r.isNumeric) ? .numeric : .blob
+        }
+        return left ?? right
+    }
+
+    /// Converts the operands as the comparison opcodes do before comparing.
+    public static func prepareOperands(
+        _ a: Value, _ aAffinity: SQLAffinity?, _ b: Value, _ bAffinity: SQLAffinity?
+    ) -> (Value, Value) {
+        guard let affinity = comparisonAffinity(aAffinity, bAffinity) else { return (a, b) }
+        func prep(_ v: Value) -> Value {
+            if affinity.isNumeric {
+                if case .text(let s) = v {
+                    return SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? v
+                }
+                return v
+            }
+            if affinity == .text {
+                switch v {
+                case .integer, .real: return .text(v.sqlText ?? "")
+                default: return v
+                }
+            }
+            return v
+        }
+        if affinity.isNumeric {
+            guard a.isText || b.isText else { return (a, b) }
+        } else if affinity == .text {
+            guard a.isText || b.isText else { return (a, b) }
+        } else {
+            return (a, b)
+        }
+        return (prep(a), prep(b))
+    }
+
+    /// Evaluates `a op b` with SQLite's affinity and collation rules; `nil` means NULL (unknown).
+    public static func evaluate(
+        _ op: SQLComparisonOperator, _ a: Value, _ b: Value,
+        leftAffinity: SQLAffinity? = nil, rightAffinity: SQLAffinity? = nil,
+        collation: SQLCollation = .binary
+    ) -> Bool? {
+        let aNull = a.isNull
+        let bNull = b.isNull
+        if op == .is || op == .isNot {
+            if aNull || bNull {
+                let same = aNull && bNull
+                return op == .is ? same : !same
+            }
+        } else if aNull || bNull {
+            return nil
+        }
+        let (x, y) = prepareOperands(a, leftAffinity, b, rightAffinity)
+        let c = compare(x, y, collation: collation)
+        switch op {
+        case .equal, .is: return c == 0
+        case .notEqual, .isNot: return c != 0
+        case .less: return c < 0
+        case .lessOrEqual: return c <= 0
+        case .greater: return c > 0
+        case .greaterOrEqual: return c >= 0
+        }
+    }
+}
+
+extension Value {
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+    var isBlob: Bool {
+        if case .blob = self { return true }
+        return false
+    }
+    var isText: Bool {
+        if case .text = self { return true }
+        return false
+    }
+}

@@ -31,6 +31,7 @@ let package = Package(
             name: "granite",
             dependencies: [
                 "GraniteStorage",
+                "GraniteSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

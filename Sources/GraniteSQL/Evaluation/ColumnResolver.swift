@@ -1,0 +1,127 @@
+/// A resolved column: where its value lives in ``EvaluationContext/row`` and how it compares.
+public struct ResolvedColumn: Sendable, Equatable {
+    /// The slot index in the row.
+    public var slot: Int
+    /// The column's affinity (BLOB for columns without a declared type).
+    public var affinity: SQLAffinity
+    /// The column's declared collation.
+    public var collation: SQLCollation
+
+    /// Creates a resolved column.
+    public init(slot: Int, affinity: SQLAffinity, collation: SQLCollation = .binary) {
+        self.slot = slot
+        self.affinity = affinity
+        self.collation = collation
+    }
+}
+
+/// The kinds of subquery an expression can contain.
+public enum SubqueryKind: Sendable, Equatable {
+    /// `(SELECT …)`.
+    case scalar
+    /// `EXISTS (SELECT …)`.
+    case exists
+    /// `x IN (SELECT …)`.
+    case inSelect
+}
+
+/// Maps names in an expression to row slots while it is compiled.
+public protocol ColumnResolver {
+    /// Resolves `[[schema.]table.]column`; throws ``SQLEvaluationError``s with SQLite's messages
+    /// (`no such column: x`, `ambiguous column name: x`).
+    func resolve(_ reference: ColumnReference) throws -> ResolvedColumn
+    /// Resolves an aggregate call (`count(*)`, `sum(x)`, …) to the slot where the executor stores its result.
+    /// The default throws `misuse of aggregate function f()`.
+    func resolveAggregate(_ call: FunctionCall) throws -> Int
+    /// Registers a subquery, returning the id passed to ``SubqueryProvider`` at run time. The default throws
+    /// `subqueries are not supported here`.
+    func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID
+}
+
+extension ColumnResolver {
+    public func resolveAggregate(_ call: FunctionCall) throws -> Int {
+        throw SQLEvaluationError("misuse of aggregate function \(call.name)()")
+    }
+
+    public func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
+        throw SQLEvaluationError("subqueries are not supported here")
+    }
+}
+
+/// A resolver with no columns: every column reference is an error (`SELECT <expr>` without `FROM`).
+public struct EmptyColumnResolver: ColumnResolver {
+    /// Creates the resolver.
+    public init() {}
+
+    public func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+        throw SQLEvaluationError("no such column: \(SimpleColumnResolver.display(reference))")
+    }
+}
+
+/// A resolver over a list of tables with their columns; slots are numbered in declaration order across tables.
+public struct SimpleColumnResolver: ColumnResolver {
+    /// One column of a table.
+    public struct Column: Sendable, Equatable {
+        /// The column name.
+        public var name: String
+        /// The declared type (drives the affinity), or `nil`.
+        public var declaredType: String?
+        /// The declared collation.
+        public var collation: SQLCollation
+
+        /// Creates a column.
+        public init(_ name: String, _ declaredType: String? = nil, collation: SQLCollation = .binary) {
+            self.name = name
+            self.declaredType = declaredType
+            self.collation = collation
+        }
+    }
+
+    /// One table (or alias) with its columns.
+    public struct Table: Sendable, Equatable {
+        /// The table name or alias.
+        public var name: String
+        /// The columns.
+        public var columns: [Column]
+
+        /// Creates a table.
+        public init(_ name: String, _ columns: [Column]) {
+            self.name = name
+            self.columns = columns
+        }
+    }
+
+    /// The tables, in slot order.
+    public var tables: [Table]
+
+    /// Creates a resolver.
+    public init(tables: [Table]) { self.tables = tables }
+
+    /// Creates a resolver for a single table.
+    public init(table: String, columns: [Column]) { self.init(tables: [Table(table, columns)]) }
+
+    static func display(_ r: ColumnReference) -> String {
+        [r.schema, r.table, r.column].compactMap { $0 }.joined(separator: ".")
+    }
+
+    static func equalNoCase(_ a: String, _ b: String) -> Bool {
+        SQLCollation.nocase.compare(a, b) == 0
+    }
+
+    public func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+        var found: ResolvedColumn?
+        var slot = 0
+        for table in tables {
+            let tableMatches = reference.table.map { Self.equalNoCase($0, table.name) } ?? true
+            for column in table.columns {
+                defer { slot += 1 }
+                guard tableMatches, Self.equalNoCase(column.name, reference.column) else { continue }
+                if found != nil { throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))") }
+                found = ResolvedColumn(
+                    slot: slot, affinity: SQLAffinity(declaredType: column.declaredType), collation: column.collation)
+            }
+        }
+        guard let found else { throw SQLEvaluationError("no such column: \(Self.display(reference))") }
+        return found
+    }
+}

@@ -1,0 +1,540 @@
+import GraniteStorage
+
+/// Compiles ``SQLExpression`` trees into ``CompiledExpression``s with SQLite 3.40's semantics.
+///
+/// Compile-time work: column references are resolved through a ``ColumnResolver``; function names and argument
+/// counts are checked (`no such function: f`, `wrong number of arguments to function f()`); each comparison's
+/// affinities and collating sequence are fixed (`sqlite3ExprAffinity`, `sqlite3ExprCollSeq`,
+/// `sqlite3BinaryCompareCollSeq`); subtrees without columns, parameters, subqueries, aggregates and
+/// non-deterministic calls (`random()`, `CURRENT_*`, date/time functions) are folded to constants.
+///
+/// Parse-time rewrites SQLite performs are mirrored: `x IN ()` is the constant 0 (1 for `NOT IN`) and `x` is not
+/// compiled; `x IN (c)` with a single constant `c` becomes `x = c` (`x <> c` for `NOT IN`); `e AND 0` / `0 AND e`
+/// (an integer literal 0) is the constant 0 and `e` is not compiled; `x IS [NOT] TRUE|FALSE` tests truth.
+///
+/// Aggregate calls compile to a read of the slot returned by ``ColumnResolver/resolveAggregate(_:)``; subqueries
+/// compile to calls into the context's ``SubqueryProvider`` (see ``ColumnResolver/registerSubquery(_:kind:)``).
+/// Not supported (throw at compile time): row values, `IN table`, `->`/`->>`, `MATCH`, `REGEXP`.
+public struct ExpressionCompiler {
+    /// Models `SQLITE_LIKE_DOESNT_MATCH_BLOBS` (on in Debian's SQLite, which the tests use as the oracle).
+    public var likeBlobsNeverMatch: Bool
+
+    /// Creates a compiler.
+    public init(likeBlobsNeverMatch: Bool = true) {
+        self.likeBlobsNeverMatch = likeBlobsNeverMatch
+    }
+
+    /// Compiles `expr` with the default options.
+    public static func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
+        try ExpressionCompiler().compile(expr, resolver: resolver)
+    }
+
+    /// Compiles `expr`, resolving names through `resolver`.
+    public func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
+        var session = Session(resolver: resolver, likeBlobsNeverMatch: likeBlobsNeverMatch)
+        let root = try session.node(expr)
+        return CompiledExpression(
+            root: root, prelude: session.prelude.filter { $0.constantValue == nil },
+            affinity: try session.affinity(expr), collation: try session.collation(expr))
+    }
+
+    /// Argument-count ranges (`nil` upper bound: unbounded) of the functions the evaluator knows.
+    static let arities: [String: (Int, Int?)] = [
+        "length": (1, 1), "lower": (1, 1), "upper": (1, 1), "abs": (1, 1), "round": (1, 2),
+        "coalesce": (2, nil), "ifnull": (2, 2), "nullif": (2, 2), "substr": (2, 3), "substring": (2, 3),
+        "instr": (2, 2), "replace": (3, 3), "trim": (1, 2), "ltrim": (1, 2), "rtrim": (1, 2), "typeof": (1, 1),
+        "hex": (1, 1), "quote": (1, 1), "random": (0, 0), "unicode": (1, 1), "char": (0, nil), "min": (1, nil),
+        "max": (1, nil), "iif": (3, 3), "date": (0, nil), "time": (0, nil), "datetime": (0, nil),
+        "julianday": (0, nil), "unixepoch": (0, nil), "strftime": (0, nil), "likely": (1, 1), "unlikely": (1, 1),
+        // Aggregates.
+        "count": (0, 1), "sum": (1, 1), "total": (1, 1), "avg": (1, 1), "group_concat": (1, 2),
+    ]
+
+    static let aggregates: Set<String> = ["count", "sum", "total", "avg", "group_concat"]
+    static let nonDeterministic: Set<String> = [
+        "random", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
+    ]
+}
+
+extension ExpressionCompiler {
+    struct Session<R: ColumnResolver> {
+        let resolver: R
+        let likeBlobsNeverMatch: Bool
+        /// How many conditionally evaluated contexts (CASE branches, later COALESCE / IN items) enclose the node
+        /// being compiled.
+        var lazyDepth = 0
+        /// Constant subexpressions SQLite evaluates once at statement start even when they sit in a branch that
+        /// is never taken (see ``operand(_:)``).
+        var prelude: [EvalNode] = []
+        /// Set when the next node compiled is in jump position (see ``condition(_:)``).
+        var pendingJump = false
+
+        init(resolver: R, likeBlobsNeverMatch: Bool) {
+            self.resolver = resolver
+            self.likeBlobsNeverMatch = likeBlobsNeverMatch
+        }
+
+        /// Compiles an expression in an operand position (SQLite codes it with `sqlite3ExprCodeTemp` or as a
+        /// factored function argument). SQLite hoists constant operands without `EP_HasFunc` into the statement
+        /// prologue, so they run even inside an untaken CASE branch. Because the parser never propagates flags
+        /// from BETWEEN's bounds, such an operand can still call a function that fails
+        /// (`CASE WHEN 0 THEN NOT (1 BETWEEN 0 AND abs(-9223372036854775808)) END` is an error); those
+        /// operands are recorded in ``prelude``.
+        mutating func operand(_ e: SQLExpression) throws -> EvalNode {
+            let n = try node(e)
+            if lazyDepth > 0, n.constantValue == nil, isRuntimeConstant(e), !sqliteHasFunction(e), containsCall(e) {
+                prelude.append(n)
+            }
+            return n
+        }
+
+        /// Compiles `e` where SQLite codes it as a jump (`sqlite3ExprIfTrue`/`IfFalse`: CASE WHEN, WHERE):
+        /// AND / OR / NOT / IS TRUE / BETWEEN then short-circuit. The node evaluates to 1 when `e` is true and to
+        /// 0 or NULL otherwise.
+        mutating func condition(_ e: SQLExpression) throws -> EvalNode {
+            pendingJump = true
+            let n = try node(e)
+            return n.constantValue == nil ? .condition(n) : n
+        }
+
+        /// Compiles `e` as conditionally evaluated.
+        mutating func lazy(_ e: SQLExpression) throws -> EvalNode {
+            lazyDepth += 1
+            defer { lazyDepth -= 1 }
+            return try node(e)
+        }
+
+        /// SQLite's `EP_HasFunc` as the parser propagates it (not from BETWEEN's bounds).
+        func sqliteHasFunction(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .function, .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp), .like:
+                return true
+            case .between(let x, _, _, _): return sqliteHasFunction(x)
+            default:
+                let (l, r, list) = parts(e)
+                return (l.map(sqliteHasFunction) ?? false) || (r.map(sqliteHasFunction) ?? false)
+                    || list.contains(where: sqliteHasFunction)
+            }
+        }
+
+        func containsCall(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .function, .like: return true
+            default:
+                let (l, r, list) = parts(e)
+                return (l.map(containsCall) ?? false) || (r.map(containsCall) ?? false) || list.contains(where: containsCall)
+            }
+        }
+
+        // MARK: Affinity and collation (sqlite3ExprAffinity / sqlite3ExprCollSeq)
+
+        func affinity(_ e: SQLExpression) throws -> SQLAffinity? {
+            switch e.kind {
+            case .column(let ref): return try resolver.resolve(ref).affinity
+            case .cast(_, let type): return SQLAffinity(declaredType: type.name)
+            case .collate(let x, _): return try affinity(x)
+            case .row(let xs): return try xs.first.flatMap { try affinity($0) }
+            default: return nil
+            }
+        }
+
+        /// `EP_Collate`: whether an explicit `COLLATE` occurs in the expression (outside subqueries).
+        func hasCollate(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .collate: return true
+            case .cast(let x, _), .between(let x, _, _, _): return hasCollate(x)  // the parser skips BETWEEN's bounds
+            default:
+                let (l, r, list) = parts(e)
+                return (l.map(hasCollate) ?? false) || (r.map(hasCollate) ?? false) || list.contains(where: hasCollate)
+            }
+        }
+
+        /// The operands as SQLite lays them out in its `Expr` (pLeft, pRight, x.pList).
+        func parts(_ e: SQLExpression) -> (SQLExpression?, SQLExpression?, [SQLExpression]) {
+            switch e.kind {
+            case .binary(_, let l, let r): return (l, r, [])
+            case .unary(_, let x), .isNull(let x, _), .inSelect(let x, _, _), .inTable(let x, _, _),
+                .cast(let x, _), .collate(let x, _):
+                return (x, nil, [])
+            case .between(let x, let lo, let hi, _): return (x, nil, [lo, hi])
+            case .inList(let x, let list, _): return (x, nil, list)
+            case .like(let x, _, let p, let esc, _): return (nil, nil, [p, x] + (esc.map { [$0] } ?? []))
+            case .function(let call):
+                if case .list(let args, _) = call.arguments { return (nil, nil, args) }
+                return (nil, nil, [])
+            case .caseWhen(let c):
+                var list: [SQLExpression] = []
+                for b in c.branches { list += [b.condition, b.result] }
+                if let e = c.elseResult { list.append(e) }
+                return (c.base, nil, list)
+            case .row(let xs): return (nil, nil, xs)
+            case .literal, .parameter, .column, .exists, .subquery: return (nil, nil, [])
+            }
+        }
+
+        func collation(_ e: SQLExpression) throws -> SQLCollation? {
+            var p: SQLExpression? = e
+            while let q = p {
+                switch q.kind {
+                case .column(let ref): return try resolver.resolve(ref).collation
+                case .cast(let x, _), .unary(.plus, let x): p = x
+                case .row(let xs): p = xs.first
+                case .collate(_, let name): return try Self.namedCollation(name)
+                default:
+                    guard hasCollate(q) else { return nil }
+                    let (l, r, list) = parts(q)
+                    if let l, hasCollate(l) {
+                        p = l
+                    } else {
+                        p = list.first(where: hasCollate) ?? r
+                    }
+                }
+            }
+            return nil
+        }
+
+        static func namedCollation(_ name: String) throws -> SQLCollation {
+            guard let c = SQLCollation(name: name) else { throw SQLEvaluationError("no such collation sequence: \(name)") }
+            return c
+        }
+
+        /// `sqlite3BinaryCompareCollSeq`.
+        func comparisonCollation(_ l: SQLExpression, _ r: SQLExpression) throws -> SQLCollation {
+            if hasCollate(l) { return try collation(l) ?? .binary }
+            if hasCollate(r) { return try collation(r) ?? .binary }
+            return try collation(l) ?? collation(r) ?? .binary
+        }
+
+        func rule(_ l: SQLExpression, _ r: SQLExpression) throws -> ComparisonRule {
+            ComparisonRule(leftAffinity: try affinity(l), rightAffinity: try affinity(r), collation: try comparisonCollation(l, r))
+        }
+
+        /// `sqlite3ExprIsConstant` as the parser sees it: no columns, calls or subqueries.
+        func isParseConstant(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .column, .function, .exists, .subquery, .inSelect, .inTable: return false
+            case .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp): return false
+            default:
+                let (l, r, list) = parts(e)
+                return (l.map(isParseConstant) ?? true) && (r.map(isParseConstant) ?? true)
+                    && list.allSatisfy(isParseConstant)
+            }
+        }
+
+        // MARK: Nodes
+
+        /// Folds `node` to a constant when all `children` are constants and evaluating it does not fail.
+        func fold(_ node: EvalNode, _ children: [EvalNode]) -> EvalNode {
+            guard children.allSatisfy({ $0.constantValue != nil }) else { return node }
+            var context = EvaluationContext()
+            guard let v = try? node.evaluate(&context) else { return node }
+            return .constant(v)
+        }
+
+        /// Compiles a child of a node in jump position that SQLite also codes as a jump (AND, OR, NOT, IS TRUE).
+        mutating func jumpChild(_ e: SQLExpression) throws -> EvalNode {
+            pendingJump = true
+            return try node(e)
+        }
+
+        mutating func node(_ e: SQLExpression) throws -> EvalNode {
+            let jump = pendingJump
+            pendingJump = false
+            switch e.kind {
+            case .literal(let lit):
+                switch lit {
+                case .integer(let i): return .constant(.integer(i))
+                case .real(let r): return .constant(.real(r))
+                case .string(let s): return .constant(.text(s))
+                case .blob(let b): return .constant(.blob(b))
+                case .null: return .constant(.null)
+                case .true: return .constant(.integer(1))
+                case .false: return .constant(.integer(0))
+                case .currentTime: return .currentTime
+                case .currentDate: return .currentDate
+                case .currentTimestamp: return .currentTimestamp
+                }
+            case .parameter(let p): return .parameter(p.index)
+            case .column(let ref): return .column(try resolver.resolve(ref).slot)
+            case .collate(let x, let name):
+                _ = try Self.namedCollation(name)
+                return try node(x)
+            case .unary(let op, let x):
+                let n = try op == .plus ? node(x) : (op == .not && jump) ? jumpChild(x) : operand(x)
+                switch op {
+                case .plus: return n
+                case .negate: return fold(.negate(n), [n])
+                case .bitwiseNot: return fold(.bitwiseNot(n), [n])
+                case .not: return fold(.not(n), [n])
+                }
+            case .binary(let op, let l, let r):
+                return try binary(op, l, r, jump: jump)
+            case .cast(let x, let type):
+                let n = try node(x)
+                return fold(.cast(n, SQLAffinity(declaredType: type.name)), [n])
+            case .function(let call):
+                return try function(call)
+            case .caseWhen(let c):
+                var children: [EvalNode] = []
+                let otherwise = try c.elseResult.map { try lazy($0) }
+                if let o = otherwise { children.append(o) }
+                if let base = c.base {
+                    let b = try operand(base)
+                    children.append(b)
+                    var branches: [(EvalNode, EvalNode, ComparisonRule)] = []
+                    for (k, br) in c.branches.enumerated() {
+                        if k > 0 { lazyDepth += 1 }
+                        let w = try operand(br.condition)
+                        if k > 0 { lazyDepth -= 1 }
+                        let t = try lazy(br.result)
+                        children += [w, t]
+                        branches.append((w, t, try rule(base, br.condition)))
+                    }
+                    return fold(.simpleCase(b, branches, otherwise), children)
+                }
+                var branches: [(EvalNode, EvalNode)] = []
+                for (k, br) in c.branches.enumerated() {
+                    if k > 0 { lazyDepth += 1 }
+                    let w = try condition(br.condition)
+                    if k > 0 { lazyDepth -= 1 }
+                    let t = try lazy(br.result)
+                    children += [w, t]
+                    branches.append((w, t))
+                }
+                return fold(.searchedCase(branches, otherwise), children)
+            case .between(let x, let lo, let hi, let negated):
+                let a = try operand(x)
+                let b = try operand(lo)
+                let c = try operand(hi)
+                let n = fold(.between(a, b, c, try rule(x, lo), try rule(x, hi), negated: negated), [a, b, c])
+                // SQLite's NOT BETWEEN is NOT(BETWEEN): the BETWEEN is an operand and may be hoisted.
+                if negated, !jump, lazyDepth > 0, n.constantValue == nil, isRuntimeConstant(e), !sqliteHasFunction(e),
+                    containsCall(e)
+                {
+                    prelude.append(n)
+                }
+                return n
+            case .inList(let x, let list, let negated):
+                if list.isEmpty { return .constant(.integer(negated ? 1 : 0)) }
+                if list.count == 1, isParseConstant(list[0]), !Self.isRow(x) {
+                    // The parser rewrites `x IN (c)` to `x = +c`: the unary plus drops c's affinity.
+                    return try binary(negated ? .notEqual : .equal, x, SQLExpression(.unary(.plus, list[0])))
+                }
+                let lhs = try operand(x)
+                let eager = list.count > 2 && list.allSatisfy(isRuntimeConstant)
+                var items: [EvalNode] = []
+                for (k, item) in list.enumerated() {
+                    if eager {
+                        // Coded directly into the ephemeral index (no operand hoisting).
+                        items.append(try node(item))
+                        continue
+                    }
+                    if k > 0 { lazyDepth += 1 }
+                    items.append(try operand(item))
+                    if k > 0 { lazyDepth -= 1 }
+                }
+                // A constant list of more than two items becomes an ephemeral index in SQLite: every item is
+                // evaluated (before the left operand). Otherwise items are evaluated in order up to the first match.
+                return fold(
+                    .inList(lhs, items, try affinity(x), try collation(x) ?? .binary, negated: negated, eager: eager),
+                    [lhs] + items)
+            case .inSelect(let x, let select, let negated):
+                let lhs = try operand(x)
+                let id = try resolver.registerSubquery(select, kind: .inSelect)
+                return .inSubquery(lhs, id, try affinity(x), try collation(x) ?? .binary, negated: negated)
+            case .inTable:
+                throw SQLEvaluationError("IN table is not supported here")
+            case .like(let x, let op, let pattern, let escape, let negated):
+                switch op {
+                case .like:
+                    let v = try operand(x)
+                    let p = try operand(pattern)
+                    let esc = try escape.map { try operand($0) }
+                    return fold(
+                        .like(v, pattern: p, escape: esc, negated: negated, blobsNeverMatch: likeBlobsNeverMatch),
+                        [v, p] + (esc.map { [$0] } ?? []))
+                case .glob:
+                    if escape != nil { throw SQLEvaluationError("wrong number of arguments to function glob()") }
+                    let v = try operand(x)
+                    let p = try operand(pattern)
+                    return fold(.glob(v, pattern: p, negated: negated, blobsNeverMatch: likeBlobsNeverMatch), [v, p])
+                case .match:
+                    throw SQLEvaluationError("unable to use function MATCH in the requested context")
+                case .regexp:
+                    throw SQLEvaluationError("no such function: REGEXP")
+                }
+            case .isNull(let x, let negated):
+                let n = try operand(x)
+                return fold(.isNull(n, negated: negated), [n])
+            case .exists(let select):
+                return .exists(try resolver.registerSubquery(select, kind: .exists))
+            case .subquery(let select):
+                return .scalarSubquery(try resolver.registerSubquery(select, kind: .scalar))
+            case .row:
+                throw SQLEvaluationError("row value misused")
+            }
+        }
+
+        static func isRow(_ e: SQLExpression) -> Bool {
+            if case .row = e.kind { return true }
+            return false
+        }
+
+        /// `ExprAlwaysFalse` at parse time: an integer literal 0, or `x IN ()` (which the parser turns into FALSE).
+        static func isLiteralZero(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .literal(.integer(0)), .inList(_, [], negated: false): return true
+            default: return false
+            }
+        }
+
+        /// The right operand of `IS [NOT]` when SQLite turns the test into `TK_TRUTH`: TRUE/FALSE, including the
+        /// TRUE/FALSE the parser substitutes for `x [NOT] IN ()`, under any COLLATE (not under likely(): SQLite
+        /// checks before the call is resolved).
+        static func truthLiteral(_ e: SQLExpression) -> Bool? {
+            var e = e
+            while true {
+                switch e.kind {
+                case .collate(let x, _):
+                    e = x
+                case .literal(.true): return true
+                case .literal(.false): return false
+                case .inList(_, [], let negated): return negated
+                default: return nil
+                }
+            }
+        }
+
+        /// Whether SQLite treats the expression as constant at code generation (`sqlite3ExprIsConstant` after name
+        /// resolution): parameters and deterministic calls count, columns, `random()`, aggregates and subqueries
+        /// do not.
+        func isRuntimeConstant(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .column, .exists, .subquery, .inSelect, .inTable: return false
+            case .function(let call):
+                let name = SQLFormat.asciiLowercased(call.name)
+                if name == "random" || ExpressionCompiler.aggregates.contains(name) { return false }
+                if case .list(let args, _) = call.arguments {
+                    if (name == "min" || name == "max") && args.count == 1 { return false }
+                    return args.allSatisfy(isRuntimeConstant)
+                }
+                return false
+            default:
+                let (l, r, list) = parts(e)
+                return (l.map(isRuntimeConstant) ?? true) && (r.map(isRuntimeConstant) ?? true)
+                    && list.allSatisfy(isRuntimeConstant)
+            }
+        }
+
+        mutating func binary(
+            _ op: BinaryOperator, _ l: SQLExpression, _ r: SQLExpression, jump: Bool = false
+        ) throws -> EvalNode {
+            let comparison: SQLComparisonOperator
+            switch op {
+            case .and:
+                if Self.isLiteralZero(l) || Self.isLiteralZero(r) { return .constant(.integer(0)) }
+                let a = try jump ? jumpChild(l) : operand(l)
+                let b = try jump ? jumpChild(r) : operand(r)
+                return fold(.and(a, b), [a, b])
+            case .or:
+                let a = try jump ? jumpChild(l) : operand(l)
+                let b = try jump ? jumpChild(r) : operand(r)
+                return fold(.or(a, b), [a, b])
+            case .equal: comparison = .equal
+            case .notEqual: comparison = .notEqual
+            case .less: comparison = .less
+            case .lessOrEqual: comparison = .lessOrEqual
+            case .greater: comparison = .greater
+            case .greaterOrEqual: comparison = .greaterOrEqual
+            case .is, .isNot:
+                if let t = Self.truthLiteral(r) {
+                    let a = try jump ? jumpChild(l) : operand(l)
+                    return fold(.truth(a, value: t, negated: op == .isNot), [a])
+                }
+                comparison = op == .is ? .is : .isNot
+            case .add: return try arithmetic(.add, l, r)
+            case .subtract: return try arithmetic(.subtract, l, r)
+            case .multiply: return try arithmetic(.multiply, l, r)
+            case .divide: return try arithmetic(.divide, l, r)
+            case .remainder: return try arithmetic(.remainder, l, r)
+            case .bitwiseAnd: return try arithmetic(.bitwiseAnd, l, r)
+            case .bitwiseOr: return try arithmetic(.bitwiseOr, l, r)
+            case .shiftLeft: return try arithmetic(.shiftLeft, l, r)
+            case .shiftRight: return try arithmetic(.shiftRight, l, r)
+            case .concatenate: return try arithmetic(.concatenate, l, r)
+            case .extract, .extractValue:
+                throw SQLEvaluationError("JSON operators are not supported")
+            }
+            if Self.isRow(l) || Self.isRow(r) { throw SQLEvaluationError("row value misused") }
+            let a = try operand(l)
+            let b = try operand(r)
+            return fold(.compare(comparison, a, b, try rule(l, r)), [a, b])
+        }
+
+        mutating func arithmetic(_ op: SQLArithmeticOperator, _ l: SQLExpression, _ r: SQLExpression) throws -> EvalNode {
+            let a = try operand(l)
+            let b = try operand(r)
+            return fold(.arithmetic(op, a, b), [a, b])
+        }
+
+        mutating func function(_ call: FunctionCall) throws -> EvalNode {
+            let name = SQLFormat.asciiLowercased(call.name)
+            let args: [SQLExpression]
+            var distinct = false
+            switch call.arguments {
+            case .star:
+                if name != "count" { throw SQLEvaluationError("wrong number of arguments to function \(call.name)()") }
+                args = []
+            case .list(let a, let d):
+                args = a
+                distinct = d
+            }
+            guard let (lo, hi) = ExpressionCompiler.arities[name] else {
+                throw SQLEvaluationError("no such function: \(call.name)")
+            }
+            if args.count < lo || (hi.map { args.count > $0 } ?? false) {
+                throw SQLEvaluationError("wrong number of arguments to function \(call.name)()")
+            }
+            if ExpressionCompiler.aggregates.contains(name) || ((name == "min" || name == "max") && args.count == 1) {
+                return .aggregate(try resolver.resolveAggregate(call))
+            }
+            if distinct {
+                throw SQLEvaluationError("DISTINCT aggregates must have exactly one argument")
+            }
+            var nodes: [EvalNode] = []
+            switch name {
+            case "iif":
+                nodes = [try condition(args[0]), try lazy(args[1]), try lazy(args[2])]
+            case "coalesce", "ifnull", "likely", "unlikely":
+                // Compiled inline by SQLite: arguments are coded in place, and all but the first conditionally.
+                for (k, a) in args.enumerated() { nodes.append(try k == 0 ? node(a) : lazy(a)) }
+            default:
+                for a in args { nodes.append(try operand(a)) }
+            }
+            switch name {
+            case "coalesce", "ifnull":
+                return fold(.coalesce(nodes), nodes)
+            case "iif":
+                return fold(.iif(nodes[0], nodes[1], nodes[2]), nodes)
+            case "likely", "unlikely":
+                return nodes[0]
+            case "min", "max", "nullif":
+                var coll: SQLCollation?
+                for a in args where coll == nil { coll = try collation(a) }
+                if name == "nullif" { return fold(.nullif(nodes[0], nodes[1], coll ?? .binary), nodes) }
+                return fold(.minMax(isMax: name == "max", coll ?? .binary, nodes), nodes)
+            case "replace":
+                return fold(.replace(nodes[0], nodes[1], nodes[2]), nodes)
+            default:
+                let n = EvalNode.function(name, nodes)
+                return ExpressionCompiler.nonDeterministic.contains(name) ? n : fold(n, nodes)
+            }
+        }
+    }
+}
+
+extension SQLFormat {
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}

@@ -20,6 +20,8 @@ struct SeededGenerator: RandomNumberGenerator {
 enum Env {
     static var seed: UInt64 {
         if let s = ProcessInfo.processInfo.environment["GRANITE_SEED"], let v = UInt64(s) { return v }
+        // CI runs are reproducible; local runs explore fresh seeds.
+        if ProcessInfo.processInfo.environment["CI"] != nil { return 0x4752_414E }
         return UInt64.random(in: 0...UInt64(UInt32.max))
     }
     static var stress: Int {

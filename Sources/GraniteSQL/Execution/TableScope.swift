@@ -1,0 +1,53 @@
+import GraniteStorage
+
+/// Resolves column names against one table (or none): slots `0..<n` are the declared columns, slot `n` the
+/// rowid, and slots after it hold aggregate results registered while compiling.
+final class TableScope: ColumnResolver {
+    let table: TableDefinition?
+    let alias: String?
+    let columnCount: Int
+    var allowAggregates = false
+    private(set) var aggregates: [FunctionCall] = []
+
+    init(table: TableDefinition?, alias: String? = nil) {
+        self.table = table
+        self.alias = alias
+        self.columnCount = table?.columns.count ?? 0
+    }
+
+    /// The slot of the rowid.
+    var rowidSlot: Int { columnCount }
+    /// The slot of aggregate number `k`.
+    func aggregateSlot(_ k: Int) -> Int { columnCount + 1 + k }
+
+    static func isRowidName(_ name: String) -> Bool {
+        let lower = SchemaNames.key(name)
+        return lower == "rowid" || lower == "oid" || lower == "_rowid_"
+    }
+
+    func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+        let display = [reference.schema, reference.table, reference.column].compactMap { $0 }.joined(separator: ".")
+        guard let table else { throw SQLEvaluationError("no such column: \(display)") }
+        if let qualifier = reference.table, !SchemaNames.equal(qualifier, alias ?? table.name) {
+            throw SQLEvaluationError("no such column: \(display)")
+        }
+        if let schema = reference.schema, !SchemaNames.equal(schema, "main") {
+            throw SQLEvaluationError("no such column: \(display)")
+        }
+        if let index = table.columnIndex(named: reference.column) {
+            let column = table.columns[index]
+            let collation = column.collation.flatMap { SQLCollation(name: $0) } ?? .binary
+            return ResolvedColumn(slot: index, affinity: column.affinity, collation: collation)
+        }
+        if Self.isRowidName(reference.column) {
+            return ResolvedColumn(slot: table.rowidAlias ?? rowidSlot, affinity: .integer)
+        }
+        throw SQLEvaluationError("no such column: \(display)")
+    }
+
+    func resolveAggregate(_ call: FunctionCall) throws -> Int {
+        guard allowAggregates else { throw SQLEvaluationError("misuse of aggregate function \(call.name)()") }
+        aggregates.append(call)
+        return aggregateSlot(aggregates.count - 1)
+    }
+}

@@ -1,0 +1,394 @@
+// `granite sql FILE [SQL]`: runs SQL statements (from the argument, standard input, or an
+// interactive prompt) on a database opened read-write, printing result rows.
+
+import ArgumentParser
+import Foundation
+import GraniteSQL
+import GraniteStorage
+
+/// Runs SQL against a database file, like the `sqlite3` shell with `-bail`.
+struct SQLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sql",
+        abstract: "Run SQL statements on a database file (created if missing).",
+        discussion: """
+            The statements come from the SQL argument or, when it is absent, from standard input \
+            (separated by `;`). Each statement runs in its own transaction unless the script uses \
+            BEGIN/COMMIT. The first error stops the run (statements before it stay committed) with a \
+            message on standard error and a non-zero exit status. When standard input is a terminal \
+            and no SQL is given, an interactive prompt starts. Dot commands (.tables, .schema, \
+            .indexes, .help, .quit) work at the prompt and in piped input.
+            """
+    )
+
+    @Argument(help: "The database file (created if missing).")
+    var file: String
+
+    @Argument(help: "SQL statements to run; standard input is read when absent.")
+    var sql: String?
+
+    @Flag(name: .long, help: "Print results as CSV, like `sqlite3 -csv`.")
+    var csv = false
+
+    @Flag(name: .long, help: "Print results as a JSON array of objects, like `sqlite3 -json`.")
+    var json = false
+
+    @Flag(name: .long, help: "Print a header line with the column names in CSV output.")
+    var header = false
+
+    func validate() throws {
+        if csv && json { throw ValidationError("--csv and --json cannot be used together") }
+    }
+
+    var format: ResultFormat {
+        if csv { return .csv(header: header) }
+        if json { return .json }
+        return .table
+    }
+
+    func run() throws {
+        try reportingErrors {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CLIError("\(file) is a directory, not a database file")
+            }
+            let engine = try StorageEngine(path: file, options: StorageOptions())
+            let session: SQLSession
+            do {
+                session = SQLSession(connection: try SQLConnection(engine: engine), format: format)
+            } catch {
+                try? engine.close()
+                throw error
+            }
+            let succeeded: Bool
+            if let sql {
+                succeeded = session.runScript(sql)
+            } else if isatty(STDIN_FILENO) != 0 {
+                session.interactive = true
+                session.runInteractive()
+                succeeded = true
+            } else {
+                succeeded = session.runLines { readLine(strippingNewline: false) }
+            }
+            try engine.close()
+            if !succeeded { throw ExitCode.failure }
+        }
+    }
+}
+
+/// Writes bytes to standard output, unbuffered (so results and prompts come out in order).
+func writeOutput(_ bytes: [UInt8]) {
+    guard !bytes.isEmpty else { return }
+    FileHandle.standardOutput.write(Data(bytes))
+}
+
+/// Writes text to standard output.
+func writeOutput(_ text: String) {
+    writeOutput(Array(text.utf8))
+}
+
+/// One run of `granite sql`: feeds input lines through a statement scanner and executes what completes.
+final class SQLSession {
+    let connection: SQLConnection
+    let format: ResultFormat
+    /// At the prompt an error is reported and the session goes on; otherwise the first error stops it.
+    var interactive = false
+    /// Set by `.quit` / `.exit`.
+    private(set) var quitRequested = false
+    /// Every input line so far (for error positions).
+    private var lines: [String] = []
+    /// The text of the statement being collected.
+    private var pending = ""
+    /// The line (1-based) and column where `pending` starts.
+    private var pendingLine = 1
+    private var pendingColumn = 1
+
+    init(connection: SQLConnection, format: ResultFormat) {
+        self.connection = connection
+        self.format = format
+    }
+
+    /// Runs a whole script given as one string; false after an error.
+    func runScript(_ script: String) -> Bool {
+        var remaining = Substring(script)
+        return runLines {
+            guard !remaining.isEmpty else { return nil }
+            if let newline = remaining.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) {
+                let line = String(remaining[...newline])
+                remaining = remaining[remaining.index(after: newline)...]
+                return line
+            }
+            defer { remaining = "" }
+            return String(remaining)
+        }
+    }
+
+    /// Runs input lines (with their terminators) until `nextLine` returns nil; false after an error.
+    func runLines(_ nextLine: () -> String?) -> Bool {
+        while !quitRequested, let line = nextLine() {
+            if !feed(line) && !interactive { return false }
+        }
+        if quitRequested { return true }
+        return finish()
+    }
+
+    /// The interactive loop: prompts, reads lines, runs what completes.
+    func runInteractive() {
+        writeOutput("Granite SQL shell. Enter \".help\" for usage hints.\n")
+        while !quitRequested {
+            writeOutput(isCollecting ? "   ...> " : "granite> ")
+            guard let line = readLine(strippingNewline: false) else {
+                writeOutput("\n")
+                break
+            }
+            _ = feed(line)
+        }
+    }
+
+    /// Whether part of a statement has been entered.
+    var isCollecting: Bool {
+        !SQLScanner.isBlank(pending)
+    }
+
+    /// Takes one input line; runs any statement it completes, or the dot command it holds. False on an error.
+    func feed(_ rawLine: String) -> Bool {
+        lines.append(String(rawLine.trimmingSuffix(while: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })))
+        let lineNumber = lines.count
+        if !isCollecting {
+            let trimmed = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.hasPrefix(".") {
+                pending = ""
+                return report { try runDotCommand(trimmed) }
+            }
+            if pending.isEmpty || SQLScanner.isBlank(pending) {
+                pending = ""
+                pendingLine = lineNumber
+                pendingColumn = 1
+            }
+        }
+        pending += rawLine
+        let split = SQLScanner.split(pending)
+        var ok = true
+        var consumedLines = 0
+        var column = pendingColumn
+        for chunk in split.complete {
+            let startLine = pendingLine + consumedLines
+            if ok {
+                ok = report { try runStatement(chunk, line: startLine, column: column) }
+                if !ok && !interactive { return false }
+            }
+            // Where the next chunk starts: after this one's text.
+            let newlines = chunk.reduce(0) { $0 + ($1 == "\n" || $1 == "\r\n" || $1 == "\r" ? 1 : 0) }
+            if newlines > 0, let last = chunk.utf8.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                consumedLines += newlines
+                column = chunk.utf8.distance(from: last, to: chunk.utf8.endIndex)
+            } else {
+                column += chunk.utf8.count
+            }
+            if quitRequested { break }
+        }
+        pending = split.rest
+        pendingLine += consumedLines
+        pendingColumn = column
+        return ok
+    }
+
+    /// Runs what is left at the end of input (a final statement without `;`). False on an error.
+    func finish() -> Bool {
+        defer { pending = "" }
+        guard isCollecting else { return true }
+        return report { try runStatement(pending, line: pendingLine, column: pendingColumn) }
+    }
+
+    /// Runs `body`, printing any error as `granite: error: …`; false when it threw.
+    private func report(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch {
+            printError("granite: error: \(errorMessage(error))")
+            return false
+        }
+    }
+
+    // MARK: Statements
+
+    /// Runs one statement's text (which starts at `line`/`column` of the input), printing any rows.
+    private func runStatement(_ text: String, line: Int, column: Int) throws {
+        let statements: [Statement]
+        do {
+            statements = try Parser.parseScript(text)
+        } catch {
+            throw relocated(error, line: line, column: column)
+        }
+        if statements.count == 1 {
+            let result = try connection.query(text)
+            printResult(columns: result.columns, rows: result.rows)
+        } else {
+            for statement in statements {
+                let result = try connection.query(statement.sourceText)
+                printResult(columns: result.columns, rows: result.rows)
+            }
+        }
+    }
+
+    /// `error`, with its location moved from the statement's text to the whole input.
+    private func relocated(_ error: SQLSyntaxError, line: Int, column: Int) -> SQLSyntaxError {
+        var error = error
+        var location = error.location
+        if location.line == 1 { location.column += column - 1 }
+        location.line += line - 1
+        error.location = location
+        if location.line >= 1 && location.line <= lines.count {
+            error.sourceLine = lines[location.line - 1]
+        }
+        return error
+    }
+
+    private func printResult(columns: [String], rows: [[Value]]) {
+        guard !columns.isEmpty, !rows.isEmpty else { return }
+        writeOutput(format.formatter.formatted(columns: columns, rows: rows))
+    }
+
+    // MARK: Dot commands
+
+    static let help = """
+        .help              Show this message
+        .indexes [TABLE]   List the indexes (of TABLE)
+        .quit / .exit      Leave the shell
+        .schema [NAME]     Show the CREATE statements (of the table or index NAME)
+        .tables            List the tables
+
+        """
+
+    private func runDotCommand(_ line: String) throws {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let arguments = Array(words.dropFirst())
+        let catalog = connection.catalog
+        switch (words.first ?? "", arguments.count) {
+        case (".quit", 0), (".exit", 0):
+            quitRequested = true
+        case (".help", _):
+            writeOutput(Self.help)
+        case (".tables", 0):
+            let names = catalog.tables.map(\.name).sorted()
+            writeOutput(names.map { $0 + "\n" }.joined())
+        case (".schema", 0...1):
+            var out = ""
+            var objects: [String?] = []
+            if let name = arguments.first.map(Self.unquoted) {
+                if let table = catalog.table(named: name) {
+                    objects = [table.sql] + catalog.indexes(on: table.name).map(\.sql)
+                } else if let index = catalog.index(named: name) {
+                    objects = [index.sql]
+                }
+            } else {
+                objects = catalog.tables.map(\.sql) + catalog.indexes.map(\.sql)
+            }
+            for case let sql? in objects { out += sql + ";\n" }
+            writeOutput(out)
+        case (".indexes", 0...1), (".indices", 0...1):
+            let table = arguments.first.map(Self.unquoted)
+            let indexes = table.map { catalog.indexes(on: $0) } ?? catalog.indexes
+            writeOutput(indexes.map(\.name).sorted().map { $0 + "\n" }.joined())
+        default:
+            throw CLIError("unknown command or invalid arguments: \"\(line.dropFirst())\". Enter \".help\" for help")
+        }
+    }
+
+    /// An identifier argument without surrounding quotes.
+    static func unquoted(_ word: String) -> String {
+        guard word.count >= 2, let first = word.first, let last = word.last else { return word }
+        if (first == "'" && last == "'") || (first == "\"" && last == "\"") || (first == "`" && last == "`")
+            || (first == "[" && last == "]")
+        {
+            return String(word.dropFirst().dropLast())
+        }
+        return word
+    }
+}
+
+/// Splits SQL text into complete statements: each ends with a `;` outside quotes, identifiers and comments.
+enum SQLScanner {
+    /// The complete statements (each with its `;`) and the incomplete rest.
+    static func split(_ text: String) -> (complete: [String], rest: String) {
+        let bytes = Array(text.utf8)
+        var complete: [String] = []
+        var start = 0
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
+                i += 1
+                while i < bytes.count {
+                    if bytes[i] == b {
+                        if i + 1 < bytes.count && bytes[i + 1] == b {
+                            i += 2
+                            continue
+                        }
+                        break
+                    }
+                    i += 1
+                }
+            case UInt8(ascii: "["):
+                while i < bytes.count && bytes[i] != UInt8(ascii: "]") { i += 1 }
+            case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-"):
+                while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+            case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
+                i += 2
+                while i < bytes.count
+                    && !(bytes[i] == UInt8(ascii: "*") && i + 1 < bytes.count
+                        && bytes[i + 1] == UInt8(ascii: "/"))
+                {
+                    i += 1
+                }
+                i += 1
+            case UInt8(ascii: ";"):
+                complete.append(String(decoding: bytes[start...i], as: UTF8.self))
+                start = i + 1
+            default:
+                break
+            }
+            i += 1
+        }
+        let rest = start < bytes.count ? String(decoding: bytes[start...], as: UTF8.self) : ""
+        return (complete, rest)
+    }
+
+    /// Whether `text` holds nothing but whitespace and comments.
+    static func isBlank(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                i += 1
+            } else if b == UInt8(ascii: "-") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-") {
+                while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+            } else if b == UInt8(ascii: "/") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*") {
+                i += 2
+                while i < bytes.count
+                    && !(bytes[i] == UInt8(ascii: "*") && i + 1 < bytes.count
+                        && bytes[i + 1] == UInt8(ascii: "/"))
+                {
+                    i += 1
+                }
+                if i >= bytes.count { return false }
+                i += 2
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension String {
+    /// The string without trailing characters matching `predicate`.
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[..<end]
+    }
+}

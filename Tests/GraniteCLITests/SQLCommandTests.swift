@@ -1,0 +1,226 @@
+// End-to-end tests of `granite sql`: runs the binary as a subprocess and compares its
+// CSV output byte for byte with the `sqlite3` shell on the same SQL.
+
+import Foundation
+import XCTest
+
+/// Tests of `granite sql FILE [SQL]`.
+final class SQLCommandTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-sql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// The result of one process run, with raw standard output.
+    struct Output {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `executable` in the test directory, feeding `stdin` (if any); output goes through files.
+    func run(_ executable: URL, _ arguments: [String], stdin: String? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let id = UUID().uuidString
+        let out = directory.appendingPathComponent("stdout-\(id)")
+        let err = directory.appendingPathComponent("stderr-\(id)")
+        let input = directory.appendingPathComponent("stdin-\(id)")
+        try Data((stdin ?? "").utf8).write(to: input)
+        guard FileManager.default.createFile(atPath: out.path, contents: nil),
+            FileManager.default.createFile(atPath: err.path, contents: nil)
+        else { throw CocoaError(.fileWriteUnknown) }
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        let inHandle = try FileHandle(forReadingFrom: input)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = inHandle
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        try inHandle.close()
+        defer {
+            for url in [out, err, input] { try? FileManager.default.removeItem(at: url) }
+        }
+        XCTAssertEqual(process.terminationReason, .exit, "\(executable.lastPathComponent) crashed")
+        return Output(
+            status: process.terminationStatus, stdout: [UInt8](try Data(contentsOf: out)),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+
+    /// Runs `granite sql` with `arguments`.
+    func granite(_ arguments: [String], stdin: String? = nil) throws -> Output {
+        try run(try GraniteCLITests.binary(), ["sql"] + arguments, stdin: stdin)
+    }
+
+    /// The `sqlite3` shell, if installed.
+    func sqlite3() throws -> URL {
+        for path in ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return URL(fileURLWithPath: path)
+        }
+        throw XCTSkip("sqlite3 not installed")
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static let setupSQL = """
+        CREATE TABLE people(id INTEGER PRIMARY KEY, name TEXT, score REAL, photo BLOB);
+        INSERT INTO people(name, score, photo) VALUES ('Ada', 1.5, X'CAFE');
+        INSERT INTO people(name, score, photo) VALUES ('Bob "the builder"', NULL, NULL);
+        INSERT INTO people VALUES (10, 'comma, here', -0.25, X'');
+        INSERT INTO people VALUES (11, '', 1e20, X'41');
+        -- a comment; with a semicolon
+        INSERT INTO people(name) VALUES ('semi;colon');
+        BEGIN;
+        INSERT INTO people(name, score) VALUES ('in transaction', 3.0);
+        INSERT INTO people(name, score) VALUES (NULL, 100);
+        COMMIT;
+        """
+
+    static let queries = [
+        "SELECT * FROM people ORDER BY id",
+        "SELECT id, name FROM people WHERE score > 1 ORDER BY score DESC LIMIT 3",
+        "SELECT name, score * 2, id FROM people WHERE name IS NOT NULL ORDER BY name",
+        "SELECT * FROM people WHERE id = 999",
+    ]
+
+    func testCSVMatchesSQLite3() throws {
+        let sqlite3 = try sqlite3()
+        let granite = path("g.granite")
+        let reference = path("s.db")
+        let setup = try self.granite([granite, Self.setupSQL])
+        XCTAssertEqual(setup.status, 0, setup.stderr)
+        XCTAssertEqual(setup.text, "")
+        let reference1 = try run(sqlite3, ["-batch", "-bail", reference], stdin: Self.setupSQL)
+        XCTAssertEqual(reference1.status, 0, reference1.stderr)
+        for query in Self.queries {
+            for header in [false, true] {
+                let flags = header ? ["-csv", "-header"] : ["-csv"]
+                let expected = try run(sqlite3, flags + [reference, query])
+                XCTAssertEqual(expected.status, 0, expected.stderr)
+                let actual = try self.granite((header ? ["--csv", "--header"] : ["--csv"]) + [granite, query])
+                XCTAssertEqual(actual.status, 0, actual.stderr)
+                XCTAssertEqual(actual.stdout, expected.stdout, "\(query): \(actual.text) vs \(expected.text)")
+            }
+        }
+        // Several queries from standard input: the outputs follow each other.
+        let script = Self.queries.joined(separator: ";\n") + ";\n"
+        let expected = try run(sqlite3, ["-csv", reference], stdin: script)
+        let actual = try self.granite(["--csv", granite], stdin: script)
+        XCTAssertEqual(actual.status, 0, actual.stderr)
+        XCTAssertEqual(actual.stdout, expected.stdout, "\(actual.text) vs \(expected.text)")
+    }
+
+    func testJSONAndTableOutput() throws {
+        let db = path("j.granite")
+        XCTAssertEqual(try granite([db, Self.setupSQL]).status, 0)
+        let result = try granite(["--json", db, "SELECT id, name, score FROM people ORDER BY id LIMIT 3"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [[String: Any]], result.text)
+        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows[0]["name"] as? String, "Ada")
+        XCTAssertEqual(rows[0]["id"] as? Int, 1)
+        XCTAssertEqual(rows[0]["score"] as? Double, 1.5)
+        XCTAssertTrue(rows[1]["score"] is NSNull)
+
+        let table = try granite([db, "SELECT id, name FROM people WHERE id <= 2 ORDER BY id"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let lines = table.text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 4, table.text)
+        XCTAssertTrue(lines[0].contains("id") && lines[0].contains("name"), table.text)
+        XCTAssertTrue(lines[2].contains("Ada"), table.text)
+    }
+
+    func testErrorsStopTheRunAndKeepEarlierStatements() throws {
+        let db = path("e.granite")
+        let missing = try granite([db, "SELECT * FROM x"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.stderr.contains("granite: error: no such table: x"), missing.stderr)
+        XCTAssertEqual(missing.text, "")
+
+        let script = """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+            INSERT INTO t(v) VALUES ('kept');
+            SELECT v FROM t;
+            SELEC 1;
+            INSERT INTO t(v) VALUES ('never');
+            """
+        let syntax = try granite(["--csv", db, script])
+        XCTAssertNotEqual(syntax.status, 0)
+        XCTAssertEqual(syntax.text, "kept\n")
+        XCTAssertTrue(syntax.stderr.hasPrefix("granite: error: near \"SELEC\": syntax error"), syntax.stderr)
+        XCTAssertTrue(syntax.stderr.contains("line 4, column 1"), syntax.stderr)
+
+        // The same through standard input, with a runtime error.
+        let piped = try granite(
+            ["--csv", db],
+            stdin: "INSERT INTO t(v) VALUES ('also kept');\nINSERT INTO nope VALUES (1);\nDELETE FROM t;\n")
+        XCTAssertNotEqual(piped.status, 0)
+        XCTAssertTrue(piped.stderr.contains("granite: error: no such table: nope"), piped.stderr)
+
+        let after = try granite(["--csv", db, "SELECT id, v FROM t ORDER BY id"])
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertEqual(after.text, "1,kept\n2,\"also kept\"\n")
+    }
+
+    func testDotCommandsFromStandardInput() throws {
+        let db = path("d.granite")
+        let setup = """
+            CREATE TABLE zebra(id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE apple(id INTEGER PRIMARY KEY, x REAL);
+            CREATE INDEX zebra_name ON zebra(name);
+            """
+        XCTAssertEqual(try granite([db, setup]).status, 0)
+        let result = try granite(
+            [db],
+            stdin: """
+                .tables
+                .schema zebra
+                .indexes
+                SELECT
+                  count(*)
+                  FROM apple;
+                .quit
+                SELECT 'not reached';
+                """)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.text,
+            """
+            apple
+            zebra
+            CREATE TABLE zebra(id INTEGER PRIMARY KEY, name TEXT);
+            CREATE INDEX zebra_name ON zebra(name);
+            zebra_name
+            count(*)
+            --------
+                   0
+
+            """)
+        let schema = try granite([db], stdin: ".schema\n")
+        XCTAssertEqual(
+            schema.text,
+            """
+            CREATE TABLE zebra(id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE apple(id INTEGER PRIMARY KEY, x REAL);
+            CREATE INDEX zebra_name ON zebra(name);
+
+            """)
+        let unknown = try granite([db], stdin: ".bogus\n")
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("granite: error: unknown command"), unknown.stderr)
+    }
+}

@@ -2,7 +2,9 @@ import GraniteStorage
 
 extension SQLConnection {
     /// Runs a single-table (or table-less) `SELECT`: full scan, filter, optional aggregation, sort, limit.
-    func select(_ select: SelectStatement, statement: Statement, parameters: BoundParameters) throws -> (
+    func select(
+        _ select: SelectStatement, statement: Statement, parameters: BoundParameters, explain: Bool = false
+    ) throws -> (
         columns: [String], rows: [[Value]]
     ) {
         guard select.with == nil else { throw SQLExecutionError.unsupported("WITH") }
@@ -88,17 +90,61 @@ extension SQLConnection {
             throw SQLExecutionError("misuse of aggregate")
         }
 
+        // Plan: the candidate rows, and whether ORDER BY is satisfied by rowid order.
+        var plan: QueryPlan?
+        var writer: TableWriter?
+        if let table {
+            let w = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
+            writer = w
+            plan = QueryPlanner.plan(core.whereClause, writer: w, scope: scope, parameters: parameters)
+        }
+        var descending = false
+        if !isAggregate, ordering.count == 1, ordering[0].output == nil, let table,
+            case .column(let reference) = select.orderBy[0].expression.kind,
+            let resolved = try? scope.resolve(reference),
+            resolved.slot == scope.rowidSlot || resolved.slot == table.rowidAlias
+        {
+            descending = ordering[0].descending
+            ordering = []
+        }
+        if explain {
+            var details = [plan?.detail ?? "SCAN CONSTANT ROW"]
+            if !ordering.isEmpty && !isAggregate { details.append("USE TEMP B-TREE FOR ORDER BY") }
+            let rows: [[Value]] = details.enumerated().map { k, detail in
+                [.integer(Int64(k + 2)), .integer(0), .integer(0), .text(detail)]
+            }
+            return (["id", "parent", "notused", "detail"], rows)
+        }
+        var limitCount: Int64?
+        var limitOffset: Int64?
+        if let limit = select.limit {
+            var context = EvaluationContext(parameters: parameters)
+            limitCount = try Self.integer(
+                try ExpressionCompiler.compile(limit.limit, resolver: EmptyColumnResolver()).evaluate(&context))
+            limitOffset = try limit.offset.map {
+                try Self.integer(try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()).evaluate(&context))
+            }
+        }
+        // Without a sort, a LIMIT stops the scan early.
+        var needed = Int.max
+        if !isAggregate, ordering.isEmpty, let count = limitCount, count >= 0 {
+            let (sum, overflow) = Int(clamping: count).addingReportingOverflow(max(0, Int(clamping: limitOffset ?? 0)))
+            needed = overflow ? Int.max : sum
+        }
+
         // Rows.
         var inputs: [[Value]]
-        if let table {
-            let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
+        if let writer, let plan {
             inputs = []
-            for row in try writer.scan() {
-                if let filter {
-                    var context = EvaluationContext(row: row, parameters: parameters)
-                    guard try filter.isTrue(&context) else { continue }
+            if needed > 0 {
+                try writer.forEachCandidate(plan, descending: descending) { row in
+                    if let filter {
+                        var context = EvaluationContext(row: row, parameters: parameters)
+                        guard try filter.isTrue(&context) else { return true }
+                    }
+                    inputs.append(row)
+                    return inputs.count < needed
                 }
-                inputs.append(row)
             }
         } else {
             inputs = []
@@ -152,13 +198,8 @@ extension SQLConnection {
         }
         var rows = keyed.map(\.row)
 
-        if let limit = select.limit {
-            var context = EvaluationContext(parameters: parameters)
-            let count = try Self.integer(
-                try ExpressionCompiler.compile(limit.limit, resolver: EmptyColumnResolver()).evaluate(&context))
-            let offset = try limit.offset.map {
-                try Self.integer(try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()).evaluate(&context))
-            }
+        if let count = limitCount {
+            let offset = limitOffset
             if let offset, offset > 0 { rows.removeFirst(min(rows.count, Int(clamping: offset))) }
             if count >= 0 && count < rows.count { rows.removeLast(rows.count - Int(count)) }
         }

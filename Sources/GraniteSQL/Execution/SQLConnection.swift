@@ -129,6 +129,14 @@ public final class SQLConnection {
             try engine.beginRead()
             defer { try? engine.endRead() }
             return try self.select(select, statement: statement, parameters: parameters)
+        case .explain(queryPlan: true, let inner):
+            guard case .select(let select) = inner.kind else { throw SQLExecutionError.unsupported("EXPLAIN") }
+            if isInTransaction {
+                return try self.select(select, statement: inner, parameters: parameters, explain: true)
+            }
+            try engine.beginRead()
+            defer { try? engine.endRead() }
+            return try self.select(select, statement: inner, parameters: parameters, explain: true)
         case .explain, .pragma:
             throw SQLExecutionError.unsupported("\(statement.kind)".split(separator: "(").first.map(String.init) ?? "")
         default:
@@ -288,13 +296,15 @@ public final class SQLConnection {
     /// The rows of `writer`'s table matching `condition`, in rowid order.
     private func matchingRows(_ writer: TableWriter, _ condition: SQLExpression?) throws -> [[Value]] {
         let filter = try condition.map { try ExpressionCompiler.compile($0, resolver: writer.scope) }
+        let plan = QueryPlanner.plan(condition, writer: writer, scope: writer.scope, parameters: writer.parameters)
         var rows: [[Value]] = []
-        for row in try writer.scan() {
+        try writer.forEachCandidate(plan, descending: false) { row in
             if let filter {
                 var context = EvaluationContext(row: row, parameters: writer.parameters)
-                guard try filter.isTrue(&context) else { continue }
+                guard try filter.isTrue(&context) else { return true }
             }
             rows.append(row)
+            return true
         }
         return rows
     }

@@ -1,0 +1,311 @@
+import CSQLiteOracle
+import GraniteSQL
+import GraniteStorage
+import XCTest
+
+final class PlannerDifferentialTests: XCTestCase {
+    static let schema = [
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d, e TEXT COLLATE NOCASE)",
+        "CREATE INDEX t_a ON t(a)",
+        "CREATE INDEX t_bc ON t(b, c)",
+        "CREATE INDEX t_d ON t(d)",
+        "CREATE INDEX t_e ON t(e)",
+        "CREATE INDEX t_eb ON t(e COLLATE BINARY, a)",
+    ]
+
+    struct Workload {
+        var src: ValueSource
+
+        /// A constant of a mixed type: integer, real, numeric text, text, NULL or blob.
+        mutating func constant() -> Value {
+            switch src.int(0...11) {
+            case 0: return .null
+            case 1, 2, 3: return .integer(Int64(src.int(-3...45)))
+            case 4: return .real(Double(src.int(-6...90)) / 2)
+            case 5: return .real(Double(src.int(0...40)))
+            case 6, 7:
+                return .text(src.pick(["7", "10", " 12 ", "2.5", "3.0", "1e1", "-2", "0x10", "20"]))
+            case 8, 9: return .text(src.pick(["a", "b", "A", "B", "abc", "ABC", "", " x", "b "]))
+            case 10: return .blob([UInt8(src.int(0...2))])
+            default: return .integer(Int64(src.pick([0, 1, Int(Int64.max), Int(Int64.min), -1])))
+            }
+        }
+
+        mutating func literal(_ v: Value) -> String {
+            switch v {
+            case .null: return "NULL"
+            case .integer(let i): return i == Int64.min ? "(-9223372036854775807 - 1)" : "\(i)"
+            case .real(let d): return "\(d)"
+            case .text(let s): return "'\(s)'"
+            case .blob(let b): return "x'" + b.map { $0 < 16 ? "0\($0)" : "\($0)" }.joined() + "'"
+            }
+        }
+
+        /// A constant as SQL text: a literal, or a parameter whose value is appended to `args`.
+        mutating func operand(_ args: inout [Value]) -> String {
+            let v = constant()
+            if src.int(0...2) == 0 {
+                args.append(v)
+                return "?"
+            }
+            return literal(v)
+        }
+
+        mutating func term(_ args: inout [Value]) -> String {
+            let column = src.pick(["rowid", "id", "a", "b", "c", "d", "e", "rowid", "id", "a", "e", "t.a"])
+            switch src.int(0...9) {
+            case 0...3:
+                let op = src.pick(["=", "=", "<", "<=", ">", ">="])
+                if src.int(0...4) == 0 { return "\(operand(&args)) \(op) \(column)" }
+                return "\(column) \(op) \(operand(&args))"
+            case 4:
+                return "\(column) BETWEEN \(operand(&args)) AND \(operand(&args))"
+            case 5:
+                let n = src.int(1...4)
+                var items: [String] = []
+                for _ in 0..<n { items.append(operand(&args)) }
+                return "\(column) IN (\(items.joined(separator: ", ")))"
+            case 6:
+                // Equality prefix plus a range on the next index column.
+                return "b = \(operand(&args)) AND c \(src.pick(["<", "<=", ">", ">="])) \(operand(&args))"
+            case 7:
+                return "e = \(operand(&args)) AND a \(src.pick(["<", ">="])) \(operand(&args))"
+            case 8:
+                return "\(column) \(src.pick(["IS", "!=", "IS NOT"])) \(operand(&args))"
+            default:
+                return "(\(column) = \(operand(&args)) OR a > \(operand(&args)))"
+            }
+        }
+
+        mutating func condition(_ args: inout [Value]) -> String {
+            var terms = [term(&args)]
+            for _ in 0..<src.int(0...2) { terms.append(term(&args)) }
+            return terms.joined(separator: " AND ")
+        }
+
+        mutating func row() -> [Value] {
+            [
+                src.int(0...3) == 0 ? .null : .integer(Int64(src.int(1...60))),
+                constant(), constant(), constant(), constant(), constant(),
+            ]
+        }
+
+        mutating func statement() -> (String, [Value]) {
+            var args: [Value] = []
+            switch src.int(0...19) {
+            case 0...4:
+                return ("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)", row())
+            case 5, 6:
+                let condition = condition(&args)
+                return ("UPDATE t SET a = ?, e = ? WHERE \(condition)", args + [constant(), constant()])
+            case 7:
+                let condition = condition(&args)
+                return ("DELETE FROM t WHERE \(condition)", args)
+            case 8:
+                // Order-insensitive aggregates only: SQLite visits rows in its plan's order.
+                let condition = condition(&args)
+                return ("SELECT count(*), count(b), min(id), max(rowid) FROM t WHERE \(condition)", args)
+            case 9, 10:
+                let condition = condition(&args)
+                let order = src.pick(["rowid", "id DESC", "rowid DESC", "t.id"])
+                return ("SELECT id, a, b FROM t WHERE \(condition) ORDER BY \(order) LIMIT \(src.int(0...4))", args)
+            default:
+                let condition = condition(&args)
+                return ("SELECT *, rowid FROM t WHERE \(condition) ORDER BY rowid", args)
+            }
+        }
+    }
+
+    func testRandomPlannerWorkloadMatchesSQLite() throws {
+        let seed = Env.seed
+        print("planner/random: GRANITE_SEED=\(seed)")
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in Self.schema {
+            oracle.execute(sql)
+            try db.execute(sql)
+        }
+        var workload = Workload(src: ValueSource(seed: seed))
+        // Populate first, so the searches have rows to find.
+        for _ in 0..<60 {
+            let args = workload.row()
+            let sql = "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)"
+            _ = oracle.all(sql, args)
+            _ = try? db.query(sql, arguments: args)
+        }
+        var failures: [String] = []
+        let count = 1500 * Env.stress
+        var rowsSeen = 0
+        for step in 0..<count {
+            var (sql, args) = workload.statement()
+            if step == count - 1 { (sql, args) = ("SELECT *, rowid FROM t ORDER BY rowid", []) }
+            let expected = oracle.all(sql, args)
+            let actual: StatementOutcome
+            do {
+                actual = .rows(try db.query(sql, arguments: args).rows)
+            } catch {
+                actual = .failure(graniteMessage(error))
+            }
+            let what = "#\(step) \(sql) \(args)"
+            switch (expected, actual) {
+            case (.rows(let e), .rows(let a)):
+                rowsSeen += e.count
+                if e.count != a.count {
+                    failures.append("\(what): sqlite \(e.count) rows, granite \(a.count) rows\n  \(e)\n  \(a)")
+                } else if let k = e.indices.first(where: { !Self.same(e[$0], a[$0]) }) {
+                    failures.append("\(what): row \(k): sqlite \(e[k]) granite \(a[k])")
+                }
+            case (.failure(let e), .failure(let a)):
+                if (e.contains("constraint failed") || e == "datatype mismatch") && e != a {
+                    failures.append("\(what): sqlite error '\(e)', granite error '\(a)'")
+                }
+            case (.failure(let e), .rows):
+                failures.append("\(what): sqlite failed '\(e)', granite succeeded")
+            case (.rows, .failure(let a)):
+                failures.append("\(what): sqlite succeeded, granite failed '\(a)'")
+            }
+            if failures.count >= 10 { break }
+        }
+        print("planner/random: \(count) statements, \(rowsSeen) rows compared, seed \(seed)")
+        if !failures.isEmpty {
+            XCTFail("planner mismatches (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
+        }
+    }
+
+    static func same(_ x: [Value], _ y: [Value]) -> Bool {
+        x.count == y.count && !zip(x, y).contains(where: { $0.type != $1.type || $0 != $1 })
+    }
+
+    // MARK: Chosen plans
+
+    func makeDatabase() throws -> SQLConnection {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in Self.schema { try db.execute(sql) }
+        for k in 1...20 {
+            try db.execute(
+                "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    .integer(Int64(k)), .integer(Int64(k % 5)), .text("b\(k % 3)"), .real(Double(k) / 2),
+                    .integer(Int64(k)), .text(k % 2 == 0 ? "X" : "y"),
+                ])
+        }
+        return db
+    }
+
+    func plan(_ db: SQLConnection, _ sql: String, _ args: [Value] = []) throws -> [String] {
+        try db.query("EXPLAIN QUERY PLAN " + sql, arguments: args).rows.map { row in
+            if case .text(let s) = row[3] { return s }
+            return "?"
+        }
+    }
+
+    func ids(_ db: SQLConnection, _ sql: String, _ args: [Value] = []) throws -> [Int64] {
+        try db.query(sql, arguments: args).rows.map { row in
+            if case .integer(let i) = row[0] { return i }
+            return -1
+        }
+    }
+
+    func testRowidPlans() throws {
+        let db = try makeDatabase()
+        let pk = "SEARCH t USING INTEGER PRIMARY KEY"
+        XCTAssertEqual(try plan(db, "SELECT * FROM t"), ["SCAN t"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE rowid = 3"), ["\(pk) (rowid=?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE id = ?", [.integer(3)]), ["\(pk) (rowid=?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE 3 = id"), ["\(pk) (rowid=?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE id IN (1, 2)"), ["\(pk) (rowid=?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE id > 3"), ["\(pk) (rowid>?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE id BETWEEN 3 AND 5"), ["\(pk) (rowid>? AND rowid<?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE rowid <= 3"), ["\(pk) (rowid<?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE id + 0 = 3"), ["SCAN t"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE id = 3 OR id = 4"), ["SCAN t"])
+        XCTAssertEqual(
+            try plan(db, "SELECT * FROM t WHERE id > 3 ORDER BY id DESC"), ["\(pk) (rowid>?)"])
+        XCTAssertEqual(
+            try plan(db, "SELECT * FROM t WHERE id > 3 ORDER BY b"),
+            ["\(pk) (rowid>?)", "USE TEMP B-TREE FOR ORDER BY"])
+
+        // Integer conversion of the constant.
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id = '7'"), [7])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id = 7.0"), [7])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id = ?", [.text(" 12 ")]), [12])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id = 7.5"), [])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id = 'abc'"), [])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id = NULL"), [])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id IN (3, '3', 2.0, 9.5, 'x', 1)"), [1, 2, 3])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id > 17.5"), [18, 19, 20])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id < '3'"), [1, 2])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE rowid >= 18 ORDER BY rowid DESC"), [20, 19, 18])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id < 'abc' AND id > 18"), [19, 20])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t ORDER BY id DESC LIMIT 2 OFFSET 1"), [19, 18])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id BETWEEN 5 AND 2"), [])
+    }
+
+    /// The plan lines match SQLite's `EXPLAIN QUERY PLAN` where both choose the same plan.
+    func testExplainQueryPlanMatchesSQLite() throws {
+        let oracle = Oracle()
+        for sql in Self.schema { oracle.execute(sql) }
+        let db = try makeDatabase()
+        let queries = [
+            "SELECT * FROM t", "SELECT * FROM t WHERE rowid = 3", "SELECT * FROM t WHERE id IN (1, 2)",
+            "SELECT * FROM t WHERE id > 3", "SELECT * FROM t WHERE id BETWEEN 3 AND 5", "SELECT * FROM t WHERE id < ?",
+            "SELECT * FROM t WHERE a = 2", "SELECT * FROM t WHERE a > 2", "SELECT * FROM t WHERE b = 'x' AND c < 4",
+            "SELECT * FROM t WHERE b = 'x' AND c > 4 AND c < 5", "SELECT * FROM t WHERE e = 'q' ORDER BY a",
+            "SELECT * FROM t WHERE id > 3 ORDER BY id DESC", "SELECT * FROM t x WHERE x.id > 3", "SELECT 1",
+            "SELECT * FROM t WHERE a = 2 AND id = 7", "SELECT * FROM t ORDER BY c", "SELECT * FROM t ORDER BY rowid",
+            "SELECT * FROM t WHERE d >= 2 AND d <= 5", "SELECT * FROM t WHERE a IN (1, 2, 3)",
+            "SELECT * FROM t WHERE b IN ('x', 'y') AND c > 1",
+        ]
+        for sql in queries {
+            let args: [Value] = sql.contains("?") ? [.integer(4)] : []
+            guard case .rows(let expected) = oracle.all("EXPLAIN QUERY PLAN " + sql, args) else {
+                XCTFail("sqlite failed on \(sql)")
+                continue
+            }
+            let details = expected.map { row -> String in
+                if case .text(let s) = row[3] { return s }
+                return "?"
+            }
+            XCTAssertEqual(try plan(db, sql, args), details, sql)
+        }
+    }
+
+    func testIndexPlans() throws {
+        let db = try makeDatabase()
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE a = 2"), ["SEARCH t USING INDEX t_a (a=?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE a > 2"), ["SEARCH t USING INDEX t_a (a>?)"])
+        XCTAssertEqual(
+            try plan(db, "SELECT * FROM t WHERE b = 'b1' AND c < 4"), ["SEARCH t USING INDEX t_bc (b=? AND c<?)"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE c = 4"), ["SCAN t"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE a IN (1, 3)"), ["SEARCH t USING INDEX t_a (a=?)"])
+        XCTAssertEqual(
+            try plan(db, "SELECT * FROM t WHERE b IN ('b1', 'b2') AND c > 2"),
+            ["SEARCH t USING INDEX t_bc (b=? AND c>?)"])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE a IN (3, '1', 3.0, 'x') AND id < 12"), [1, 3, 6, 8, 11])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE b IN ('b1', 'b2') AND c > 8"), [17, 19, 20])
+        // The NOCASE column's comparison uses the NOCASE index, not the BINARY one.
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE e = 'x'"), ["SEARCH t USING INDEX t_e (e=?)"])
+        XCTAssertEqual(
+            try plan(db, "SELECT * FROM t WHERE e = 'x' ORDER BY a"),
+            ["SEARCH t USING INDEX t_e (e=?)", "USE TEMP B-TREE FOR ORDER BY"])
+        // A rowid lookup wins over an index.
+        XCTAssertEqual(
+            try plan(db, "SELECT * FROM t WHERE a = 2 AND id = 7"), ["SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"])
+        // Affinity: a text constant that is not a number is not looked up in an INTEGER column's index.
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE a = 'x'"), ["SCAN t"])
+        XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE a = '2'"), ["SEARCH t USING INDEX t_a (a=?)"])
+
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE a = '2' ORDER BY id"), [2, 7, 12, 17])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE a = 2.0 AND id > 10"), [12, 17])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE e = 'X' AND id < 7"), [2, 4, 6])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE b = 'b1' AND c >= 5 AND c < 8.5"), [10, 13, 16])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE b = 1"), [])
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE d >= 19"), [19, 20])
+        try db.execute("UPDATE t SET a = 9 WHERE a = 4")
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE a = 9"), [4, 9, 14, 19])
+        try db.execute("DELETE FROM t WHERE a = 9 AND id > 5")
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE a > 5"), [4])
+        try db.execute("DELETE FROM t WHERE id IN (1, 2, 3)")
+        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE id < 6"), [4, 5])
+    }
+}

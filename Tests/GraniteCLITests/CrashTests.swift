@@ -454,33 +454,7 @@ final class CrashTests: XCTestCase {
         try handle.write(contentsOf: Data([~byte]))
     }
 
-    /// Runs `granite` with `arguments` in the test directory; output goes through files
-    /// (a pipe could fill up and block the child).
     func granite(_ arguments: [String]) throws -> RunResult {
-        let process = Process()
-        process.executableURL = try GraniteCLITests.binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: out.path, contents: nil),
-            FileManager.default.createFile(atPath: err.path, contents: nil)
-        else { throw CocoaError(.fileWriteUnknown) }
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return RunResult(
-            status: process.terminationStatus, reason: process.terminationReason,
-            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        try GraniteCLITests.run(arguments, in: directory)
     }
 }

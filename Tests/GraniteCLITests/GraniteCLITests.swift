@@ -54,8 +54,14 @@ final class GraniteCLITests: XCTestCase {
     }
 
     func granite(_ arguments: [String]) throws -> RunResult {
+        try Self.run(arguments, in: directory)
+    }
+
+    /// Runs the `granite` binary with `arguments` in `directory`; output goes
+    /// through files (pipes could fill up and block the child).
+    static func run(_ arguments: [String], in directory: URL) throws -> RunResult {
         let process = Process()
-        process.executableURL = try Self.binary()
+        process.executableURL = try binary()
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
@@ -63,6 +69,10 @@ final class GraniteCLITests: XCTestCase {
         guard FileManager.default.createFile(atPath: out.path, contents: nil),
             FileManager.default.createFile(atPath: err.path, contents: nil)
         else { throw CocoaError(.fileWriteUnknown) }
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
         let outHandle = try FileHandle(forWritingTo: out)
         let errHandle = try FileHandle(forWritingTo: err)
         process.standardOutput = outHandle
@@ -71,10 +81,6 @@ final class GraniteCLITests: XCTestCase {
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
         return RunResult(
             status: process.terminationStatus, reason: process.terminationReason,
             stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),

@@ -114,7 +114,7 @@ struct CheckpointReport: Codable {
         self.mode = mode.rawValue
         let walPath = file + "-wal"
         let walExisted = FileManager.default.fileExists(atPath: walPath)
-        let engine = try openReadWrite(file)
+        let engine = try openExisting(file, readOnly: false)
         var open = true
         defer { if open { try? engine.close() } }
         before = WALStatusReport(engine.walStatus, present: walExisted)
@@ -149,18 +149,4 @@ struct CheckpointReport: Codable {
                 ),
             ]))
     }
-}
-
-/// Opens an existing database read-write, with a clear message for a missing path.
-func openReadWrite(_ path: String) throws -> StorageEngine {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CLIError("\(path): no such file")
-    }
-    guard !isDirectory.boolValue else {
-        throw CLIError("\(path) is a directory, not a database file")
-    }
-    var options = StorageOptions()
-    options.create = false
-    return try StorageEngine(path: path, options: options)
 }

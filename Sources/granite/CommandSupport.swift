@@ -51,8 +51,8 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
-/// Opens an existing database read-only, with a clear message for a missing path.
-func openReadOnly(_ path: String) throws -> StorageEngine {
+/// Opens an existing database, with a clear message for a missing path or a directory.
+func openExisting(_ path: String, readOnly: Bool) throws -> StorageEngine {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw CLIError("\(path): no such file")
@@ -61,9 +61,14 @@ func openReadOnly(_ path: String) throws -> StorageEngine {
         throw CLIError("\(path) is a directory, not a database file")
     }
     var options = StorageOptions()
-    options.readOnly = true
+    options.readOnly = readOnly
     options.create = false
     return try StorageEngine(path: path, options: options)
+}
+
+/// Opens an existing database read-only.
+func openReadOnly(_ path: String) throws -> StorageEngine {
+    try openExisting(path, readOnly: true)
 }
 
 /// Opens `path` read-only, runs `body` with the engine, and closes it.

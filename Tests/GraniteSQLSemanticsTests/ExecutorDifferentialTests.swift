@@ -10,6 +10,47 @@ enum StatementOutcome {
     case failure(String)
 }
 
+extension StatementOutcome {
+    /// Runs `sql` on Granite and captures its rows or its error message.
+    static func granite(_ db: SQLConnection, _ sql: String, _ args: [Value]) -> StatementOutcome {
+        do {
+            return .rows(try db.query(sql, arguments: args).rows)
+        } catch {
+            return .failure(graniteMessage(error))
+        }
+    }
+
+    /// Why Granite's outcome differs from SQLite's, or nil when they agree:
+    /// same rows with the same types, or both failing (with the same message
+    /// for constraint and datatype errors, which applications match on).
+    static func mismatch(sqlite expected: StatementOutcome, granite actual: StatementOutcome, what: String) -> String? {
+        switch (expected, actual) {
+        case (.rows(let e), .rows(let a)):
+            if e.count != a.count {
+                return "\(what): sqlite \(e.count) rows, granite \(a.count) rows\n  \(e)\n  \(a)"
+            }
+            if let k = e.indices.first(where: { !sameRow(e[$0], a[$0]) }) {
+                return "\(what): row \(k): sqlite \(e[k]) granite \(a[k])"
+            }
+            return nil
+        case (.failure(let e), .failure(let a)):
+            if (e.contains("constraint failed") || e == "datatype mismatch") && e != a {
+                return "\(what): sqlite error '\(e)', granite error '\(a)'"
+            }
+            return nil
+        case (.failure(let e), .rows):
+            return "\(what): sqlite failed '\(e)', granite succeeded"
+        case (.rows, .failure(let a)):
+            return "\(what): sqlite succeeded, granite failed '\(a)'"
+        }
+    }
+
+    /// Whether two rows hold the same values with the same types.
+    static func sameRow(_ x: [Value], _ y: [Value]) -> Bool {
+        x.count == y.count && !zip(x, y).contains(where: { $0.type != $1.type || $0 != $1 })
+    }
+}
+
 func graniteMessage(_ error: any Error) -> String {
     if let e = error as? SQLExecutionError { return e.message }
     if let e = error as? SQLEvaluationError { return e.message }
@@ -145,37 +186,12 @@ final class ExecutorDifferentialTests: XCTestCase {
             var (sql, args) = workload.statement()
             if step == count - 1 { (sql, args) = ("SELECT * FROM t ORDER BY rowid", []) }
             let expected = oracle.all(sql, args)
-            let actual: StatementOutcome
-            do {
-                actual = .rows(try db.query(sql, arguments: args).rows)
-            } catch {
-                actual = .failure(graniteMessage(error))
-            }
-            let what = "#\(step) \(sql) \(args)"
-            switch (expected, actual) {
-            case (.rows(let e), .rows(let a)):
-                if e.count != a.count {
-                    failures.append("\(what): sqlite \(e.count) rows, granite \(a.count) rows\n  \(e)\n  \(a)")
-                } else {
-                    for (k, (x, y)) in zip(e, a).enumerated()
-                    where x.count != y.count
-                        || zip(x, y).contains(where: {
-                            $0.type != $1.type || $0 != $1
-                        })
-                    {
-                        failures.append("\(what): row \(k): sqlite \(x) granite \(y)")
-                        break
-                    }
-                }
-            case (.failure(let e), .failure(let a)):
-                errors += 1
-                if (e.contains("constraint failed") || e == "datatype mismatch") && e != a {
-                    failures.append("\(what): sqlite error '\(e)', granite error '\(a)'")
-                }
-            case (.failure(let e), .rows):
-                failures.append("\(what): sqlite failed '\(e)', granite succeeded")
-            case (.rows, .failure(let a)):
-                failures.append("\(what): sqlite succeeded, granite failed '\(a)'")
+            let actual = StatementOutcome.granite(db, sql, args)
+            if case .failure = expected, case .failure = actual { errors += 1 }
+            if let failure = StatementOutcome.mismatch(
+                sqlite: expected, granite: actual, what: "#\(step) \(sql) \(args)")
+            {
+                failures.append(failure)
             }
             if failures.count >= 10 { break }
         }

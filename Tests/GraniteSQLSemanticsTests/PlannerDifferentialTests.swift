@@ -140,29 +140,12 @@ final class PlannerDifferentialTests: XCTestCase {
             var (sql, args) = workload.statement()
             if step == count - 1 { (sql, args) = ("SELECT *, rowid FROM t ORDER BY rowid", []) }
             let expected = oracle.all(sql, args)
-            let actual: StatementOutcome
-            do {
-                actual = .rows(try db.query(sql, arguments: args).rows)
-            } catch {
-                actual = .failure(graniteMessage(error))
-            }
-            let what = "#\(step) \(sql) \(args)"
-            switch (expected, actual) {
-            case (.rows(let e), .rows(let a)):
-                rowsSeen += e.count
-                if e.count != a.count {
-                    failures.append("\(what): sqlite \(e.count) rows, granite \(a.count) rows\n  \(e)\n  \(a)")
-                } else if let k = e.indices.first(where: { !Self.same(e[$0], a[$0]) }) {
-                    failures.append("\(what): row \(k): sqlite \(e[k]) granite \(a[k])")
-                }
-            case (.failure(let e), .failure(let a)):
-                if (e.contains("constraint failed") || e == "datatype mismatch") && e != a {
-                    failures.append("\(what): sqlite error '\(e)', granite error '\(a)'")
-                }
-            case (.failure(let e), .rows):
-                failures.append("\(what): sqlite failed '\(e)', granite succeeded")
-            case (.rows, .failure(let a)):
-                failures.append("\(what): sqlite succeeded, granite failed '\(a)'")
+            let actual = StatementOutcome.granite(db, sql, args)
+            if case .rows(let rows) = expected, case .rows = actual { rowsSeen += rows.count }
+            if let failure = StatementOutcome.mismatch(
+                sqlite: expected, granite: actual, what: "#\(step) \(sql) \(args)")
+            {
+                failures.append(failure)
             }
             if failures.count >= 10 { break }
         }
@@ -170,10 +153,6 @@ final class PlannerDifferentialTests: XCTestCase {
         if !failures.isEmpty {
             XCTFail("planner mismatches (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
         }
-    }
-
-    static func same(_ x: [Value], _ y: [Value]) -> Bool {
-        x.count == y.count && !zip(x, y).contains(where: { $0.type != $1.type || $0 != $1 })
     }
 
     // MARK: Chosen plans

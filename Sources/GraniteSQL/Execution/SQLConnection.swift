@@ -15,7 +15,16 @@ public final class SQLConnection {
     /// The storage engine the connection runs on.
     public let engine: StorageEngine
     /// The schema catalog, reloaded after rollbacks.
-    public private(set) var catalog: SchemaCatalog
+    public internal(set) var catalog: SchemaCatalog
+
+    /// The rowid of the most recent successful INSERT on this connection (SQLite's `last_insert_rowid()`).
+    public internal(set) var lastInsertedRowid: Int64 = 0
+    /// The rows inserted, updated or deleted by the most recent INSERT, UPDATE or DELETE (`changes()`).
+    public internal(set) var changes = 0
+    /// The rows inserted, updated or deleted since the connection opened (`total_changes()`).
+    public internal(set) var totalChanges = 0
+    /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
+    public var foreignKeysEnabled = true
 
     private static let statementSavepoint = "granite_statement"
 
@@ -137,11 +146,12 @@ public final class SQLConnection {
             try engine.beginRead()
             defer { try? engine.endRead() }
             return try self.select(select, statement: inner, parameters: parameters, explain: true)
-        case .explain, .pragma:
+        case .pragma(let pragma):
+            return try self.pragma(pragma, parameters: parameters)
+        case .explain:
             throw SQLExecutionError.unsupported("\(statement.kind)".split(separator: "(").first.map(String.init) ?? "")
         default:
-            try atomically { try write(statement, parameters: parameters) }
-            return ([], [])
+            return try atomically { try write(statement, parameters: parameters) }
         }
     }
 
@@ -167,12 +177,13 @@ public final class SQLConnection {
     }
 
     /// Runs a writing statement atomically: its own transaction in autocommit mode, else under a savepoint.
-    private func atomically(_ body: () throws -> Void) throws {
+    func atomically<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction {
             try engine.savepoint(Self.statementSavepoint)
             do {
-                try body()
+                let result = try body()
                 try engine.releaseSavepoint(Self.statementSavepoint)
+                return result
             } catch {
                 try? engine.rollback(toSavepoint: Self.statementSavepoint)
                 try? engine.releaseSavepoint(Self.statementSavepoint)
@@ -182,166 +193,14 @@ public final class SQLConnection {
         } else {
             try engine.beginWrite()
             do {
-                try body()
+                let result = try body()
                 try engine.commit()
+                return result
             } catch {
                 try? engine.rollback()
                 try? reloadCatalog()
                 throw error
             }
         }
-    }
-
-    // MARK: Writing statements
-
-    private func tableDefinition(_ name: QualifiedName) throws -> TableDefinition {
-        if let schema = name.schema, !SchemaNames.equal(schema, "main") {
-            throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
-        }
-        guard let table = catalog.table(named: name.name) else { throw SQLExecutionError.noSuchTable(name.name) }
-        return table
-    }
-
-    private func writer(_ name: QualifiedName, _ parameters: BoundParameters) throws -> TableWriter {
-        try TableWriter(table: try tableDefinition(name), catalog: catalog, engine: engine, parameters: parameters)
-    }
-
-    private func write(_ statement: Statement, parameters: BoundParameters) throws {
-        switch statement.kind {
-        case .createIndex(let create):
-            try catalog.execute(statement, engine: engine)
-            guard let table = catalog.table(named: create.table) else { return }
-            let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
-            try writer.fill(index: create.name.name)
-        case .createTable, .dropTable, .dropIndex, .alterTable:
-            try catalog.execute(statement, engine: engine)
-        case .insert(let insert):
-            try self.insert(insert, statement: statement, parameters: parameters)
-        case .update(let update):
-            try self.update(update, parameters: parameters)
-        case .delete(let delete):
-            try self.delete(delete, parameters: parameters)
-        default:
-            throw SQLExecutionError("not supported yet: \(statement.sourceText)")
-        }
-    }
-
-    private func insert(_ insert: InsertStatement, statement: Statement, parameters: BoundParameters) throws {
-        if insert.orAction != nil { throw SQLExecutionError.unsupported("INSERT OR …") }
-        if !insert.upsert.isEmpty { throw SQLExecutionError.unsupported("ON CONFLICT") }
-        if insert.returning != nil { throw SQLExecutionError.unsupported("RETURNING") }
-        let writer = try writer(insert.table, parameters)
-        let table = writer.table
-        let targets: [Int]
-        if let names = insert.columns {
-            targets = try names.map { name in
-                if let index = table.columnIndex(named: name) { return index }
-                if TableScope.isRowidName(name), let alias = table.rowidAlias { return alias }
-                throw SQLExecutionError("table \(table.name) has no column named \(name)")
-            }
-        } else {
-            targets = Array(table.columns.indices)
-        }
-        var rows: [[Value]] = []
-        switch insert.source {
-        case .defaultValues:
-            rows = [[]]
-        case .select(let select):
-            if case .values(let expressions) = select.first, select.compounds.isEmpty, select.orderBy.isEmpty,
-                select.limit == nil, select.with == nil
-            {
-                let expected = expressions.first?.count ?? 0
-                for tuple in expressions {
-                    guard tuple.count == expected else {
-                        throw SQLExecutionError("all VALUES must have the same number of terms")
-                    }
-                }
-                if expected != targets.count {
-                    throw SQLExecutionError(Self.countMismatch(table, insert, targets.count, expected))
-                }
-                for tuple in expressions {
-                    var context = EvaluationContext(parameters: parameters)
-                    rows.append(
-                        try tuple.map {
-                            try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()).evaluate(&context)
-                        })
-                }
-            } else {
-                let result = try self.select(select, statement: statement, parameters: parameters)
-                if result.columns.count != targets.count {
-                    throw SQLExecutionError(Self.countMismatch(table, insert, targets.count, result.columns.count))
-                }
-                rows = result.rows
-            }
-        }
-        for supplied in rows {
-            var values = writer.defaults
-            for (k, value) in supplied.enumerated() {
-                values[targets[k]] = table.columns[targets[k]].affinity.apply(to: value)
-            }
-            try writer.insert(values)
-        }
-    }
-
-    private static func countMismatch(
-        _ table: TableDefinition, _ insert: InsertStatement, _ columns: Int, _ values: Int
-    )
-        -> String
-    {
-        insert.columns == nil
-            ? "table \(table.name) has \(columns) columns but \(values) values were supplied"
-            : "\(values) values for \(columns) columns"
-    }
-
-    /// The rows of `writer`'s table matching `condition`, in rowid order.
-    private func matchingRows(_ writer: TableWriter, _ condition: SQLExpression?) throws -> [[Value]] {
-        let filter = try condition.map { try ExpressionCompiler.compile($0, resolver: writer.scope) }
-        let plan = QueryPlanner.plan(condition, writer: writer, scope: writer.scope, parameters: writer.parameters)
-        var rows: [[Value]] = []
-        try writer.forEachCandidate(plan, descending: false) { row in
-            if let filter {
-                var context = EvaluationContext(row: row, parameters: writer.parameters)
-                guard try filter.isTrue(&context) else { return true }
-            }
-            rows.append(row)
-            return true
-        }
-        return rows
-    }
-
-    private func update(_ update: UpdateStatement, parameters: BoundParameters) throws {
-        if update.orAction != nil { throw SQLExecutionError.unsupported("UPDATE OR …") }
-        if update.returning != nil { throw SQLExecutionError.unsupported("RETURNING") }
-        let writer = try writer(update.table, parameters)
-        let table = writer.table
-        var assignments: [(column: Int, value: CompiledExpression)] = []
-        for assignment in update.assignments {
-            guard assignment.columns.count == 1 else { throw SQLExecutionError.unsupported("row-value assignment") }
-            let name = assignment.columns[0]
-            let column: Int
-            if let index = table.columnIndex(named: name) {
-                column = index
-            } else if TableScope.isRowidName(name), let alias = table.rowidAlias {
-                column = alias
-            } else {
-                throw SQLExecutionError("no such column: \(name)")
-            }
-            assignments.append((column, try ExpressionCompiler.compile(assignment.value, resolver: writer.scope)))
-        }
-        for old in try matchingRows(writer, update.whereClause) {
-            var context = EvaluationContext(row: old, parameters: parameters)
-            var values = Array(old.prefix(table.columns.count))
-            for assignment in assignments {
-                values[assignment.column] = table.columns[assignment.column].affinity.apply(
-                    to: try assignment.value.evaluate(&context))
-            }
-            try writer.update(old: old, values: values)
-        }
-    }
-
-    private func delete(_ delete: DeleteStatement, parameters: BoundParameters) throws {
-        if delete.returning != nil { throw SQLExecutionError.unsupported("RETURNING") }
-        let writer = try writer(delete.table, parameters)
-        for old in try matchingRows(writer, delete.whereClause) { try writer.delete(old: old) }
     }
 }

@@ -304,3 +304,16 @@ public struct CompiledExpression: Sendable {
         return try root.isTrue(&context)
     }
 }
+
+extension CompiledExpression {
+    /// An expression reading slot `slot` (a `*` column or a materialized value).
+    static func slot(_ slot: Int, affinity: SQLAffinity?, collation: SQLCollation?) -> CompiledExpression {
+        CompiledExpression(root: .column(slot), prelude: [], affinity: affinity, collation: collation)
+    }
+
+    /// The slot the expression reads, when it is nothing but a column reference.
+    var columnSlot: Int? {
+        guard prelude.isEmpty, case .column(let slot) = root else { return nil }
+        return slot
+    }
+}

@@ -1,0 +1,447 @@
+import GraniteStorage
+
+/// One side of a key range: the bounding value (evaluated when the cursor opens) and whether it is excluded.
+struct KeyBound {
+    var value: CompiledExpression
+    var strict: Bool
+}
+
+/// An index search: equality values on leading columns, then an optional range on the next one.
+struct IndexSearch {
+    /// The position of the index in ``TableReader/indexes``.
+    var index: Int
+    /// For each leading column, the values it may equal (more than one for an `IN` list).
+    var equalities: [[CompiledExpression]]
+    /// Lower bounds on the column after the equalities.
+    var lows: [KeyBound] = []
+    /// Upper bounds on the column after the equalities.
+    var highs: [KeyBound] = []
+    /// Whether the index holds every column the query reads (the table row is not fetched).
+    var covering = false
+}
+
+/// How one table of a query produces its candidate rows.
+///
+/// A path only narrows the candidates: it yields every row that can satisfy the conditions it was built from
+/// (possibly more), and the executor still evaluates every condition.
+enum AccessMethod {
+    /// Every row, in rowid order.
+    case scan
+    /// The rows whose rowid equals one of the values.
+    case rowids([CompiledExpression])
+    /// The rows whose rowid is within the bounds.
+    case rowidRange(lows: [KeyBound], highs: [KeyBound])
+    /// The rows found through an index, in index order.
+    case index(IndexSearch)
+}
+
+/// A chosen access method, its direction, and its `EXPLAIN QUERY PLAN` line.
+struct AccessPath {
+    var method: AccessMethod
+    /// Whether rows come in descending key order.
+    var descending = false
+    /// E.g. `SEARCH t USING INDEX t_a (a=?)`.
+    var detail: String
+}
+
+/// The storage objects a query reads for one table.
+struct TableReader {
+    let table: TableDefinition
+    let tree: TableTree
+    /// The indexes on the table, in the order the catalog lists them.
+    let indexes: [(definition: IndexDefinition, tree: IndexTree)]
+    /// The column defaults, for rows stored before `ALTER TABLE ADD COLUMN`.
+    let defaults: [Value]
+
+    init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine) throws {
+        self.table = table
+        tree = try engine.table(named: table.storageName)
+        indexes = try catalog.indexes(on: table.name).map { ($0, try engine.index(named: $0.storageName)) }
+        var defaults: [Value] = []
+        for column in table.columns {
+            guard let expression = column.defaultValue else {
+                defaults.append(.null)
+                continue
+            }
+            var context = EvaluationContext()
+            let compiled = try? ExpressionCompiler.compile(expression, resolver: EmptyColumnResolver())
+            let value = (try? compiled?.evaluate(&context)) ?? nil
+            defaults.append(column.affinity.apply(to: value ?? .null))
+        }
+        self.defaults = defaults
+    }
+}
+
+/// Conversions between SQL values and the keys the storage trees are searched with.
+enum AccessKeys {
+    /// The rowid equal to `value` under SQLite's comparison with an INTEGER column, or nil when no integer is.
+    static func rowid(_ value: Value) -> Int64? {
+        switch SQLAffinity.numeric.apply(to: value) {
+        case .integer(let i): return i
+        case .real(let d) where d == -9_223_372_036_854_775_808.0: return Int64.min
+        default: return nil
+        }
+    }
+
+    enum Bound {
+        case bound(Int64)
+        case empty
+        case none
+    }
+
+    private static let twoTo63 = 9_223_372_036_854_775_808.0
+
+    /// The smallest rowid that can be `>` (or `>=`) `value`.
+    static func lowerRowid(_ value: Value, strict: Bool) -> Bound {
+        switch SQLAffinity.numeric.apply(to: value) {
+        case .integer(let i):
+            if strict { return i == Int64.max ? .empty : .bound(i + 1) }
+            return .bound(i)
+        case .real(let d) where !d.isNaN:
+            if d >= twoTo63 { return .empty }
+            if d < -twoTo63 { return .none }
+            let up = d.rounded(.up)
+            if strict && up == d { return up + 1 >= twoTo63 ? .empty : .bound(Int64(up) + 1) }
+            return .bound(Int64(up))
+        case .null:
+            return .empty
+        default:
+            // TEXT and BLOB sort after every number.
+            return .empty
+        }
+    }
+
+    /// The largest rowid that can be `<` (or `<=`) `value`.
+    static func upperRowid(_ value: Value, strict: Bool) -> Bound {
+        switch SQLAffinity.numeric.apply(to: value) {
+        case .integer(let i):
+            if strict { return i == Int64.min ? .empty : .bound(i - 1) }
+            return .bound(i)
+        case .real(let d) where !d.isNaN:
+            if d < -twoTo63 { return .empty }
+            if d >= twoTo63 { return .none }
+            let down = d.rounded(.down)
+            if strict && down == d { return down - 1 < -twoTo63 ? .empty : .bound(Int64(down) - 1) }
+            return .bound(Int64(down))
+        case .null:
+            return .empty
+        default:
+            return .none
+        }
+    }
+
+    /// The encoded key of `value` compared with an indexed column of `affinity` under `collation`, as SQLite
+    /// converts it (the column's affinity applied to the value); nil when the index cannot be searched with it.
+    static func indexValue(_ value: Value, affinity: SQLAffinity, collation: SQLCollation) -> [UInt8]? {
+        var v = value
+        switch affinity {
+        case .integer, .real, .numeric:
+            v = SQLAffinity.numeric.apply(to: value)
+            switch v {
+            case .integer: break
+            case .real(let d) where !d.isNaN: break
+            default: return nil
+            }
+        case .text:
+            v = SQLAffinity.text.apply(to: value)
+            guard case .text = v else { return nil }
+        case .blob:
+            switch v {
+            case .null: return nil
+            case .real(let d) where d.isNaN: return nil
+            default: break
+            }
+        }
+        if case .text(let s) = v {
+            switch collation {
+            case .nocase: v = .text(TableWriter.asciiLowercased(s))
+            case .rtrim: v = .text(TableWriter.trimmingTrailingSpaces(s))
+            case .binary: break
+            }
+        }
+        var bytes: [UInt8] = []
+        KeyEncoding.append(v, to: &bytes)
+        return bytes
+    }
+}
+
+/// Produces the rows of one table for one level of a query, writing them into the shared row.
+final class TableCursor {
+    let reader: TableReader
+    let path: AccessPath
+    /// The first slot of the table's row.
+    let base: Int
+    /// The columns to decode (relative positions), ascending.
+    let needed: [Int]
+    /// For a covering index search: (position in the index key, column) pairs.
+    private let coveringColumns: [(key: Int, column: Int, real: Bool)]
+    private let columnCount: Int
+
+    private var decoder = RowDecoder()
+    private var cursor: TreeCursor?
+    private var rowids: [Int64] = []
+    private var rowidPosition = 0
+    private var range: (low: Int64?, high: Int64?) = (nil, nil)
+    private var prefixes: [[UInt8]] = []
+    private var prefixPosition = 0
+    private var low: [UInt8]?
+    private var high: [UInt8]?
+    private var exhausted = true
+    private var positioned = false
+
+    init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>) {
+        self.reader = reader
+        self.path = path
+        self.base = base
+        columnCount = reader.table.columns.count
+        needed = used.filter { $0 < reader.table.columns.count }.sorted()
+        var covering: [(Int, Int, Bool)] = []
+        if case .index(let search) = path.method, search.covering {
+            for (k, column) in reader.indexes[search.index].definition.columns.enumerated() {
+                if case .column(let c) = column.target, used.contains(c) {
+                    covering.append((k, c, reader.table.columns[c].affinity == .real))
+                }
+            }
+        }
+        coveringColumns = covering
+    }
+
+    /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
+    func open(_ context: inout EvaluationContext) throws {
+        exhausted = false
+        positioned = false
+        switch path.method {
+        case .scan:
+            range = (nil, nil)
+        case .rowids(let values):
+            var set = Set<Int64>()
+            for value in values {
+                if let rowid = AccessKeys.rowid(try value.evaluate(&context)) { set.insert(rowid) }
+            }
+            rowids = set.sorted()
+            if path.descending { rowids.reverse() }
+            rowidPosition = 0
+        case .rowidRange(let lows, let highs):
+            var low: Int64?
+            var high: Int64?
+            for bound in lows {
+                switch AccessKeys.lowerRowid(try bound.value.evaluate(&context), strict: bound.strict) {
+                case .bound(let b): low = max(low ?? b, b)
+                case .empty: exhausted = true
+                case .none: break
+                }
+            }
+            for bound in highs {
+                switch AccessKeys.upperRowid(try bound.value.evaluate(&context), strict: bound.strict) {
+                case .bound(let b): high = min(high ?? b, b)
+                case .empty: exhausted = true
+                case .none: break
+                }
+            }
+            if let low, let high, low > high { exhausted = true }
+            range = (low, high)
+        case .index(let search):
+            try openIndex(search, &context)
+        }
+    }
+
+    private func openIndex(_ search: IndexSearch, _ context: inout EvaluationContext) throws {
+        let definition = reader.indexes[search.index].definition
+        var prefixes: [[UInt8]] = [[]]
+        var complete = true
+        for (position, values) in search.equalities.enumerated() {
+            let (affinity, collation) = columnRule(definition, position)
+            var keys: [[UInt8]] = []
+            for value in values {
+                let v = try value.evaluate(&context)
+                if v.isNull { continue }  // `= NULL` never matches
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else {
+                    complete = false
+                    break
+                }
+                keys.append(key)
+            }
+            if !complete { break }
+            if keys.isEmpty {
+                exhausted = true
+                return
+            }
+            let unique = Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
+            prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
+        }
+        low = nil
+        high = nil
+        if complete, search.equalities.count < definition.columns.count {
+            let (affinity, collation) = columnRule(definition, search.equalities.count)
+            for bound in search.lows {
+                let v = try bound.value.evaluate(&context)
+                if v.isNull {
+                    exhausted = true
+                    return
+                }
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else { continue }
+                if low.map({ $0.lexicographicallyPrecedes(key) }) ?? true { low = key }
+            }
+            for bound in search.highs {
+                let v = try bound.value.evaluate(&context)
+                if v.isNull {
+                    exhausted = true
+                    return
+                }
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else { continue }
+                if high.map({ key.lexicographicallyPrecedes($0) }) ?? true { high = key }
+            }
+            // Numbers never compare equal to NULL: skip the NULL entries when only an upper bound is given.
+            if low == nil, high != nil { low = [KeyEncoding.nullTag + 1] }
+        }
+        self.prefixes = path.descending ? prefixes.reversed() : prefixes
+        prefixPosition = 0
+        if cursor == nil { cursor = try reader.indexes[search.index].tree.makeCursor() }
+    }
+
+    private func columnRule(_ index: IndexDefinition, _ position: Int) -> (SQLAffinity, SQLCollation) {
+        let column = index.columns[position]
+        let collation = SQLCollation(name: column.collation ?? "BINARY") ?? .binary
+        guard case .column(let c) = column.target else { return (.blob, collation) }
+        return (reader.table.columns[c].affinity, collation)
+    }
+
+    /// Advances to the next row and writes its needed columns and rowid into `row`; false when done.
+    func next(_ row: inout [Value]) throws -> Bool {
+        if exhausted { return false }
+        switch path.method {
+        case .scan, .rowidRange:
+            let cursor = try self.cursor ?? reader.tree.makeCursor()
+            self.cursor = cursor
+            var valid: Bool
+            if !positioned {
+                positioned = true
+                if path.descending {
+                    if let high = range.high {
+                        valid = try cursor.seek(atOrAfter: high)
+                        if valid, cursor.rowid > high {
+                            valid = try cursor.previous()
+                        } else if !valid {
+                            valid = try cursor.last()
+                        }
+                    } else {
+                        valid = try cursor.last()
+                    }
+                } else {
+                    valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
+                }
+            } else {
+                valid = path.descending ? try cursor.previous() : try cursor.next()
+            }
+            if valid {
+                if path.descending, let low = range.low, cursor.rowid < low { valid = false }
+                if !path.descending, let high = range.high, cursor.rowid > high { valid = false }
+            }
+            guard valid else {
+                exhausted = true
+                return false
+            }
+            try load(cursor, &row)
+            return true
+        case .rowids:
+            let cursor = try self.cursor ?? reader.tree.makeCursor()
+            self.cursor = cursor
+            while rowidPosition < rowids.count {
+                let rowid = rowids[rowidPosition]
+                rowidPosition += 1
+                if try cursor.seek(rowid: rowid) {
+                    try load(cursor, &row)
+                    return true
+                }
+            }
+            exhausted = true
+            return false
+        case .index(let search):
+            guard let cursor else { return false }
+            while prefixPosition < prefixes.count {
+                let prefix = prefixes[prefixPosition]
+                let lowKey = prefix + (low ?? [])
+                let highKey = high.map { prefix + $0 }
+                var valid: Bool
+                if !positioned {
+                    positioned = true
+                    if path.descending {
+                        let sentinel = (highKey ?? prefix) + [0xFF, 0xFF]
+                        valid = try cursor.seek(atOrAfter: sentinel)
+                        valid = valid ? try cursor.previous() : try cursor.last()
+                    } else {
+                        valid = try cursor.seek(atOrAfter: lowKey)
+                    }
+                } else {
+                    valid = path.descending ? try cursor.previous() : try cursor.next()
+                }
+                if valid {
+                    let key = cursor.key
+                    if !key.starts(with: prefix) {
+                        valid = false
+                    } else if path.descending {
+                        if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }
+                    } else if let highKey, highKey.lexicographicallyPrecedes(key), !key.starts(with: highKey) {
+                        valid = false
+                    }
+                }
+                if valid {
+                    if try loadFromIndex(cursor, search, &row) { return true }
+                    continue
+                }
+                prefixPosition += 1
+                positioned = false
+            }
+            exhausted = true
+            return false
+        }
+    }
+
+    private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws {
+        let rowid = cursor.rowid
+        row[base + columnCount] = .integer(rowid)
+        guard !needed.isEmpty else { return }
+        try cursor.withPayload { raw in
+            try decoder.reset(raw)
+            for c in needed {
+                row[base + c] = c < decoder.count ? try decoder.value(at: c) : reader.defaults[c]
+            }
+        }
+        if let alias = reader.table.rowidAlias { row[base + alias] = .integer(rowid) }
+    }
+
+    /// Loads the row of the current index entry; false when the entry's row is missing (a damaged index).
+    private func loadFromIndex(_ cursor: TreeCursor, _ search: IndexSearch, _ row: inout [Value]) throws -> Bool {
+        let values = try KeyEncoding.decode(cursor.key)
+        guard case .integer(let rowid)? = values.last else {
+            throw StorageError.corrupt(page: 0, "index entry without a rowid")
+        }
+        if search.covering {
+            row[base + columnCount] = .integer(rowid)
+            for (key, column, real) in coveringColumns where key < values.count - 1 {
+                var v = values[key]
+                if real, case .integer(let i) = v { v = .real(Double(i)) }
+                row[base + column] = v
+            }
+            if let alias = reader.table.rowidAlias { row[base + alias] = .integer(rowid) }
+            return true
+        }
+        let tableCursor = try self.tableCursor()
+        guard try tableCursor.seek(rowid: rowid) else { return false }
+        try load(tableCursor, &row)
+        return true
+    }
+
+    private var rowCursor: TreeCursor?
+    private func tableCursor() throws -> TreeCursor {
+        if let rowCursor { return rowCursor }
+        let c = try reader.tree.makeCursor()
+        rowCursor = c
+        return c
+    }
+
+    /// Sets every slot of the table to NULL (the row of an unmatched `LEFT JOIN`).
+    func writeNulls(_ row: inout [Value]) {
+        for k in 0...columnCount { row[base + k] = .null }
+    }
+}

@@ -1,0 +1,365 @@
+import GraniteStorage
+
+/// Chooses how one table of a query reads its rows, from the terms that constrain it and the order wanted.
+///
+/// A usable term compares a column of the table with a value that reads only parameters, enclosing queries and
+/// tables placed before this one. Preference: rowid equality or `IN`; a unique index fully matched by
+/// equalities; the index with the most equality columns (then a range on the next column); a rowid range; an
+/// index range; a full scan. When `ORDER BY` would otherwise need a sort and no equality narrows the search, an
+/// index (or rowid) order that yields the rows sorted is used instead.
+struct AccessPlanner {
+    let reader: TableReader
+    let source: QuerySource
+    let sourceIndex: Int
+    let scope: QueryScope
+    /// The sources whose values are known when this table is read.
+    let earlier: Set<Int>
+    let outputs: [CompiledExpression]
+
+    enum Operator {
+        case equal, less, lessOrEqual, greater, greaterOrEqual, list
+    }
+
+    /// One usable comparison: `column op value(s)`.
+    struct Constraint {
+        /// The relative slot of the column (``QuerySource/rowidSlot`` for the rowid).
+        var column: Int
+        var op: Operator
+        var values: [CompiledExpression]
+        var collation: SQLCollation
+        /// The affinity of the value side, when it has one (a column or a CAST).
+        var valueAffinity: SQLAffinity?
+    }
+
+    /// Resolves names for value expressions: only sources in `allowed`, enclosing queries and parameters.
+    private struct ValueResolver: ColumnResolver {
+        let scope: QueryScope
+        let allowed: Set<Int>
+
+        func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+            let resolved = try scope.resolve(reference)
+            if resolved.slot < scope.base { return resolved }
+            guard let k = scope.sources.firstIndex(where: { $0.base <= resolved.slot && resolved.slot < $0.base + $0.width }),
+                allowed.contains(k)
+            else { throw SQLEvaluationError("not a value") }
+            return resolved
+        }
+
+        func resolveAggregate(_ call: FunctionCall) throws -> Int { throw SQLEvaluationError("not a value") }
+
+        func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
+            throw SQLEvaluationError("not a value")
+        }
+    }
+
+    private var table: TableDefinition { reader.table }
+
+    private func isRowid(_ column: Int) -> Bool { column == source.rowidSlot || column == table.rowidAlias }
+
+    /// The relative column a plain reference to this table names.
+    private func column(_ e: SQLExpression) -> (column: Int, collation: SQLCollation)? {
+        guard case .column(let reference) = e.kind, let resolved = try? scope.resolve(reference),
+            resolved.slot >= source.base, resolved.slot < source.base + source.width
+        else { return nil }
+        return (resolved.slot - source.base, resolved.collation)
+    }
+
+    private func value(_ e: SQLExpression) -> CompiledExpression? {
+        if case .collate = e.kind { return nil }
+        return try? ExpressionCompiler.compile(e, resolver: ValueResolver(scope: scope, allowed: earlier))
+    }
+
+    /// The usable constraints among `terms`.
+    func constraints(_ terms: [SQLExpression]) -> [Constraint] {
+        var result: [Constraint] = []
+        for term in terms {
+            switch term.kind {
+            case .binary(let op, let l, let r):
+                let ops: [BinaryOperator: (Operator, Operator)] = [
+                    .equal: (.equal, .equal), .less: (.less, .greater), .lessOrEqual: (.lessOrEqual, .greaterOrEqual),
+                    .greater: (.greater, .less), .greaterOrEqual: (.greaterOrEqual, .lessOrEqual),
+                    .is: (.equal, .equal),
+                ]
+                guard let (direct, flipped) = ops[op] else { continue }
+                if let c = column(l), let v = value(r) {
+                    if op == .is, v.constantValue?.isNull ?? true { continue }
+                    result.append(Constraint(column: c.column, op: direct, values: [v], collation: c.collation, valueAffinity: v.affinity))
+                } else if let c = column(r), let v = value(l) {
+                    if op == .is, v.constantValue?.isNull ?? true { continue }
+                    // The comparison uses the left operand's collation when it is a column.
+                    let collation = v.collation ?? c.collation
+                    result.append(Constraint(column: c.column, op: flipped, values: [v], collation: collation, valueAffinity: v.affinity))
+                }
+            case .between(let e, let low, let high, negated: false):
+                guard let c = column(e), let lo = value(low), let hi = value(high) else { continue }
+                result.append(Constraint(column: c.column, op: .greaterOrEqual, values: [lo], collation: c.collation, valueAffinity: lo.affinity))
+                result.append(Constraint(column: c.column, op: .lessOrEqual, values: [hi], collation: c.collation, valueAffinity: hi.affinity))
+            case .inList(let e, let list, negated: false):
+                guard let c = column(e), !list.isEmpty else { continue }
+                var values: [CompiledExpression] = []
+                for item in list {
+                    guard let v = value(item) else { break }
+                    values.append(v)
+                }
+                guard values.count == list.count else { continue }
+                result.append(Constraint(column: c.column, op: .list, values: values, collation: c.collation, valueAffinity: nil))
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    /// Whether an index column of `affinity` can be searched with a value of `valueAffinity`: SQLite converts
+    /// the column side in some mixed comparisons, which the stored keys cannot reproduce.
+    private static func searchable(column affinity: SQLAffinity, value: SQLAffinity?) -> Bool {
+        guard let value else { return true }
+        switch affinity {
+        case .integer, .real, .numeric: return true
+        case .text: return value == .text || value == .blob
+        case .blob: return value == .blob
+        }
+    }
+
+    private struct Candidate {
+        var path: AccessPath
+        var score: Double
+        /// Estimated rows.
+        var rows: Double
+        /// For index searches: the number of single-valued equality columns, or nil when one has several values.
+        var singleEqualities: Int?
+        var indexNumber: Int?
+    }
+
+    private func candidates(_ constraints: [Constraint]) -> [Candidate] {
+        let name = source.name
+        var result: [Candidate] = []
+        if let c = constraints.first(where: { isRowid($0.column) && $0.op == .equal }) {
+            result.append(
+                Candidate(
+                    path: AccessPath(method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
+                    score: 1000, rows: 1))
+        }
+        if let c = constraints.first(where: { isRowid($0.column) && $0.op == .list }) {
+            result.append(
+                Candidate(
+                    path: AccessPath(method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
+                    score: 900, rows: Double(c.values.count)))
+        }
+        for (k, index) in reader.indexes.enumerated() where index.definition.whereClause == nil {
+            if let candidate = indexCandidate(k, index.definition, constraints) { result.append(candidate) }
+        }
+        var lows: [KeyBound] = []
+        var highs: [KeyBound] = []
+        for c in constraints where isRowid(c.column) {
+            switch c.op {
+            case .greater, .greaterOrEqual: lows.append(KeyBound(value: c.values[0], strict: c.op == .greater))
+            case .less, .lessOrEqual: highs.append(KeyBound(value: c.values[0], strict: c.op == .less))
+            default: break
+            }
+        }
+        if !lows.isEmpty || !highs.isEmpty {
+            var parts: [String] = []
+            if !lows.isEmpty { parts.append("rowid>?") }
+            if !highs.isEmpty { parts.append("rowid<?") }
+            let detail = "SEARCH \(name) USING INTEGER PRIMARY KEY (\(parts.joined(separator: " AND ")))"
+            result.append(
+                Candidate(
+                    path: AccessPath(method: .rowidRange(lows: lows, highs: highs), detail: detail), score: 1.5,
+                    rows: lows.isEmpty || highs.isEmpty ? 250_000 : 60_000))
+        }
+        result.append(Candidate(path: AccessPath(method: .scan, detail: "SCAN \(name)"), score: 0, rows: 1_000_000))
+        return result
+    }
+
+    private func indexCandidate(_ k: Int, _ index: IndexDefinition, _ constraints: [Constraint]) -> Candidate? {
+        var equalities: [[CompiledExpression]] = []
+        var parts: [String] = []
+        var lows: [KeyBound] = []
+        var highs: [KeyBound] = []
+        var single = true
+        for indexColumn in index.columns {
+            guard case .column(let c) = indexColumn.target,
+                let collation = SQLCollation(name: indexColumn.collation ?? "BINARY")
+            else { break }
+            let affinity = table.columns[c].affinity
+            let usable = constraints.filter {
+                $0.column == c && $0.collation == collation
+                    && Self.searchable(column: affinity, value: $0.valueAffinity)
+                    && $0.values.allSatisfy { v in
+                        v.constantValue.map {
+                            AccessKeys.indexValue($0, affinity: affinity, collation: collation) != nil
+                        } ?? true
+                    }
+            }
+            let columnName = table.columns[c].name
+            if let eq = usable.first(where: { $0.op == .equal }) {
+                equalities.append(eq.values)
+                parts.append("\(columnName)=?")
+                continue
+            }
+            if let list = usable.first(where: { $0.op == .list }) {
+                equalities.append(list.values)
+                parts.append("\(columnName)=?")
+                single = false
+                continue
+            }
+            for c in usable {
+                switch c.op {
+                case .greater, .greaterOrEqual: lows.append(KeyBound(value: c.values[0], strict: c.op == .greater))
+                case .less, .lessOrEqual: highs.append(KeyBound(value: c.values[0], strict: c.op == .less))
+                default: break
+                }
+            }
+            if !lows.isEmpty { parts.append("\(columnName)>?") }
+            if !highs.isEmpty { parts.append("\(columnName)<?") }
+            break
+        }
+        let hasRange = !lows.isEmpty || !highs.isEmpty
+        guard !equalities.isEmpty || hasRange else { return nil }
+        var score = Double(2 * equalities.count) + (hasRange ? 1 : 0)
+        var rows = 1_000_000 / pow10(equalities.count) * (hasRange ? 0.25 : 1)
+        if index.unique && single && equalities.count == index.columns.count {
+            score = 500
+            rows = 1
+        }
+        let search = IndexSearch(index: k, equalities: equalities, lows: lows, highs: highs)
+        let detail = "SEARCH \(source.name) USING INDEX \(index.name) (\(parts.joined(separator: " AND ")))"
+        return Candidate(
+            path: AccessPath(method: .index(search), detail: detail), score: score, rows: rows,
+            singleEqualities: single ? equalities.count : nil, indexNumber: k)
+    }
+
+    private func pow10(_ n: Int) -> Double {
+        var r = 1.0
+        for _ in 0..<n { r *= 10 }
+        return r
+    }
+
+    /// The estimated number of rows one search of this table yields under `terms`.
+    func estimate(_ terms: [SQLExpression]) -> Double {
+        let all = candidates(constraints(terms))
+        return all.max { $0.score < $1.score }?.rows ?? 1_000_000
+    }
+
+    // MARK: Ordering
+
+    /// The relative column (or rowid slot) an `ORDER BY` term sorts by, when it is a plain column of this table.
+    private func sortColumn(_ term: SelectProgram.SortTerm) -> Int? {
+        let slot: Int?
+        if let k = term.output { slot = k < outputs.count ? outputs[k].columnSlot : nil } else { slot = term.expression?.columnSlot }
+        guard let slot, slot >= source.base, slot < source.base + source.width else { return nil }
+        return slot - source.base
+    }
+
+    /// Whether `candidate` yields rows in the `ordering` order, and in which direction.
+    private func orders(_ candidate: Candidate, _ ordering: [SelectProgram.SortTerm]) -> Bool? {
+        guard !ordering.isEmpty else { return nil }
+        let descending = ordering[0].descending
+        for term in ordering {
+            guard term.descending == descending, term.nullsFirst == !descending else { return nil }
+        }
+        switch candidate.path.method {
+        case .scan, .rowidRange:
+            guard ordering.count == 1, let c = sortColumn(ordering[0]), isRowid(c) else { return nil }
+            return descending
+        case .rowids(let values):
+            guard ordering.count == 1, let c = sortColumn(ordering[0]), isRowid(c) || values.count == 1 else {
+                return nil
+            }
+            return descending
+        case .index(let search):
+            guard let single = candidate.singleEqualities else { return nil }
+            let index = reader.indexes[search.index].definition
+            let fixed: Set<Int> = Set(
+                index.columns.prefix(single).compactMap { if case .column(let c) = $0.target { return c } else { return nil } })
+            var position = single
+            for term in ordering {
+                guard let c = sortColumn(term) else { return nil }
+                if fixed.contains(c) { continue }
+                if position == index.columns.count {
+                    guard isRowid(c) else { return nil }
+                    position += 1
+                    continue
+                }
+                guard position < index.columns.count, case .column(let ic) = index.columns[position].target, ic == c,
+                    (SQLCollation(name: index.columns[position].collation ?? "BINARY") ?? .binary) == term.collation
+                else { return nil }
+                position += 1
+            }
+            return descending
+        }
+    }
+
+    /// An ordered full scan of index `k`, if it yields rows in the `ordering` order.
+    private func orderedIndexScan(_ k: Int, _ ordering: [SelectProgram.SortTerm]) -> Candidate? {
+        let index = reader.indexes[k].definition
+        guard index.whereClause == nil else { return nil }
+        let candidate = Candidate(
+            path: AccessPath(
+                method: .index(IndexSearch(index: k, equalities: [])), detail: "SCAN \(source.name) USING INDEX \(index.name)"),
+            score: 0, rows: 1_000_000, singleEqualities: 0, indexNumber: k)
+        return orders(candidate, ordering) != nil ? candidate : nil
+    }
+
+    /// The chosen path, and whether it yields the rows in `ordering`'s order (so no sort is needed).
+    func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm]) -> (path: AccessPath, satisfiesOrdering: Bool) {
+        let all = candidates(constraints(terms))
+        var best = all[0]
+        for c in all.dropFirst() {
+            if c.score > best.score || (c.score == best.score && orders(c, ordering) != nil && orders(best, ordering) == nil) {
+                best = c
+            }
+        }
+        var descending = orders(best, ordering)
+        if descending == nil, !ordering.isEmpty, best.score < 2 {
+            if best.score == 0 || best.indexNumber == nil {
+                for k in reader.indexes.indices {
+                    if let scan = orderedIndexScan(k, ordering), best.score == 0 {
+                        best = scan
+                        descending = orders(scan, ordering)
+                        break
+                    }
+                }
+            }
+        }
+        var path = best.path
+        path.descending = descending ?? false
+        if case .index(var search) = path.method, isCovering(search.index) {
+            search.covering = true
+            path.method = .index(search)
+            path.detail = path.detail.replacingFirst("USING INDEX", with: "USING COVERING INDEX")
+        }
+        return (path, descending != nil)
+    }
+
+    /// Whether index `k` holds every column of the table the query reads, in a form that decodes exactly.
+    private func isCovering(_ k: Int) -> Bool {
+        let index = reader.indexes[k].definition
+        var available: Set<Int> = [source.rowidSlot]
+        if let alias = table.rowidAlias { available.insert(alias) }
+        for column in index.columns {
+            guard case .column(let c) = column.target,
+                (SQLCollation(name: column.collation ?? "BINARY") ?? .binary) == .binary
+            else { continue }
+            switch table.columns[c].affinity {
+            case .integer, .real, .numeric, .text: available.insert(c)
+            case .blob: continue
+            }
+        }
+        return source.used.isSubset(of: available)
+    }
+}
+
+extension String {
+    /// The string with the first occurrence of `target` replaced by `replacement`.
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        let chars = Array(self.utf8)
+        let t = Array(target.utf8)
+        guard !t.isEmpty, chars.count >= t.count else { return self }
+        for i in 0...(chars.count - t.count) where Array(chars[i..<i + t.count]) == t {
+            return String(decoding: chars[..<i] + Array(replacement.utf8) + chars[(i + t.count)...], as: UTF8.self)
+        }
+        return self
+    }
+}

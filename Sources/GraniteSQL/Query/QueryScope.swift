@@ -1,0 +1,184 @@
+import GraniteStorage
+
+/// One entry of a query's `FROM` clause: a table or a subquery, with the slots its row occupies.
+///
+/// A source occupies `columns.count + 1` consecutive slots starting at ``base``: its columns, then its rowid
+/// (NULL for a subquery).
+final class QuerySource {
+    /// One visible column.
+    struct Column {
+        var name: String
+        var affinity: SQLAffinity
+        var collation: SQLCollation
+    }
+
+    /// The name that qualifies its columns: the alias, else the table name.
+    let name: String
+    /// The stored table, or nil for a subquery.
+    let table: TableDefinition?
+    /// The columns, in order.
+    let columns: [Column]
+    /// The first slot.
+    let base: Int
+    /// Columns hidden from unqualified references and `*` (the right-hand columns of `USING`/`NATURAL`).
+    var hidden: Set<Int> = []
+    /// Whether this source is the right side of a `LEFT JOIN`.
+    var isLeftJoined = false
+    /// The relative slots read by the query (columns, and ``rowidSlot`` for the rowid).
+    var used: Set<Int> = []
+
+    init(name: String, table: TableDefinition?, columns: [Column], base: Int) {
+        self.name = name
+        self.table = table
+        self.columns = columns
+        self.base = base
+    }
+
+    /// The number of slots.
+    var width: Int { columns.count + 1 }
+    /// The relative slot of the rowid.
+    var rowidSlot: Int { columns.count }
+}
+
+/// Resolves names for one `SELECT` (or one statement's table) over its sources, and to enclosing queries for
+/// correlated subqueries.
+///
+/// Slots: an enclosing query's row comes first (its whole width), then this query's sources, then its aggregate
+/// results. Subqueries are registered while compiling and compiled afterwards, when the width is final.
+final class QueryScope: ColumnResolver {
+    let outer: QueryScope?
+    /// The first slot of this query's sources.
+    let base: Int
+    private(set) var sources: [QuerySource] = []
+    private(set) var tablesWidth = 0
+    var allowAggregates = false
+    /// Aggregate calls registered so far; number `k` lives at ``aggregateSlot(_:)``.
+    private(set) var aggregates: [FunctionCall] = []
+    /// Subqueries registered so far.
+    private(set) var subqueries: [(select: SelectStatement, kind: SubqueryKind)] = []
+    /// Whether a name resolved to an enclosing query (the query is correlated).
+    private(set) var usesOuter = false
+    /// While non-nil, the indices of the sources that resolved names belong to.
+    var trace: Set<Int>?
+    /// Whether a subquery was registered while tracing (it may read any source).
+    var tracedSubquery = false
+    /// The first slot after this query's row (enclosing rows, sources, aggregates).
+    var width: Int { base + tablesWidth + aggregates.count }
+
+    init(outer: QueryScope?) {
+        self.outer = outer
+        self.base = outer?.width ?? 0
+    }
+
+    /// Adds a source; returns it.
+    @discardableResult
+    func add(name: String, table: TableDefinition?, columns: [QuerySource.Column]) -> QuerySource {
+        precondition(aggregates.isEmpty, "sources come before aggregates")
+        let source = QuerySource(name: name, table: table, columns: columns, base: base + tablesWidth)
+        sources.append(source)
+        tablesWidth += source.width
+        return source
+    }
+
+    /// Adds a stored table under `alias`.
+    @discardableResult
+    func add(table: TableDefinition, alias: String?) -> QuerySource {
+        add(
+            name: alias ?? table.name, table: table,
+            columns: table.columns.map {
+                QuerySource.Column(
+                    name: $0.name, affinity: $0.affinity,
+                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary)
+            })
+    }
+
+    func aggregateSlot(_ k: Int) -> Int { base + tablesWidth + k }
+
+    static func isRowidName(_ name: String) -> Bool {
+        let lower = SchemaNames.key(name)
+        return lower == "rowid" || lower == "oid" || lower == "_rowid_"
+    }
+
+    /// The source a qualifier names, if any.
+    func source(named qualifier: String) -> QuerySource? {
+        sources.first { SchemaNames.equal($0.name, qualifier) }
+    }
+
+    private func note(_ k: Int, relative: Int) {
+        sources[k].used.insert(relative)
+        trace?.insert(k)
+    }
+
+    /// Resolves a reference among this query's own sources; nil when no source has the name.
+    private func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
+        if let schema = reference.schema, !SchemaNames.equal(schema, "main") { return nil }
+        var found: (source: Int, column: Int)?
+        var rowidMatch: Int?
+        for (k, source) in sources.enumerated() {
+            if let qualifier = reference.table {
+                guard SchemaNames.equal(qualifier, source.name) else { continue }
+            }
+            let key = SchemaNames.key(reference.column)
+            if let c = source.columns.firstIndex(where: { SchemaNames.key($0.name) == key }) {
+                if reference.table == nil && source.hidden.contains(c) { continue }
+                if found != nil {
+                    throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
+                }
+                found = (k, c)
+            } else if source.table != nil, Self.isRowidName(reference.column) {
+                if rowidMatch != nil, reference.table == nil {
+                    throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
+                }
+                rowidMatch = k
+            }
+        }
+        if let (k, c) = found {
+            note(k, relative: c)
+            let column = sources[k].columns[c]
+            return ResolvedColumn(slot: sources[k].base + c, affinity: column.affinity, collation: column.collation)
+        }
+        if let k = rowidMatch {
+            let source = sources[k]
+            if let alias = source.table?.rowidAlias {
+                note(k, relative: alias)
+                return ResolvedColumn(slot: source.base + alias, affinity: .integer)
+            }
+            note(k, relative: source.rowidSlot)
+            return ResolvedColumn(slot: source.base + source.rowidSlot, affinity: .integer)
+        }
+        return nil
+    }
+
+    func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+        if let local = try resolveLocally(reference) { return local }
+        var scope = outer
+        while let s = scope {
+            if let resolved = try s.resolveLocally(reference) {
+                var inner: QueryScope? = self
+                while let i = inner, i !== s {
+                    i.usesOuter = true
+                    inner = i.outer
+                }
+                return resolved
+            }
+            scope = s.outer
+        }
+        throw SQLEvaluationError("no such column: \(Self.display(reference))")
+    }
+
+    func resolveAggregate(_ call: FunctionCall) throws -> Int {
+        guard allowAggregates else { throw SQLEvaluationError("misuse of aggregate function \(call.name)()") }
+        aggregates.append(call)
+        return aggregateSlot(aggregates.count - 1)
+    }
+
+    func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
+        subqueries.append((select, kind))
+        if trace != nil { tracedSubquery = true }
+        return SubqueryID(subqueries.count - 1)
+    }
+
+    static func display(_ r: ColumnReference) -> String {
+        [r.schema, r.table, r.column].compactMap { $0 }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,485 @@
+import GraniteStorage
+
+/// Runs a ``SelectProgram``: a nested-loop join over the table cursors, then grouping, `DISTINCT`, sorting and
+/// `LIMIT`. Rows are produced one at a time; only aggregation and sorting hold rows in memory.
+final class SelectCursor {
+    let program: SelectProgram
+    private var context: EvaluationContext
+    private let proxy = SubqueryProxy()
+
+    private var tables: [TableCursor?]
+    private var subqueryCursors: [SelectCursor?]
+    private var subqueryCache: [Int: SubqueryResult] = [:]
+    private var fromRows: [[[Value]]]
+    private var fromPositions: [Int]
+
+    // Join state.
+    private var joinStarted = false
+    private var joinDone = false
+    private var level = 0
+    private var matched: [Bool]
+    private var nullEmitted: [Bool]
+
+    // Output state.
+    private var buffered: [[Value]]?
+    private var bufferPosition = 0
+    private var toSkip = 0
+    private var remaining = Int.max
+    private var seen: Set<[UInt8]> = []
+
+    fileprivate enum SubqueryResult {
+        case scalar(Value)
+        case exists(Bool)
+        case values([Value])
+    }
+
+    init(program: SelectProgram) {
+        self.program = program
+        context = EvaluationContext()
+        let n = program.levels.count
+        tables = program.levels.map { level in
+            if case .table(let reader, let path) = level.kind {
+                return TableCursor(reader: reader, path: path, base: level.source.base, used: level.source.used)
+            }
+            return nil
+        }
+        subqueryCursors = Array(repeating: nil, count: program.subqueries.count)
+        fromRows = Array(repeating: [], count: n)
+        fromPositions = Array(repeating: 0, count: n)
+        matched = Array(repeating: false, count: n)
+        nullEmitted = Array(repeating: false, count: n)
+        proxy.cursor = self
+    }
+
+    /// The result column names.
+    var columnNames: [String] { program.columnNames }
+
+    /// Starts (or restarts) an execution: `outer` holds the enclosing query's row (empty for a top-level query).
+    func open(outer: [Value] = [], parameters: BoundParameters) throws {
+        let width = program.scope.width
+        var row = Array(outer.prefix(program.scope.base))
+        if row.count < program.scope.base { row += Array(repeating: .null, count: program.scope.base - row.count) }
+        row += Array(repeating: Value.null, count: width - row.count)
+        context = EvaluationContext(row: row, parameters: parameters, subqueries: proxy)
+        subqueryCache.removeAll(keepingCapacity: true)
+        joinStarted = false
+        joinDone = false
+        buffered = nil
+        bufferPosition = 0
+        seen.removeAll(keepingCapacity: true)
+        toSkip = 0
+        remaining = Int.max
+        if let limit = program.limit {
+            let n = try Self.integer(try limit.evaluate(&context))
+            if n >= 0 { remaining = Int(clamping: n) }
+        }
+        if let offset = program.offset {
+            toSkip = max(0, Int(clamping: try Self.integer(try offset.evaluate(&context))))
+        }
+    }
+
+    static func integer(_ value: Value) throws -> Int64 {
+        switch SQLAffinity.integer.apply(to: value) {
+        case .integer(let i): return i
+        default: throw SQLExecutionError.datatypeMismatch
+        }
+    }
+
+    /// The next result row, or nil at the end.
+    func next() throws -> [Value]? {
+        if remaining <= 0 { return nil }
+        if program.isAggregate || !program.ordering.isEmpty {
+            if buffered == nil { buffered = try materialize() }
+            guard let rows = buffered else { return nil }
+            while bufferPosition < rows.count {
+                let row = rows[bufferPosition]
+                bufferPosition += 1
+                if program.distinct && program.isAggregate && !isNew(row) { continue }
+                if toSkip > 0 {
+                    toSkip -= 1
+                    continue
+                }
+                remaining -= 1
+                return row
+            }
+            return nil
+        }
+        while try nextJoinRow() {
+            let row = try project()
+            if program.distinct && !isNew(row) { continue }
+            if toSkip > 0 {
+                toSkip -= 1
+                continue
+            }
+            remaining -= 1
+            return row
+        }
+        return nil
+    }
+
+    private func project() throws -> [Value] {
+        var row: [Value] = []
+        row.reserveCapacity(program.outputs.count)
+        for output in program.outputs { row.append(try output.evaluate(&context)) }
+        return row
+    }
+
+    private func isNew(_ row: [Value]) -> Bool {
+        var key: [UInt8] = []
+        for (k, value) in row.enumerated() {
+            KeyEncoding.append(Self.normalized(value, program.outputs[k].collation ?? .binary), to: &key)
+        }
+        return seen.insert(key).inserted
+    }
+
+    static func normalized(_ value: Value, _ collation: SQLCollation) -> Value {
+        guard case .text(let s) = value else { return value }
+        switch collation {
+        case .binary: return value
+        case .nocase: return .text(TableWriter.asciiLowercased(s))
+        case .rtrim: return .text(TableWriter.trimmingTrailingSpaces(s))
+        }
+    }
+
+    // MARK: Join
+
+    private func nextJoinRow() throws -> Bool {
+        if joinDone { return false }
+        let n = program.levels.count
+        if !joinStarted {
+            joinStarted = true
+            for condition in program.preconditions where !(try condition.isTrue(&context)) {
+                joinDone = true
+                return false
+            }
+            if n == 0 {
+                joinDone = true
+                return true
+            }
+            level = 0
+            try openLevel(0)
+        } else {
+            level = n - 1
+        }
+        while level >= 0 {
+            if try advance(level) {
+                if try passes(program.levels[level].filters) {
+                    if level == n - 1 { return true }
+                    level += 1
+                    try openLevel(level)
+                }
+                continue
+            }
+            if program.levels[level].isLeft && !matched[level] && !nullEmitted[level] {
+                nullEmitted[level] = true
+                writeNulls(level)
+                if try passes(program.levels[level].filters) {
+                    if level == n - 1 { return true }
+                    level += 1
+                    try openLevel(level)
+                    continue
+                }
+            }
+            level -= 1
+        }
+        joinDone = true
+        return false
+    }
+
+    private func passes(_ conditions: [CompiledExpression]) throws -> Bool {
+        for condition in conditions where !(try condition.isTrue(&context)) { return false }
+        return true
+    }
+
+    private func openLevel(_ k: Int) throws {
+        matched[k] = false
+        nullEmitted[k] = false
+        if let table = tables[k] {
+            try table.open(&context)
+            return
+        }
+        guard case .subquery(let sub) = program.levels[k].kind else { return }
+        fromPositions[k] = 0
+        if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
+            let cursor = SelectCursor(program: sub)
+            try cursor.open(outer: context.row, parameters: context.parameters)
+            var rows: [[Value]] = []
+            while let row = try cursor.next() { rows.append(row) }
+            fromRows[k] = rows
+            joinRowsCached.insert(k)
+        }
+    }
+
+    private var joinRowsCached: Set<Int> = []
+
+    private func advance(_ k: Int) throws -> Bool {
+        let level = program.levels[k]
+        while true {
+            if let table = tables[k] {
+                guard try table.next(&context.row) else { return false }
+            } else {
+                guard fromPositions[k] < fromRows[k].count else { return false }
+                let values = fromRows[k][fromPositions[k]]
+                fromPositions[k] += 1
+                let base = level.source.base
+                for (c, v) in values.enumerated() { context.row[base + c] = v }
+            }
+            if try passes(level.matchConditions) {
+                matched[k] = true
+                return true
+            }
+        }
+    }
+
+    private func writeNulls(_ k: Int) {
+        let source = program.levels[k].source
+        for slot in source.base..<(source.base + source.width) { context.row[slot] = .null }
+    }
+
+    // MARK: Aggregation and sorting
+
+    private func materialize() throws -> [[Value]] {
+        var keyed: [(row: [Value], keys: [Value])] = []
+        func emit() throws {
+            let row = try project()
+            if program.distinct && !program.isAggregate && !isNew(row) { return }
+            var keys: [Value] = []
+            for term in program.ordering {
+                if let k = term.output {
+                    keys.append(row[k])
+                } else if let e = term.expression {
+                    keys.append(try e.evaluate(&context))
+                }
+            }
+            keyed.append((row, keys))
+        }
+        if program.isAggregate {
+            try aggregate(emit)
+        } else {
+            while try nextJoinRow() { try emit() }
+        }
+        if !program.ordering.isEmpty {
+            let terms = program.ordering
+            keyed = Sorting.stableSorted(keyed) { a, b in
+                for (i, term) in terms.enumerated() {
+                    let x = a.keys[i]
+                    let y = b.keys[i]
+                    if x.isNull || y.isNull {
+                        if x.isNull && y.isNull { continue }
+                        return x.isNull == term.nullsFirst
+                    }
+                    let c = SQLComparison.compare(x, y, collation: term.collation)
+                    if c != 0 { return term.descending ? c > 0 : c < 0 }
+                }
+                return false
+            }
+        }
+        return keyed.map(\.row)
+    }
+
+    /// Groups the join's rows and calls `emit` with each group's row (aggregate results in their slots) that
+    /// passes `HAVING`.
+    private func aggregate(_ emit: () throws -> Void) throws {
+        var groupIndex: [[UInt8]: Int] = [:]
+        var keys: [[UInt8]] = []
+        var accumulators: [[Accumulator]] = []
+        var representatives: [[Value]] = []
+        let fresh = program.aggregates.map { Accumulator($0) }
+        let minMaxOnly = program.aggregates.count == 1
+            && (program.aggregates[0].function == .min || program.aggregates[0].function == .max)
+        var arguments: [Value] = []
+        while try nextJoinRow() {
+            var key: [UInt8] = []
+            for term in program.groupBy {
+                KeyEncoding.append(Self.normalized(try term.expression.evaluate(&context), term.collation), to: &key)
+            }
+            let g: Int
+            if let existing = groupIndex[key] {
+                g = existing
+            } else {
+                g = keys.count
+                groupIndex[key] = g
+                keys.append(key)
+                accumulators.append(fresh)
+                representatives.append(context.row)
+            }
+            var changed = false
+            for a in accumulators[g].indices {
+                arguments.removeAll(keepingCapacity: true)
+                for e in program.aggregates[a].arguments { arguments.append(try e.evaluate(&context)) }
+                if accumulators[g][a].step(arguments) { changed = true }
+            }
+            if minMaxOnly && changed { representatives[g] = context.row }
+        }
+        if program.groupBy.isEmpty && keys.isEmpty {
+            keys.append([])
+            accumulators.append(fresh)
+            var row = context.row
+            for source in program.scope.sources {
+                for slot in source.base..<(source.base + source.width) { row[slot] = .null }
+            }
+            representatives.append(row)
+        }
+        var order = Array(keys.indices)
+        if !program.groupBy.isEmpty { order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) } }
+        for g in order {
+            context.row = representatives[g]
+            for (a, accumulator) in accumulators[g].enumerated() {
+                context.row[program.scope.aggregateSlot(a)] = try accumulator.finish()
+            }
+            if let having = program.having, !(try having.isTrue(&context)) { continue }
+            try emit()
+        }
+    }
+
+    // MARK: Subqueries
+
+    fileprivate func subquery(_ id: SubqueryID, _ context: inout EvaluationContext) throws -> SubqueryResult {
+        let k = id.rawValue
+        let sub = program.subqueries[k]
+        if !sub.correlated, let cached = subqueryCache[k] { return cached }
+        let cursor = subqueryCursors[k] ?? SelectCursor(program: sub.program)
+        subqueryCursors[k] = cursor
+        try cursor.open(outer: context.row, parameters: context.parameters)
+        let result: SubqueryResult
+        switch sub.kind {
+        case .scalar:
+            result = .scalar(try cursor.next()?.first ?? .null)
+        case .exists:
+            result = .exists(try cursor.next() != nil)
+        case .inSelect:
+            var values: [Value] = []
+            while let row = try cursor.next() { values.append(row[0]) }
+            result = .values(values)
+        }
+        if !sub.correlated { subqueryCache[k] = result }
+        return result
+    }
+}
+
+/// Forwards subquery evaluation to the cursor without retaining it.
+private final class SubqueryProxy: SubqueryProvider {
+    weak var cursor: SelectCursor?
+
+    func scalar(_ id: SubqueryID, context: inout EvaluationContext) throws -> Value {
+        guard case .scalar(let v)? = try cursor?.subquery(id, &context) else { return .null }
+        return v
+    }
+
+    func exists(_ id: SubqueryID, context: inout EvaluationContext) throws -> Bool {
+        guard case .exists(let b)? = try cursor?.subquery(id, &context) else { return false }
+        return b
+    }
+
+    func values(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value] {
+        guard case .values(let v)? = try cursor?.subquery(id, &context) else { return [] }
+        return v
+    }
+}
+
+/// The running state of one aggregate call over one group.
+struct Accumulator {
+    let call: SelectProgram.AggregateCall
+    private var count: Int64 = 0
+    private var sum: SQLSumAggregate
+    private var best: Value?
+    private var concat = SQLGroupConcatAggregate()
+    private var seen: Set<[UInt8]> = []
+
+    init(_ call: SelectProgram.AggregateCall) {
+        self.call = call
+        switch call.function {
+        case .total: sum = SQLSumAggregate(.total)
+        case .avg: sum = SQLSumAggregate(.avg)
+        default: sum = SQLSumAggregate(.sum)
+        }
+    }
+
+    /// Adds one row's argument values; returns whether a `min`/`max` changed its result.
+    mutating func step(_ arguments: [Value]) -> Bool {
+        if call.distinct {
+            guard let v = arguments.first, !v.isNull else { return false }
+            var key: [UInt8] = []
+            KeyEncoding.append(SelectCursor.normalized(v, call.collation), to: &key)
+            guard seen.insert(key).inserted else { return false }
+        }
+        switch call.function {
+        case .countStar:
+            count += 1
+        case .count:
+            if !arguments[0].isNull { count += 1 }
+        case .sum, .total, .avg:
+            sum.step(arguments[0])
+        case .min, .max:
+            let v = arguments[0]
+            if v.isNull { return false }
+            guard let current = best else {
+                best = v
+                return true
+            }
+            let c = SQLComparison.compare(v, current, collation: call.collation)
+            if call.function == .min ? c < 0 : c > 0 {
+                best = v
+                return true
+            }
+        case .groupConcat:
+            concat.step(arguments[0], separator: arguments.count > 1 ? arguments[1] : nil)
+        }
+        return false
+    }
+
+    func finish() throws -> Value {
+        switch call.function {
+        case .countStar, .count: return .integer(count)
+        case .sum, .total, .avg: return try sum.finish()
+        case .min, .max: return best ?? .null
+        case .groupConcat: return concat.finish()
+        }
+    }
+}
+
+/// Sorting helpers.
+enum Sorting {
+    /// Merge sort (stable, unlike the standard library's sort's documented contract).
+    static func stableSorted<T>(_ items: [T], by less: (T, T) -> Bool) -> [T] {
+        if items.count <= 1 { return items }
+        var source = items
+        var target = items
+        var width = 1
+        let n = items.count
+        while width < n {
+            var start = 0
+            while start < n {
+                let middle = min(start + width, n)
+                let end = min(start + 2 * width, n)
+                var i = start
+                var j = middle
+                var k = start
+                while i < middle && j < end {
+                    if less(source[j], source[i]) {
+                        target[k] = source[j]
+                        j += 1
+                    } else {
+                        target[k] = source[i]
+                        i += 1
+                    }
+                    k += 1
+                }
+                while i < middle {
+                    target[k] = source[i]
+                    i += 1
+                    k += 1
+                }
+                while j < end {
+                    target[k] = source[j]
+                    j += 1
+                    k += 1
+                }
+                start = end
+            }
+            swap(&source, &target)
+            width *= 2
+        }
+        return source
+    }
+}

@@ -1,0 +1,109 @@
+import GraniteStorage
+
+/// A compiled `SELECT`: names resolved, access paths chosen, expressions compiled. It is immutable once built and
+/// runs any number of times, with different parameters, through a ``SelectCursor``.
+final class SelectProgram {
+    /// One level of the nested-loop join: a table (or a `FROM` subquery) and the conditions tested there.
+    struct Level {
+        enum Source {
+            case table(TableReader, AccessPath)
+            case subquery(SelectProgram)
+        }
+
+        let source: QuerySource
+        let kind: Source
+        /// For the right side of a `LEFT JOIN`: its `ON` terms, which decide whether a row matches.
+        let matchConditions: [CompiledExpression]
+        /// The terms tested once the level has a row (for a `LEFT JOIN`, possibly its NULL row).
+        let filters: [CompiledExpression]
+        let isLeft: Bool
+    }
+
+    /// One aggregate function call.
+    struct AggregateCall {
+        enum Function {
+            case countStar, count, sum, total, avg, min, max, groupConcat
+        }
+
+        let function: Function
+        let arguments: [CompiledExpression]
+        let distinct: Bool
+        let collation: SQLCollation
+    }
+
+    /// One `ORDER BY` term: an output column or an expression over the query's row.
+    struct SortTerm {
+        let output: Int?
+        let expression: CompiledExpression?
+        let descending: Bool
+        let nullsFirst: Bool
+        let collation: SQLCollation
+    }
+
+    /// A subquery of an expression.
+    struct Subquery {
+        let program: SelectProgram
+        let kind: SubqueryKind
+        /// Whether it reads the enclosing query's row (else its result is computed once per execution).
+        let correlated: Bool
+    }
+
+    /// The result column names.
+    let columnNames: [String]
+    let scope: QueryScope
+    let levels: [Level]
+    /// Terms that read no table, tested once per execution.
+    let preconditions: [CompiledExpression]
+    let outputs: [CompiledExpression]
+    /// Whether the query aggregates (aggregate calls or `GROUP BY`).
+    let isAggregate: Bool
+    let groupBy: [(expression: CompiledExpression, collation: SQLCollation)]
+    let aggregates: [AggregateCall]
+    let having: CompiledExpression?
+    let distinct: Bool
+    /// The sort, empty when the rows already come in order (or there is no `ORDER BY`).
+    let ordering: [SortTerm]
+    let limit: CompiledExpression?
+    let offset: CompiledExpression?
+    let subqueries: [Subquery]
+    /// The `EXPLAIN QUERY PLAN` lines, with their depth.
+    let plan: [(depth: Int, detail: String)]
+
+    init(
+        columnNames: [String], scope: QueryScope, levels: [Level], preconditions: [CompiledExpression],
+        outputs: [CompiledExpression], isAggregate: Bool,
+        groupBy: [(expression: CompiledExpression, collation: SQLCollation)], aggregates: [AggregateCall],
+        having: CompiledExpression?, distinct: Bool, ordering: [SortTerm], limit: CompiledExpression?,
+        offset: CompiledExpression?, subqueries: [Subquery], plan: [(depth: Int, detail: String)]
+    ) {
+        self.columnNames = columnNames
+        self.scope = scope
+        self.levels = levels
+        self.preconditions = preconditions
+        self.outputs = outputs
+        self.isAggregate = isAggregate
+        self.groupBy = groupBy
+        self.aggregates = aggregates
+        self.having = having
+        self.distinct = distinct
+        self.ordering = ordering
+        self.limit = limit
+        self.offset = offset
+        self.subqueries = subqueries
+        self.plan = plan
+    }
+
+    /// The `EXPLAIN QUERY PLAN` rows: id, parent, notused, detail.
+    func explainRows() -> [[Value]] {
+        var rows: [[Value]] = []
+        var parents: [Int] = [0]
+        for (k, line) in plan.enumerated() {
+            let id = k + 2
+            let depth = min(line.depth, parents.count - 1)
+            parents.removeLast(parents.count - depth - 1)
+            rows.append([.integer(Int64(id)), .integer(Int64(parents[depth])), .integer(0), .text(line.detail)])
+            parents.append(id)
+        }
+        return rows
+    }
+}

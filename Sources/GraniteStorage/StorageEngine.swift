@@ -367,6 +367,20 @@ public final class StorageEngine: PagerTransactionDelegate {
         pager.header.userVersion = value
     }
 
+    /// The schema cookie (FORMAT.md § "The header page"): changes whenever a transaction changes the SQL schema.
+    public var schemaCookie: UInt32 {
+        get throws {
+            try pager.prepareForRead()
+            return pager.header.schemaCookie
+        }
+    }
+
+    /// Increments ``schemaCookie`` (in a write transaction), telling other connections to reload the schema.
+    public func bumpSchemaCookie() throws {
+        try pager.prepareForWrite()
+        pager.header.schemaCookie &+= 1
+    }
+
     /// Ends any transaction (rolling back uncommitted changes) and closes
     /// the connection; the last connection to a file checkpoints and removes the log.
     public func close() throws {

@@ -96,6 +96,7 @@ struct HeaderReport: Codable {
     var catalogRoot: UInt32
     var changeCounter: UInt64
     var userVersion: UInt32
+    var schemaCookie: UInt32
 
     init(_ header: FileHeader) {
         formatVersion = header.formatVersion
@@ -106,6 +107,7 @@ struct HeaderReport: Codable {
         catalogRoot = header.catalogRoot
         changeCounter = header.changeCounter
         userVersion = header.userVersion
+        schemaCookie = header.schemaCookie
     }
 
     /// The fields as label/value lines.
@@ -119,6 +121,7 @@ struct HeaderReport: Codable {
             ("catalog root", "\(catalogRoot)"),
             ("change counter", "\(changeCounter)"),
             ("user version", "\(userVersion)"),
+            ("schema cookie", "\(schemaCookie)"),
         ]
     }
 }

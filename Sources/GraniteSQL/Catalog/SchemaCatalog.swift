@@ -24,6 +24,8 @@ public struct SchemaCatalog: Sendable {
 
     /// Bumped on every change and every ``load(engine:)``; statement caches compare it.
     public private(set) var schemaVersion = 0
+    /// The storage schema cookie the catalog reflects (see `StorageEngine.schemaCookie`).
+    public private(set) var cookie: UInt32 = 0
 
     private var tablesByKey: [String: TableDefinition] = [:]
     private var indexesByKey: [String: IndexDefinition] = [:]
@@ -73,6 +75,7 @@ public struct SchemaCatalog: Sendable {
         var tables: [String: TableDefinition] = [:]
         var indexes: [String: IndexDefinition] = [:]
         defer { schemaVersion += 1 }
+        cookie = try engine.schemaCookie
         guard try engine.treeInfo(named: Self.schemaTableName) != nil else {
             tablesByKey = [:]
             indexesByKey = [:]
@@ -203,6 +206,7 @@ public struct SchemaCatalog: Sendable {
         tablesByKey[SchemaNames.key(name)] = definition
         for index in automatic { indexesByKey[SchemaNames.key(index.name)] = index }
         schemaVersion += 1
+        cookie = try engine.schemaCookie
     }
 
     /// Executes `CREATE INDEX` from a parsed statement (its ``Statement/sourceText`` is stored).
@@ -236,6 +240,7 @@ public struct SchemaCatalog: Sendable {
         }
         indexesByKey[SchemaNames.key(name)] = definition
         schemaVersion += 1
+        cookie = try engine.schemaCookie
     }
 
     /// Drops a table, its indexes and their storage trees.
@@ -258,6 +263,7 @@ public struct SchemaCatalog: Sendable {
         for index in indexes { indexesByKey[SchemaNames.key(index.name)] = nil }
         tablesByKey[SchemaNames.key(table.name)] = nil
         schemaVersion += 1
+        cookie = try engine.schemaCookie
     }
 
     /// Drops an index created by `CREATE INDEX` and its storage tree.
@@ -276,6 +282,7 @@ public struct SchemaCatalog: Sendable {
         }
         indexesByKey[SchemaNames.key(index.name)] = nil
         schemaVersion += 1
+        cookie = try engine.schemaCookie
     }
 
     // MARK: ALTER TABLE
@@ -446,6 +453,7 @@ public struct SchemaCatalog: Sendable {
             for index in indexes { try Self.write(index, to: schema) }
         }
         schemaVersion += 1
+        cookie = try engine.schemaCookie
     }
 
     /// A table definition re-derived from a modified statement, keeping its storage.
@@ -506,6 +514,7 @@ public struct SchemaCatalog: Sendable {
         try engine.savepoint(savepointName)
         do {
             try body()
+            try engine.bumpSchemaCookie()
             try engine.releaseSavepoint(savepointName)
         } catch {
             try? engine.rollback(toSavepoint: savepointName)

@@ -42,7 +42,7 @@ public final class SQLConnection {
         try reloadCatalog()
     }
 
-    private func reloadCatalog() throws {
+    func reloadCatalog() throws {
         if engine.isInTransaction {
             try catalog.load(engine: engine)
         } else {
@@ -52,12 +52,73 @@ public final class SQLConnection {
         }
     }
 
-    // MARK: Public API
+    /// Reloads the catalog when another connection changed the schema; call inside a transaction.
+    private func refreshCatalog() throws {
+        if try engine.schemaCookie != catalog.cookie { try catalog.load(engine: engine) }
+    }
+
+    // MARK: Statements
+
+    /// The most recently used prepared statements, by SQL text (see ``cachedStatement(_:)``).
+    private var statementCache: [String: PreparedStatement] = [:]
+    private var statementCacheOrder: [String] = []
+    /// The maximum number of statements ``cachedStatement(_:)`` keeps.
+    public var statementCacheCapacity = 128
+    /// Parsed scripts run by ``execute(_:arguments:)``, by SQL text.
+    private var scriptCache: [String: [Statement]] = [:]
+
+    /// Parses and plans the single statement in `sql`. Throws when `sql` holds no statement or several.
+    public func prepare(_ sql: String) throws -> PreparedStatement {
+        let statements = try Parser.parseScript(sql)
+        guard statements.count == 1 else {
+            throw SQLExecutionError(
+                .misuse,
+                statements.isEmpty ? "no statement in SQL" : "multiple statements found in SQL: use execute")
+        }
+        return try PreparedStatement(connection: self, statement: statements[0])
+    }
+
+    /// Prepares each statement of `sql`, in order.
+    public func prepareScript(_ sql: String) throws -> [PreparedStatement] {
+        try Parser.parseScript(sql).map { try PreparedStatement(connection: self, statement: $0) }
+    }
+
+    /// A prepared statement for `sql`, reused across calls with the same text (reset, arguments kept until
+    /// rebound). Returns a fresh statement when the cached one is still running.
+    public func cachedStatement(_ sql: String) throws -> PreparedStatement {
+        if let cached = statementCache[sql], !cached.isActive {
+            cached.reset()
+            return cached
+        }
+        let statement = try prepare(sql)
+        if statementCache[sql] == nil {
+            statementCacheOrder.append(sql)
+            if statementCacheOrder.count > statementCacheCapacity {
+                statementCache[statementCacheOrder.removeFirst()] = nil
+            }
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Empties the statement cache.
+    public func clearStatementCache() {
+        statementCache.removeAll()
+        statementCacheOrder.removeAll()
+        scriptCache.removeAll()
+    }
 
     /// Executes every statement of `sql`, discarding any result rows. `arguments` are bound, by position, to each
     /// statement that uses parameters (their number must match).
     public func execute(_ sql: String, arguments: [Value] = []) throws {
-        let statements = try Parser.parseScript(sql)
+        let statements: [Statement]
+        if let cached = scriptCache[sql] {
+            statements = cached
+        } else {
+            statements = try Parser.parseScript(sql)
+            if scriptCache.count >= 64 { scriptCache.removeAll() }
+            scriptCache[sql] = statements
+        }
         if !arguments.isEmpty, !statements.contains(where: { $0.parameters.count > 0 }) {
             throw SQLExecutionError(
                 .misuse, "wrong number of arguments: the SQL uses 0 parameters, \(arguments.count) given")
@@ -69,11 +130,82 @@ public final class SQLConnection {
 
     /// Executes one statement and returns its result columns and rows (empty for statements other than `SELECT`).
     public func query(_ sql: String, arguments: [Value] = []) throws -> (columns: [String], rows: [[Value]]) {
-        let statements = try Parser.parseScript(sql)
-        guard statements.count == 1 else {
-            throw SQLExecutionError(.misuse, "query expects exactly one statement, got \(statements.count)")
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        let rows = try statement.all()
+        return (statement.columnNames, rows)
+    }
+
+    /// The result column names of `statement` before it runs.
+    func resultColumns(of prepared: PreparedStatement) throws -> [String] {
+        switch prepared.statement.kind {
+        case .select(let select):
+            return try withReadTransaction { try prepared.selectProgram(select).columnNames }
+        case .explain(queryPlan: true, _):
+            return ["id", "parent", "notused", "detail"]
+        case .insert(let s): return try returningNames(s.returning, s.table, prepared.statement)
+        case .update(let s): return try returningNames(s.returning, s.table, prepared.statement)
+        case .delete(let s): return try returningNames(s.returning, s.table, prepared.statement)
+        default: return []
         }
-        return try run(statements[0], arguments: arguments)
+    }
+
+    private func returningNames(_ columns: [ResultColumn]?, _ table: QualifiedName, _ statement: Statement) throws
+        -> [String]
+    {
+        guard let columns else { return [] }
+        var names: [String] = []
+        for column in columns {
+            switch column {
+            case .all, .allOf:
+                guard let definition = catalog.table(named: table.name) else {
+                    throw SQLExecutionError.noSuchTable(table.name)
+                }
+                names += definition.columns.map(\.name)
+            case .expression(let e, let alias):
+                if let alias {
+                    names.append(alias)
+                } else if case .column(let reference) = e.kind {
+                    names.append(reference.column)
+                } else {
+                    names.append(
+                        TableWriter.text(of: e, in: statement.sourceText, offset: statement.range.start.offset))
+                }
+            }
+        }
+        return names
+    }
+
+    // MARK: Read snapshots of running statements
+
+    /// The number of running `SELECT` statements sharing the autocommit read snapshot.
+    private var statementReads = 0
+
+    /// Runs `body` in a read transaction: the current transaction if there is one, else a new one.
+    func withReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction || statementReads > 0 || engine.isInTransaction { return try body() }
+        try engine.beginRead()
+        defer { try? engine.endRead() }
+        try refreshCatalog()
+        return try body()
+    }
+
+    /// Called when a `SELECT` starts: outside an explicit transaction the first running statement begins a read
+    /// snapshot that lasts until the last one finishes.
+    func acquireStatementRead() throws {
+        if !isInTransaction && statementReads == 0 && !engine.isInTransaction {
+            try engine.beginRead()
+            try refreshCatalog()
+        }
+        statementReads += 1
+    }
+
+    /// Called when a `SELECT` finishes or is reset.
+    func releaseStatementRead() {
+        statementReads -= 1
+        if statementReads == 0 && !isInTransaction && engine.isInTransaction && !engine.isWriting {
+            try? engine.endRead()
+        }
     }
 
     // MARK: Transactions
@@ -85,13 +217,35 @@ public final class SQLConnection {
                 "wrong number of arguments: the statement uses \(statement.parameters.count) parameters, "
                     + "\(arguments.count) given")
         }
-        let parameters = BoundParameters(arguments)
+        return try run(statement, parameters: BoundParameters(arguments))
+    }
+
+    /// Begins a write transaction, first ending the read snapshot of running statements (they continue on the
+    /// newer snapshot).
+    private func beginWriteTransaction() throws {
+        if engine.isInTransaction && !engine.isWriting { try engine.endRead() }
+        try engine.beginWrite()
+        do {
+            try refreshCatalog()
+        } catch {
+            try? engine.rollback()
+            throw error
+        }
+    }
+
+    /// After a transaction ends: running statements get a read snapshot again.
+    private func resumeStatementReads() {
+        if statementReads > 0 && !isInTransaction && !engine.isInTransaction { try? engine.beginRead() }
+    }
+
+    /// Runs one statement with bound parameters.
+    func run(_ statement: Statement, parameters: BoundParameters) throws -> (columns: [String], rows: [[Value]]) {
         switch statement.kind {
         case .begin:
             guard !isInTransaction else {
                 throw SQLExecutionError("cannot start a transaction within a transaction")
             }
-            try engine.beginWrite()
+            try beginWriteTransaction()
             isInTransaction = true
             transactionStartedBySavepoint = false
             return ([], [])
@@ -116,7 +270,7 @@ public final class SQLConnection {
             return ([], [])
         case .savepoint(let name):
             if !isInTransaction {
-                try engine.beginWrite()
+                try beginWriteTransaction()
                 isInTransaction = true
                 transactionStartedBySavepoint = true
             }
@@ -134,22 +288,16 @@ public final class SQLConnection {
             }
             return ([], [])
         case .select(let select):
-            if isInTransaction { return try self.select(select, statement: statement, parameters: parameters) }
-            try engine.beginRead()
-            defer { try? engine.endRead() }
-            return try self.select(select, statement: statement, parameters: parameters)
+            return try withReadTransaction { try self.select(select, statement: statement, parameters: parameters) }
         case .explain(queryPlan: true, let inner):
             guard case .select(let select) = inner.kind else { throw SQLExecutionError.unsupported("EXPLAIN") }
-            if isInTransaction {
-                return try self.select(select, statement: inner, parameters: parameters, explain: true)
+            return try withReadTransaction {
+                try self.select(select, statement: inner, parameters: parameters, explain: true)
             }
-            try engine.beginRead()
-            defer { try? engine.endRead() }
-            return try self.select(select, statement: inner, parameters: parameters, explain: true)
         case .pragma(let pragma):
             return try self.pragma(pragma, parameters: parameters)
         case .explain:
-            throw SQLExecutionError.unsupported("\(statement.kind)".split(separator: "(").first.map(String.init) ?? "")
+            throw SQLExecutionError.unsupported("EXPLAIN")
         default:
             return try atomically { try write(statement, parameters: parameters) }
         }
@@ -163,6 +311,7 @@ public final class SQLConnection {
         isInTransaction = false
         transactionStartedBySavepoint = false
         savepoints.removeAll()
+        defer { resumeStatementReads() }
         if commit {
             do {
                 try engine.commit()
@@ -191,7 +340,8 @@ public final class SQLConnection {
                 throw error
             }
         } else {
-            try engine.beginWrite()
+            try beginWriteTransaction()
+            defer { resumeStatementReads() }
             do {
                 let result = try body()
                 try engine.commit()

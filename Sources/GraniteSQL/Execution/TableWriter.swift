@@ -45,9 +45,9 @@ struct TableWriter {
         }
     }
 
-    static func text(of expression: SQLExpression, in sql: String) -> String {
+    static func text(of expression: SQLExpression, in sql: String, offset: Int = 0) -> String {
         let bytes = Array(sql.utf8)
-        let range = expression.range.offsets
+        let range = (expression.range.offsets.lowerBound - offset)..<(expression.range.offsets.upperBound - offset)
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return "" }
         return String(decoding: bytes[range], as: UTF8.self)
     }

@@ -39,7 +39,10 @@ struct AccessPlanner {
         func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
             let resolved = try scope.resolve(reference)
             if resolved.slot < scope.base { return resolved }
-            guard let k = scope.sources.firstIndex(where: { $0.base <= resolved.slot && resolved.slot < $0.base + $0.width }),
+            guard
+                let k = scope.sources.firstIndex(where: {
+                    $0.base <= resolved.slot && resolved.slot < $0.base + $0.width
+                }),
                 allowed.contains(k)
             else { throw SQLEvaluationError("not a value") }
             return resolved
@@ -83,17 +86,29 @@ struct AccessPlanner {
                 guard let (direct, flipped) = ops[op] else { continue }
                 if let c = column(l), let v = value(r) {
                     if op == .is, v.constantValue?.isNull ?? true { continue }
-                    result.append(Constraint(column: c.column, op: direct, values: [v], collation: c.collation, valueAffinity: v.affinity))
+                    result.append(
+                        Constraint(
+                            column: c.column, op: direct, values: [v], collation: c.collation, valueAffinity: v.affinity
+                        ))
                 } else if let c = column(r), let v = value(l) {
                     if op == .is, v.constantValue?.isNull ?? true { continue }
                     // The comparison uses the left operand's collation when it is a column.
                     let collation = v.collation ?? c.collation
-                    result.append(Constraint(column: c.column, op: flipped, values: [v], collation: collation, valueAffinity: v.affinity))
+                    result.append(
+                        Constraint(
+                            column: c.column, op: flipped, values: [v], collation: collation, valueAffinity: v.affinity)
+                    )
                 }
             case .between(let e, let low, let high, negated: false):
                 guard let c = column(e), let lo = value(low), let hi = value(high) else { continue }
-                result.append(Constraint(column: c.column, op: .greaterOrEqual, values: [lo], collation: c.collation, valueAffinity: lo.affinity))
-                result.append(Constraint(column: c.column, op: .lessOrEqual, values: [hi], collation: c.collation, valueAffinity: hi.affinity))
+                result.append(
+                    Constraint(
+                        column: c.column, op: .greaterOrEqual, values: [lo], collation: c.collation,
+                        valueAffinity: lo.affinity))
+                result.append(
+                    Constraint(
+                        column: c.column, op: .lessOrEqual, values: [hi], collation: c.collation,
+                        valueAffinity: hi.affinity))
             case .inList(let e, let list, negated: false):
                 guard let c = column(e), !list.isEmpty else { continue }
                 var values: [CompiledExpression] = []
@@ -102,7 +117,8 @@ struct AccessPlanner {
                     values.append(v)
                 }
                 guard values.count == list.count else { continue }
-                result.append(Constraint(column: c.column, op: .list, values: values, collation: c.collation, valueAffinity: nil))
+                result.append(
+                    Constraint(column: c.column, op: .list, values: values, collation: c.collation, valueAffinity: nil))
             default:
                 continue
             }
@@ -137,13 +153,15 @@ struct AccessPlanner {
         if let c = constraints.first(where: { isRowid($0.column) && $0.op == .equal }) {
             result.append(
                 Candidate(
-                    path: AccessPath(method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
+                    path: AccessPath(
+                        method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
                     score: 1000, rows: 1))
         }
         if let c = constraints.first(where: { isRowid($0.column) && $0.op == .list }) {
             result.append(
                 Candidate(
-                    path: AccessPath(method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
+                    path: AccessPath(
+                        method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
                     score: 900, rows: Double(c.values.count)))
         }
         for (k, index) in reader.indexes.enumerated() where index.definition.whereClause == nil {
@@ -247,7 +265,11 @@ struct AccessPlanner {
     /// The relative column (or rowid slot) an `ORDER BY` term sorts by, when it is a plain column of this table.
     private func sortColumn(_ term: SelectProgram.SortTerm) -> Int? {
         let slot: Int?
-        if let k = term.output { slot = k < outputs.count ? outputs[k].columnSlot : nil } else { slot = term.expression?.columnSlot }
+        if let k = term.output {
+            slot = k < outputs.count ? outputs[k].columnSlot : nil
+        } else {
+            slot = term.expression?.columnSlot
+        }
         guard let slot, slot >= source.base, slot < source.base + source.width else { return nil }
         return slot - source.base
     }
@@ -272,7 +294,9 @@ struct AccessPlanner {
             guard let single = candidate.singleEqualities else { return nil }
             let index = reader.indexes[search.index].definition
             let fixed: Set<Int> = Set(
-                index.columns.prefix(single).compactMap { if case .column(let c) = $0.target { return c } else { return nil } })
+                index.columns.prefix(single).compactMap {
+                    if case .column(let c) = $0.target { return c } else { return nil }
+                })
             var position = single
             for term in ordering {
                 guard let c = sortColumn(term) else { return nil }
@@ -297,17 +321,22 @@ struct AccessPlanner {
         guard index.whereClause == nil else { return nil }
         let candidate = Candidate(
             path: AccessPath(
-                method: .index(IndexSearch(index: k, equalities: [])), detail: "SCAN \(source.name) USING INDEX \(index.name)"),
+                method: .index(IndexSearch(index: k, equalities: [])),
+                detail: "SCAN \(source.name) USING INDEX \(index.name)"),
             score: 0, rows: 1_000_000, singleEqualities: 0, indexNumber: k)
         return orders(candidate, ordering) != nil ? candidate : nil
     }
 
     /// The chosen path, and whether it yields the rows in `ordering`'s order (so no sort is needed).
-    func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm]) -> (path: AccessPath, satisfiesOrdering: Bool) {
+    func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm]) -> (
+        path: AccessPath, satisfiesOrdering: Bool
+    ) {
         let all = candidates(constraints(terms))
         var best = all[0]
         for c in all.dropFirst() {
-            if c.score > best.score || (c.score == best.score && orders(c, ordering) != nil && orders(best, ordering) == nil) {
+            if c.score > best.score
+                || (c.score == best.score && orders(c, ordering) != nil && orders(best, ordering) == nil)
+            {
                 best = c
             }
         }

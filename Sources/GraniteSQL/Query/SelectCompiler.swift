@@ -50,7 +50,8 @@ struct SelectCompiler {
                         throw SQLExecutionError("a NATURAL join may not have an ON or USING clause")
                     }
                     let right = scope.sources[k]
-                    for column in right.columns where scope.sources[..<k].contains(where: { left in
+                    for column in right.columns
+                    where scope.sources[..<k].contains(where: { left in
                         left.columns.contains { SchemaNames.equal($0.name, column.name) }
                     }) {
                         using.append(column.name)
@@ -455,7 +456,9 @@ struct SelectCompiler {
             }
             for s in remaining.sorted() {
                 let placed = Set(order)
-                let usable = terms.filter { !$0.hasSubquery && $0.sources.contains(s) && $0.sources.isSubset(of: placed.union([s])) }
+                let usable = terms.filter {
+                    !$0.hasSubquery && $0.sources.contains(s) && $0.sources.isSubset(of: placed.union([s]))
+                }
                 let estimate = AccessPlanner(
                     reader: readers[s]!, source: scope.sources[s], sourceIndex: s, scope: scope, earlier: placed,
                     outputs: []

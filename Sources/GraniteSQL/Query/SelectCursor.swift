@@ -285,7 +285,8 @@ final class SelectCursor {
         var accumulators: [[Accumulator]] = []
         var representatives: [[Value]] = []
         let fresh = program.aggregates.map { Accumulator($0) }
-        let minMaxOnly = program.aggregates.count == 1
+        let minMaxOnly =
+            program.aggregates.count == 1
             && (program.aggregates[0].function == .min || program.aggregates[0].function == .max)
         var arguments: [Value] = []
         while try nextJoinRow() {

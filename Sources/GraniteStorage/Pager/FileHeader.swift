@@ -25,6 +25,8 @@ public struct FileHeader: Equatable, Sendable {
     public var changeCounter: UInt64 = 0
     /// A number free for applications (`PRAGMA user_version`) (offset 40).
     public var userVersion: UInt32 = 0
+    /// Incremented by every transaction that changes the SQL schema (offset 44); 0 in a new file.
+    public var schemaCookie: UInt32 = 0
 
     /// A header for a new, empty database.
     public init(pageSize: Int) {
@@ -44,7 +46,8 @@ public struct FileHeader: Equatable, Sendable {
         pointer.setU32(28, catalogRoot)
         pointer.setU64(32, changeCounter)
         pointer.setU32(40, userVersion)
-        for offset in 44..<60 { pointer.setU8(offset, 0) }
+        pointer.setU32(44, schemaCookie)
+        for offset in 48..<60 { pointer.setU8(offset, 0) }
         pointer.setU32(60, Checksum.checksum32(pointer, count: 60))
     }
 
@@ -71,6 +74,7 @@ public struct FileHeader: Equatable, Sendable {
         catalogRoot = pointer.u32(28)
         changeCounter = pointer.u64(32)
         userVersion = pointer.u32(40)
+        schemaCookie = pointer.u32(44)
         guard pageCount >= 2 else { throw StorageError.corrupt(page: 1, "page count \(pageCount) is too small") }
         guard catalogRoot >= 2, catalogRoot <= pageCount else {
             throw StorageError.corrupt(page: 1, "catalog root \(catalogRoot) out of range")

@@ -1,0 +1,210 @@
+import GraniteStorage
+
+/// One SQL statement, parsed and planned once, executed any number of times with different arguments.
+///
+/// ```swift
+/// let insert = try db.prepare("INSERT INTO player(name, score) VALUES (?, ?)")
+/// for (name, score) in players {
+///     try insert.bind([.text(name), .integer(score)])
+///     try insert.execute()
+/// }
+/// let select = try db.prepare("SELECT name FROM player WHERE score > ?")
+/// try select.bind([.integer(100)])
+/// while let row = try select.step() { print(row[0]) }
+/// ```
+///
+/// A `SELECT` runs lazily: each ``step()`` produces one row, reading the database as of the statement's first
+/// step (outside an explicit transaction the statement holds a read snapshot until it is exhausted or
+/// ``reset()``). Other statements run to completion on their first step; their `RETURNING` rows (or `PRAGMA`
+/// results) are then stepped through. When the schema changes, the statement is planned again on its next
+/// execution, like SQLite's automatic re-preparation.
+public final class PreparedStatement {
+    /// The connection the statement belongs to.
+    public unowned let connection: SQLConnection
+    /// The parsed statement.
+    public let statement: Statement
+    /// The statement's SQL text.
+    public var sql: String { statement.sourceText }
+    /// The parameters the statement uses (count and names).
+    public var parameters: ParameterList { statement.parameters }
+    /// The names of the result columns (empty for a statement that returns no rows).
+    public private(set) var columnNames: [String]
+    /// The number of result columns.
+    public var columnCount: Int { columnNames.count }
+
+    private var arguments = BoundParameters()
+    private var program: SelectProgram?
+    private var programVersion = -1
+    private var cursor: SelectCursor?
+    private var holdsRead = false
+    private var buffered: [[Value]] = []
+    private var bufferPosition = 0
+    private var state = State.ready
+
+    private enum State {
+        case ready
+        case running
+        case done
+    }
+
+    init(connection: SQLConnection, statement: Statement) throws {
+        self.connection = connection
+        self.statement = statement
+        columnNames = []
+        columnNames = try connection.resultColumns(of: self)
+    }
+
+    deinit {
+        if holdsRead { connection.releaseStatementRead() }
+    }
+
+    /// Whether the statement only reads (a `SELECT`, `EXPLAIN` or reading `PRAGMA`).
+    public var isReadOnly: Bool {
+        switch statement.kind {
+        case .select, .explain: return true
+        case .pragma(let p): return p.value == nil
+        default: return false
+        }
+    }
+
+    /// The compiled `SELECT`, recompiled when the schema changed since it was built.
+    func selectProgram(_ select: SelectStatement) throws -> SelectProgram {
+        if let program, programVersion == connection.catalog.schemaVersion { return program }
+        let compiled = try connection.compileSelect(select, statement: statement)
+        program = compiled
+        programVersion = connection.catalog.schemaVersion
+        cursor = nil
+        return compiled
+    }
+
+    // MARK: Arguments
+
+    /// Binds `values` to the parameters by position, replacing every earlier binding. Throws when the number
+    /// of values is not the number of parameters.
+    public func bind(_ values: [Value]) throws {
+        guard values.count == parameters.count else {
+            throw SQLExecutionError(
+                .misuse,
+                "wrong number of arguments: the statement uses \(parameters.count) parameters, \(values.count) given")
+        }
+        reset()
+        arguments = BoundParameters(values)
+    }
+
+    /// Binds `value` to the one-based parameter `index`.
+    public func bind(_ value: Value, at index: Int) throws {
+        guard index >= 1, index <= parameters.count else {
+            throw SQLExecutionError(.misuse, "column index out of range: parameter \(index) does not exist")
+        }
+        reset()
+        arguments.bind(index, value)
+    }
+
+    /// Binds `value` to the parameter named `name` (with its prefix, as in `:id`).
+    public func bind(_ value: Value, named name: String) throws {
+        reset()
+        guard arguments.bind(name: name, value, in: parameters) else {
+            throw SQLExecutionError(.misuse, "no such parameter: \(name)")
+        }
+    }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() {
+        reset()
+        arguments = BoundParameters()
+    }
+
+    // MARK: Running
+
+    /// Produces the next result row, or nil when the statement is done (the first call runs a statement that
+    /// returns no rows).
+    public func step() throws -> [Value]? {
+        switch state {
+        case .done:
+            return nil
+        case .ready:
+            state = .running
+            do {
+                try start()
+            } catch {
+                finish()
+                throw error
+            }
+        case .running:
+            break
+        }
+        if let cursor {
+            do {
+                if let row = try cursor.next() { return row }
+            } catch {
+                finish()
+                throw error
+            }
+            finish()
+            return nil
+        }
+        if bufferPosition < buffered.count {
+            bufferPosition += 1
+            return buffered[bufferPosition - 1]
+        }
+        finish()
+        return nil
+    }
+
+    /// Runs the statement to completion, discarding any rows.
+    public func execute() throws {
+        reset()
+        while try step() != nil {}
+    }
+
+    /// Steps through every row.
+    public func all() throws -> [[Value]] {
+        reset()
+        var rows: [[Value]] = []
+        while let row = try step() { rows.append(row) }
+        return rows
+    }
+
+    /// Stops the current execution (releasing its read snapshot); the next ``step()`` starts again. The bound
+    /// arguments stay.
+    public func reset() {
+        if state != .ready { finish() }
+        state = .ready
+    }
+
+    private func start() throws {
+        buffered = []
+        bufferPosition = 0
+        if case .select(let select) = statement.kind {
+            try connection.acquireStatementRead()
+            holdsRead = true
+            let program = try selectProgram(select)
+            columnNames = program.columnNames
+            let cursor = self.cursor ?? SelectCursor(program: program)
+            try cursor.open(parameters: arguments)
+            self.cursor = cursor
+            return
+        }
+        let result = try connection.run(statement, parameters: arguments)
+        buffered = result.rows
+        if !result.columns.isEmpty { columnNames = result.columns }
+    }
+
+    private func finish() {
+        state = .done
+        if holdsRead {
+            holdsRead = false
+            connection.releaseStatementRead()
+        }
+        if case .select = statement.kind {
+            // Keep the cursor for reuse; it is reopened by the next execution.
+        } else {
+            cursor = nil
+        }
+        buffered = []
+        bufferPosition = 0
+    }
+
+    var isActive: Bool { state == .running }
+    var currentCursor: SelectCursor? { cursor }
+}

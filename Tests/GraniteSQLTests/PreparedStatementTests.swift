@@ -1,0 +1,124 @@
+import GraniteSQL
+import GraniteStorage
+import XCTest
+
+final class PreparedStatementTests: XCTestCase {
+    private func makeConnection() throws -> SQLConnection {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute("CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER)")
+        try db.execute("CREATE INDEX player_score ON player(score)")
+        return db
+    }
+
+    func testBindStepResetAndColumnNamesBeforeStepping() throws {
+        let db = try makeConnection()
+        let insert = try db.prepare("INSERT INTO player(name, score) VALUES (?, ?)")
+        XCTAssertEqual(insert.parameters.count, 2)
+        XCTAssertEqual(insert.columnCount, 0)
+        for k in 1...100 {
+            try insert.bind([.text("p\(k)"), .integer(Int64(k % 10))])
+            try insert.execute()
+        }
+        let select = try db.prepare("SELECT id, name AS who, score * 2 FROM player WHERE score = :s ORDER BY id")
+        XCTAssertEqual(select.columnNames, ["id", "who", "score * 2"])
+        try select.bind(.integer(3), named: ":s")
+        var ids: [Int64] = []
+        while let row = try select.step() {
+            if case .integer(let id) = row[0] { ids.append(id) }
+        }
+        XCTAssertEqual(ids, [3, 13, 23, 33, 43, 53, 63, 73, 83, 93])
+        XCTAssertNil(try select.step(), "a finished statement stays finished until reset")
+        select.reset()
+        XCTAssertEqual(try select.step()?[0], .integer(3), "reset runs it again with the same arguments")
+        try select.bind([.integer(4)])
+        XCTAssertEqual(try select.all().count, 10)
+    }
+
+    func testArgumentErrors() throws {
+        let db = try makeConnection()
+        let select = try db.prepare("SELECT * FROM player WHERE id = ? AND name = ?")
+        XCTAssertThrowsError(try select.bind([.integer(1)])) { error in
+            XCTAssertEqual((error as? SQLExecutionError)?.kind, .misuse)
+        }
+        XCTAssertThrowsError(try select.bind(.integer(1), at: 3))
+        XCTAssertThrowsError(try select.bind(.integer(1), named: ":nope"))
+        XCTAssertThrowsError(try db.prepare("SELECT 1; SELECT 2"))
+        XCTAssertThrowsError(try db.prepare("SELECT * FROM nope")) { error in
+            XCTAssertEqual((error as? SQLExecutionError)?.message, "no such table: nope")
+        }
+    }
+
+    func testStatementCacheReusesStatements() throws {
+        let db = try makeConnection()
+        let a = try db.cachedStatement("SELECT count(*) FROM player")
+        let b = try db.cachedStatement("SELECT count(*) FROM player")
+        XCTAssertTrue(a === b)
+        XCTAssertEqual(try a.step(), [.integer(0)])
+        // While `a` runs, the cache hands out another statement.
+        let c = try db.cachedStatement("SELECT count(*) FROM player")
+        XCTAssertFalse(a === c)
+    }
+
+    func testSchemaChangeReplansTheStatement() throws {
+        let db = try makeConnection()
+        try db.execute("INSERT INTO player(name, score) VALUES ('a', 1), ('b', 2)")
+        let select = try db.prepare("SELECT * FROM player ORDER BY id")
+        XCTAssertEqual(select.columnNames, ["id", "name", "score"])
+        XCTAssertEqual(try select.all().count, 2)
+        try db.execute("ALTER TABLE player ADD COLUMN team TEXT DEFAULT 'red'")
+        let rows = try select.all()
+        XCTAssertEqual(select.columnNames, ["id", "name", "score", "team"])
+        XCTAssertEqual(rows.first?.last, .text("red"))
+        try db.execute("DROP TABLE player")
+        XCTAssertThrowsError(try select.all()) { error in
+            XCTAssertEqual((error as? SQLExecutionError)?.message, "no such table: player")
+        }
+    }
+
+    func testWritingWhileAStatementIsRunning() throws {
+        let db = try makeConnection()
+        for k in 1...50 {
+            try db.execute(
+                "INSERT INTO player(name, score) VALUES (?, ?)", arguments: [.text("p\(k)"), .integer(Int64(k))])
+        }
+        let select = try db.prepare("SELECT id FROM player ORDER BY id")
+        let update = try db.prepare("UPDATE player SET score = score + 1000 WHERE id = ?")
+        var seen = 0
+        while let row = try select.step() {
+            try update.bind([row[0]])
+            try update.execute()
+            seen += 1
+        }
+        XCTAssertEqual(seen, 50)
+        XCTAssertEqual(try db.query("SELECT min(score) FROM player").rows, [[.integer(1001)]])
+        XCTAssertFalse(db.engine.isInTransaction, "the statement's read snapshot ends with it")
+    }
+
+    func testAnotherConnectionsSchemaChangeIsSeen() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("granite-\(UUID().uuidString).db").path
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-wal")
+        }
+        let engine = try StorageEngine(path: path)
+        let first = try SQLConnection(engine: engine)
+        let second = try SQLConnection(engine: try StorageEngine(sharing: engine))
+        try first.execute("CREATE TABLE t(x)")
+        try second.execute("INSERT INTO t VALUES (1)")
+        try second.execute("CREATE TABLE u(y)")
+        try first.execute("INSERT INTO u VALUES (2)")
+        XCTAssertEqual(try second.query("SELECT y FROM u").rows, [[.integer(2)]])
+        try second.execute("ALTER TABLE t ADD COLUMN z DEFAULT 9")
+        XCTAssertEqual(try first.query("SELECT * FROM t").rows, [[.integer(1), .integer(9)]])
+    }
+
+    func testExplainAndReturningColumnNamesAreKnownBeforeStepping() throws {
+        let db = try makeConnection()
+        XCTAssertEqual(
+            try db.prepare("EXPLAIN QUERY PLAN SELECT * FROM player").columnNames,
+            ["id", "parent", "notused", "detail"])
+        XCTAssertEqual(
+            try db.prepare("DELETE FROM player RETURNING id, upper(name), score AS s").columnNames,
+            ["id", "upper(name)", "s"])
+    }
+}

@@ -122,3 +122,32 @@ final class PreparedStatementTests: XCTestCase {
             ["id", "upper(name)", "s"])
     }
 }
+
+final class SortTests: XCTestCase {
+    func testLargeSortSpillsAndMatchesTheInMemorySort() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, s TEXT)")
+        try db.execute("BEGIN")
+        let insert = try db.prepare("INSERT INTO t(k, s) VALUES (?, ?)")
+        var generator = SystemRandomNumberGenerator()
+        for n in 0..<20_000 {
+            let k = Int64.random(in: 0..<500, using: &generator)
+            try insert.bind([
+                k % 7 == 0 ? .null : .integer(k), .text("row \(n) " + String(repeating: "x", count: n % 13)),
+            ])
+            try insert.execute()
+        }
+        try db.execute("COMMIT")
+        let sql = "SELECT id, k, s FROM t ORDER BY k DESC NULLS FIRST, length(s)"
+        let inMemory = try db.query(sql).rows
+        db.sortMemoryLimit = 64 << 10
+        let statement = try db.prepare(sql)
+        let spilled = try statement.all()
+        XCTAssertTrue(statement.sortSpilled, "a 64 KiB budget must spill 20,000 rows")
+        XCTAssertEqual(spilled, inMemory, "the merge is stable and equal to the in-memory sort")
+        XCTAssertEqual(spilled.count, 20_000)
+        // ORDER BY … LIMIT keeps only the best rows and gives the same prefix.
+        let limited = try db.query(sql + " LIMIT 25 OFFSET 10").rows
+        XCTAssertEqual(limited, Array(inMemory[10..<35]))
+    }
+}

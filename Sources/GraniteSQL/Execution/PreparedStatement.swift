@@ -181,6 +181,7 @@ public final class PreparedStatement {
             let program = try selectProgram(select)
             columnNames = program.columnNames
             let cursor = self.cursor ?? SelectCursor(program: program)
+            cursor.sortMemoryLimit = connection.sortMemoryLimit
             try cursor.open(parameters: arguments)
             self.cursor = cursor
             return
@@ -206,5 +207,6 @@ public final class PreparedStatement {
     }
 
     var isActive: Bool { state == .running }
-    var currentCursor: SelectCursor? { cursor }
+    /// Whether the last sort of this statement spilled to temporary files.
+    public var sortSpilled: Bool { cursor?.sortSpilled ?? false }
 }

@@ -16,6 +16,7 @@ extension SQLConnection {
         let program = try compileSelect(select, statement: statement)
         if explain { return (["id", "parent", "notused", "detail"], program.explainRows()) }
         let cursor = SelectCursor(program: program)
+        cursor.sortMemoryLimit = sortMemoryLimit
         try cursor.open(parameters: parameters)
         var rows: [[Value]] = []
         while let row = try cursor.next() { rows.append(row) }

@@ -23,6 +23,8 @@ public final class SQLConnection {
     public internal(set) var changes = 0
     /// The rows inserted, updated or deleted since the connection opened (`total_changes()`).
     public internal(set) var totalChanges = 0
+    /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
+    public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
     public var foreignKeysEnabled = true
 

@@ -21,8 +21,14 @@ final class SelectCursor {
     private var nullEmitted: [Bool]
 
     // Output state.
-    private var buffered: [[Value]]?
+    private var materialized = false
+    private var buffered: [[Value]] = []
     private var bufferPosition = 0
+    private var sorter: Sorter?
+    /// The memory a sort may use before it spills to temporary files.
+    var sortMemoryLimit = 64 << 20
+    /// Whether the last sort spilled to temporary files (for tests).
+    private(set) var sortSpilled = false
     private var toSkip = 0
     private var remaining = Int.max
     private var seen: Set<[UInt8]> = []
@@ -64,8 +70,10 @@ final class SelectCursor {
         subqueryCache.removeAll(keepingCapacity: true)
         joinStarted = false
         joinDone = false
-        buffered = nil
+        materialized = false
+        buffered = []
         bufferPosition = 0
+        sorter = nil
         seen.removeAll(keepingCapacity: true)
         toSkip = 0
         remaining = Int.max
@@ -89,11 +97,11 @@ final class SelectCursor {
     func next() throws -> [Value]? {
         if remaining <= 0 { return nil }
         if program.isAggregate || !program.ordering.isEmpty {
-            if buffered == nil { buffered = try materialize() }
-            guard let rows = buffered else { return nil }
-            while bufferPosition < rows.count {
-                let row = rows[bufferPosition]
-                bufferPosition += 1
+            if !materialized {
+                materialized = true
+                try materialize()
+            }
+            while let row = try nextMaterialized() {
                 if program.distinct && program.isAggregate && !isNew(row) { continue }
                 if toSkip > 0 {
                     toSkip -= 1
@@ -115,6 +123,13 @@ final class SelectCursor {
             return row
         }
         return nil
+    }
+
+    private func nextMaterialized() throws -> [Value]? {
+        if let sorter { return try sorter.next() }
+        guard bufferPosition < buffered.count else { return nil }
+        bufferPosition += 1
+        return buffered[bufferPosition - 1]
     }
 
     private func project() throws -> [Value] {
@@ -202,6 +217,7 @@ final class SelectCursor {
         fromPositions[k] = 0
         if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
             let cursor = SelectCursor(program: sub)
+            cursor.sortMemoryLimit = sortMemoryLimit
             try cursor.open(outer: context.row, parameters: context.parameters)
             var rows: [[Value]] = []
             while let row = try cursor.next() { rows.append(row) }
@@ -238,11 +254,25 @@ final class SelectCursor {
 
     // MARK: Aggregation and sorting
 
-    private func materialize() throws -> [[Value]] {
-        var keyed: [(row: [Value], keys: [Value])] = []
+    private func materialize() throws {
+        var sorter: Sorter?
+        if !program.ordering.isEmpty {
+            // With ORDER BY … LIMIT (and no DISTINCT or aggregate row filtering after the sort) only the best
+            // rows are kept.
+            var keep: Int?
+            if remaining < Int.max, !(program.distinct && program.isAggregate) {
+                let (sum, overflow) = remaining.addingReportingOverflow(toSkip)
+                if !overflow && sum <= 100_000 { keep = sum }
+            }
+            sorter = Sorter(terms: program.ordering, memoryLimit: sortMemoryLimit, keep: keep)
+        }
         func emit() throws {
             let row = try project()
             if program.distinct && !program.isAggregate && !isNew(row) { return }
+            guard let sorter else {
+                buffered.append(row)
+                return
+            }
             var keys: [Value] = []
             for term in program.ordering {
                 if let k = term.output {
@@ -251,30 +281,18 @@ final class SelectCursor {
                     keys.append(try e.evaluate(&context))
                 }
             }
-            keyed.append((row, keys))
+            try sorter.add(row, keys: keys)
         }
         if program.isAggregate {
             try aggregate(emit)
         } else {
             while try nextJoinRow() { try emit() }
         }
-        if !program.ordering.isEmpty {
-            let terms = program.ordering
-            keyed = Sorting.stableSorted(keyed) { a, b in
-                for (i, term) in terms.enumerated() {
-                    let x = a.keys[i]
-                    let y = b.keys[i]
-                    if x.isNull || y.isNull {
-                        if x.isNull && y.isNull { continue }
-                        return x.isNull == term.nullsFirst
-                    }
-                    let c = SQLComparison.compare(x, y, collation: term.collation)
-                    if c != 0 { return term.descending ? c > 0 : c < 0 }
-                }
-                return false
-            }
+        if let sorter {
+            try sorter.finish()
+            sortSpilled = sorter.spilled
+            self.sorter = sorter
         }
-        return keyed.map(\.row)
     }
 
     /// Groups the join's rows and calls `emit` with each group's row (aggregate results in their slots) that
@@ -340,6 +358,7 @@ final class SelectCursor {
         let sub = program.subqueries[k]
         if !sub.correlated, let cached = subqueryCache[k] { return cached }
         let cursor = subqueryCursors[k] ?? SelectCursor(program: sub.program)
+        cursor.sortMemoryLimit = sortMemoryLimit
         subqueryCursors[k] = cursor
         try cursor.open(outer: context.row, parameters: context.parameters)
         let result: SubqueryResult

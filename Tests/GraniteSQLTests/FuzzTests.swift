@@ -1,5 +1,6 @@
 import Foundation
 import GraniteSQL
+import GraniteStorage
 import XCTest
 
 /// Valid statements used by the round-trip test and as seeds for the mutation fuzzer.
@@ -107,6 +108,55 @@ final class FuzzTests: XCTestCase {
         }
         XCTAssertGreaterThan(parsed, 0, "GRANITE_SEED=\(seed)")
         print("fuzz: seed \(seed), \(iterations) inputs, \(parsed) parsed")
+    }
+
+    /// Mutated statements run against a small database: each either runs or throws, never traps, and a failing
+    /// statement leaves the database usable.
+    func testExecutingFuzzedStatementsNeverTraps() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed =
+            environment["GRANITE_SEED"].flatMap { UInt64($0) }
+            ?? (environment["CI"] != nil ? 0x4752_414E_4954_4522 : UInt64.random(in: 0...UInt64.max))
+        let stress = environment["GRANITE_STRESS"].flatMap { Int($0) } ?? 1
+        var random = SplitMix64(state: seed)
+        var db = try makeFuzzDatabase()
+        var succeeded = 0
+        for iteration in 0..<(3_000 * max(stress, 1)) {
+            if iteration % 300 == 0 { db = try makeFuzzDatabase() }
+            let input = makeInput(&random)
+            do {
+                let statement = try db.prepare(input)
+                let arguments = (0..<statement.parameters.count).map { k in Value.integer(Int64(k)) }
+                try statement.bind(arguments)
+                var rows = 0
+                while try statement.step() != nil, rows < 10_000 { rows += 1 }
+                succeeded += 1
+            } catch {
+                XCTAssertFalse("\(error)".isEmpty, "GRANITE_SEED=\(seed) iteration \(iteration): \(input)")
+            }
+            if db.isInTransaction, random.below(3) == 0 { try? db.execute("ROLLBACK") }
+        }
+        XCTAssertNoThrow(try db.query("SELECT count(*) FROM granite_schema"), "GRANITE_SEED=\(seed)")
+        print("fuzz/execute: seed \(seed), \(succeeded) statements ran")
+    }
+
+    private func makeFuzzDatabase() throws -> SQLConnection {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute(
+            """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, a, b TEXT, c REAL, name TEXT, price REAL, owner INTEGER);
+            CREATE TABLE u(id INTEGER PRIMARY KEY, x, y, b, c);
+            CREATE TABLE v(id, c, d);
+            CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT UNIQUE);
+            CREATE INDEX t_a ON t(a);
+            CREATE INDEX u_xy ON u(x, y);
+            INSERT INTO users(name) VALUES ('ann'), ('bob');
+            INSERT INTO t(a, b, c, name, price, owner) VALUES (1, 'x', 1.5, 'n1', 2, 1), (2, 'y', NULL, 'n2', 3, 2),
+                (NULL, 'z', -1, 'n3', 0, NULL);
+            INSERT INTO u(x, y, b, c) VALUES (1, 2, 'x', 3), (2, 3, 'y', 4), (1, NULL, NULL, 5);
+            INSERT INTO v VALUES (1, 2, 3), (2, 3, 4);
+            """)
+        return db
     }
 
     private func makeInput(_ random: inout SplitMix64) -> String {

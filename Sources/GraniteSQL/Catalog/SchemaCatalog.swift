@@ -20,6 +20,18 @@ public struct SchemaCatalog: Sendable {
     /// The name of the schema table in the storage catalog.
     public static let schemaTableName = "granite_schema"
 
+    /// The read-only table of schema rows, queryable as `granite_schema` (and, for tools written for SQLite, as
+    /// `sqlite_schema` / `sqlite_master`): type, name, tbl_name, rootpage, sql.
+    public static func schemaTable(named name: String) -> TableDefinition? {
+        let key = SchemaNames.key(name)
+        guard key == "granite_schema" || key == "sqlite_schema" || key == "sqlite_master" else { return nil }
+        let sql = "CREATE TABLE \(name)(type text, name text, tbl_name text, rootpage integer, sql text)"
+        guard case .createTable(let create)? = try? Parser.parseStatement(sql).kind,
+            let table = try? TableDefinition(create, sql: sql, storageName: schemaTableName)
+        else { return nil }
+        return table
+    }
+
     private static let savepointName = "granite_schema_change"
 
     /// Bumped on every change and every ``load(engine:)``; statement caches compare it.

@@ -47,7 +47,8 @@ struct AccessPath {
 /// The storage objects a query reads for one table.
 struct TableReader {
     let table: TableDefinition
-    let tree: TableTree
+    /// The table tree; nil for `granite_schema` in a database that has no schema yet.
+    let tree: TableTree?
     /// The indexes on the table, in the order the catalog lists them.
     let indexes: [(definition: IndexDefinition, tree: IndexTree)]
     /// The column defaults, for rows stored before `ALTER TABLE ADD COLUMN`.
@@ -55,7 +56,12 @@ struct TableReader {
 
     init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine) throws {
         self.table = table
-        tree = try engine.table(named: table.storageName)
+        if table.storageName == SchemaCatalog.schemaTableName {
+            tree =
+                try engine.treeInfo(named: table.storageName) == nil ? nil : try engine.table(named: table.storageName)
+        } else {
+            tree = try engine.table(named: table.storageName)
+        }
         indexes = try catalog.indexes(on: table.name).map { ($0, try engine.index(named: $0.storageName)) }
         var defaults: [Value] = []
         for column in table.columns {
@@ -208,7 +214,7 @@ final class TableCursor {
 
     /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
     func open(_ context: inout EvaluationContext) throws {
-        exhausted = false
+        exhausted = reader.tree == nil
         positioned = false
         switch path.method {
         case .scan:
@@ -311,7 +317,8 @@ final class TableCursor {
         if exhausted { return false }
         switch path.method {
         case .scan, .rowidRange:
-            let cursor = try self.cursor ?? reader.tree.makeCursor()
+            guard let tree = reader.tree else { return false }
+            let cursor = try self.cursor ?? tree.makeCursor()
             self.cursor = cursor
             var valid: Bool
             if !positioned {
@@ -344,7 +351,8 @@ final class TableCursor {
             try load(cursor, &row)
             return true
         case .rowids:
-            let cursor = try self.cursor ?? reader.tree.makeCursor()
+            guard let tree = reader.tree else { return false }
+            let cursor = try self.cursor ?? tree.makeCursor()
             self.cursor = cursor
             while rowidPosition < rowids.count {
                 let rowid = rowids[rowidPosition]
@@ -435,7 +443,8 @@ final class TableCursor {
     private var rowCursor: TreeCursor?
     private func tableCursor() throws -> TreeCursor {
         if let rowCursor { return rowCursor }
-        let c = try reader.tree.makeCursor()
+        guard let tree = reader.tree else { throw StorageError.corrupt(page: 0, "index without a table") }
+        let c = try tree.makeCursor()
         rowCursor = c
         return c
     }

@@ -331,7 +331,9 @@ struct SelectCompiler {
             if let schema = name.schema, !SchemaNames.equal(schema, "main") {
                 throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
             }
-            guard let table = catalog.table(named: name.name) else { throw SQLExecutionError.noSuchTable(name.name) }
+            guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
+                throw SQLExecutionError.noSuchTable(name.name)
+            }
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
             }

@@ -1,8 +1,276 @@
 import GraniteStorage
 
+// PRAGMA statements, with SQLite 3.40's result column names and row shapes.
+//
+// Differences from SQLite worth knowing:
+// - Automatic indexes are named `granite_autoindex_<table>_<n>` where SQLite says `sqlite_autoindex_<table>_<n>`
+//   (`index_list`, `index_info`, `index_xinfo`).
+// - `table_info`'s `type` is the declared type in canonical spacing (`VARCHAR(10)` for `varchar( 10 )`) and
+//   `dflt_value` is the default expression printed back from the syntax tree, not the exact source span.
+// - `schema_version` is the catalog's in-memory change counter: it changes whenever the schema changes or is
+//   reloaded, which is what callers use it for, but it is not persisted in the file.
+// - `synchronous` reports the durability the database was opened with; setting it is accepted and ignored.
+// - `journal_mode` is always `wal`.
+// - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
+
+/// The result of a pragma: column names and rows.
+typealias PragmaResult = (columns: [String], rows: [[Value]])
+
 extension SQLConnection {
     /// Runs a `PRAGMA` statement, returning its result rows.
     func pragma(_ pragma: PragmaStatement, parameters: BoundParameters) throws -> (columns: [String], rows: [[Value]]) {
-        throw SQLExecutionError.unsupported("PRAGMA \(pragma.name.name)")
+        if let schema = pragma.name.schema, !["main", "temp"].contains(SchemaNames.key(schema)) {
+            throw SQLExecutionError("unknown database \(schema)")
+        }
+        let argument = pragma.value.map(Self.pragmaText)
+        switch SchemaNames.key(pragma.name.name) {
+        case "table_info": return tableInfo(argument, extended: false)
+        case "table_xinfo": return tableInfo(argument, extended: true)
+        case "table_list": return tableList(argument)
+        case "index_list": return indexList(argument)
+        case "index_info": return indexInfo(argument, extended: false)
+        case "index_xinfo": return indexInfo(argument, extended: true)
+        case "foreign_key_list": return foreignKeyList(argument)
+        case "page_size":
+            if argument != nil { return ([], []) }
+            return try reading { single("page_size", .integer(Int64(engine.pager.pageSize))) }
+        case "page_count":
+            return try reading {
+                try engine.pager.prepareForRead()
+                return single("page_count", .integer(Int64(engine.pager.header.pageCount)))
+            }
+        case "freelist_count":
+            return try reading {
+                try engine.pager.prepareForRead()
+                return single("freelist_count", .integer(Int64(engine.pager.header.freelistCount)))
+            }
+        case "integrity_check": return try integrityCheck("integrity_check", argument)
+        case "quick_check": return try integrityCheck("quick_check", argument)
+        case "user_version":
+            if let argument {
+                let value = Int32(truncatingIfNeeded: Self.leadingInteger(argument))
+                try atomically { try engine.setUserVersion(UInt32(bitPattern: value)) }
+                return ([], [])
+            }
+            return try reading {
+                single("user_version", .integer(Int64(Int32(bitPattern: try engine.userVersion))))
+            }
+        case "foreign_keys":
+            if let argument {
+                foreignKeysEnabled = Self.pragmaBoolean(argument)
+                return ([], [])
+            }
+            return single("foreign_keys", .integer(foreignKeysEnabled ? 1 : 0))
+        case "schema_version":
+            if argument != nil { return ([], []) }
+            return single("schema_version", .integer(Int64(catalog.schemaVersion)))
+        case "journal_mode":
+            return single("journal_mode", .text("wal"))
+        case "synchronous":
+            if argument != nil { return ([], []) }
+            let level: Int64
+            switch engine.durability {
+            case .off: level = 0
+            case .normal: level = 1
+            case .full: level = 2
+            }
+            return single("synchronous", .integer(level))
+        case "encoding":
+            if argument != nil { return ([], []) }
+            return single("encoding", .text("UTF-8"))
+        default:
+            return ([], [])
+        }
+    }
+
+    // MARK: Schema pragmas
+
+    private func tableInfo(_ name: String?, extended: Bool) -> PragmaResult {
+        var columns = ["cid", "name", "type", "notnull", "dflt_value", "pk"]
+        if extended { columns.append("hidden") }
+        guard let name, let table = catalog.table(named: name) else { return (columns, []) }
+        let defaults = Self.defaultTexts(of: table)
+        let rows = table.columns.enumerated().map { cid, column -> [Value] in
+            let pkPosition = table.primaryKey.firstIndex { $0.column == cid }.map { Int64($0 + 1) } ?? 0
+            var row: [Value] = [
+                .integer(Int64(cid)), .text(column.name), .text(column.declaredType ?? ""),
+                .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
+                .integer(pkPosition),
+            ]
+            if extended { row.append(.integer(0)) }
+            return row
+        }
+        return (columns, rows)
+    }
+
+    private func tableList(_ name: String?) -> PragmaResult {
+        let columns = ["schema", "name", "type", "ncol", "wr", "strict"]
+        var rows: [[Value]] = []
+        for table in catalog.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
+            rows.append([.text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
+                .integer(0), .integer(0)])
+        }
+        if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
+            rows.append([.text("main"), .text(SchemaCatalog.schemaTableName), .text("table"), .integer(5),
+                .integer(0), .integer(0)])
+        }
+        return (columns, rows)
+    }
+
+    private func indexList(_ name: String?) -> PragmaResult {
+        let columns = ["seq", "name", "unique", "origin", "partial"]
+        guard let name, let table = catalog.table(named: name) else { return (columns, []) }
+        // SQLite lists the newest index first.
+        let rows = catalog.indexes(on: table.name).reversed().enumerated().map { seq, index -> [Value] in
+            [.integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
+                .integer(index.whereClause == nil ? 0 : 1)]
+        }
+        return (columns, rows)
+    }
+
+    private func indexInfo(_ name: String?, extended: Bool) -> PragmaResult {
+        var columns = ["seqno", "cid", "name"]
+        if extended { columns += ["desc", "coll", "key"] }
+        guard let name, let index = catalog.index(named: name), let table = catalog.table(named: index.table) else {
+            return (columns, [])
+        }
+        var rows: [[Value]] = index.columns.enumerated().map { seqno, column -> [Value] in
+            var row: [Value]
+            switch column.target {
+            case .column(let cid):
+                row = [.integer(Int64(seqno)), .integer(Int64(cid)), .text(table.columns[cid].name)]
+            case .expression:
+                row = [.integer(Int64(seqno)), .integer(-2), .null]
+            }
+            if extended {
+                row += [.integer(column.order == .descending ? 1 : 0), .text(column.collation ?? "BINARY"), .integer(1)]
+            }
+            return row
+        }
+        if extended {
+            rows.append([.integer(Int64(rows.count)), .integer(-1), .null, .integer(0), .text("BINARY"), .integer(0)])
+        }
+        return (columns, rows)
+    }
+
+    private func foreignKeyList(_ name: String?) -> PragmaResult {
+        let columns = ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"]
+        guard let name, let table = catalog.table(named: name) else { return (columns, []) }
+        var rows: [[Value]] = []
+        // SQLite numbers the foreign keys from the last declared one.
+        for (id, key) in table.foreignKeys.reversed().enumerated() {
+            for (seq, child) in key.columns.enumerated() {
+                let parent: Value = seq < key.parentColumns.count ? .text(key.parentColumns[seq]) : .null
+                rows.append([
+                    .integer(Int64(id)), .integer(Int64(seq)), .text(key.parentTable), .text(table.columns[child].name),
+                    parent, .text(key.onUpdate.rawValue), .text(key.onDelete.rawValue), .text("NONE"),
+                ])
+            }
+        }
+        return (columns, rows)
+    }
+
+    // MARK: Integrity
+
+    /// The storage checker's problems, then index entries that do not match their table's rows; `ok` when none.
+    private func integrityCheck(_ column: String, _ argument: String?) throws -> PragmaResult {
+        var limit = 100
+        if let argument, let number = Int(argument), number > 0 { limit = number }
+        let problems: [String] = try reading {
+            var problems = Array(engine.checkIntegrity(maxProblems: limit).problems.prefix(limit))
+            if problems.isEmpty { problems = try indexConsistencyProblems(limit: limit) }
+            return problems
+        }
+        if problems.isEmpty { return single(column, .text("ok")) }
+        return ([column], problems.map { [.text($0)] })
+    }
+
+    /// Checks that each index holds exactly one entry per row of its table (partial indexes excepted), in
+    /// SQLite's wording (`wrong # of entries in index i`).
+    private func indexConsistencyProblems(limit: Int) throws -> [String] {
+        var problems: [String] = []
+        for table in catalog.tables {
+            let rowCount = try engine.table(named: table.storageName).count()
+            for index in catalog.indexes(on: table.name) where index.whereClause == nil {
+                let entries = try engine.index(named: index.storageName).count()
+                if entries != rowCount { problems.append("wrong # of entries in index \(index.name)") }
+                if problems.count >= limit { return problems }
+            }
+        }
+        return problems
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` in a read transaction unless a transaction is already open.
+    private func reading<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction || engine.isWriting { return try body() }
+        try engine.beginRead()
+        defer { try? engine.endRead() }
+        return try body()
+    }
+
+    private func single(_ column: String, _ value: Value) -> PragmaResult {
+        ([column], [[value]])
+    }
+
+    /// The `DEFAULT` of each column as written in the stored `CREATE TABLE` text (without the parentheses of
+    /// `DEFAULT (expr)`), as SQLite shows it; the printed expression when the source span is unavailable.
+    private static func defaultTexts(of table: TableDefinition) -> [String?] {
+        // Re-parse the stored text so that source ranges are relative to it.
+        var parsed: [ColumnDefinition]?
+        if let statement = try? Parser.parseScript(table.sql).first, case .createTable(let create) = statement.kind,
+            create.columns.count == table.columns.count
+        {
+            parsed = create.columns
+        }
+        let source = Array(table.sql.utf8)
+        return table.columns.indices.map { cid -> String? in
+            guard let fallback = table.columns[cid].defaultValue else { return nil }
+            var expression: SQLExpression?
+            for constraint in parsed?[cid].constraints ?? [] {
+                if case .default(let value) = constraint.kind { expression = value }
+            }
+            guard let expression, !expression.range.offsets.isEmpty, expression.range.end.offset <= source.count else {
+                return fallback.description
+            }
+            var text = String(decoding: source[expression.range.offsets], as: UTF8.self)
+            if text.hasPrefix("("), text.hasSuffix(")") { text = String(text.dropFirst().dropLast()) }
+            return text
+        }
+    }
+
+    /// The argument of a pragma as text.
+    static func pragmaText(_ value: PragmaStatement.Value) -> String {
+        switch value {
+        case .number(let text), .name(let text), .string(let text): return text
+        }
+    }
+
+    /// SQLite's `sqlite3Atoi`: the leading (optionally signed) decimal integer of `text`, 0 when there is none.
+    static func leadingInteger(_ text: String) -> Int64 {
+        var bytes = Substring(text).drop { $0 == " " || $0 == "\t" }.utf8[...]
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var result: Int64 = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+            let (times, overflow1) = result.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return negative ? Int64.min : Int64.max }
+            result = sum
+        }
+        return negative ? -result : result
+    }
+
+    /// SQLite's `sqlite3GetBoolean`: `on`/`yes`/`true` or a non-zero number are true, anything else false.
+    static func pragmaBoolean(_ text: String) -> Bool {
+        if let first = text.utf8.first, (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == 0x2D {
+            return leadingInteger(text) != 0
+        }
+        return ["on", "yes", "true", "full", "normal", "extra"].contains(SchemaNames.key(text))
     }
 }

@@ -136,14 +136,24 @@ final class PragmaTests: XCTestCase {
         assertPragma(
             db, "PRAGMA foreign_key_list(t)", columns,
             [
-                [.integer(0), .integer(0), .text("p"), .text("z"), .null, .text("NO ACTION"), .text("NO ACTION"),
-                    .text("NONE")],
-                [.integer(1), .integer(0), .text("p"), .text("y"), .text("b"), .text("NO ACTION"), .text("NO ACTION"),
-                    .text("NONE")],
-                [.integer(1), .integer(1), .text("p"), .text("z"), .text("c"), .text("NO ACTION"), .text("NO ACTION"),
-                    .text("NONE")],
-                [.integer(2), .integer(0), .text("p"), .text("x"), .text("a"), .text("SET NULL"), .text("CASCADE"),
-                    .text("NONE")],
+                [
+                    .integer(0), .integer(0), .text("p"), .text("z"), .null, .text("NO ACTION"), .text("NO ACTION"),
+                    .text("NONE"),
+                ],
+                [
+                    .integer(1), .integer(0), .text("p"), .text("y"), .text("b"), .text("NO ACTION"),
+                    .text("NO ACTION"),
+                    .text("NONE"),
+                ],
+                [
+                    .integer(1), .integer(1), .text("p"), .text("z"), .text("c"), .text("NO ACTION"),
+                    .text("NO ACTION"),
+                    .text("NONE"),
+                ],
+                [
+                    .integer(2), .integer(0), .text("p"), .text("x"), .text("a"), .text("SET NULL"), .text("CASCADE"),
+                    .text("NONE"),
+                ],
             ])
         assertPragma(db, "PRAGMA foreign_key_list(p)", columns, [])
         assertPragma(db, "PRAGMA foreign_key_list(nosuch)", columns, [])

@@ -107,12 +107,16 @@ extension SQLConnection {
         let columns = ["schema", "name", "type", "ncol", "wr", "strict"]
         var rows: [[Value]] = []
         for table in catalog.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
-            rows.append([.text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
-                .integer(0), .integer(0)])
+            rows.append([
+                .text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
+                .integer(0), .integer(0),
+            ])
         }
         if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
-            rows.append([.text("main"), .text(SchemaCatalog.schemaTableName), .text("table"), .integer(5),
-                .integer(0), .integer(0)])
+            rows.append([
+                .text("main"), .text(SchemaCatalog.schemaTableName), .text("table"), .integer(5),
+                .integer(0), .integer(0),
+            ])
         }
         return (columns, rows)
     }
@@ -122,8 +126,10 @@ extension SQLConnection {
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
         // SQLite lists the newest index first.
         let rows = catalog.indexes(on: table.name).reversed().enumerated().map { seq, index -> [Value] in
-            [.integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
-                .integer(index.whereClause == nil ? 0 : 1)]
+            [
+                .integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
+                .integer(index.whereClause == nil ? 0 : 1),
+            ]
         }
         return (columns, rows)
     }
@@ -143,7 +149,9 @@ extension SQLConnection {
                 row = [.integer(Int64(seqno)), .integer(-2), .null]
             }
             if extended {
-                row += [.integer(column.order == .descending ? 1 : 0), .text(column.collation ?? "BINARY"), .integer(1)]
+                row += [
+                    .integer(column.order == .descending ? 1 : 0), .text(column.collation ?? "BINARY"), .integer(1),
+                ]
             }
             return row
         }

@@ -63,7 +63,11 @@ public final class SQLConnection {
                 .misuse, "wrong number of arguments: the SQL uses 0 parameters, \(arguments.count) given")
         }
         for statement in statements {
-            _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [])
+            do {
+                _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [])
+            } catch {
+                throw withSuggestion(error)
+            }
         }
     }
 
@@ -73,7 +77,11 @@ public final class SQLConnection {
         guard statements.count == 1 else {
             throw SQLExecutionError(.misuse, "query expects exactly one statement, got \(statements.count)")
         }
-        return try run(statements[0], arguments: arguments)
+        do {
+            return try run(statements[0], arguments: arguments)
+        } catch {
+            throw withSuggestion(error)
+        }
     }
 
     // MARK: Transactions

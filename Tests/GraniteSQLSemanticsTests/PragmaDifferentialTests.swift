@@ -22,7 +22,7 @@ extension Oracle {
 
 /// Compares the schema pragmas with SQLite's on a variety of tables.
 final class PragmaDifferentialTests: XCTestCase {
-    /// Schemas whose declared types are written in canonical spacing (Granite normalizes them).
+    /// Table schemas (`parent` exists for the foreign keys).
     static let schemas: [String] = [
         "CREATE TABLE t(a, b, c)",
         "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score REAL DEFAULT 0.5)",
@@ -31,7 +31,7 @@ final class PragmaDifferentialTests: XCTestCase {
         "CREATE TABLE t(a, b, c, PRIMARY KEY(c, a), UNIQUE(b COLLATE NOCASE), UNIQUE(a, b))",
         "CREATE TABLE t(a INTEGER PRIMARY KEY DESC, b)",
         "CREATE TABLE t(a INT PRIMARY KEY, b BLOB DEFAULT x'00ff', c DEFAULT CURRENT_TIMESTAMP, d DEFAULT TRUE)",
-        "CREATE TABLE t(a VARCHAR(10) NOT NULL, b DECIMAL(10, 2), c UNIQUE ON CONFLICT REPLACE, PRIMARY KEY(a, b))",
+        "CREATE TABLE t(a VARCHAR(10) NOT NULL, b DECIMAL(10,2), c UNIQUE ON CONFLICT REPLACE, PRIMARY KEY(a, b))",
         "CREATE TABLE t(a PRIMARY KEY UNIQUE, b UNIQUE, c, UNIQUE(b))",
         """
         CREATE TABLE t(a INTEGER PRIMARY KEY, p REFERENCES parent(id) ON DELETE CASCADE,
@@ -39,6 +39,8 @@ final class PragmaDifferentialTests: XCTestCase {
             FOREIGN KEY(r) REFERENCES parent ON DELETE RESTRICT)
         """,
         "CREATE TABLE t(x REFERENCES parent, y REFERENCES parent(id) ON UPDATE CASCADE ON UPDATE NO ACTION)",
+        "CREATE TABLE t(a varchar( 10 ) , b unsigned  big int, d numeric (1 ,-2) NOT NULL, e)",
+        "CREATE TABLE t(a UNIQUE, b UNIQUE ON CONFLICT REPLACE, c UNIQUE, d PRIMARY KEY ON CONFLICT REPLACE)",
         "CREATE TABLE t(\"odd name\" TEXT DEFAULT (lower('X')), [b] INT, `c` DEFAULT (abs(-1) + 2))",
     ]
 
@@ -69,6 +71,7 @@ final class PragmaDifferentialTests: XCTestCase {
             for index in Self.indexes where sqlite3_exec(oracle.db, index, nil, nil, nil) == SQLITE_OK {
                 try db.execute(index)
             }
+            let reloaded = try SQLConnection(engine: db.engine)
             var pragmas = ["table_info(t)", "table_xinfo(t)", "index_list(t)", "foreign_key_list(t)"]
             pragmas += oracle.all("PRAGMA index_list(t)").rows.flatMap { row -> [String] in
                 guard case .text(let name) = Self.normalized(row[1]) else { return [] }
@@ -80,6 +83,8 @@ final class PragmaDifferentialTests: XCTestCase {
                 XCTAssertEqual(actual.columns, expected.columns, "\(schema)\nPRAGMA \(pragma)")
                 XCTAssertEqual(
                     actual.rows, expected.rows.map { $0.map(Self.normalized) }, "\(schema)\nPRAGMA \(pragma)")
+                // The same after re-reading the schema from the file.
+                XCTAssertEqual(try reloaded.query("PRAGMA " + pragma).rows, actual.rows, "reloaded: PRAGMA \(pragma)")
                 checks += 1
             }
         }

@@ -5,8 +5,8 @@ import GraniteStorage
 // Differences from SQLite worth knowing:
 // - Automatic indexes are named `granite_autoindex_<table>_<n>` where SQLite says `sqlite_autoindex_<table>_<n>`
 //   (`index_list`, `index_info`, `index_xinfo`).
-// - `table_info`'s `type` is the declared type in canonical spacing (`VARCHAR(10)` for `varchar( 10 )`) and
-//   `dflt_value` is the default expression printed back from the syntax tree, not the exact source span.
+// - `table_info`'s `type` and `dflt_value` are the source spans of the stored `CREATE TABLE` text, as in SQLite,
+//   but after `ALTER TABLE … RENAME COLUMN` that text is regenerated in canonical form (spacing may differ).
 // - `schema_version` is the catalog's in-memory change counter: it changes whenever the schema changes or is
 //   reloaded, which is what callers use it for, but it is not persisted in the file.
 // - `synchronous` reports the durability the database was opened with; setting it is accepted and ignored.
@@ -90,10 +90,11 @@ extension SQLConnection {
         if extended { columns.append("hidden") }
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
         let defaults = Self.defaultTexts(of: table)
+        let types = Self.declaredTypeTexts(of: table)
         let rows = table.columns.enumerated().map { cid, column -> [Value] in
             let pkPosition = table.primaryKey.firstIndex { $0.column == cid }.map { Int64($0 + 1) } ?? 0
             var row: [Value] = [
-                .integer(Int64(cid)), .text(column.name), .text(column.declaredType ?? ""),
+                .integer(Int64(cid)), .text(column.name), .text(types[cid] ?? column.declaredType ?? ""),
                 .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
                 .integer(pkPosition),
             ]
@@ -124,14 +125,29 @@ extension SQLConnection {
     private func indexList(_ name: String?) -> PragmaResult {
         let columns = ["seq", "name", "unique", "origin", "partial"]
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
-        // SQLite lists the newest index first.
-        let rows = catalog.indexes(on: table.name).reversed().enumerated().map { seq, index -> [Value] in
+        let rows = Self.sqliteIndexOrder(catalog.indexes(on: table.name)).enumerated().map { seq, index -> [Value] in
             [
                 .integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
                 .integer(index.whereClause == nil ? 0 : 1),
             ]
         }
         return (columns, rows)
+    }
+
+    /// Indexes (given in creation order) in the order of SQLite's per-table index list: each new index goes first,
+    /// except that `ON CONFLICT REPLACE` indexes are kept after all the others (`sqlite3CreateIndex`).
+    private static func sqliteIndexOrder(_ indexes: [IndexDefinition]) -> [IndexDefinition] {
+        var list: [IndexDefinition] = []
+        for index in indexes {
+            let replaces = index.onConflict == .replace
+            if !replaces || list.isEmpty || list[0].onConflict == .replace {
+                list.insert(index, at: 0)
+            } else {
+                let firstReplacing = list.firstIndex { $0.onConflict == .replace } ?? list.count
+                list.insert(index, at: firstReplacing)
+            }
+        }
+        return list
     }
 
     private func indexInfo(_ name: String?, extended: Bool) -> PragmaResult {
@@ -220,6 +236,66 @@ extension SQLConnection {
 
     private func single(_ column: String, _ value: Value) -> PragmaResult {
         ([column], [[value]])
+    }
+
+    /// The declared type of each column exactly as written in the stored `CREATE TABLE` text (SQLite keeps the
+    /// source span, spacing included: `varchar( 10 )`); nil for every column when the text cannot be matched up
+    /// with the columns.
+    private static func declaredTypeTexts(of table: TableDefinition) -> [String?] {
+        let none = [String?](repeating: nil, count: table.columns.count)
+        guard let tokens = try? Lexer.tokenize(table.sql),
+            let open = tokens.firstIndex(where: { $0.kind == .symbol && $0.text == "(" })
+        else { return none }
+        let source = Array(table.sql.utf8)
+        let constraintStarts: Set<String> = [
+            "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES",
+            "GENERATED", "AS", "FOREIGN",
+        ]
+        func isSymbol(_ token: Token, _ text: String) -> Bool { token.kind == .symbol && token.text == text }
+        var result: [String?] = []
+        var i = open + 1
+        for column in table.columns {
+            // The column name, then the type tokens: names (or strings), optionally followed by `(…)`.
+            guard i < tokens.count, [.word, .quotedIdentifier, .string].contains(tokens[i].kind),
+                SchemaNames.equal(tokens[i].value, column.name)
+            else { return none }
+            i += 1
+            var start: Int?
+            var end = 0
+            while i < tokens.count, [.word, .quotedIdentifier, .string].contains(tokens[i].kind),
+                !(tokens[i].kind == .word && constraintStarts.contains(tokens[i].keyword))
+            {
+                start = start ?? tokens[i].range.start.offset
+                end = tokens[i].range.end.offset
+                i += 1
+            }
+            if start != nil, i < tokens.count, isSymbol(tokens[i], "(") {
+                while i < tokens.count, !isSymbol(tokens[i], ")"), tokens[i].kind != .endOfInput { i += 1 }
+                guard i < tokens.count, isSymbol(tokens[i], ")") else { return none }
+                end = tokens[i].range.end.offset
+                i += 1
+            }
+            if let start, start <= end, end <= source.count {
+                result.append(String(decoding: source[start..<end], as: UTF8.self))
+            } else {
+                result.append(nil)
+            }
+            // Skip the constraints, up to the `,` or `)` that ends the column definition.
+            var depth = 0
+            while i < tokens.count, tokens[i].kind != .endOfInput {
+                if isSymbol(tokens[i], "(") {
+                    depth += 1
+                } else if isSymbol(tokens[i], ")") {
+                    if depth == 0 { break }
+                    depth -= 1
+                } else if isSymbol(tokens[i], ","), depth == 0 {
+                    break
+                }
+                i += 1
+            }
+            if i < tokens.count, isSymbol(tokens[i], ",") { i += 1 }
+        }
+        return result
     }
 
     /// The `DEFAULT` of each column as written in the stored `CREATE TABLE` text (without the parentheses of

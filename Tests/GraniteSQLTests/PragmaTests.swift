@@ -228,7 +228,31 @@ final class PragmaTests: XCTestCase {
         let key = cursor.key
         XCTAssertTrue(try tree.delete(key: key))
         try db.engine.commit()
+        assertPragma(
+            db, "PRAGMA integrity_check", ["integrity_check"],
+            [[.text("row 1 missing from index tb")], [.text("wrong # of entries in index tb")]])
+        assertPragma(db, "PRAGMA quick_check(1)", ["quick_check"], [[.text("row 1 missing from index tb")]])
+        // An extra entry (pointing at no row) is counted.
+        try db.engine.beginWrite()
+        try tree.insert(key: key)
+        try tree.insert(key: key.dropLast() + [0x7F])
+        try db.engine.commit()
         assertPragma(db, "PRAGMA integrity_check", ["integrity_check"], [[.text("wrong # of entries in index tb")]])
+    }
+
+    func testIntegrityCheckOfPartialAndExpressionIndexes() throws {
+        let db = try connection()
+        try db.execute(
+            """
+            CREATE TABLE t(a, b COLLATE NOCASE);
+            CREATE INDEX tp ON t(a) WHERE a > 2;
+            CREATE INDEX tx ON t(a + 1, b);
+            CREATE UNIQUE INDEX tb ON t(b);
+            INSERT INTO t VALUES (1, 'x'), (2, 'Y'), (3, NULL), (4, 'z');
+            ALTER TABLE t ADD COLUMN c DEFAULT 5;
+            CREATE INDEX tc ON t(c);
+            """)
+        assertPragma(db, "PRAGMA integrity_check", ["integrity_check"], [[.text("ok")]])
     }
 
     func testMiscellaneous() throws {

@@ -211,6 +211,10 @@ final class PragmaTests: XCTestCase {
             XCTAssertEqual(db.foreignKeysEnabled, expected, text)
             assertPragma(db, "PRAGMA foreign_keys", ["foreign_keys"], [[.integer(expected ? 1 : 0)]])
         }
+        // A no-op inside a transaction, as in SQLite.
+        try db.execute("BEGIN; PRAGMA foreign_keys = ON")
+        assertPragma(db, "PRAGMA foreign_keys", ["foreign_keys"], [[.integer(0)]])
+        try db.execute("COMMIT")
     }
 
     func testIntegrityCheck() throws {

@@ -57,7 +57,8 @@ extension SQLConnection {
             }
         case "foreign_keys":
             if let argument {
-                foreignKeysEnabled = Self.pragmaBoolean(argument)
+                // As in SQLite, the setting cannot change inside a transaction (the pragma is a no-op there).
+                if !isInTransaction { foreignKeysEnabled = Self.pragmaBoolean(argument) }
                 return ([], [])
             }
             return single("foreign_keys", .integer(foreignKeysEnabled ? 1 : 0))

@@ -75,6 +75,12 @@ final class SuggestionTests: XCTestCase {
         assertError(db, "SELECT * FROM people WHERE naem = 1", "no such column: naem", suggestion: "name")
         assertError(db, "SELECT totl FROM orders", "no such column: totl", suggestion: "total")
         assertError(db, "SELECT address FROM people", "no such column: address", suggestion: nil)
+        assertError(db, "SELECT p.nmae FROM people p", "no such column: p.nmae", suggestion: "p.name")
+        assertError(
+            db, "INSERT INTO people(nmae) VALUES (1)", "table people has no column named nmae", suggestion: "name")
+        assertError(db, "UPDATE people SET emali = 1", "no such column: emali", suggestion: "email")
+        assertError(
+            db, "ALTER TABLE people RENAME COLUMN nmae TO x", "no such column: \"nmae\"", suggestion: "name")
         assertError(db, "CREATE INDEX i ON people(emal)", "no such column: emal", suggestion: "email")
     }
 
@@ -83,6 +89,7 @@ final class SuggestionTests: XCTestCase {
         assertError(db, "SELECT lenght(name) FROM people", "no such function: lenght", suggestion: "length")
         assertError(db, "SELECT UPER('a')", "no such function: UPER", suggestion: "upper")
         assertError(db, "SELECT frobnicate(1)", "no such function: frobnicate", suggestion: nil)
+        assertError(db, "SELECT coutn(*) FROM people", "no such function: coutn", suggestion: "count")
         assertError(db, "DROP INDEX orders_by_persn", "no such index: orders_by_persn", suggestion: "orders_by_person")
         assertError(
             db, "SELECT 'a' = 'A' COLLATE NOCAS", "no such collation sequence: NOCAS", suggestion: "NOCASE")

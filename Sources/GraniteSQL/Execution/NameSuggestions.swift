@@ -93,6 +93,12 @@ extension SQLConnection {
         if let name = name(after: "no such collation sequence: ") {
             return NameSuggestions.closest(to: name, among: ["BINARY", "NOCASE", "RTRIM"])
         }
+        if message.hasPrefix("table "),
+            let (tableName, column) = Self.split(message.dropFirst(6), " has no column named ")
+        {
+            guard let table = catalog.table(named: tableName) else { return nil }
+            return NameSuggestions.closest(to: column, among: table.columns.map(\.name))
+        }
         if let name = name(after: "no such column: ") {
             var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let column = parts.removeLast()
@@ -105,6 +111,18 @@ extension SQLConnection {
             }
             guard let found = NameSuggestions.closest(to: column, among: candidates) else { return nil }
             return (parts + [found]).joined(separator: ".")
+        }
+        return nil
+    }
+
+    /// `text` split around the first occurrence of `separator`, if any.
+    private static func split(_ text: Substring, _ separator: String) -> (String, String)? {
+        let characters = Array(text)
+        let pattern = Array(separator)
+        guard characters.count >= pattern.count else { return nil }
+        for start in 0...(characters.count - pattern.count)
+        where characters[start..<(start + pattern.count)].elementsEqual(pattern) {
+            return (String(characters[..<start]), String(characters[(start + pattern.count)...]))
         }
         return nil
     }

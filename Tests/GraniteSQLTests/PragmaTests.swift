@@ -181,6 +181,18 @@ final class PragmaTests: XCTestCase {
         XCTAssertGreaterThan(free, 0)
     }
 
+    func testHeaderPragmasSeeTheOpenTransaction() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE t(a)")
+        guard case .integer(let before) = try db.query("PRAGMA page_count").rows.first?.first else { return XCTFail() }
+        try db.execute("BEGIN; CREATE TABLE u(b); CREATE INDEX ub ON u(b)")
+        guard case .integer(let during) = try db.query("PRAGMA page_count").rows.first?.first else { return XCTFail() }
+        XCTAssertGreaterThan(during, before)
+        assertPragma(db, "PRAGMA integrity_check", ["integrity_check"], [[.text("ok")]])
+        try db.execute("ROLLBACK")
+        assertPragma(db, "PRAGMA page_count", ["page_count"], [[.integer(before)]])
+    }
+
     func testUserVersion() throws {
         let db = try connection()
         assertPragma(db, "PRAGMA user_version", ["user_version"], [[.integer(0)]])

@@ -353,6 +353,9 @@ public final class StorageEngine: PagerTransactionDelegate {
         try pager.safePoint()
     }
 
+    /// When commits are synced, as chosen by the options the database was opened with (`PRAGMA synchronous`).
+    public var durability: Durability { shared.durability }
+
     /// A number stored in the header for applications (`PRAGMA user_version`).
     public var userVersion: UInt32 {
         get throws {

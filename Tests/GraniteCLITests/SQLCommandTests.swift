@@ -176,6 +176,42 @@ final class SQLCommandTests: XCTestCase {
         XCTAssertEqual(after.text, "1,kept\n2,\"also kept\"\n")
     }
 
+    func testErrorsShowTheCaretAndSuggestions() throws {
+        let db = path("s.granite")
+        let created = try granite([db, "CREATE TABLE people(id INTEGER PRIMARY KEY, name TEXT)"])
+        XCTAssertEqual(created.status, 0, created.stderr)
+
+        let syntax = try granite([db, "SELECT name\nFROM people WHERE name = = 'x'"])
+        XCTAssertNotEqual(syntax.status, 0)
+        let lines = syntax.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines.first, "granite: error: near \"=\": syntax error (line 2, column 26)", syntax.stderr)
+        XCTAssertTrue(lines.contains("    FROM people WHERE name = = 'x'"), syntax.stderr)
+        XCTAssertTrue(lines.contains("    " + String(repeating: " ", count: 25) + "^"), syntax.stderr)
+
+        let table = try granite([db, "SELECT * FROM peple"])
+        XCTAssertNotEqual(table.status, 0)
+        XCTAssertEqual(table.stderr, "granite: error: no such table: peple (did you mean 'people'?)\n")
+        let column = try granite([db, "SELECT nmae FROM people"])
+        XCTAssertEqual(column.stderr, "granite: error: no such column: nmae (did you mean 'name'?)\n")
+        let function = try granite([db, "SELECT lenght(name) FROM people"])
+        XCTAssertEqual(function.stderr, "granite: error: no such function: lenght (did you mean 'length'?)\n")
+    }
+
+    func testPragmasThroughTheCLI() throws {
+        let db = path("p.granite")
+        let result = try granite(
+            [
+                "--csv", "--header", db,
+                "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT 'x'); PRAGMA user_version = 3; "
+                    + "PRAGMA table_info(t); PRAGMA user_version; PRAGMA integrity_check",
+            ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.text,
+            "cid,name,type,notnull,dflt_value,pk\n0,a,INTEGER,0,,1\n1,b,TEXT,1,\"'x'\",0\n"
+                + "user_version\n3\nintegrity_check\nok\n")
+    }
+
     func testDotCommandsFromStandardInput() throws {
         let db = path("d.granite")
         let setup = """

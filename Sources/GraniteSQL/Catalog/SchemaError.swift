@@ -3,12 +3,14 @@
 public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message.
     public var message: String
+    /// A close existing name for an unknown table, column or index (`did you mean …?`), if any.
+    public var suggestion: String?
 
     /// Creates an error with `message`.
     public init(_ message: String) {
         self.message = message
     }
 
-    /// The message.
-    public var description: String { message }
+    /// The message, followed by ` (did you mean 'name'?)` when there is a suggestion.
+    public var description: String { NameSuggestions.describe(message, suggestion) }
 }

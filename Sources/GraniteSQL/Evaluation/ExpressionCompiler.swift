@@ -483,6 +483,9 @@ extension ExpressionCompiler {
             var distinct = false
             switch call.arguments {
             case .star:
+                guard ExpressionCompiler.arities[name] != nil else {
+                    throw SQLEvaluationError("no such function: \(call.name)")
+                }
                 if name != "count" { throw SQLEvaluationError("wrong number of arguments to function \(call.name)()") }
                 args = []
             case .list(let a, let d):

@@ -128,7 +128,7 @@ public final class PreparedStatement {
                 try start()
             } catch {
                 finish()
-                throw error
+                throw connection.withSuggestion(error)
             }
         case .running:
             break
@@ -138,7 +138,7 @@ public final class PreparedStatement {
                 if let row = try cursor.next() { return row }
             } catch {
                 finish()
-                throw error
+                throw connection.withSuggestion(error)
             }
             finish()
             return nil

@@ -1,8 +1,374 @@
 import GraniteStorage
 
+// PRAGMA statements, with SQLite 3.40's result column names and row shapes.
+//
+// Differences from SQLite worth knowing:
+// - Automatic indexes are named `granite_autoindex_<table>_<n>` where SQLite says `sqlite_autoindex_<table>_<n>`
+//   (`index_list`, `index_info`, `index_xinfo`).
+// - `table_info`'s `type` and `dflt_value` are the source spans of the stored `CREATE TABLE` text, as in SQLite,
+//   but after `ALTER TABLE … RENAME COLUMN` that text is regenerated in canonical form (spacing may differ).
+// - `schema_version` is the schema cookie stored in the file header (incremented by every schema change).
+// - `synchronous` reports the durability the database was opened with; setting it is accepted and ignored.
+// - `journal_mode` is always `wal`.
+// - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
+
+/// The result of a pragma: column names and rows.
+typealias PragmaResult = (columns: [String], rows: [[Value]])
+
 extension SQLConnection {
     /// Runs a `PRAGMA` statement, returning its result rows.
     func pragma(_ pragma: PragmaStatement, parameters: BoundParameters) throws -> (columns: [String], rows: [[Value]]) {
-        throw SQLExecutionError.unsupported("PRAGMA \(pragma.name.name)")
+        if let schema = pragma.name.schema, !["main", "temp"].contains(SchemaNames.key(schema)) {
+            throw SQLExecutionError("unknown database \(schema)")
+        }
+        let argument = pragma.value.map(Self.pragmaText)
+        switch SchemaNames.key(pragma.name.name) {
+        case "table_info": return tableInfo(argument, extended: false)
+        case "table_xinfo": return tableInfo(argument, extended: true)
+        case "table_list": return tableList(argument)
+        case "index_list": return indexList(argument)
+        case "index_info": return indexInfo(argument, extended: false)
+        case "index_xinfo": return indexInfo(argument, extended: true)
+        case "foreign_key_list": return foreignKeyList(argument)
+        case "page_size":
+            if argument != nil { return ([], []) }
+            return try reading { single("page_size", .integer(Int64(engine.pager.pageSize))) }
+        case "page_count":
+            return try reading {
+                try engine.pager.prepareForRead()
+                return single("page_count", .integer(Int64(engine.pager.header.pageCount)))
+            }
+        case "freelist_count":
+            return try reading {
+                try engine.pager.prepareForRead()
+                return single("freelist_count", .integer(Int64(engine.pager.header.freelistCount)))
+            }
+        case "integrity_check": return try integrityCheck("integrity_check", argument)
+        case "quick_check": return try integrityCheck("quick_check", argument)
+        case "user_version":
+            if let argument {
+                let value = Int32(truncatingIfNeeded: Self.leadingInteger(argument))
+                try atomically { try engine.setUserVersion(UInt32(bitPattern: value)) }
+                return ([], [])
+            }
+            return try reading {
+                single("user_version", .integer(Int64(Int32(bitPattern: try engine.userVersion))))
+            }
+        case "foreign_keys":
+            if let argument {
+                // As in SQLite, the setting cannot change inside a transaction (the pragma is a no-op there).
+                if !isInTransaction { foreignKeysEnabled = Self.pragmaBoolean(argument) }
+                return ([], [])
+            }
+            return single("foreign_keys", .integer(foreignKeysEnabled ? 1 : 0))
+        case "schema_version":
+            if argument != nil { return ([], []) }
+            return single("schema_version", .integer(Int64(try withReadTransaction { try engine.schemaCookie })))
+        case "journal_mode":
+            return single("journal_mode", .text("wal"))
+        case "synchronous":
+            if argument != nil { return ([], []) }
+            let level: Int64
+            switch engine.durability {
+            case .off: level = 0
+            case .normal: level = 1
+            case .full: level = 2
+            }
+            return single("synchronous", .integer(level))
+        case "encoding":
+            if argument != nil { return ([], []) }
+            return single("encoding", .text("UTF-8"))
+        default:
+            return ([], [])
+        }
+    }
+
+    // MARK: Schema pragmas
+
+    private func tableInfo(_ name: String?, extended: Bool) -> PragmaResult {
+        var columns = ["cid", "name", "type", "notnull", "dflt_value", "pk"]
+        if extended { columns.append("hidden") }
+        guard let name, let table = catalog.table(named: name) else { return (columns, []) }
+        let defaults = Self.defaultTexts(of: table)
+        let types = Self.declaredTypeTexts(of: table)
+        let rows = table.columns.enumerated().map { cid, column -> [Value] in
+            let pkPosition = table.primaryKey.firstIndex { $0.column == cid }.map { Int64($0 + 1) } ?? 0
+            var row: [Value] = [
+                .integer(Int64(cid)), .text(column.name), .text(types[cid] ?? column.declaredType ?? ""),
+                .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
+                .integer(pkPosition),
+            ]
+            if extended { row.append(.integer(0)) }
+            return row
+        }
+        return (columns, rows)
+    }
+
+    private func tableList(_ name: String?) -> PragmaResult {
+        let columns = ["schema", "name", "type", "ncol", "wr", "strict"]
+        var rows: [[Value]] = []
+        for table in catalog.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
+            rows.append([
+                .text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
+                .integer(0), .integer(0),
+            ])
+        }
+        if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
+            rows.append([
+                .text("main"), .text(SchemaCatalog.schemaTableName), .text("table"), .integer(5),
+                .integer(0), .integer(0),
+            ])
+        }
+        return (columns, rows)
+    }
+
+    private func indexList(_ name: String?) -> PragmaResult {
+        let columns = ["seq", "name", "unique", "origin", "partial"]
+        guard let name, let table = catalog.table(named: name) else { return (columns, []) }
+        let rows = Self.sqliteIndexOrder(catalog.indexes(on: table.name)).enumerated().map { seq, index -> [Value] in
+            [
+                .integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
+                .integer(index.whereClause == nil ? 0 : 1),
+            ]
+        }
+        return (columns, rows)
+    }
+
+    /// Indexes (given in creation order) in the order of SQLite's per-table index list: each new index goes first,
+    /// except that `ON CONFLICT REPLACE` indexes are kept after all the others (`sqlite3CreateIndex`).
+    private static func sqliteIndexOrder(_ indexes: [IndexDefinition]) -> [IndexDefinition] {
+        var list: [IndexDefinition] = []
+        for index in indexes {
+            let replaces = index.onConflict == .replace
+            if !replaces || list.isEmpty || list[0].onConflict == .replace {
+                list.insert(index, at: 0)
+            } else {
+                let firstReplacing = list.firstIndex { $0.onConflict == .replace } ?? list.count
+                list.insert(index, at: firstReplacing)
+            }
+        }
+        return list
+    }
+
+    private func indexInfo(_ name: String?, extended: Bool) -> PragmaResult {
+        var columns = ["seqno", "cid", "name"]
+        if extended { columns += ["desc", "coll", "key"] }
+        guard let name, let index = catalog.index(named: name), let table = catalog.table(named: index.table) else {
+            return (columns, [])
+        }
+        var rows: [[Value]] = index.columns.enumerated().map { seqno, column -> [Value] in
+            var row: [Value]
+            switch column.target {
+            case .column(let cid):
+                row = [.integer(Int64(seqno)), .integer(Int64(cid)), .text(table.columns[cid].name)]
+            case .expression:
+                row = [.integer(Int64(seqno)), .integer(-2), .null]
+            }
+            if extended {
+                row += [
+                    .integer(column.order == .descending ? 1 : 0), .text(column.collation ?? "BINARY"), .integer(1),
+                ]
+            }
+            return row
+        }
+        if extended {
+            rows.append([.integer(Int64(rows.count)), .integer(-1), .null, .integer(0), .text("BINARY"), .integer(0)])
+        }
+        return (columns, rows)
+    }
+
+    private func foreignKeyList(_ name: String?) -> PragmaResult {
+        let columns = ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"]
+        guard let name, let table = catalog.table(named: name) else { return (columns, []) }
+        var rows: [[Value]] = []
+        // SQLite numbers the foreign keys from the last declared one.
+        for (id, key) in table.foreignKeys.reversed().enumerated() {
+            for (seq, child) in key.columns.enumerated() {
+                let parent: Value = seq < key.parentColumns.count ? .text(key.parentColumns[seq]) : .null
+                rows.append([
+                    .integer(Int64(id)), .integer(Int64(seq)), .text(key.parentTable), .text(table.columns[child].name),
+                    parent, .text(key.onUpdate.rawValue), .text(key.onDelete.rawValue), .text("NONE"),
+                ])
+            }
+        }
+        return (columns, rows)
+    }
+
+    // MARK: Integrity
+
+    /// The storage checker's problems, then index entries that do not match their table's rows; `ok` when none.
+    private func integrityCheck(_ column: String, _ argument: String?) throws -> PragmaResult {
+        var limit = 100
+        if let argument, let number = Int(argument), number > 0 { limit = number }
+        let problems: [String] = try reading {
+            var problems = Array(engine.checkIntegrity(maxProblems: limit).problems.prefix(limit))
+            if problems.isEmpty { problems = try indexConsistencyProblems(limit: limit) }
+            return problems
+        }
+        if problems.isEmpty { return single(column, .text("ok")) }
+        return ([column], problems.map { [.text($0)] })
+    }
+
+    /// Checks that every row of every table has its entry in each of the table's indexes (partial indexes: the
+    /// rows their condition selects) and that the indexes hold no other entries, in SQLite's wording
+    /// (`row 3 missing from index i`, `wrong # of entries in index i`). Keys are computed by ``TableWriter``, the
+    /// code that maintains the indexes.
+    private func indexConsistencyProblems(limit: Int) throws -> [String] {
+        var problems: [String] = []
+        for table in catalog.tables {
+            let writer = try TableWriter(
+                table: table, catalog: catalog, engine: engine, parameters: BoundParameters([]))
+            var expected = Array(repeating: 0, count: writer.indexes.count)
+            for row in try writer.scan() {
+                guard case .integer(let rowid) = row[table.columns.count] else { continue }
+                for k in writer.indexes.indices {
+                    guard let (prefix, _) = try writer.indexPrefix(k, row: row) else { continue }
+                    expected[k] += 1
+                    if !(try writer.indexes[k].tree.contains(key: TableWriter.fullKey(prefix, rowid: rowid))) {
+                        problems.append("row \(rowid) missing from index \(writer.indexes[k].definition.name)")
+                        if problems.count >= limit { return problems }
+                    }
+                }
+            }
+            for k in writer.indexes.indices where try writer.indexes[k].tree.count() != expected[k] {
+                problems.append("wrong # of entries in index \(writer.indexes[k].definition.name)")
+                if problems.count >= limit { return problems }
+            }
+        }
+        return problems
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` in a read transaction unless a transaction is already open.
+    private func reading<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction || engine.isWriting { return try body() }
+        try engine.beginRead()
+        defer { try? engine.endRead() }
+        return try body()
+    }
+
+    private func single(_ column: String, _ value: Value) -> PragmaResult {
+        ([column], [[value]])
+    }
+
+    /// The declared type of each column exactly as written in the stored `CREATE TABLE` text (SQLite keeps the
+    /// source span, spacing included: `varchar( 10 )`); nil for every column when the text cannot be matched up
+    /// with the columns.
+    private static func declaredTypeTexts(of table: TableDefinition) -> [String?] {
+        let none = [String?](repeating: nil, count: table.columns.count)
+        guard let tokens = try? Lexer.tokenize(table.sql),
+            let open = tokens.firstIndex(where: { $0.kind == .symbol && $0.text == "(" })
+        else { return none }
+        let source = Array(table.sql.utf8)
+        let constraintStarts: Set<String> = [
+            "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES",
+            "GENERATED", "AS", "FOREIGN",
+        ]
+        func isSymbol(_ token: Token, _ text: String) -> Bool { token.kind == .symbol && token.text == text }
+        var result: [String?] = []
+        var i = open + 1
+        for column in table.columns {
+            // The column name, then the type tokens: names (or strings), optionally followed by `(…)`.
+            guard i < tokens.count, [.word, .quotedIdentifier, .string].contains(tokens[i].kind),
+                SchemaNames.equal(tokens[i].value, column.name)
+            else { return none }
+            i += 1
+            var start: Int?
+            var end = 0
+            while i < tokens.count, [.word, .quotedIdentifier, .string].contains(tokens[i].kind),
+                !(tokens[i].kind == .word && constraintStarts.contains(tokens[i].keyword))
+            {
+                start = start ?? tokens[i].range.start.offset
+                end = tokens[i].range.end.offset
+                i += 1
+            }
+            if start != nil, i < tokens.count, isSymbol(tokens[i], "(") {
+                while i < tokens.count, !isSymbol(tokens[i], ")"), tokens[i].kind != .endOfInput { i += 1 }
+                guard i < tokens.count, isSymbol(tokens[i], ")") else { return none }
+                end = tokens[i].range.end.offset
+                i += 1
+            }
+            if let start, start <= end, end <= source.count {
+                result.append(String(decoding: source[start..<end], as: UTF8.self))
+            } else {
+                result.append(nil)
+            }
+            // Skip the constraints, up to the `,` or `)` that ends the column definition.
+            var depth = 0
+            while i < tokens.count, tokens[i].kind != .endOfInput {
+                if isSymbol(tokens[i], "(") {
+                    depth += 1
+                } else if isSymbol(tokens[i], ")") {
+                    if depth == 0 { break }
+                    depth -= 1
+                } else if isSymbol(tokens[i], ","), depth == 0 {
+                    break
+                }
+                i += 1
+            }
+            if i < tokens.count, isSymbol(tokens[i], ",") { i += 1 }
+        }
+        return result
+    }
+
+    /// The `DEFAULT` of each column as written in the stored `CREATE TABLE` text (without the parentheses of
+    /// `DEFAULT (expr)`), as SQLite shows it; the printed expression when the source span is unavailable.
+    private static func defaultTexts(of table: TableDefinition) -> [String?] {
+        // Re-parse the stored text so that source ranges are relative to it.
+        var parsed: [ColumnDefinition]?
+        if let statement = try? Parser.parseScript(table.sql).first, case .createTable(let create) = statement.kind,
+            create.columns.count == table.columns.count
+        {
+            parsed = create.columns
+        }
+        let source = Array(table.sql.utf8)
+        return table.columns.indices.map { cid -> String? in
+            guard let fallback = table.columns[cid].defaultValue else { return nil }
+            var expression: SQLExpression?
+            for constraint in parsed?[cid].constraints ?? [] {
+                if case .default(let value) = constraint.kind { expression = value }
+            }
+            guard let expression, !expression.range.offsets.isEmpty, expression.range.end.offset <= source.count else {
+                return fallback.description
+            }
+            var text = String(decoding: source[expression.range.offsets], as: UTF8.self)
+            if text.hasPrefix("("), text.hasSuffix(")") { text = String(text.dropFirst().dropLast()) }
+            return text
+        }
+    }
+
+    /// The argument of a pragma as text.
+    static func pragmaText(_ value: PragmaStatement.Value) -> String {
+        switch value {
+        case .number(let text), .name(let text), .string(let text): return text
+        }
+    }
+
+    /// SQLite's `sqlite3Atoi`: the leading (optionally signed) decimal integer of `text`, 0 when there is none.
+    static func leadingInteger(_ text: String) -> Int64 {
+        var bytes = Substring(text).drop { $0 == " " || $0 == "\t" }.utf8[...]
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var result: Int64 = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+            let (times, overflow1) = result.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return negative ? Int64.min : Int64.max }
+            result = sum
+        }
+        return negative ? -result : result
+    }
+
+    /// SQLite's `sqlite3GetBoolean`: `on`/`yes`/`true` or a non-zero number are true, anything else false.
+    static func pragmaBoolean(_ text: String) -> Bool {
+        if let first = text.utf8.first, (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == 0x2D {
+            return leadingInteger(text) != 0
+        }
+        return ["on", "yes", "true", "full", "normal", "extra"].contains(SchemaNames.key(text))
     }
 }

@@ -71,6 +71,14 @@ public final class SQLConnection {
 
     /// Parses and plans the single statement in `sql`. Throws when `sql` holds no statement or several.
     public func prepare(_ sql: String) throws -> PreparedStatement {
+        do {
+            return try prepareWithoutSuggestions(sql)
+        } catch {
+            throw withSuggestion(error)
+        }
+    }
+
+    private func prepareWithoutSuggestions(_ sql: String) throws -> PreparedStatement {
         let statements = try Parser.parseScript(sql)
         guard statements.count == 1 else {
             throw SQLExecutionError(
@@ -126,7 +134,11 @@ public final class SQLConnection {
                 .misuse, "wrong number of arguments: the SQL uses 0 parameters, \(arguments.count) given")
         }
         for statement in statements {
-            _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [])
+            do {
+                _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [])
+            } catch {
+                throw withSuggestion(error)
+            }
         }
     }
 

@@ -17,8 +17,10 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The kind of failure.
     public var kind: Kind
-    /// SQLite's error message.
+    /// SQLite's error message, exactly as SQLite words it (applications match on it).
     public var message: String
+    /// A close existing name for an unknown table, column, function or index (`did you mean …?`), if any.
+    public var suggestion: String?
 
     /// Creates an error.
     public init(_ kind: Kind, _ message: String) {
@@ -31,8 +33,8 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         self.init(.error, message)
     }
 
-    /// The message.
-    public var description: String { message }
+    /// The message, followed by ` (did you mean 'name'?)` when there is a suggestion.
+    public var description: String { NameSuggestions.describe(message, suggestion) }
 
     static func constraint(_ message: String) -> SQLExecutionError { SQLExecutionError(.constraint, message) }
     static let datatypeMismatch = SQLExecutionError(.mismatch, "datatype mismatch")

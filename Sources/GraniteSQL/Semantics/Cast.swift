@@ -4,12 +4,14 @@ import GraniteStorage
 public struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite's error message, e.g. `integer overflow`.
     public var message: String
+    /// A close existing name for an unknown column or function (`did you mean …?`), if any.
+    public var suggestion: String?
 
     /// Creates an error with `message`.
     public init(_ message: String) { self.message = message }
 
-    /// The message.
-    public var description: String { message }
+    /// The message, followed by ` (did you mean 'name'?)` when there is a suggestion.
+    public var description: String { NameSuggestions.describe(message, suggestion) }
 
     static let integerOverflow = SQLEvaluationError("integer overflow")
 }

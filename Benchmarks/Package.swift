@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Benchmarks comparing Granite's storage layer with SQLite's C API.
+// Benchmarks comparing Granite's storage layer and SQL layer with SQLite's C API.
 // Kept in its own package so the root package never links SQLite.
 let package = Package(
     name: "GraniteBenchmarks",
@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "GraniteStorage", package: "Granite"),
+                .product(name: "GraniteSQL", package: "Granite"),
             ]
         ),
     ],

@@ -39,9 +39,9 @@ enum GraniteBench {
 
 /// Runs every workload on both engines and prints the report.
 final class Benchmark {
-    private let options: BenchOptions
-    private let directory: String
-    private let settings: EngineSettings
+    let options: BenchOptions
+    let directory: String
+    let settings: EngineSettings
     /// Index 0 is Granite, index 1 is SQLite.
     private let drivers: [any EngineDriver]
     private var failures: [String] = []
@@ -56,16 +56,16 @@ final class Benchmark {
 
     /// Alternate which engine goes first, so neither always runs on a
     /// machine warmed (or dirtied) by the other.
-    private func engineOrder(run: Int) -> [Int] {
+    func engineOrder(run: Int) -> [Int] {
         run % 2 == 0 ? [0, 1] : [1, 0]
     }
 
-    private func fail(_ message: String) {
+    func fail(_ message: String) {
         failures.append(message)
         log("MISMATCH: \(message)")
     }
 
-    private func milliseconds(_ nanoseconds: UInt64) -> Double {
+    func milliseconds(_ nanoseconds: UInt64) -> Double {
         Double(nanoseconds) / 1_000_000
     }
 
@@ -79,6 +79,7 @@ final class Benchmark {
             selected.contains($0 == .full ? .commitsFull : .commitsNormal)
         }
         let transaction = selected.contains(.transaction)
+        let sql = selected.contains(.sql)
         var parts: [String] = []
         if storage {
             parts.append(
@@ -95,6 +96,15 @@ final class Benchmark {
                 WAL workloads: commits \(options.commits), transaction rows \(options.transactionRows), \
                 Granite durability = SQLite journal_mode=WAL + synchronous of the same level, \
                 auto-checkpoint every \(settings.walAutoCheckpointFrames) frames for both
+                """)
+        }
+        if sql {
+            parts.append(
+                """
+                SQL workloads: \(options.sqlRows) rows, GraniteSQL prepared statements vs sqlite3_prepare_v2, \
+                Granite durability .\(options.sqlDurability.rawValue) = SQLite journal_mode=WAL + \
+                synchronous=\(options.sqlDurability.sqliteSynchronous), statements prepared untimed, \
+                reads inside BEGIN…COMMIT
                 """)
         }
         let configuration = """
@@ -136,6 +146,11 @@ final class Benchmark {
             table.append(.time(label, times, target: 1.2))
             notes.append("\(label), after the commit: Granite \(logStates[0]); SQLite \(logStates[1]).")
         }
+        if sql {
+            log("generating the SQL rows and arguments…")
+            let dataset = SQLDataset(rows: options.sqlRows, seed: options.seed)
+            try sqlWorkloads(dataset: dataset, sync: options.sqlDurability, table: &table)
+        }
 
         print(configuration)
         print("")
@@ -151,7 +166,9 @@ final class Benchmark {
             print("")
         }
         if failures.isEmpty {
-            print("Verification: passed (row counts, rowid order, scan and lookup checksums equal for both engines).")
+            print(
+                "Verification: passed (row counts, rowid order, scan and lookup checksums; "
+                    + "SQL counts, sums and result checksums equal for both engines).")
         } else {
             print("Verification: FAILED")
             for failure in failures { print("- \(failure)") }

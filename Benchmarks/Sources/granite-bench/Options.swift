@@ -10,6 +10,8 @@ struct BenchOptions {
     var synchronous = false
     var commits = 1000
     var transactionRows = 100_000
+    var sqlRows = 100_000
+    var sqlDurability = WALSync.full
     var only: Set<Workload> = Set(Workload.allCases)
     var seed: UInt64 = 0x4752_414E_4954_4521
     var temporaryBase = NSTemporaryDirectory()
@@ -33,6 +35,9 @@ struct BenchOptions {
                             default: no sync on either (the WAL workloads set their own)
           --commits N       one-row transactions in the commit workloads (default 1000)
           --txn-rows N      rows of the single large WAL transaction (default 100000)
+          --sql-rows N      rows of the SQL workloads' player table (default 100000)
+          --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
+                            (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
                               insert          ascending and random insert, file sizes
                               lookup          point lookups  } on the ascending table
@@ -41,6 +46,10 @@ struct BenchOptions {
                               commits-full    N one-row transactions, WAL, FULL sync
                               commits-normal  N one-row transactions, WAL, NORMAL sync
                               txn             one --txn-rows transaction, WAL, FULL sync
+                              sql             SQL statements through GraniteSQL and
+                                              sqlite3_prepare_v2: insert, primary-key
+                                              select, indexed range, aggregates,
+                                              update, delete (WAL, --sql-sync)
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -91,6 +100,13 @@ struct BenchOptions {
             case "--synchronous": options.synchronous = true
             case "--commits": options.commits = try positive()
             case "--txn-rows": options.transactionRows = try positive()
+            case "--sql-rows": options.sqlRows = try positive()
+            case "--sql-sync":
+                let text = try value()
+                guard let level = WALSync(rawValue: text.lowercased()) else {
+                    throw BenchError("--sql-sync expects full or normal, got '\(text)'")
+                }
+                options.sqlDurability = level
             case "--only": options.only = try Workload.parseList(try value())
             case "--tmp": options.temporaryBase = try value()
             default:
@@ -110,6 +126,7 @@ enum Workload: String, CaseIterable, Comparable {
     case commitsFull = "commits-full"
     case commitsNormal = "commits-normal"
     case transaction = "txn"
+    case sql
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

@@ -220,13 +220,19 @@ final class TableCursor {
         case .scan:
             range = (nil, nil)
         case .rowids(let values):
+            rowidPosition = 0
+            if values.count == 1 {
+                // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
+                rowids.removeAll(keepingCapacity: true)
+                if let rowid = AccessKeys.rowid(try values[0].evaluate(&context)) { rowids.append(rowid) }
+                return
+            }
             var set = Set<Int64>()
             for value in values {
                 if let rowid = AccessKeys.rowid(try value.evaluate(&context)) { set.insert(rowid) }
             }
             rowids = set.sorted()
             if path.descending { rowids.reverse() }
-            rowidPosition = 0
         case .rowidRange(let lows, let highs):
             var low: Int64?
             var high: Int64?

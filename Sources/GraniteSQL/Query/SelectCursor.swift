@@ -229,7 +229,8 @@ final class SelectCursor {
     private var joinRowsCached: Set<Int> = []
 
     private func advance(_ k: Int) throws -> Bool {
-        let level = program.levels[k]
+        // Reads single fields of `program.levels[k]`: copying the whole level (its source, access path and
+        // conditions) once per candidate row costs a retain and a release of each of its references.
         while true {
             if let table = tables[k] {
                 guard try table.next(&context.row) else { return false }
@@ -237,10 +238,10 @@ final class SelectCursor {
                 guard fromPositions[k] < fromRows[k].count else { return false }
                 let values = fromRows[k][fromPositions[k]]
                 fromPositions[k] += 1
-                let base = level.source.base
+                let base = program.levels[k].source.base
                 for (c, v) in values.enumerated() { context.row[base + c] = v }
             }
-            if try passes(level.matchConditions) {
+            if try passes(program.levels[k].matchConditions) {
                 matched[k] = true
                 return true
             }

@@ -183,15 +183,17 @@ final class TableCursor {
     private let coveringColumns: [(key: Int, column: Int, real: Bool)]
     private let columnCount: Int
 
-    private var decoder = RowDecoder()
+    @exclusivity(unchecked) private var decoder = RowDecoder()
     private var cursor: TreeCursor?
-    private var rowids: [Int64] = []
+    @exclusivity(unchecked) private var rowids: [Int64] = []
     private var rowidPosition = 0
     private var range: (low: Int64?, high: Int64?) = (nil, nil)
     private var prefixes: [[UInt8]] = []
     private var prefixPosition = 0
     private var low: [UInt8]?
     private var high: [UInt8]?
+    private var lowKey: [UInt8] = []
+    private var highKey: [UInt8]?
     private var exhausted = true
     private var positioned = false
 
@@ -374,11 +376,11 @@ final class TableCursor {
             guard let cursor else { return false }
             while prefixPosition < prefixes.count {
                 let prefix = prefixes[prefixPosition]
-                let lowKey = prefix + (low ?? [])
-                let highKey = high.map { prefix + $0 }
                 var valid: Bool
                 if !positioned {
                     positioned = true
+                    lowKey = prefix + (low ?? [])
+                    highKey = high.map { prefix + $0 }
                     if path.descending {
                         let sentinel = (highKey ?? prefix) + [0xFF, 0xFF]
                         valid = try cursor.seek(atOrAfter: sentinel)
@@ -426,11 +428,11 @@ final class TableCursor {
 
     /// Loads the row of the current index entry; false when the entry's row is missing (a damaged index).
     private func loadFromIndex(_ cursor: TreeCursor, _ search: IndexSearch, _ row: inout [Value]) throws -> Bool {
-        let values = try KeyEncoding.decode(cursor.key)
-        guard case .integer(let rowid)? = values.last else {
-            throw StorageError.corrupt(page: 0, "index entry without a rowid")
-        }
         if search.covering {
+            let values = try KeyEncoding.decode(cursor.key)
+            guard case .integer(let rowid)? = values.last else {
+                throw StorageError.corrupt(page: 0, "index entry without a rowid")
+            }
             row[base + columnCount] = .integer(rowid)
             for (key, column, real) in coveringColumns where key < values.count - 1 {
                 var v = values[key]
@@ -439,6 +441,9 @@ final class TableCursor {
             }
             if let alias = reader.table.rowidAlias { row[base + alias] = .integer(rowid) }
             return true
+        }
+        guard let rowid = try cursor.withKey({ try KeyEncoding.trailingInteger($0) }) else {
+            throw StorageError.corrupt(page: 0, "index entry without a rowid")
         }
         let tableCursor = try self.tableCursor()
         guard try tableCursor.seek(rowid: rowid) else { return false }

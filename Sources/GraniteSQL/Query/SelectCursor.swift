@@ -4,25 +4,25 @@ import GraniteStorage
 /// `LIMIT`. Rows are produced one at a time; only aggregation and sorting hold rows in memory.
 final class SelectCursor {
     let program: SelectProgram
-    private var context: EvaluationContext
+    @exclusivity(unchecked) private var context: EvaluationContext
     private let proxy = SubqueryProxy()
 
-    private var tables: [TableCursor?]
+    @exclusivity(unchecked) private var tables: [TableCursor?]
     private var subqueryCursors: [SelectCursor?]
     private var subqueryCache: [Int: SubqueryResult] = [:]
-    private var fromRows: [[[Value]]]
-    private var fromPositions: [Int]
+    @exclusivity(unchecked) private var fromRows: [[[Value]]]
+    @exclusivity(unchecked) private var fromPositions: [Int]
 
     // Join state.
     private var joinStarted = false
     private var joinDone = false
     private var level = 0
-    private var matched: [Bool]
-    private var nullEmitted: [Bool]
+    @exclusivity(unchecked) private var matched: [Bool]
+    @exclusivity(unchecked) private var nullEmitted: [Bool]
 
     // Output state.
     private var materialized = false
-    private var buffered: [[Value]] = []
+    @exclusivity(unchecked) private var buffered: [[Value]] = []
     private var bufferPosition = 0
     private var sorter: Sorter?
     /// The memory a sort may use before it spills to temporary files.
@@ -31,7 +31,7 @@ final class SelectCursor {
     private(set) var sortSpilled = false
     private var toSkip = 0
     private var remaining = Int.max
-    private var seen: Set<[UInt8]> = []
+    @exclusivity(unchecked) private var seen: Set<[UInt8]> = []
 
     fileprivate enum SubqueryResult {
         case scalar(Value)
@@ -63,10 +63,17 @@ final class SelectCursor {
     /// Starts (or restarts) an execution: `outer` holds the enclosing query's row (empty for a top-level query).
     func open(outer: [Value] = [], parameters: BoundParameters) throws {
         let width = program.scope.width
-        var row = Array(outer.prefix(program.scope.base))
-        if row.count < program.scope.base { row += Array(repeating: .null, count: program.scope.base - row.count) }
-        row += Array(repeating: Value.null, count: width - row.count)
-        context = EvaluationContext(row: row, parameters: parameters, subqueries: proxy)
+        let base = program.scope.base
+        if context.row.count == width {
+            for k in 0..<width { context.row[k] = k < base && k < outer.count ? outer[k] : .null }
+        } else {
+            var row = Array(outer.prefix(base))
+            if row.count < base { row += Array(repeating: .null, count: base - row.count) }
+            row += Array(repeating: Value.null, count: width - row.count)
+            context.row = row
+        }
+        context.parameters = parameters
+        context.subqueries = proxy
         subqueryCache.removeAll(keepingCapacity: true)
         joinStarted = false
         joinDone = false

@@ -237,6 +237,49 @@ public enum KeyEncoding {
         return values
     }
 
+    /// The last value of a key, when it is an INTEGER (an index entry's rowid), skipping the values before it
+    /// without decoding them. Throws ``StorageError/malformed(_:)`` on a malformed key.
+    public static func trailingInteger(_ key: UnsafeRawBufferPointer) throws -> Int64? {
+        var i = 0
+        var last = 0
+        let n = key.count
+        while i < n {
+            last = i
+            let tag = key[i]
+            i += 1
+            switch tag {
+            case nullTag:
+                continue
+            case numberTag:
+                i += 8
+                if i < n && key[i] == remainderMarker { i += 3 }
+            case textTag, blobTag:
+                var terminated = false
+                while i < n {
+                    let byte = key[i]
+                    i += 1
+                    if byte == 0 {
+                        guard i < n else { break }
+                        let next = key[i]
+                        i += 1
+                        if next == 0x01 {
+                            terminated = true
+                            break
+                        }
+                    }
+                }
+                guard terminated else { throw StorageError.malformed("unterminated text or blob in key") }
+            default:
+                throw StorageError.malformed("unknown tag 0x\(String(tag, radix: 16)) in key")
+            }
+        }
+        guard i == n, n > 0 else { throw StorageError.malformed("truncated key") }
+        guard case .integer(let value)? = try decode(UnsafeRawBufferPointer(rebasing: key[last...])).first else {
+            return nil
+        }
+        return value
+    }
+
     /// Decodes the key in `bytes`; see ``decode(_:)-(UnsafeRawBufferPointer)``.
     public static func decode(_ key: [UInt8]) throws -> [Value] {
         try key.withUnsafeBytes { try decode($0) }

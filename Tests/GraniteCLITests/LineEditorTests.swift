@@ -16,7 +16,8 @@ final class LineEditorTests: XCTestCase {
 
     func testDecodesControlKeysEscapeSequencesAndUTF8() {
         var decoder = KeyDecoder()
-        XCTAssertEqual(decoder.decode(Array("a\u{7F}\u{08}\r\n\n".utf8)), [.insert("a"), .backspace, .backspace, .enter, .enter])
+        XCTAssertEqual(
+            decoder.decode(Array("a\u{7F}\u{08}\r\n\n".utf8)), [.insert("a"), .backspace, .backspace, .enter, .enter])
         XCTAssertEqual(
             decoder.decode(Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D\u{1B}OH\u{1B}OF\u{1B}[H\u{1B}[F".utf8)),
             [.up, .down, .right, .left, .home, .end, .home, .end])
@@ -218,5 +219,109 @@ final class LineEditorTests: XCTestCase {
         XCTAssertEqual(small.entries, ["select 1097;", "select 1098;", "select 1099;"])
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+}
+
+/// `granite sql` at a real prompt, driven through tmux (skipped when tmux is not installed).
+final class LineEditorTerminalTests: XCTestCase {
+    private func tmuxPath() -> String? {
+        ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs tmux with `arguments`, returning its standard output. Uses posix_spawn and waitpid
+    /// directly: the tmux server that the first command starts outlives it, which confuses
+    /// Foundation's `Process`.
+    @discardableResult
+    private func tmux(_ tmux: String, _ socket: String, _ arguments: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("granite-tmux-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([tmux, "-L", socket] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, tmux, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Waits (up to 20 seconds) until `condition` holds.
+    private func waitUntil(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    func testEditingAndHistoryAtATerminal() throws {
+        guard let tmux = tmuxPath() else { throw XCTSkip("tmux is not installed") }
+        let binary = try GraniteCLITests.binary()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-pty-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let history = directory.appendingPathComponent("history").path
+        try "select 'from an earlier session';\n".write(toFile: history, atomically: true, encoding: .utf8)
+        let modes = directory.appendingPathComponent("modes").path
+        let socket = "granite-test-\(UUID().uuidString.prefix(8))"
+        let command = "env TERM=xterm GRANITE_HISTORY='\(history)' '\(binary.path)' sql '\(directory.path)/db.granite';"
+            + " stty -a > '\(modes)'; sleep 60"
+        do {
+            try self.tmux(tmux, socket, ["new-session", "-d", "-x", "80", "-y", "24", command])
+        } catch {
+            throw XCTSkip("tmux could not start: \(error)")
+        }
+        defer { _ = try? self.tmux(tmux, socket, ["kill-server"]) }
+        func screen() -> String { (try? self.tmux(tmux, socket, ["capture-pane", "-p"])) ?? "" }
+        func send(_ keys: String...) throws { try self.tmux(tmux, socket, ["send-keys"] + keys) }
+        func type(_ text: String) throws { try self.tmux(tmux, socket, ["send-keys", "-l", text]) }
+
+        guard waitUntil({ screen().contains("granite>") }) else {
+            throw XCTSkip("the shell did not start under tmux: \(screen())")
+        }
+        // A multi-line statement, a line abandoned with Ctrl-C, then a recalled and edited line.
+        try type("create table t(a)\\;")
+        try send("Enter")
+        try type("insert into t values (40),")
+        try send("Enter")
+        try type("(2)\\;")
+        try send("Enter")
+        try type("select 'nothing'")
+        try send("Enter")
+        try send("C-c")
+        try type("select sum(a) + 1 from t\\;")
+        try send("Enter")
+        var found = waitUntil({ screen().contains("43") })
+        XCTAssertTrue(found, screen())
+        try send("Up", "Left", "Left", "Left", "Left", "Left", "Left", "Left", "Left", "Left", "BSpace", "BSpace")
+        try type("* ")
+        try send("Enter")
+        found = waitUntil({ screen().contains("42") })
+        XCTAssertTrue(found, screen())
+        // Ctrl-C abandoned the pending statement, so this runs on its own.
+        XCTAssertFalse(screen().contains("error"), screen())
+        try send("C-d")
+        XCTAssertTrue(waitUntil({ FileManager.default.fileExists(atPath: modes) }))
+        usleep(200_000)
+        // The terminal is back in its normal mode.
+        let stty = try String(contentsOfFile: modes, encoding: .utf8)
+        XCTAssertTrue(stty.contains(" icanon"), stty)
+        XCTAssertTrue(stty.contains(" echo"), stty)
+        XCTAssertFalse(stty.contains("-icanon"), stty)
+        let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(
+            lines,
+            [
+                "select 'from an earlier session';", "create table t(a);", "insert into t values (40),", "(2);",
+                "select 'nothing'", "select sum(a) + 1 from t;", "select sum(a) * 1 from t;",
+            ])
     }
 }

@@ -135,14 +135,43 @@ final class SQLSession {
     /// The interactive loop: prompts, reads lines, runs what completes.
     func runInteractive() {
         writeOutput("Granite SQL shell. Enter \".help\" for usage hints.\n")
+        if let editor = LineEditor.forTerminal() {
+            runEditing(with: editor)
+            return
+        }
         while !quitRequested {
-            writeOutput(isCollecting ? "   ...> " : "granite> ")
+            writeOutput(prompt)
             guard let line = readLine(strippingNewline: false) else {
                 writeOutput("\n")
                 break
             }
             _ = feed(line)
         }
+    }
+
+    /// The prompt for the next line.
+    var prompt: String {
+        isCollecting ? "   ...> " : "granite> "
+    }
+
+    /// The interactive loop with line editing and history (saved when the loop ends).
+    func runEditing(with editor: LineEditor) {
+        defer { editor.saveHistory() }
+        while !quitRequested {
+            switch editor.readLine(prompt: prompt) {
+            case .line(let line):
+                _ = feed(line + "\n")
+            case .interrupted:
+                discardPending()
+            case .endOfInput:
+                return
+            }
+        }
+    }
+
+    /// Abandons the statement being collected (Ctrl-C at the prompt).
+    func discardPending() {
+        pending = ""
     }
 
     /// Whether part of a statement has been entered.

@@ -315,13 +315,17 @@ final class SelectCursor {
             program.aggregates.count == 1
             && (program.aggregates[0].function == .min || program.aggregates[0].function == .max)
         var arguments: [Value] = []
+        var key: [UInt8] = []
+        let grouped = !program.groupBy.isEmpty
         while try nextJoinRow() {
-            var key: [UInt8] = []
+            key.removeAll(keepingCapacity: true)
             for term in program.groupBy {
                 KeyEncoding.append(Self.normalized(try term.expression.evaluate(&context), term.collation), to: &key)
             }
             let g: Int
-            if let existing = groupIndex[key] {
+            if !grouped && !keys.isEmpty {
+                g = 0
+            } else if let existing = groupIndex[key] {
                 g = existing
             } else {
                 g = keys.count

@@ -129,11 +129,21 @@ struct SelectCompiler {
             terms.append(try term(on.expression, scope, onOf: on.left ? on.source : nil))
         }
 
+        // SQLite checks the ORDER BY positions before the GROUP BY terms.
+        for (n, term) in select.orderBy.enumerated() {
+            var expression = term.expression
+            if case .collate(let inner, _) = expression.kind { expression = inner }
+            if let k = Self.integerTerm(expression), k < 1 || k > names.count {
+                throw SQLExecutionError(
+                    "\(Self.ordinal(n + 1)) ORDER BY term out of range - should be between 1 and \(names.count)")
+            }
+        }
+
         // GROUP BY and HAVING.
         var groupBy: [(expression: CompiledExpression, collation: SQLCollation)] = []
         for e in core.groupBy {
             var target = e
-            if case .literal(.integer(let k)) = e.kind {
+            if let k = Self.integerTerm(e) {
                 guard k >= 1, k <= core.columns.count, let x = outputExpressions[Int(k) - 1] else {
                     throw SQLExecutionError(
                         "\(Self.ordinal(groupBy.count + 1)) GROUP BY term out of range - should be between 1 and "
@@ -149,7 +159,7 @@ struct SelectCompiler {
             do {
                 let compiled = try compileExpression(target, scope)
                 groupBy.append((compiled, compiled.collation ?? .binary))
-            } catch let error as SQLEvaluationError where error.message.hasPrefix("misuse of aggregate") {
+            } catch let error as SQLExecutionError where error.message.hasPrefix("misuse of aggregate") {
                 throw SQLExecutionError("aggregate functions are not allowed in the GROUP BY clause")
             }
         }
@@ -161,7 +171,15 @@ struct SelectCompiler {
         for (n, term) in select.orderBy.enumerated() {
             let descending = term.order == .descending
             let nullsFirst = term.nulls.map { $0 == .first } ?? !descending
-            if case .literal(.integer(let k)) = term.expression.kind {
+            var expression = term.expression
+            var explicitCollation: SQLCollation?
+            if case .collate(let inner, let name) = expression.kind, let c = SQLCollation(name: name) {
+                explicitCollation = c
+                expression = inner
+            }
+            // A position or an alias, possibly with a COLLATE (`ORDER BY 1 COLLATE nocase`, `ORDER BY x COLLATE
+            // nocase`), sorts by that result column.
+            if let k = Self.integerTerm(expression) {
                 guard k >= 1 && k <= names.count else {
                     throw SQLExecutionError(
                         "\(Self.ordinal(n + 1)) ORDER BY term out of range - should be between 1 and \(names.count)")
@@ -170,23 +188,17 @@ struct SelectCompiler {
                 sortTerms.append(
                     .init(
                         output: output, expression: nil, descending: descending, nullsFirst: nullsFirst,
-                        collation: outputs[output].collation ?? .binary))
+                        collation: explicitCollation ?? outputs[output].collation ?? .binary))
                 continue
             }
-            if case .column(let reference) = term.expression.kind, reference.table == nil,
+            if case .column(let reference) = expression.kind, reference.table == nil,
                 let k = Self.aliasIndex(reference.column, core.columns)
             {
                 sortTerms.append(
                     .init(
                         output: k, expression: nil, descending: descending, nullsFirst: nullsFirst,
-                        collation: outputs[k].collation ?? .binary))
+                        collation: explicitCollation ?? outputs[k].collation ?? .binary))
                 continue
-            }
-            var expression = term.expression
-            var explicitCollation: SQLCollation?
-            if case .collate(let inner, let name) = expression.kind, let c = SQLCollation(name: name) {
-                explicitCollation = c
-                expression = inner
             }
             // An ORDER BY expression equal to a result expression sorts by that column.
             if let k = outputExpressions.firstIndex(where: { $0 == expression }) {
@@ -417,6 +429,17 @@ struct SelectCompiler {
             flatten(r, into: &terms)
         } else {
             terms.append(e)
+        }
+    }
+
+    /// The integer of a GROUP BY or ORDER BY term that is an integer literal, possibly signed (`-1` is an
+    /// out-of-range position, as in SQLite).
+    private static func integerTerm(_ e: SQLExpression) -> Int64? {
+        switch e.kind {
+        case .literal(.integer(let k)): return k
+        case .unary(.plus, let inner): return integerTerm(inner)
+        case .unary(.negate, let inner): return integerTerm(inner).map { 0 &- $0 }
+        default: return nil
         }
     }
 

@@ -28,6 +28,7 @@ struct SelectCompiler {
         guard select.compounds.isEmpty else { throw SQLExecutionError.unsupported("compound SELECT") }
         guard case .select(let core) = select.first else { throw SQLExecutionError.unsupported("VALUES as a query") }
         let scope = QueryScope(outer: outer)
+        scope.catalog = catalog
 
         // FROM: sources and join terms.
         var readers: [Int: TableReader] = [:]
@@ -352,7 +353,7 @@ struct SelectCompiler {
             let program = try compile(select, outer: outer)
             let columns = program.columnNames.enumerated().map { n, name in
                 QuerySource.Column(
-                    name: name, affinity: program.outputs[n].affinity ?? .blob,
+                    name: name, affinity: program.outputs[n].affinity,
                     collation: program.outputs[n].collation ?? .binary)
             }
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)

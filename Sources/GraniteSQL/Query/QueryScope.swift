@@ -129,11 +129,15 @@ final class QueryScope: ColumnResolver {
                 }
                 found = (k, c)
             } else if source.table != nil, Self.isRowidName(reference.column) {
-                if rowidMatch != nil, reference.table == nil {
-                    throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
-                }
                 rowidMatch = k
             }
+        }
+        // An unqualified rowid names the rowid only when the FROM clause has a single item (SQLite's
+        // `cntTab==1`); with more, it is no column at all, and enclosing queries are not searched.
+        if found == nil, reference.table == nil, rowidMatch != nil || Self.isRowidName(reference.column),
+            sources.count > 1
+        {
+            throw SQLEvaluationError("no such column: \(Self.display(reference))")
         }
         if let (k, c) = found {
             note(k, relative: c)

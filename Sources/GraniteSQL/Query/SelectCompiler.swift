@@ -23,7 +23,12 @@ struct SelectCompiler {
         let onOf: Int?
     }
 
-    func compile(_ select: SelectStatement, outer: QueryScope? = nil) throws -> SelectProgram {
+    /// Compiles `select`. Result columns that are column references are named like SQLite names them: after the
+    /// declared column (`rowid` becomes the INTEGER PRIMARY KEY's name) when `declaredNames`, else (a subquery in
+    /// `FROM`) as written.
+    func compile(_ select: SelectStatement, outer: QueryScope? = nil, declaredNames: Bool = true) throws
+        -> SelectProgram
+    {
         guard select.with == nil else { throw SQLExecutionError.unsupported("WITH") }
         guard select.compounds.isEmpty else { throw SQLExecutionError.unsupported("compound SELECT") }
         guard case .select(let core) = select.first else { throw SQLExecutionError.unsupported("VALUES as a query") }
@@ -111,8 +116,8 @@ struct SelectCompiler {
                     source.used.insert(c)
                 }
             case .expression(let expression, let alias):
-                names.append(alias ?? columnName(expression))
                 outputs.append(try compileExpression(expression, scope))
+                names.append(alias ?? columnName(expression, declaredIn: declaredNames ? scope : nil))
                 outputExpressions.append(expression)
             }
         }
@@ -350,8 +355,8 @@ struct SelectCompiler {
             scope.add(table: table, alias: alias)
             readers[k] = try TableReader(table: table, catalog: catalog, engine: engine)
         case .subquery(let select, let alias):
-            let program = try compile(select, outer: outer)
-            let columns = program.columnNames.enumerated().map { n, name in
+            let program = try compile(select, outer: outer, declaredNames: false)
+            let columns = Self.uniqueNames(program.columnNames).enumerated().map { n, name in
                 QuerySource.Column(
                     name: name, affinity: program.outputs[n].affinity,
                     collation: program.outputs[n].collation ?? .binary)
@@ -415,13 +420,55 @@ struct SelectCompiler {
             collation: arguments.first?.collation ?? .binary)
     }
 
-    private func columnName(_ expression: SQLExpression) -> String {
-        if case .column(let reference) = expression.kind { return reference.column }
+    private func columnName(_ expression: SQLExpression, declaredIn scope: QueryScope?) -> String {
+        if case .column(let reference) = expression.kind {
+            return scope.flatMap { Self.declaredName(reference, $0) } ?? reference.column
+        }
         let bytes = Array(sourceText.utf8)
         let start = expression.range.start.offset - sourceStart
         let end = expression.range.end.offset - sourceStart
         guard start >= 0, end <= bytes.count, start < end else { return "?" }
         return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// Result column names made unique as SQLite names a subquery's columns (sqlite3ColumnsFromExprList): a
+    /// repeated name (ignoring case) gets `:1`, `:2`, … in place of any such suffix it had.
+    private static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for name in names {
+            var unique = name
+            var count = 0
+            while seen.contains(SchemaNames.key(unique)) {
+                var stem = Substring(unique)
+                if let colon = stem.lastIndex(of: ":"), colon > stem.startIndex,
+                    stem[stem.index(after: colon)...].allSatisfy(\.isASCIIDigitCharacter)
+                {
+                    stem = stem[..<colon]
+                }
+                count += 1
+                unique = "\(stem):\(count)"
+            }
+            seen.insert(SchemaNames.key(unique))
+            result.append(unique)
+        }
+        return result
+    }
+
+    /// The declared name of the column `reference` resolves to among `scope`'s own sources.
+    private static func declaredName(_ reference: ColumnReference, _ scope: QueryScope) -> String? {
+        let sources = scope.sources.filter { reference.table == nil || SchemaNames.equal($0.name, reference.table!) }
+        for source in sources {
+            if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
+                reference.table != nil || !source.hidden.contains(c)
+            {
+                return source.columns[c].name
+            }
+        }
+        guard QueryScope.isRowidName(reference.column), sources.count == 1, let table = sources[0].table else {
+            return nil
+        }
+        return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 
     static func flatten(_ e: SQLExpression, into terms: inout [SQLExpression]) {
@@ -490,4 +537,8 @@ struct SelectCompiler {
         visit([], Set(fromOrder), 1, 0)
         return best?.order ?? fromOrder
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
 }

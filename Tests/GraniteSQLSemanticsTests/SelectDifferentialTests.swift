@@ -59,7 +59,11 @@ final class SelectDifferentialTests: XCTestCase {
                 for i in 0..<src.int(0...2) {
                     var cols = columns.map(\.name)
                     cols.shuffle(using: &src.rng)
-                    let picked = cols.prefix(src.int(1...2)).map { src.int(0...4) == 0 ? "\($0) DESC" : $0 }
+                    // DESC only after the first column: SQLite 3.40 misses the NULLs of `x NOT IN (SELECT c …)`
+                    // when it reads c from an index whose first column is DESC.
+                    let picked = cols.prefix(src.int(1...2)).enumerated().map { k, c in
+                        k > 0 && src.int(0...2) == 0 ? "\(c) DESC" : c
+                    }
                     let unique = src.int(0...3) == 0 ? "UNIQUE " : ""
                     sql.append(
                         "CREATE \(unique)INDEX \(table.name)_i\(i) ON \(table.name)(\(picked.joined(separator: ", ")))")
@@ -73,7 +77,11 @@ final class SelectDifferentialTests: XCTestCase {
             switch src.int(0...12) {
             case 0, 1: return "NULL"
             case 2, 3, 4, 5: return "\(src.int(0...5))"
-            case 6: return src.pick(["2.5", "-0.5", "1.0", "3.0"])
+            case 6:
+                // An integral real stays a real in a column without affinity, where it ties with the integer
+                // (GROUP BY keeps either as the group's value).
+                let typed = column.type.contains("INT") || column.type == "REAL" || column.type == "NUMERIC"
+                return src.pick(typed ? ["2.5", "-0.5", "1.0", "3.0"] : ["2.5", "-0.5"])
             case 7, 8, 9: return src.pick(["'a'", "'A'", "'b'", "'B'", "'é'", "'É'", "'日本'", "'ab'", "''", "'a b'"])
             case 10: return src.pick(["'1'", "'2'", "' 3'", "'2.5'", "'x1'"])
             case 11: return src.pick(["x'61'", "x''", "x'6263'"])

@@ -136,14 +136,8 @@ struct SelectCompiler {
         }
 
         // SQLite checks the ORDER BY positions before the GROUP BY terms.
-        for (n, term) in select.orderBy.enumerated() {
-            var expression = term.expression
-            if case .collate(let inner, _) = expression.kind { expression = inner }
-            if let k = Self.integerTerm(expression), k < 1 || k > names.count {
-                throw SQLExecutionError(
-                    "\(Self.ordinal(n + 1)) ORDER BY term out of range - should be between 1 and \(names.count)")
-            }
-        }
+        try Self.checkPositions(select.orderBy.map(\.expression), clause: "ORDER", count: names.count)
+        try Self.checkPositions(core.groupBy, clause: "GROUP", count: names.count)
 
         // GROUP BY and HAVING.
         var groupBy: [(expression: CompiledExpression, collation: SQLCollation)] = []
@@ -477,6 +471,21 @@ struct SelectCompiler {
             flatten(r, into: &terms)
         } else {
             terms.append(e)
+        }
+    }
+
+    /// Throws SQLite's error for the first out-of-range position among `terms`: a position below 1 (or above
+    /// 65535) as the terms are resolved, else one beyond the result columns, found in a second pass.
+    private static func checkPositions(_ terms: [SQLExpression], clause: String, count: Int) throws {
+        let positions = terms.map { term -> Int64? in
+            if case .collate(let inner, _) = term.kind { return integerTerm(inner) }
+            return integerTerm(term)
+        }
+        let n = positions.firstIndex { $0.map { $0 < 1 || $0 > 0xffff } ?? false }
+            ?? positions.firstIndex { $0.map { $0 > count } ?? false }
+        if let n {
+            throw SQLExecutionError(
+                "\(ordinal(n + 1)) \(clause) BY term out of range - should be between 1 and \(count)")
         }
     }
 

@@ -53,7 +53,8 @@ final class SelectDifferentialTests: XCTestCase {
                 let columns = names.prefix(src.int(2...4)).sorted().map { Column(name: $0, type: src.pick(types)) }
                 let table = Table(name: "t\(k)", hasKey: src.int(0...2) > 0, columns: columns)
                 tables.append(table)
-                let defs = (table.hasKey ? ["id INTEGER PRIMARY KEY"] : [])
+                let defs =
+                    (table.hasKey ? ["id INTEGER PRIMARY KEY"] : [])
                     + columns.map { $0.type.isEmpty ? $0.name : "\($0.name) \($0.type)" }
                 sql.append("CREATE TABLE \(table.name)(\(defs.joined(separator: ", ")))")
                 for i in 0..<src.int(0...2) {
@@ -188,7 +189,9 @@ final class SelectDifferentialTests: XCTestCase {
                 order = " ORDER BY \(column)\(src.pick(["", " DESC"])), \(alias).rowid LIMIT 1"
                 if src.int(0...3) == 0 { order += " OFFSET 1" }
             } else if aggregate {
-                result = src.pick(["max(\(column))", "min(\(column))", "count(*)", "count(\(column))", "sum(\(column))"])
+                result = src.pick([
+                    "max(\(column))", "min(\(column))", "count(*)", "count(\(column))", "sum(\(column))",
+                ])
             } else {
                 result = column
             }
@@ -198,7 +201,9 @@ final class SelectDifferentialTests: XCTestCase {
             case 1: sql += " WHERE \(condition([inner], depth: 0))"
             default:
                 // Correlated: the inner table's column against an outer column.
-                if outer.isEmpty { sql += " WHERE \(condition([inner], depth: 0))" } else {
+                if outer.isEmpty {
+                    sql += " WHERE \(condition([inner], depth: 0))"
+                } else {
                     sql += " WHERE \(columnRef([inner])) \(src.pick(["=", "=", "<", "IS"])) \(columnRef(outer))"
                 }
             }
@@ -321,7 +326,8 @@ final class SelectDifferentialTests: XCTestCase {
                 case 0, 1:
                     having = " HAVING \(aggregate(scope)) \(src.pick([">", "<", "=", ">="])) \(src.int(0...3))"
                 case 2: having = " HAVING \(keys[0]) IS NOT NULL OR count(*) > 1"
-                case 3: having = " HAVING \(keys.last!) \(src.pick(["=", "<", ">", "!="])) \(literal()) AND count(*) > 0"
+                case 3:
+                    having = " HAVING \(keys.last!) \(src.pick(["=", "<", ">", "!="])) \(literal()) AND count(*) > 0"
                 default: break
                 }
             default:
@@ -332,11 +338,15 @@ final class SelectDifferentialTests: XCTestCase {
                 src.bool()
             {
                 // GROUP BY an output alias.
-                groupBy = " GROUP BY \(aliases[k]!)"
+                groupBy =
+                    " GROUP BY \(aliases[k]!)"
                     + (0..<keyCount).filter { $0 != k }.map { ", \(outputs[$0])" }.joined()
             }
-            var list = star ? "*" : zip(outputs, aliases).map { e, a in a.map { "\(e) AS \($0)" } ?? e }
-                .joined(separator: ", ")
+            var list =
+                star
+                ? "*"
+                : zip(outputs, aliases).map { e, a in a.map { "\(e) AS \($0)" } ?? e }
+                    .joined(separator: ", ")
             if star && src.int(0...2) == 0 { list = "\(src.pick(scope).qualifier).*" }
             sql += (distinct ? "DISTINCT " : "") + list + " FROM " + fromSQL
             if src.int(0...2) > 0 { sql += " WHERE \(condition(scope))" }
@@ -448,7 +458,8 @@ final class SelectDifferentialTests: XCTestCase {
                     return true
                 }
             }
-            return looseMatch ? nil : "rows differ (\(ordered ? "ordered" : "multiset")):\n  sqlite  \(e)\n  granite \(a)"
+            return looseMatch
+                ? nil : "rows differ (\(ordered ? "ordered" : "multiset")):\n  sqlite  \(e)\n  granite \(a)"
         }
     }
 

@@ -69,6 +69,21 @@ final class SelectTests: XCTestCase {
         XCTAssertEqual(try db.query("SELECT 'b' IN (SELECT a FROM t)").rows, [[.integer(0)]])
     }
 
+    func testBlobColumnAgainstIndexedTextColumn() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute(
+            """
+            CREATE TABLE t(c BLOB, d TEXT);
+            CREATE INDEX t_d ON t(d);
+            INSERT INTO t VALUES (3, '1'), (NULL, '4'), (NULL, 'x'), (NULL, NULL)
+            """)
+        // BLOB against TEXT affinity compares without conversion: 3 is below every text, so the index on d
+        // must not be searched with '3'.
+        XCTAssertEqual(try db.query("SELECT count(*) FROM t AS x, t AS y WHERE x.c < y.d").rows, [[.integer(3)]])
+        XCTAssertEqual(
+            try db.query("SELECT count(*) FROM t AS x LEFT JOIN t AS y ON x.c < y.d").rows, [[.integer(6)]])
+    }
+
     func testResultColumnNames() throws {
         let db = try makeDatabase()
         XCTAssertEqual(

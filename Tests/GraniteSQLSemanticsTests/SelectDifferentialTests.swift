@@ -38,6 +38,8 @@ final class SelectDifferentialTests: XCTestCase {
         var src: ValueSource
         var tables: [Table] = []
         var aliasCounter = 0
+        /// Off while generating ON clauses: a name unique so far may be repeated by a later FROM item.
+        var unqualified = true
 
         init(seed: UInt64) { src = ValueSource(seed: seed) }
 
@@ -120,7 +122,7 @@ final class SelectDifferentialTests: XCTestCase {
             if source.isTable && src.int(0...15) == 0 { return "\(source.qualifier).rowid" }
             let column = src.pick(source.columns)
             // Unqualified when no other source has that name (the innermost scope wins anyway).
-            if src.int(0...3) == 0 && scope.filter({ $0.columns.contains(column) }).count == 1 { return column }
+            if unqualified && src.int(0...3) == 0 && scope.filter({ $0.columns.contains(column) }).count == 1 { return column }
             return "\(source.qualifier).\(column)"
         }
 
@@ -218,6 +220,8 @@ final class SelectDifferentialTests: XCTestCase {
         mutating func from() -> (String, [Source]) {
             var scope: [Source] = []
             var sql = ""
+            unqualified = false
+            defer { unqualified = true }
             for k in 0..<src.int(1...3) {
                 let (item, source) = fromItem()
                 if k == 0 {
@@ -480,6 +484,7 @@ final class SelectDifferentialTests: XCTestCase {
         var queries = 0
         var rowsCompared = 0
         var errors = 0
+        var errorKinds: [String: Int] = [:]
         var ordered = 0
         for round in 0..<databases where failures.count < 8 {
             var generator = Generator(seed: seed &+ UInt64(round) &* 0x1_0000_0001)
@@ -502,7 +507,9 @@ final class SelectDifferentialTests: XCTestCase {
                 let actual = Self.granite(db, query.sql)
                 switch expected {
                 case .rows(_, let rows): rowsCompared += rows.count
-                case .failure: errors += 1
+                case .failure(let message):
+                    errors += 1
+                    errorKinds[message.split(separator: ":").first.map(String.init) ?? message, default: 0] += 1
                 }
                 if query.ordered { ordered += 1 }
                 if let why = Self.mismatch(expected, actual, ordered: query.ordered) {
@@ -511,9 +518,10 @@ final class SelectDifferentialTests: XCTestCase {
                 }
             }
         }
+        let topErrors = errorKinds.sorted { $0.value > $1.value }.prefix(3).map { "\($0.key) ×\($0.value)" }
         print(
             "select/random: \(queries) queries (\(ordered) ordered), \(rowsCompared) rows, \(errors) errors on both "
-                + "sides, \(failures.count) mismatches, seed \(seed)")
+                + "sides (\(topErrors.joined(separator: "; "))), \(failures.count) mismatches, seed \(seed)")
         if !failures.isEmpty {
             XCTFail("select mismatches (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n\n"))
         }

@@ -197,10 +197,14 @@ final class SelectDifferentialTests: XCTestCase {
             } else {
                 result = column
             }
-            var sql = "SELECT \(result) FROM \(table.name) AS \(alias)"
-            switch src.int(0...3) {
+            let distinct = !aggregate && order.isEmpty && src.int(0...4) == 0 ? "DISTINCT " : ""
+            var sql = "SELECT \(distinct)\(result) FROM \(table.name) AS \(alias)"
+            switch src.int(0...4) {
             case 0: break
             case 1: sql += " WHERE \(condition([inner], depth: 0))"
+            case 2 where outer.count < 3:
+                // A nested subquery, which may reach both this one and the outer query.
+                sql += " WHERE \(condition(outer + [inner], depth: 1))"
             default:
                 // Correlated: the inner table's column against an outer column.
                 if outer.isEmpty {
@@ -279,6 +283,12 @@ final class SelectDifferentialTests: XCTestCase {
                 let distinct = !nocase && src.int(0...3) == 0
                 var sql = "SELECT \(distinct ? "DISTINCT " : "")\(list) FROM \(table.name)"
                 if src.bool() { sql += " WHERE \(condition([inner], depth: 0))" }
+                if !distinct && src.int(0...3) == 0 {
+                    // A total order (the rowid breaks ties), so LIMIT picks determined rows.
+                    let key = src.pick(table.names)
+                    sql += " ORDER BY \(table.name).\(key)\(src.pick(["", " DESC"])), \(table.name).rowid"
+                    sql += " LIMIT \(src.int(0...6))"
+                }
                 return ("(\(sql)) AS \(alias)", Source(qualifier: alias, columns: columns))
             }
             return ("\(table.name) AS \(alias)", Source(qualifier: alias, columns: table.names, isTable: true))

@@ -122,7 +122,9 @@ final class SelectDifferentialTests: XCTestCase {
             if source.isTable && src.int(0...15) == 0 { return "\(source.qualifier).rowid" }
             let column = src.pick(source.columns)
             // Unqualified when no other source has that name (the innermost scope wins anyway).
-            if unqualified && src.int(0...3) == 0 && scope.filter({ $0.columns.contains(column) }).count == 1 { return column }
+            if unqualified && src.int(0...3) == 0 && scope.filter({ $0.columns.contains(column) }).count == 1 {
+                return column
+            }
             return "\(source.qualifier).\(column)"
         }
 
@@ -160,7 +162,12 @@ final class SelectDifferentialTests: XCTestCase {
                 let items = (0..<src.int(1...4)).map { _ in literal() }
                 return "\(x) \(src.int(0...3) == 0 ? "NOT " : "")IN (\(items.joined(separator: ", ")))"
             case 6: return "\(x) \(src.int(0...3) == 0 ? "NOT " : "")BETWEEN \(literal()) AND \(literal())"
-            case 7: return "\(x) LIKE \(src.pick(["'a%'", "'%b'", "'_'", "'A'", "'%'", "'é%'"]))"
+            case 7:
+                // SQLite 3.40 returns no rows at all for t LEFT JOIN u ON u.id LIKE 'a%' (its LIKE optimization on
+                // the INTEGER PRIMARY KEY): no prefix patterns on the rowid.
+                let key = x.hasSuffix("id") || x.hasSuffix("rowid")
+                return
+                    "\(x) LIKE \(src.pick(key ? ["'%b'", "'_'", "'%'"] : ["'a%'", "'%b'", "'_'", "'A'", "'%'", "'é%'"]))"
             case 8: return "\(x) IS \(src.bool() ? "" : "NOT ")NULL"
             case 9 where depth > 0:
                 return "\(src.int(0...2) == 0 ? "NOT " : "")EXISTS (\(subquery(scope, aggregate: false)))"
@@ -268,7 +275,8 @@ final class SelectDifferentialTests: XCTestCase {
                 func binary(_ name: String) -> String {
                     table.columns.contains { $0.name == name && $0.nocase } ? "\(name) COLLATE BINARY" : name
                 }
-                let sql = "SELECT \(key) AS k, count(*) AS n, max(\(binary(x))) AS m FROM \(table.name) "
+                let sql =
+                    "SELECT \(key) AS k, count(*) AS n, max(\(binary(x))) AS m FROM \(table.name) "
                     + "GROUP BY \(binary(key))"
                 return ("(\(sql)) AS \(alias)", Source(qualifier: alias, columns: ["k", "n", "m"]))
             }

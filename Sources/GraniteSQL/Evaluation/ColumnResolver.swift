@@ -2,13 +2,14 @@
 public struct ResolvedColumn: Sendable, Equatable {
     /// The slot index in the row.
     public var slot: Int
-    /// The column's affinity (BLOB for columns without a declared type).
-    public var affinity: SQLAffinity
+    /// The column's affinity (BLOB for columns without a declared type), or nil for a column of a subquery in
+    /// `FROM` that is an expression (`SQLITE_AFF_NONE`: it compares like the expression itself).
+    public var affinity: SQLAffinity?
     /// The column's declared collation.
     public var collation: SQLCollation
 
     /// Creates a resolved column.
-    public init(slot: Int, affinity: SQLAffinity, collation: SQLCollation = .binary) {
+    public init(slot: Int, affinity: SQLAffinity?, collation: SQLCollation = .binary) {
         self.slot = slot
         self.affinity = affinity
         self.collation = collation
@@ -36,6 +37,22 @@ public protocol ColumnResolver {
     /// Registers a subquery, returning the id passed to ``SubqueryProvider`` at run time. The default throws
     /// `subqueries are not supported here`.
     func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID
+    /// The affinity and collation of a subquery's first result column (`sqlite3ExprAffinity` of a `TK_SELECT`),
+    /// with whether the collation is an explicit `COLLATE`. The default knows none.
+    func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn
+}
+
+/// What a subquery's first result column carries into comparisons.
+public struct SubqueryColumn: Sendable {
+    public var affinity: SQLAffinity?
+    public var collation: SQLCollation?
+    public var explicitCollation: Bool
+
+    public init(affinity: SQLAffinity? = nil, collation: SQLCollation? = nil, explicitCollation: Bool = false) {
+        self.affinity = affinity
+        self.collation = collation
+        self.explicitCollation = explicitCollation
+    }
 }
 
 extension ColumnResolver {
@@ -46,6 +63,8 @@ extension ColumnResolver {
     public func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
         throw SQLEvaluationError("subqueries are not supported here")
     }
+
+    public func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn { SubqueryColumn() }
 }
 
 /// A resolver with no columns: every column reference is an error (`SELECT <expr>` without `FROM`).

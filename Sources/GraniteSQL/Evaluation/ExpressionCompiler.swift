@@ -134,6 +134,7 @@ extension ExpressionCompiler {
             case .cast(_, let type): return SQLAffinity(declaredType: type.name)
             case .collate(let x, _): return try affinity(x)
             case .row(let xs): return try xs.first.flatMap { try affinity($0) }
+            case .subquery(let select): return resolver.subqueryColumn(select).affinity
             default: return nil
             }
         }
@@ -341,7 +342,15 @@ extension ExpressionCompiler {
             case .inSelect(let x, let select, let negated):
                 let lhs = try operand(x)
                 let id = try resolver.registerSubquery(select, kind: .inSelect)
-                return .inSubquery(lhs, id, try affinity(x), try collation(x) ?? .binary, negated: negated)
+                // exprINAffinity: both sides' affinities combine like a comparison's; the collation is the left
+                // operand's unless only the right one has an explicit COLLATE (sqlite3BinaryCompareCollSeq).
+                let right = resolver.subqueryColumn(select)
+                let left = try affinity(x)
+                var combined = left ?? right.affinity
+                if let l = left, let r = right.affinity { combined = l.isNumeric || r.isNumeric ? .numeric : .blob }
+                var coll = try collation(x)
+                if right.explicitCollation && !hasCollate(x) || coll == nil { coll = right.collation ?? coll }
+                return .inSubquery(lhs, id, combined, coll ?? .binary, negated: negated)
             case .inTable:
                 throw SQLEvaluationError("IN table is not supported here")
             case .like(let x, let op, let pattern, let escape, let negated):

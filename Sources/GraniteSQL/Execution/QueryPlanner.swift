@@ -256,7 +256,7 @@ enum QueryPlanner {
         case .text:
             v = SQLAffinity.text.apply(to: value)
             guard case .text = v else { return nil }
-        case .blob:
+        case .blob, nil:
             switch v {
             case .null: return nil
             case .real(let d) where d.isNaN: return nil

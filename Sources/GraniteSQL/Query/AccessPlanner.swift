@@ -132,7 +132,9 @@ struct AccessPlanner {
         guard let value else { return true }
         switch affinity {
         case .integer, .real, .numeric: return true
-        case .text: return value == .text || value == .blob
+        // TEXT against a BLOB-affinity column compares without conversion (3 < '1'), but the key would be
+        // converted to text: not searchable.
+        case .text: return value == .text
         case .blob: return value == .blob
         }
     }

@@ -8,7 +8,8 @@ final class QuerySource {
     /// One visible column.
     struct Column {
         var name: String
-        var affinity: SQLAffinity
+        /// nil for a subquery's expression column, which has no affinity.
+        var affinity: SQLAffinity?
         var collation: SQLCollation
     }
 
@@ -47,6 +48,8 @@ final class QuerySource {
 /// results. Subqueries are registered while compiling and compiled afterwards, when the width is final.
 final class QueryScope: ColumnResolver {
     let outer: QueryScope?
+    /// The schema, for the result column types of subqueries (``subqueryColumn(_:)``).
+    var catalog: SchemaCatalog?
     /// The first slot of this query's sources.
     let base: Int
     private(set) var sources: [QuerySource] = []
@@ -126,11 +129,15 @@ final class QueryScope: ColumnResolver {
                 }
                 found = (k, c)
             } else if source.table != nil, Self.isRowidName(reference.column) {
-                if rowidMatch != nil, reference.table == nil {
-                    throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
-                }
                 rowidMatch = k
             }
+        }
+        // An unqualified rowid names the rowid only when the FROM clause has a single item (SQLite's
+        // `cntTab==1`); with more, it is no column at all, and enclosing queries are not searched.
+        if found == nil, reference.table == nil, rowidMatch != nil || Self.isRowidName(reference.column),
+            sources.count > 1
+        {
+            throw SQLEvaluationError("no such column: \(Self.display(reference))")
         }
         if let (k, c) = found {
             note(k, relative: c)
@@ -176,6 +183,63 @@ final class QueryScope: ColumnResolver {
         subqueries.append((select, kind))
         if trace != nil { tracedSubquery = true }
         return SubqueryID(subqueries.count - 1)
+    }
+
+    /// The affinity and collation of a subquery's first result column, as SQLite derives them from its expression:
+    /// a column of a table in the subquery's `FROM`, a `CAST`, a `COLLATE`. Other expressions carry none.
+    func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn {
+        guard select.compounds.isEmpty, case .select(let core) = select.first, let first = core.columns.first,
+            let catalog
+        else { return SubqueryColumn() }
+        var tables: [(name: String, table: TableDefinition?)] = []
+        if let from = core.from {
+            for source in [from.first] + from.joins.map(\.source) {
+                if case .table(let name, let alias) = source {
+                    let table = catalog.table(named: name.name)
+                    tables.append((alias ?? table?.name ?? name.name, table))
+                } else {
+                    tables.append(("", nil))
+                }
+            }
+        }
+        func column(_ table: TableDefinition, _ c: Int) -> SubqueryColumn {
+            let definition = table.columns[c]
+            return SubqueryColumn(
+                affinity: definition.affinity, collation: definition.collation.flatMap { SQLCollation(name: $0) })
+        }
+        func describe(_ e: SQLExpression) -> SubqueryColumn {
+            switch e.kind {
+            case .collate(let x, let name):
+                var result = describe(x)
+                result.collation = SQLCollation(name: name)
+                result.explicitCollation = true
+                return result
+            case .cast(_, let type): return SubqueryColumn(affinity: SQLAffinity(declaredType: type.name))
+            case .column(let reference):
+                for (name, table) in tables {
+                    if let qualifier = reference.table, !SchemaNames.equal(qualifier, name) { continue }
+                    // A subquery in the subquery's FROM: unknown.
+                    guard let table else { return SubqueryColumn() }
+                    if let c = table.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }) {
+                        return column(table, c)
+                    }
+                    if Self.isRowidName(reference.column) { return SubqueryColumn(affinity: .integer) }
+                }
+                return SubqueryColumn()
+            default: return SubqueryColumn()
+            }
+        }
+        switch first {
+        case .all:
+            guard let (_, table) = tables.first, let table, !table.columns.isEmpty else { return SubqueryColumn() }
+            return column(table, 0)
+        case .allOf(let qualifier):
+            guard let (_, table) = tables.first(where: { SchemaNames.equal($0.name, qualifier) }), let table,
+                !table.columns.isEmpty
+            else { return SubqueryColumn() }
+            return column(table, 0)
+        case .expression(let e, _): return describe(e)
+        }
     }
 
     static func display(_ r: ColumnReference) -> String {

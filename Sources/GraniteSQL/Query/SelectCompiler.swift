@@ -23,11 +23,17 @@ struct SelectCompiler {
         let onOf: Int?
     }
 
-    func compile(_ select: SelectStatement, outer: QueryScope? = nil) throws -> SelectProgram {
+    /// Compiles `select`. Result columns that are column references are named like SQLite names them: after the
+    /// declared column (`rowid` becomes the INTEGER PRIMARY KEY's name) when `declaredNames`, else (a subquery in
+    /// `FROM`) as written.
+    func compile(_ select: SelectStatement, outer: QueryScope? = nil, declaredNames: Bool = true) throws
+        -> SelectProgram
+    {
         guard select.with == nil else { throw SQLExecutionError.unsupported("WITH") }
         guard select.compounds.isEmpty else { throw SQLExecutionError.unsupported("compound SELECT") }
         guard case .select(let core) = select.first else { throw SQLExecutionError.unsupported("VALUES as a query") }
         let scope = QueryScope(outer: outer)
+        scope.catalog = catalog
 
         // FROM: sources and join terms.
         var readers: [Int: TableReader] = [:]
@@ -111,8 +117,8 @@ struct SelectCompiler {
                     source.used.insert(c)
                 }
             case .expression(let expression, let alias):
-                names.append(alias ?? columnName(expression))
                 outputs.append(try compileExpression(expression, scope))
+                names.append(alias ?? columnName(expression, declaredIn: declaredNames ? scope : nil))
                 outputExpressions.append(expression)
             }
         }
@@ -130,11 +136,15 @@ struct SelectCompiler {
             terms.append(try term(on.expression, scope, onOf: on.left ? on.source : nil))
         }
 
+        // SQLite checks the ORDER BY positions before the GROUP BY terms.
+        try Self.checkPositions(select.orderBy.map(\.expression), clause: "ORDER", count: names.count)
+        try Self.checkPositions(core.groupBy, clause: "GROUP", count: names.count)
+
         // GROUP BY and HAVING.
         var groupBy: [(expression: CompiledExpression, collation: SQLCollation)] = []
         for e in core.groupBy {
             var target = e
-            if case .literal(.integer(let k)) = e.kind {
+            if let k = Self.integerTerm(e) {
                 guard k >= 1, k <= core.columns.count, let x = outputExpressions[Int(k) - 1] else {
                     throw SQLExecutionError(
                         "\(Self.ordinal(groupBy.count + 1)) GROUP BY term out of range - should be between 1 and "
@@ -150,7 +160,7 @@ struct SelectCompiler {
             do {
                 let compiled = try compileExpression(target, scope)
                 groupBy.append((compiled, compiled.collation ?? .binary))
-            } catch let error as SQLEvaluationError where error.message.hasPrefix("misuse of aggregate") {
+            } catch let error as SQLExecutionError where error.message.hasPrefix("misuse of aggregate") {
                 throw SQLExecutionError("aggregate functions are not allowed in the GROUP BY clause")
             }
         }
@@ -162,7 +172,15 @@ struct SelectCompiler {
         for (n, term) in select.orderBy.enumerated() {
             let descending = term.order == .descending
             let nullsFirst = term.nulls.map { $0 == .first } ?? !descending
-            if case .literal(.integer(let k)) = term.expression.kind {
+            var expression = term.expression
+            var explicitCollation: SQLCollation?
+            if case .collate(let inner, let name) = expression.kind, let c = SQLCollation(name: name) {
+                explicitCollation = c
+                expression = inner
+            }
+            // A position or an alias, possibly with a COLLATE (`ORDER BY 1 COLLATE nocase`, `ORDER BY x COLLATE
+            // nocase`), sorts by that result column.
+            if let k = Self.integerTerm(expression) {
                 guard k >= 1 && k <= names.count else {
                     throw SQLExecutionError(
                         "\(Self.ordinal(n + 1)) ORDER BY term out of range - should be between 1 and \(names.count)")
@@ -171,23 +189,17 @@ struct SelectCompiler {
                 sortTerms.append(
                     .init(
                         output: output, expression: nil, descending: descending, nullsFirst: nullsFirst,
-                        collation: outputs[output].collation ?? .binary))
+                        collation: explicitCollation ?? outputs[output].collation ?? .binary))
                 continue
             }
-            if case .column(let reference) = term.expression.kind, reference.table == nil,
+            if case .column(let reference) = expression.kind, reference.table == nil,
                 let k = Self.aliasIndex(reference.column, core.columns)
             {
                 sortTerms.append(
                     .init(
                         output: k, expression: nil, descending: descending, nullsFirst: nullsFirst,
-                        collation: outputs[k].collation ?? .binary))
+                        collation: explicitCollation ?? outputs[k].collation ?? .binary))
                 continue
-            }
-            var expression = term.expression
-            var explicitCollation: SQLCollation?
-            if case .collate(let inner, let name) = expression.kind, let c = SQLCollation(name: name) {
-                explicitCollation = c
-                expression = inner
             }
             // An ORDER BY expression equal to a result expression sorts by that column.
             if let k = outputExpressions.firstIndex(where: { $0 == expression }) {
@@ -340,10 +352,10 @@ struct SelectCompiler {
             scope.add(table: table, alias: alias)
             readers[k] = try TableReader(table: table, catalog: catalog, engine: engine)
         case .subquery(let select, let alias):
-            let program = try compile(select, outer: outer)
-            let columns = program.columnNames.enumerated().map { n, name in
+            let program = try compile(select, outer: outer, declaredNames: false)
+            let columns = Self.uniqueNames(program.columnNames).enumerated().map { n, name in
                 QuerySource.Column(
-                    name: name, affinity: program.outputs[n].affinity ?? .blob,
+                    name: name, affinity: program.outputs[n].affinity,
                     collation: program.outputs[n].collation ?? .binary)
             }
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
@@ -405,13 +417,55 @@ struct SelectCompiler {
             collation: arguments.first?.collation ?? .binary)
     }
 
-    private func columnName(_ expression: SQLExpression) -> String {
-        if case .column(let reference) = expression.kind { return reference.column }
+    private func columnName(_ expression: SQLExpression, declaredIn scope: QueryScope?) -> String {
+        if case .column(let reference) = expression.kind {
+            return scope.flatMap { Self.declaredName(reference, $0) } ?? reference.column
+        }
         let bytes = Array(sourceText.utf8)
         let start = expression.range.start.offset - sourceStart
         let end = expression.range.end.offset - sourceStart
         guard start >= 0, end <= bytes.count, start < end else { return "?" }
         return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// Result column names made unique as SQLite names a subquery's columns (sqlite3ColumnsFromExprList): a
+    /// repeated name (ignoring case) gets `:1`, `:2`, … in place of any such suffix it had.
+    private static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for name in names {
+            var unique = name
+            var count = 0
+            while seen.contains(SchemaNames.key(unique)) {
+                var stem = Substring(unique)
+                if let colon = stem.lastIndex(of: ":"), colon > stem.startIndex,
+                    stem[stem.index(after: colon)...].allSatisfy(\.isASCIIDigitCharacter)
+                {
+                    stem = stem[..<colon]
+                }
+                count += 1
+                unique = "\(stem):\(count)"
+            }
+            seen.insert(SchemaNames.key(unique))
+            result.append(unique)
+        }
+        return result
+    }
+
+    /// The declared name of the column `reference` resolves to among `scope`'s own sources.
+    private static func declaredName(_ reference: ColumnReference, _ scope: QueryScope) -> String? {
+        let sources = scope.sources.filter { reference.table == nil || SchemaNames.equal($0.name, reference.table!) }
+        for source in sources {
+            if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
+                reference.table != nil || !source.hidden.contains(c)
+            {
+                return source.columns[c].name
+            }
+        }
+        guard QueryScope.isRowidName(reference.column), sources.count == 1, let table = sources[0].table else {
+            return nil
+        }
+        return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 
     static func flatten(_ e: SQLExpression, into terms: inout [SQLExpression]) {
@@ -420,6 +474,32 @@ struct SelectCompiler {
             flatten(r, into: &terms)
         } else {
             terms.append(e)
+        }
+    }
+
+    /// Throws SQLite's error for the first out-of-range position among `terms`: a position below 1 (or above
+    /// 65535) as the terms are resolved, else one beyond the result columns, found in a second pass.
+    private static func checkPositions(_ terms: [SQLExpression], clause: String, count: Int) throws {
+        let positions = terms.map { term -> Int64? in
+            if case .collate(let inner, _) = term.kind { return integerTerm(inner) }
+            return integerTerm(term)
+        }
+        let n = positions.firstIndex { $0.map { $0 < 1 || $0 > 0xffff } ?? false }
+            ?? positions.firstIndex { $0.map { $0 > count } ?? false }
+        if let n {
+            throw SQLExecutionError(
+                "\(ordinal(n + 1)) \(clause) BY term out of range - should be between 1 and \(count)")
+        }
+    }
+
+    /// The integer of a GROUP BY or ORDER BY term that is an integer literal, possibly signed (`-1` is an
+    /// out-of-range position, as in SQLite).
+    private static func integerTerm(_ e: SQLExpression) -> Int64? {
+        switch e.kind {
+        case .literal(.integer(let k)): return k
+        case .unary(.plus, let inner): return integerTerm(inner)
+        case .unary(.negate, let inner): return integerTerm(inner).map { 0 &- $0 }
+        default: return nil
         }
     }
 
@@ -471,4 +551,8 @@ struct SelectCompiler {
         visit([], Set(fromOrder), 1, 0)
         return best?.order ?? fromOrder
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
 }

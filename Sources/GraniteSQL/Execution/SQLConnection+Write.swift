@@ -83,6 +83,7 @@ extension SQLConnection {
         let session = makeSession(parameters)
         defer {
             if let rowid = session.lastInsertedRowid { lastInsertedRowid = rowid }
+            totalChanges += session.actionChanges
         }
         do {
             let result = try body(session)
@@ -90,12 +91,17 @@ extension SQLConnection {
             totalChanges += session.changes
             return result
         } catch {
+            var failure = error
+            // A statement stopped by FAIL still checks its foreign keys, which then abort it.
+            if (error as? SQLExecutionError)?.resolution == .fail, session.foreignKeys, session.violations > 0 {
+                failure = SQLExecutionError.foreignKeyFailure
+            }
             if session.started {
-                let kept = (error as? SQLExecutionError)?.resolution == .fail ? session.changes : 0
+                let kept = (failure as? SQLExecutionError)?.resolution == .fail ? session.changes : 0
                 changes = kept
                 totalChanges += kept
             }
-            throw error
+            throw failure
         }
     }
 
@@ -182,7 +188,23 @@ extension SQLConnection {
             throw SQLExecutionError("no such table: \(WriteSession.sequenceTable)")
         }
         try session.prepareForeignKeys(table, asChild: true, asParent: false)
+        try session.insertTarget(table)
         session.started = true
+        // SQLite fails a single-row INSERT on a missing parent at once, unless the statement may write several
+        // rows (REPLACE conflict handling, RETURNING).
+        var singleRow = false
+        if case .select(let select) = insert.source, case .values(let tuples) = select.first, tuples.count == 1 {
+            singleRow = true
+        } else if case .defaultValues = insert.source {
+            singleRow = true
+        }
+        let mayWriteSeveral =
+            insert.returning != nil
+            || session.constraintOrder(writer, insert.orAction, upsert).contains {
+                if case .resolution(.replace) = $0.1 { return true }
+                return false
+            }
+        session.singleRowInsert = singleRow && !mayWriteSeveral
         var output: [[Value]] = []
         for supplied in rows {
             var values = writer.defaults
@@ -296,7 +318,7 @@ extension SQLConnection {
                     list.outputs.append((nil, k))
                 }
             case .expression(let expression, let alias):
-                list.names.append(alias ?? Self.returningName(expression, statement))
+                list.names.append(alias ?? Self.returningName(expression, table, statement))
                 list.outputs.append((try ExpressionCompiler.compile(expression, resolver: writer.scope), -1))
             }
         }
@@ -304,8 +326,17 @@ extension SQLConnection {
     }
 
     /// SQLite's name for an unaliased result expression: the column name, else the expression's source text.
-    private static func returningName(_ expression: SQLExpression, _ statement: Statement) -> String {
-        if case .column(let reference) = expression.kind { return reference.column }
+    private static func returningName(
+        _ expression: SQLExpression, _ table: TableDefinition, _ statement: Statement
+    ) -> String {
+        if case .column(let reference) = expression.kind {
+            if TableScope.isRowidName(reference.column), table.columnIndex(named: reference.column) == nil,
+                let alias = table.rowidAlias
+            {
+                return table.columns[alias].name
+            }
+            return reference.column
+        }
         let bytes = Array(statement.sourceText.utf8)
         let start = expression.range.start.offset - statement.range.start.offset
         let end = expression.range.end.offset - statement.range.start.offset

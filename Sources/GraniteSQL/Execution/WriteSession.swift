@@ -45,16 +45,22 @@ final class WriteSession {
     var violations = 0
     /// Rows inserted, updated or deleted directly by the statement (not by REPLACE or foreign key actions).
     var changes = 0
+    /// Rows changed by foreign key actions: SQLite adds them to `total_changes()` as they happen.
+    var actionChanges = 0
     /// The rowid of the last row inserted by the statement.
     var lastInsertedRowid: Int64?
     /// Whether the statement started changing rows (so that a failure resets the change counter).
     var started = false
+    /// Whether the statement inserts a single row with `VALUES`: like SQLite, a missing parent then fails the
+    /// statement at once, before the row is stored.
+    var singleRowInsert = false
 
     private var writers: [String: TableWriter] = [:]
     private var parentKeys: [String: ParentKey] = [:]
     private var references: [String: [(child: TableDefinition, key: Int)]] = [:]
     /// Per autoincrement table: the rowid of its `granite_sequence` row (if any) and its value.
     private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
+    private var sequenceTargets: [TableDefinition] = []
 
     static let sequenceTable = "granite_sequence"
 
@@ -77,6 +83,7 @@ final class WriteSession {
     /// Fails the statement if foreign key violations remain.
     func finish() throws {
         if foreignKeys && violations > 0 { throw SQLExecutionError.foreignKeyFailure }
+        try writeSequences()
     }
 
     // MARK: Row operations
@@ -93,6 +100,8 @@ final class WriteSession {
         if let alias = table.rowidAlias, !row[alias].isNull {
             guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
+            // Like SQLite, an explicit rowid raises the sequence even if the row is skipped later.
+            if table.isAutoincrement { try raiseSequence(table, to: i) }
         } else {
             rowid = try newRowid(writer)
         }
@@ -117,7 +126,6 @@ final class WriteSession {
             try parentDelta(writer, row, references: try referencing(table), delta: -1)
         }
         try writer.store(row)
-        if table.isAutoincrement { try recordSequence(table, rowid) }
         changes += 1
         lastInsertedRowid = rowid
         return row
@@ -156,8 +164,11 @@ final class WriteSession {
         var childKeys: [Int] = []
         var parents: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
+            // Like SQLite, self-referencing keys are checked on every update.
             for (k, key) in table.foreignKeys.enumerated()
-            where key.columns.contains(where: { !Self.identical(old[$0], row[$0]) }) {
+            where SchemaNames.equal(key.parentTable, table.name)
+                || key.columns.contains(where: { !Self.identical(old[$0], row[$0]) })
+            {
                 childKeys.append(k)
             }
             for reference in try referencing(table) {
@@ -325,8 +336,19 @@ final class WriteSession {
             let sequence = try sequence(writer.table).value
             guard sequence < Int64.max else { throw full }
             next = max(next, sequence + 1)
+            // The new rowid is used up even if the row is skipped later.
+            try raiseSequence(writer.table, to: next)
         }
         return next
+    }
+
+    /// Raises the in-statement sequence value of AUTOINCREMENT table `table` to `rowid` if it is larger.
+    private func raiseSequence(_ table: TableDefinition, to rowid: Int64) throws {
+        var current = try sequence(table)
+        if rowid > current.value {
+            current.value = rowid
+            sequences[SchemaNames.key(table.name)] = current
+        }
     }
 
     private func sequenceWriter() throws -> TableWriter? {
@@ -354,21 +376,30 @@ final class WriteSession {
         return result
     }
 
-    /// Raises `table`'s `granite_sequence` value to `rowid` if it is larger.
-    private func recordSequence(_ table: TableDefinition, _ rowid: Int64) throws {
-        var current = try sequence(table)
-        guard rowid > current.value || current.rowid == nil, let writer = try sequenceWriter() else { return }
-        let value = max(rowid, current.value)
-        if let stored = current.rowid, let old = try writer.fetch(rowid: stored) {
-            try writer.remove(old)
-            try writer.store([.text(table.name), .integer(value), .integer(stored)])
-        } else {
-            let next = (try writer.tree.lastRowid() ?? 0) + 1
-            try writer.store([.text(table.name), .integer(value), .integer(next)])
-            current.rowid = next
+    /// Stores the sequence value of every AUTOINCREMENT table inserted into (SQLite does this at the end of
+    /// the statement, even when no row was inserted).
+    private func writeSequences() throws {
+        guard !sequenceTargets.isEmpty, let writer = try sequenceWriter() else { return }
+        for table in sequenceTargets {
+            let key = SchemaNames.key(table.name)
+            guard var current = sequences[key] else { continue }
+            if let stored = current.rowid, let old = try writer.fetch(rowid: stored) {
+                try writer.remove(old)
+                try writer.store([.text(table.name), .integer(current.value), .integer(stored)])
+            } else {
+                let next = (try writer.tree.lastRowid() ?? 0) + 1
+                try writer.store([.text(table.name), .integer(current.value), .integer(next)])
+                current.rowid = next
+                sequences[key] = current
+            }
         }
-        current.value = value
-        sequences[SchemaNames.key(table.name)] = current
+    }
+
+    /// Registers `table` as the target of an INSERT: its sequence is stored by ``finish()``.
+    func insertTarget(_ table: TableDefinition) throws {
+        guard table.isAutoincrement else { return }
+        _ = try sequence(table)
+        sequenceTargets.append(table)
     }
 
     /// Removes `table`'s `granite_sequence` row (when the table is dropped).
@@ -385,11 +416,13 @@ final class WriteSession {
         let name = SchemaNames.key(table.name)
         if let cached = references[name] { return cached }
         var result: [(child: TableDefinition, key: Int)] = []
-        for child in catalog.tables {
+        for child in catalog.tables.sorted(by: { $0.schemaRowid < $1.schemaRowid }) {
             for (k, key) in child.foreignKeys.enumerated() where SchemaNames.key(key.parentTable) == name {
                 result.append((child, k))
             }
         }
+        // SQLite keeps the most recently declared reference first (which orders the foreign key actions).
+        result.reverse()
         references[name] = result
         return result
     }
@@ -494,7 +527,10 @@ final class WriteSession {
             if values.contains(where: \.isNull) { continue }
             let key = try parentKey(table, k)
             if isNew, SchemaNames.equal(key.parent.name, table.name), referencesItself(key, row, values) { continue }
-            if !(try parentExists(key, values)) { violations += delta }
+            if !(try parentExists(key, values)) {
+                if singleRowInsert && delta > 0 { throw SQLExecutionError.foreignKeyFailure }
+                violations += delta
+            }
         }
     }
 
@@ -591,6 +627,7 @@ final class WriteSession {
                 guard case .integer(let rowid) = row[n], let current = try childWriter.fetch(rowid: rowid) else {
                     continue
                 }
+                actionChanges += 1
                 if action == .cascade && new == nil {
                     try delete(childWriter, current, direct: false)
                     continue

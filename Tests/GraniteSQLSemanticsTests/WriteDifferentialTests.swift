@@ -19,10 +19,15 @@ final class WriteDifferentialTests: XCTestCase {
         "CREATE TABLE s(k TEXT PRIMARY KEY, v INTEGER NOT NULL ON CONFLICT REPLACE DEFAULT 0, "
             + "w TEXT COLLATE NOCASE UNIQUE, pk INTEGER DEFAULT 1 REFERENCES p ON DELETE SET DEFAULT)",
         "CREATE INDEX c_pid ON c(pid)",
+        "CREATE TABLE q(x INTEGER, y TEXT, z, FOREIGN KEY (y, x) REFERENCES r(b, a) ON UPDATE CASCADE "
+            + "ON DELETE SET NULL)",
+        "CREATE TABLE mp(name TEXT)",
+        "CREATE TABLE m(z REFERENCES mp(name))",
     ]
     static let contents = [
         "SELECT rowid, * FROM p ORDER BY rowid", "SELECT rowid, * FROM c ORDER BY rowid",
         "SELECT rowid, * FROM r ORDER BY rowid", "SELECT rowid, * FROM s ORDER BY rowid",
+        "SELECT rowid, * FROM q ORDER BY rowid", "SELECT rowid, * FROM mp ORDER BY rowid",
     ]
 
     struct Workload {
@@ -113,7 +118,26 @@ final class WriteDifferentialTests: XCTestCase {
             case 29:
                 return "UPDATE \(orAction())s SET v = \(small()), pk = \(id()) WHERE \(condition(["v", "pk"]))"
             case 30:
-                return src.pick(["BEGIN", "COMMIT", "ROLLBACK"])
+                switch src.int(0...7) {
+                case 0:
+                    return "INSERT \(orAction())INTO q(x, y, z) VALUES (\(small()), \(src.pick(["'u'", "'v'", "NULL"])), "
+                        + "\(small()))" + src.pick(["", " RETURNING *"])
+                case 1:
+                    return "UPDATE r SET a = \(small()) WHERE \(condition(["id", "a"]))"
+                case 2:
+                    return src.pick([
+                        "INSERT INTO m VALUES (\(name()))", "INSERT INTO mp VALUES (\(name()))",
+                        "INSERT INTO mp VALUES ('x'), ('y')", "DELETE FROM mp", "UPDATE mp SET name = 'w'",
+                        "INSERT INTO mp VALUES ('x') RETURNING *",
+                    ])
+                case 3:
+                    return "DELETE FROM q WHERE \(condition(["x", "z"]))"
+                case 4:
+                    return "INSERT INTO p(id, code, name) VALUES (\(id()), \(code()), \(name())) "
+                        + "ON CONFLICT DO UPDATE SET name = 'any' || excluded.id" + returning()
+                default:
+                    return src.pick(["BEGIN", "COMMIT", "ROLLBACK"])
+                }
             case 31:
                 return "INSERT INTO p(id, code) VALUES (\(id()), \(code())) ON CONFLICT(name) DO NOTHING"
             case 32:

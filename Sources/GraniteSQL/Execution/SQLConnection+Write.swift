@@ -189,7 +189,6 @@ extension SQLConnection {
         }
         try session.prepareForeignKeys(table, asChild: true, asParent: false)
         try session.insertTarget(table)
-        session.started = true
         // SQLite fails a single-row INSERT on a missing parent at once, unless the statement may write several
         // rows (REPLACE conflict handling, RETURNING).
         var singleRow = false
@@ -205,6 +204,9 @@ extension SQLConnection {
                 return false
             }
         session.singleRowInsert = singleRow && !mayWriteSeveral
+        // Rows inserted into a parent table matter only when the statement may write several rows.
+        try session.prepareForeignKeys(table, asChild: false, asParent: !session.singleRowInsert)
+        session.started = true
         var output: [[Value]] = []
         for supplied in rows {
             var values = writer.defaults
@@ -371,9 +373,7 @@ extension SQLConnection {
         let assignments = try compileAssignments(update.assignments, table, writer.scope)
         let returning = try update.returning.map { try returningList($0, writer, statement) }
         let assigned = Set(assignments.map(\.column))
-        let asChild = table.foreignKeys.contains { $0.columns.contains(where: assigned.contains) }
-        let asParent = table.columns.indices.contains { assigned.contains($0) }
-        try session.prepareForeignKeys(table, asChild: asChild, asParent: asParent)
+        try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
         let n = table.columns.count
         let rows = try matchingRows(writer, update.whereClause)
         session.started = true

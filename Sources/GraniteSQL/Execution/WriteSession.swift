@@ -484,15 +484,40 @@ final class WriteSession {
         return result
     }
 
-    /// Checks every foreign key in use for a write to `table` (as a child when `asChild`, as a parent when
-    /// `asParent`), raising mismatch errors before any row is touched.
-    func prepareForeignKeys(_ table: TableDefinition, asChild: Bool, asParent: Bool) throws {
+    /// Checks the foreign keys a write to `table` uses, raising missing-table and mismatch errors before any row
+    /// is touched: as a child when `asChild`, as a parent when `asParent`; for an UPDATE, `assigned` limits
+    /// both to the keys whose columns it assigns (self-references are always checked, as SQLite does).
+    func prepareForeignKeys(
+        _ table: TableDefinition, asChild: Bool, asParent: Bool, assigned: Set<Int>? = nil
+    ) throws {
         guard foreignKeys else { return }
         if asChild {
-            for k in table.foreignKeys.indices { _ = try parentKey(table, k) }
+            for (k, key) in table.foreignKeys.enumerated() {
+                if let assigned, !SchemaNames.equal(key.parentTable, table.name),
+                    !key.columns.contains(where: assigned.contains)
+                {
+                    continue
+                }
+                _ = try parentKey(table, k)
+            }
         }
         if asParent {
-            for reference in try referencing(table) { _ = try parentKey(reference.child, reference.key) }
+            for reference in try referencing(table) {
+                if let assigned {
+                    let key = reference.child.foreignKeys[reference.key]
+                    var columns: [Int] = []
+                    if key.parentColumns.isEmpty {
+                        columns = table.primaryKey.map(\.column)
+                    } else {
+                        for name in key.parentColumns {
+                            // An unknown column is a mismatch: keep it so that the error is raised.
+                            columns.append(table.columnIndex(named: name) ?? assigned.first ?? 0)
+                        }
+                    }
+                    if !columns.contains(where: assigned.contains) { continue }
+                }
+                _ = try parentKey(reference.child, reference.key)
+            }
         }
     }
 

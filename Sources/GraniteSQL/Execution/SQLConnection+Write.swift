@@ -125,9 +125,12 @@ extension SQLConnection {
             for row in try writer.scan() {
                 guard case .integer(let rowid) = row[table.columns.count], let current = try writer.fetch(rowid: rowid)
                 else { continue }
-                try session.delete(writer, current, direct: false)
+                try session.delete(writer, current, direct: true)
             }
             try session.finish()
+            // SQLite counts the implicit DELETE's rows as the changes of the DROP TABLE.
+            changes = session.changes
+            totalChanges += session.changes + session.actionChanges
         }
         try session.dropSequence(table)
     }

@@ -120,7 +120,8 @@ final class WriteDifferentialTests: XCTestCase {
             case 30:
                 switch src.int(0...7) {
                 case 0:
-                    return "INSERT \(orAction())INTO q(x, y, z) VALUES (\(small()), \(src.pick(["'u'", "'v'", "NULL"])), "
+                    return
+                        "INSERT \(orAction())INTO q(x, y, z) VALUES (\(small()), \(src.pick(["'u'", "'v'", "NULL"])), "
                         + "\(small()))" + src.pick(["", " RETURNING *"])
                 case 1:
                     return "UPDATE r SET a = \(small()) WHERE \(condition(["id", "a"]))"

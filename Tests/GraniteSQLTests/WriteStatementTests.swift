@@ -101,7 +101,9 @@ final class WriteStatementTests: XCTestCase {
         expectError("NOT NULL constraint failed: t.a", code: 1299) {
             try db.execute("INSERT OR ABORT INTO t VALUES (5, 'w', NULL, 1, 1)")
         }
-        expectError("CHECK constraint failed: c > 0", code: 275) { try db.execute("INSERT INTO t VALUES (6, 'v', 1, 1, 0)") }
+        expectError("CHECK constraint failed: c > 0", code: 275) {
+            try db.execute("INSERT INTO t VALUES (6, 'v', 1, 1, 0)")
+        }
         try db.execute("INSERT OR IGNORE INTO t VALUES (6, 'v', 1, 1, 0)")
         XCTAssertEqual(try rows(db, "SELECT count(*) FROM t"), [[.integer(1)]])
     }

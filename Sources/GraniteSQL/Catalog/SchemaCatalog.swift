@@ -182,7 +182,9 @@ public struct SchemaCatalog: Sendable {
     ) throws {
         try Self.checkSchema(create.name)
         let name = create.name.name
-        if !allowingReservedName, Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
+        if !allowingReservedName, Self.isReserved(name) {
+            throw SchemaError("object name reserved for internal use: \(name)")
+        }
         if table(named: name) != nil {
             if create.ifNotExists { return }
             throw SchemaError("table \(name) already exists")

@@ -612,8 +612,10 @@ final class WriteSession {
             let parentColumn = key.parent.columns[key.columns[i]]
             let affinity = key.index == nil ? SQLAffinity.integer : parentColumn.affinity
             comparisons.append(
-                (c, affinity.apply(to: values[i]), affinity,
-                 parentColumn.collation.flatMap { SQLCollation(name: $0) } ?? .binary))
+                (
+                    c, affinity.apply(to: values[i]), affinity,
+                    parentColumn.collation.flatMap { SQLCollation(name: $0) } ?? .binary
+                ))
         }
         var rows: [[Value]] = []
         for row in try writer.scan() {

@@ -64,6 +64,26 @@ final class ForeignKeyTests: XCTestCase {
         XCTAssertEqual(db.totalChanges, 17)
     }
 
+    func testChildIndexLookup() throws {
+        let db = try open(
+            """
+            CREATE TABLE p(id INTEGER PRIMARY KEY, code TEXT COLLATE NOCASE UNIQUE);
+            CREATE TABLE c(pid INTEGER REFERENCES p ON DELETE CASCADE,
+                code TEXT COLLATE NOCASE REFERENCES p(code) ON UPDATE CASCADE);
+            CREATE INDEX c_pid ON c(pid);
+            CREATE INDEX c_code ON c(code);
+            INSERT INTO p VALUES (1, 'a'), (2, 'b');
+            INSERT INTO c VALUES (1, 'A'), (1, 'b'), (2, 'B'), ('2', NULL);
+            """)
+        try db.execute("UPDATE p SET code = 'z' WHERE id = 2")
+        XCTAssertEqual(db.totalChanges, 9)
+        try db.execute("DELETE FROM p WHERE id = 1")
+        XCTAssertEqual(db.totalChanges, 12)
+        XCTAssertEqual(
+            try rows(db, "SELECT rowid, * FROM c"),
+            [[.integer(3), .integer(2), .text("z")], [.integer(4), .integer(2), .null]])
+    }
+
     func testSelfReference() throws {
         let db = try open("CREATE TABLE tree(id INTEGER PRIMARY KEY, parent REFERENCES tree(id) ON DELETE CASCADE)")
         try db.execute("INSERT INTO tree VALUES (1, NULL), (2, 1), (3, 2), (4, 4)")

@@ -108,6 +108,38 @@ struct TableWriter {
         return (key, hasNull)
     }
 
+    /// The key prefix of index `k` for its first `values.count` columns holding `values`.
+    func keyPrefix(_ k: Int, values: [Value]) -> [UInt8] {
+        var key: [UInt8] = []
+        for (position, column) in indexes[k].definition.columns.prefix(values.count).enumerated() {
+            var value = values[position]
+            if case .text(let s) = value, let name = column.collation, let collation = SQLCollation(name: name) {
+                switch collation {
+                case .nocase: value = .text(Self.asciiLowercased(s))
+                case .rtrim: value = .text(Self.trimmingTrailingSpaces(s))
+                case .binary: break
+                }
+            }
+            KeyEncoding.append(value, to: &key)
+        }
+        return key
+    }
+
+    /// The rowids of the entries of index `k` starting with `prefix` (a superset of the matching rows: a number's
+    /// key may continue with a remainder).
+    func rowids(_ k: Int, prefix: [UInt8]) throws -> [Int64] {
+        var rowids: [Int64] = []
+        let cursor = try indexes[k].tree.makeCursor()
+        var valid = try cursor.seek(atOrAfter: prefix)
+        while valid {
+            let key = cursor.key
+            guard key.starts(with: prefix) else { break }
+            if case .integer(let rowid)? = try KeyEncoding.decode(key).last { rowids.append(rowid) }
+            valid = try cursor.next()
+        }
+        return rowids
+    }
+
     static func asciiLowercased(_ s: String) -> String {
         var bytes = Array(s.utf8)
         for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }

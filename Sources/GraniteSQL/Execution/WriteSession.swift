@@ -617,8 +617,17 @@ final class WriteSession {
                     parentColumn.collation.flatMap { SQLCollation(name: $0) } ?? .binary
                 ))
         }
+        var candidates: [[Value]]
+        if let (k, probe) = childIndex(writer, comparisons) {
+            candidates = []
+            for rowid in try writer.rowids(k, prefix: writer.keyPrefix(k, values: probe)) {
+                if let row = try writer.fetch(rowid: rowid) { candidates.append(row) }
+            }
+        } else {
+            candidates = try writer.scan()
+        }
         var rows: [[Value]] = []
-        for row in try writer.scan() {
+        for row in candidates {
             if let excluding, row[n] == .integer(excluding) { continue }
             let matches = comparisons.allSatisfy { comparison in
                 SQLComparison.evaluate(
@@ -628,6 +637,40 @@ final class WriteSession {
             if matches { rows.append(row) }
         }
         return rows
+    }
+
+    /// An index of the child table whose leading columns are the foreign key's columns and whose entries can be
+    /// probed for the parent key: same collations, and no affinity conversion of the stored child values (a
+    /// numeric parent key against a child column without numeric affinity compares converted child values).
+    /// Returns the index and the probe values in index order.
+    private func childIndex(
+        _ writer: TableWriter,
+        _ comparisons: [(child: Int, value: Value, affinity: SQLAffinity, collation: SQLCollation)]
+    ) -> (Int, [Value])? {
+        for comparison in comparisons {
+            let childAffinity = writer.table.columns[comparison.child].affinity
+            if comparison.affinity.isNumeric && !childAffinity.isNumeric { return nil }
+        }
+        for (k, entry) in writer.indexes.enumerated() {
+            let index = entry.definition
+            guard index.whereClause == nil, index.columns.count >= comparisons.count else { continue }
+            var probe: [Value] = []
+            for column in index.columns.prefix(comparisons.count) {
+                guard case .column(let c) = column.target,
+                    let comparison = comparisons.first(where: { $0.child == c }),
+                    SQLCollation(name: column.collation ?? "binary") == comparison.collation
+                else { break }
+                let childAffinity = writer.table.columns[c].affinity
+                probe.append(
+                    SQLComparison.prepareOperands(
+                        comparison.value, comparison.affinity, comparison.value, childAffinity
+                    ).0)
+            }
+            if probe.count == comparisons.count && Set(comparisons.map(\.child)).count == comparisons.count {
+                return (k, probe)
+            }
+        }
+        return nil
     }
 
     /// Runs the `ON DELETE` (when `new` is nil) or `ON UPDATE` actions of the foreign keys referring to

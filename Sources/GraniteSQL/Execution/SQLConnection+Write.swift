@@ -64,6 +64,10 @@ extension SQLConnection {
         case .dropIndex, .alterTable:
             try catalog.execute(statement, engine: engine)
         case .insert(let insert):
+            // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
+            if insert.table.schema == nil, let table = catalog.table(named: insert.table.name), table.isAutoincrement {
+                try createSequenceTable()
+            }
             return try counting(parameters) { try self.insert(insert, statement: statement, session: $0) }
         case .update(let update):
             return try counting(parameters) { try self.update(update, statement: statement, session: $0) }
@@ -186,9 +190,6 @@ extension SQLConnection {
                 }
                 rows = result.rows
             }
-        }
-        if table.isAutoincrement && catalog.table(named: WriteSession.sequenceTable) == nil {
-            throw SQLExecutionError("no such table: \(WriteSession.sequenceTable)")
         }
         try session.prepareForeignKeys(table, asChild: true, asParent: false)
         try session.insertTarget(table)

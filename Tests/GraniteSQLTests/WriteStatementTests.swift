@@ -179,7 +179,9 @@ final class WriteStatementTests: XCTestCase {
         XCTAssertEqual(try rows(db, "SELECT name, seq FROM granite_sequence"), [[.text("t"), .integer(101)]])
         try db.execute("INSERT INTO t VALUES (9223372036854775807, 'max')")
         expectError("database or disk is full") { try db.execute("INSERT INTO t(v) VALUES ('h')") }
-        try db.execute("DROP TABLE t")
+        try db.execute("ALTER TABLE t RENAME TO t2")
+        XCTAssertEqual(try rows(db, "SELECT name FROM granite_sequence"), [[.text("t2")]])
+        try db.execute("DROP TABLE t2")
         XCTAssertEqual(try rows(db, "SELECT * FROM granite_sequence"), [])
         // Without AUTOINCREMENT the largest rowid is reused.
         try db.execute("CREATE TABLE p(id INTEGER PRIMARY KEY, v); INSERT INTO p(v) VALUES (1), (2)")

@@ -61,7 +61,14 @@ extension SQLConnection {
         case .dropTable(let drop):
             try dropTable(drop, parameters: parameters)
             try catalog.execute(statement, engine: engine)
-        case .dropIndex, .alterTable:
+        case .alterTable(let alter):
+            let old = catalog.table(named: alter.table.name)
+            try catalog.execute(statement, engine: engine)
+            if case .renameTable(let newName) = alter.action, let old, old.isAutoincrement {
+                // Like sqlite_sequence, the sequence row follows the table's new name.
+                try makeSession(parameters).renameSequence(from: old.name, to: newName)
+            }
+        case .dropIndex:
             try catalog.execute(statement, engine: engine)
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.

@@ -402,6 +402,18 @@ final class WriteSession {
         sequenceTargets.append(table)
     }
 
+    /// Renames the `granite_sequence` row of table `old` (after `ALTER TABLE … RENAME TO`).
+    func renameSequence(from old: String, to new: String) throws {
+        guard let writer = try sequenceWriter() else { return }
+        for row in try writer.scan() {
+            guard case .text(let name) = row[0], SchemaNames.equal(name, old) else { continue }
+            try writer.remove(row)
+            var renamed = row
+            renamed[0] = .text(new)
+            try writer.store(renamed)
+        }
+    }
+
     /// Removes `table`'s `granite_sequence` row (when the table is dropped).
     func dropSequence(_ table: TableDefinition) throws {
         guard table.isAutoincrement, let writer = try sequenceWriter() else { return }

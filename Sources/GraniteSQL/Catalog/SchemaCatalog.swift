@@ -188,9 +188,18 @@ public struct SchemaCatalog: Sendable {
 
     /// Creates a table and its automatic indexes, storing `sql` as its definition.
     public mutating func createTable(_ create: CreateTableStatement, sql: String, engine: StorageEngine) throws {
+        try createTable(create, sql: sql, engine: engine, allowingReservedName: false)
+    }
+
+    /// Creates a table; `allowingReservedName` allows Granite's reserved names (for `granite_sequence`).
+    mutating func createTable(
+        _ create: CreateTableStatement, sql: String, engine: StorageEngine, allowingReservedName: Bool
+    ) throws {
         try Self.checkSchema(create.name)
         let name = create.name.name
-        if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
+        if !allowingReservedName, Self.isReserved(name) {
+            throw SchemaError("object name reserved for internal use: \(name)")
+        }
         if table(named: name) != nil {
             if create.ifNotExists { return }
             throw SchemaError("table \(name) already exists")

@@ -1,5 +1,35 @@
 import GraniteStorage
 
+/// Resolves the names of an upsert's `DO UPDATE`: the existing row under the table's name (slots `0...n`) and
+/// the proposed row under `excluded` (slots `n+1...2n+1`).
+private struct UpsertScope: ColumnResolver {
+    let scope: TableScope
+    let width: Int
+
+    func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+        if let qualifier = reference.table, SchemaNames.equal(qualifier, "excluded"), reference.schema == nil {
+            var unqualified = reference
+            unqualified.table = nil
+            var resolved = try scope.resolve(unqualified)
+            resolved.slot += width
+            return resolved
+        }
+        return try scope.resolve(reference)
+    }
+}
+
+/// A compiled `RETURNING` list.
+private struct ReturningList {
+    var names: [String]
+    /// Per output column: an expression, or (when nil) a copy of the row slot.
+    var outputs: [(expression: CompiledExpression?, slot: Int)]
+
+    func evaluate(_ row: [Value], parameters: BoundParameters) throws -> [Value] {
+        var context = EvaluationContext(row: row, parameters: parameters)
+        return try outputs.map { output in try output.expression?.evaluate(&context) ?? row[output.slot] }
+    }
+}
+
 extension SQLConnection {
     // MARK: Writing statements
 
@@ -11,8 +41,8 @@ extension SQLConnection {
         return table
     }
 
-    private func writer(_ name: QualifiedName, _ parameters: BoundParameters) throws -> TableWriter {
-        try TableWriter(table: try tableDefinition(name), catalog: catalog, engine: engine, parameters: parameters)
+    private func makeSession(_ parameters: BoundParameters) -> WriteSession {
+        WriteSession(catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
     }
 
     /// Runs a writing statement (DDL, INSERT, UPDATE, DELETE), returning its `RETURNING` rows if it has any.
@@ -23,26 +53,107 @@ extension SQLConnection {
             guard let table = catalog.table(named: create.table) else { return ([], []) }
             let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
             try writer.fill(index: create.name.name)
-        case .createTable, .dropTable, .dropIndex, .alterTable:
+        case .createTable(let create):
+            try catalog.execute(statement, engine: engine)
+            if let table = catalog.table(named: create.name.name), table.isAutoincrement {
+                try createSequenceTable()
+            }
+        case .dropTable(let drop):
+            try dropTable(drop, parameters: parameters)
+            try catalog.execute(statement, engine: engine)
+        case .alterTable(let alter):
+            let old = catalog.table(named: alter.table.name)
+            try catalog.execute(statement, engine: engine)
+            if case .renameTable(let newName) = alter.action, let old, old.isAutoincrement {
+                // Like sqlite_sequence, the sequence row follows the table's new name.
+                try makeSession(parameters).renameSequence(from: old.name, to: newName)
+            }
+        case .dropIndex:
             try catalog.execute(statement, engine: engine)
         case .insert(let insert):
-            try self.insert(insert, statement: statement, parameters: parameters)
+            // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
+            if insert.table.schema == nil, let table = catalog.table(named: insert.table.name), table.isAutoincrement {
+                try createSequenceTable()
+            }
+            return try counting(parameters) { try self.insert(insert, statement: statement, session: $0) }
         case .update(let update):
-            try self.update(update, parameters: parameters)
+            return try counting(parameters) { try self.update(update, statement: statement, session: $0) }
         case .delete(let delete):
-            try self.delete(delete, parameters: parameters)
+            return try counting(parameters) { try self.delete(delete, statement: statement, session: $0) }
         default:
             throw SQLExecutionError("not supported yet: \(statement.sourceText)")
         }
         return ([], [])
     }
 
-    private func insert(_ insert: InsertStatement, statement: Statement, parameters: BoundParameters) throws {
-        if insert.orAction != nil { throw SQLExecutionError.unsupported("INSERT OR …") }
-        if !insert.upsert.isEmpty { throw SQLExecutionError.unsupported("ON CONFLICT") }
-        if insert.returning != nil { throw SQLExecutionError.unsupported("RETURNING") }
-        let writer = try writer(insert.table, parameters)
-        let table = writer.table
+    /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
+    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
+    private func counting(
+        _ parameters: BoundParameters, _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let session = makeSession(parameters)
+        defer {
+            if let rowid = session.lastInsertedRowid { lastInsertedRowid = rowid }
+            totalChanges += session.actionChanges
+        }
+        do {
+            let result = try body(session)
+            changes = session.changes
+            totalChanges += session.changes
+            return result
+        } catch {
+            var failure = error
+            // A statement stopped by FAIL still checks its foreign keys, which then abort it.
+            if (error as? SQLExecutionError)?.resolution == .fail, session.foreignKeys, session.violations > 0 {
+                failure = SQLExecutionError.foreignKeyFailure
+            }
+            if session.started {
+                let kept = (failure as? SQLExecutionError)?.resolution == .fail ? session.changes : 0
+                changes = kept
+                totalChanges += kept
+            }
+            throw failure
+        }
+    }
+
+    /// Creates `granite_sequence` (Granite's `sqlite_sequence`) if it does not exist yet.
+    func createSequenceTable() throws {
+        guard catalog.table(named: WriteSession.sequenceTable) == nil else { return }
+        let sql = "CREATE TABLE \(WriteSession.sequenceTable)(name,seq)"
+        guard case .createTable(let create) = try Parser.parseStatement(sql).kind else { return }
+        try catalog.createTable(create, sql: sql, engine: engine, allowingReservedName: true)
+    }
+
+    /// Before `DROP TABLE`: with foreign keys enabled, deletes the rows of a parent table (running the foreign
+    /// key actions, failing on remaining references), and forgets an AUTOINCREMENT table's sequence.
+    private func dropTable(_ drop: DropStatement, parameters: BoundParameters) throws {
+        if let schema = drop.name.schema, !SchemaNames.equal(schema, "main") { return }
+        guard let table = catalog.table(named: drop.name.name) else { return }
+        let session = makeSession(parameters)
+        if foreignKeysEnabled, !(try session.referencing(table)).isEmpty {
+            try session.prepareForeignKeys(table, asChild: false, asParent: true)
+            let writer = try session.writer(table)
+            for row in try writer.scan() {
+                guard case .integer(let rowid) = row[table.columns.count], let current = try writer.fetch(rowid: rowid)
+                else { continue }
+                try session.delete(writer, current, direct: true)
+            }
+            try session.finish()
+            // SQLite counts the implicit DELETE's rows as the changes of the DROP TABLE.
+            changes = session.changes
+            totalChanges += session.changes + session.actionChanges
+        }
+        try session.dropSequence(table)
+    }
+
+    // MARK: INSERT
+
+    private func insert(
+        _ insert: InsertStatement, statement: Statement, session: WriteSession
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let parameters = session.parameters
+        let table = try tableDefinition(insert.table)
+        let writer = try session.writer(table)
         let targets: [Int]
         if let names = insert.columns {
             targets = try names.map { name in
@@ -53,6 +164,8 @@ extension SQLConnection {
         } else {
             targets = Array(table.columns.indices)
         }
+        let upsert = try insert.upsert.map { try upsertPlan($0, writer) }
+        let returning = try insert.returning.map { try returningList($0, writer, statement) }
         var rows: [[Value]] = []
         switch insert.source {
         case .defaultValues:
@@ -85,13 +198,40 @@ extension SQLConnection {
                 rows = result.rows
             }
         }
+        try session.prepareForeignKeys(table, asChild: true, asParent: false)
+        try session.insertTarget(table)
+        // SQLite fails a single-row INSERT on a missing parent at once, unless the statement may write several
+        // rows (REPLACE conflict handling, RETURNING).
+        var singleRow = false
+        if case .select(let select) = insert.source, case .values(let tuples) = select.first, tuples.count == 1 {
+            singleRow = true
+        } else if case .defaultValues = insert.source {
+            singleRow = true
+        }
+        let mayWriteSeveral =
+            insert.returning != nil
+            || session.constraintOrder(writer, insert.orAction, upsert).contains {
+                if case .resolution(.replace) = $0.1 { return true }
+                return false
+            }
+        session.singleRowInsert = singleRow && !mayWriteSeveral
+        // Rows inserted into a parent table matter only when the statement may write several rows.
+        try session.prepareForeignKeys(table, asChild: false, asParent: !session.singleRowInsert)
+        session.started = true
+        var output: [[Value]] = []
         for supplied in rows {
             var values = writer.defaults
             for (k, value) in supplied.enumerated() {
                 values[targets[k]] = table.columns[targets[k]].affinity.apply(to: value)
             }
-            try writer.insert(values)
+            if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: upsert),
+                let returning
+            {
+                output.append(try returning.evaluate(row, parameters: parameters))
+            }
         }
+        try session.finish()
+        return (returning?.names ?? [], output)
     }
 
     private static func countMismatch(
@@ -103,6 +243,121 @@ extension SQLConnection {
             ? "table \(table.name) has \(columns) columns but \(values) values were supplied"
             : "\(values) values for \(columns) columns"
     }
+
+    /// Compiles one `ON CONFLICT` clause, finding the constraint its target names.
+    private func upsertPlan(_ clause: UpsertClause, _ writer: TableWriter) throws -> UpsertPlan {
+        var plan = UpsertPlan(target: nil, assignments: nil, condition: nil)
+        if let target = clause.target { plan.target = try upsertTarget(target, clause.targetWhere, writer) }
+        if case .update(let assignments, let condition) = clause.action {
+            let resolver = UpsertScope(scope: writer.scope, width: writer.table.columns.count + 1)
+            plan.assignments = try compileAssignments(assignments, writer.table, resolver)
+            plan.condition = try condition.map { try ExpressionCompiler.compile($0, resolver: resolver) }
+        }
+        return plan
+    }
+
+    private func upsertTarget(
+        _ columns: [IndexedColumn], _ condition: SQLExpression?, _ writer: TableWriter
+    ) throws -> UniqueTarget {
+        let table = writer.table
+        var terms: [(column: Int, collation: String)] = []
+        for indexed in columns {
+            guard let name = indexed.columnName else { continue }
+            let position: Int
+            if let c = table.columnIndex(named: name) {
+                position = c
+            } else if TableScope.isRowidName(name), let alias = table.rowidAlias {
+                position = alias
+            } else {
+                throw SQLExecutionError("no such column: \(name)")
+            }
+            let collation = indexed.collation ?? table.columns[position].collation ?? "binary"
+            terms.append((position, SchemaNames.key(collation)))
+        }
+        if terms.count == columns.count {
+            if terms.count == 1, terms[0].column == table.rowidAlias { return .rowid }
+            for (k, entry) in writer.indexes.enumerated() {
+                let index = entry.definition
+                guard index.unique, index.columns.count == terms.count else { continue }
+                if let partial = index.whereClause {
+                    guard let condition, condition.description == partial.description else { continue }
+                }
+                let matches = index.columns.allSatisfy { column in
+                    guard case .column(let c) = column.target else { return false }
+                    let collation = SchemaNames.key(column.collation ?? "binary")
+                    return terms.contains { $0.column == c && $0.collation == collation }
+                }
+                if matches { return .index(k) }
+            }
+        }
+        throw SQLExecutionError("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
+    }
+
+    private func compileAssignments(
+        _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver
+    ) throws -> [(column: Int, value: CompiledExpression)] {
+        var compiled: [(column: Int, value: CompiledExpression)] = []
+        for assignment in assignments {
+            guard assignment.columns.count == 1 else { throw SQLExecutionError.unsupported("row-value assignment") }
+            let name = assignment.columns[0]
+            let column: Int
+            if let index = table.columnIndex(named: name) {
+                column = index
+            } else if TableScope.isRowidName(name), let alias = table.rowidAlias {
+                column = alias
+            } else {
+                throw SQLExecutionError("no such column: \(name)")
+            }
+            compiled.append((column, try ExpressionCompiler.compile(assignment.value, resolver: resolver)))
+        }
+        return compiled
+    }
+
+    // MARK: RETURNING
+
+    private func returningList(
+        _ columns: [ResultColumn], _ writer: TableWriter, _ statement: Statement
+    ) throws -> ReturningList {
+        let table = writer.table
+        var list = ReturningList(names: [], outputs: [])
+        for column in columns {
+            switch column {
+            case .all, .allOf:
+                if case .allOf(let name) = column, !SchemaNames.equal(name, table.name) {
+                    throw SQLExecutionError("no such table: \(name)")
+                }
+                for (k, c) in table.columns.enumerated() {
+                    list.names.append(c.name)
+                    list.outputs.append((nil, k))
+                }
+            case .expression(let expression, let alias):
+                list.names.append(alias ?? Self.returningName(expression, table, statement))
+                list.outputs.append((try ExpressionCompiler.compile(expression, resolver: writer.scope), -1))
+            }
+        }
+        return list
+    }
+
+    /// SQLite's name for an unaliased result expression: the column name, else the expression's source text.
+    private static func returningName(
+        _ expression: SQLExpression, _ table: TableDefinition, _ statement: Statement
+    ) -> String {
+        if case .column(let reference) = expression.kind {
+            if TableScope.isRowidName(reference.column), table.columnIndex(named: reference.column) == nil,
+                let alias = table.rowidAlias
+            {
+                return table.columns[alias].name
+            }
+            return reference.column
+        }
+        let bytes = Array(statement.sourceText.utf8)
+        let start = expression.range.start.offset - statement.range.start.offset
+        let end = expression.range.end.offset - statement.range.start.offset
+        guard start >= 0, end <= bytes.count, start < end else { return "?" }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    // MARK: UPDATE and DELETE
 
     /// The rows of `writer`'s table matching `condition`, in rowid order.
     private func matchingRows(_ writer: TableWriter, _ condition: SQLExpression?) throws -> [[Value]] {
@@ -120,39 +375,56 @@ extension SQLConnection {
         return rows
     }
 
-    private func update(_ update: UpdateStatement, parameters: BoundParameters) throws {
-        if update.orAction != nil { throw SQLExecutionError.unsupported("UPDATE OR …") }
-        if update.returning != nil { throw SQLExecutionError.unsupported("RETURNING") }
-        let writer = try writer(update.table, parameters)
-        let table = writer.table
-        var assignments: [(column: Int, value: CompiledExpression)] = []
-        for assignment in update.assignments {
-            guard assignment.columns.count == 1 else { throw SQLExecutionError.unsupported("row-value assignment") }
-            let name = assignment.columns[0]
-            let column: Int
-            if let index = table.columnIndex(named: name) {
-                column = index
-            } else if TableScope.isRowidName(name), let alias = table.rowidAlias {
-                column = alias
-            } else {
-                throw SQLExecutionError("no such column: \(name)")
-            }
-            assignments.append((column, try ExpressionCompiler.compile(assignment.value, resolver: writer.scope)))
-        }
-        for old in try matchingRows(writer, update.whereClause) {
+    private func update(
+        _ update: UpdateStatement, statement: Statement, session: WriteSession
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let parameters = session.parameters
+        let table = try tableDefinition(update.table)
+        let writer = try session.writer(table)
+        let assignments = try compileAssignments(update.assignments, table, writer.scope)
+        let returning = try update.returning.map { try returningList($0, writer, statement) }
+        let assigned = Set(assignments.map(\.column))
+        try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
+        let n = table.columns.count
+        let rows = try matchingRows(writer, update.whereClause)
+        session.started = true
+        var output: [[Value]] = []
+        for row in rows {
+            // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
+            guard case .integer(let rowid) = row[n], let old = try writer.fetch(rowid: rowid) else { continue }
             var context = EvaluationContext(row: old, parameters: parameters)
-            var values = Array(old.prefix(table.columns.count))
+            var values = Array(old.prefix(n))
             for assignment in assignments {
                 values[assignment.column] = table.columns[assignment.column].affinity.apply(
                     to: try assignment.value.evaluate(&context))
             }
-            try writer.update(old: old, values: values)
+            if let new = try session.update(writer, old: old, values: values, resolution: update.orAction),
+                let returning
+            {
+                output.append(try returning.evaluate(new, parameters: parameters))
+            }
         }
+        try session.finish()
+        return (returning?.names ?? [], output)
     }
 
-    private func delete(_ delete: DeleteStatement, parameters: BoundParameters) throws {
-        if delete.returning != nil { throw SQLExecutionError.unsupported("RETURNING") }
-        let writer = try writer(delete.table, parameters)
-        for old in try matchingRows(writer, delete.whereClause) { try writer.delete(old: old) }
+    private func delete(
+        _ delete: DeleteStatement, statement: Statement, session: WriteSession
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let table = try tableDefinition(delete.table)
+        let writer = try session.writer(table)
+        let returning = try delete.returning.map { try returningList($0, writer, statement) }
+        try session.prepareForeignKeys(table, asChild: false, asParent: true)
+        let n = table.columns.count
+        let rows = try matchingRows(writer, delete.whereClause)
+        session.started = true
+        var output: [[Value]] = []
+        for row in rows {
+            guard case .integer(let rowid) = row[n], let old = try writer.fetch(rowid: rowid) else { continue }
+            if let returning { output.append(try returning.evaluate(old, parameters: session.parameters)) }
+            try session.delete(writer, old, direct: true)
+        }
+        try session.finish()
+        return (returning?.names ?? [], output)
     }
 }

@@ -348,6 +348,18 @@ public final class SQLConnection {
                 try engine.releaseSavepoint(Self.statementSavepoint)
                 return result
             } catch {
+                switch (error as? SQLExecutionError)?.resolution {
+                case .fail?:
+                    // `OR FAIL`: the statement's earlier changes stay.
+                    try engine.releaseSavepoint(Self.statementSavepoint)
+                    throw error
+                case .rollback?:
+                    // `OR ROLLBACK`: the whole transaction ends.
+                    try? endTransaction(commit: false)
+                    throw error
+                default:
+                    break
+                }
                 try? engine.rollback(toSavepoint: Self.statementSavepoint)
                 try? engine.releaseSavepoint(Self.statementSavepoint)
                 try? reloadCatalog()
@@ -361,6 +373,10 @@ public final class SQLConnection {
                 try engine.commit()
                 return result
             } catch {
+                if (error as? SQLExecutionError)?.resolution == .fail {
+                    try engine.commit()
+                    throw error
+                }
                 try? engine.rollback()
                 try? reloadCatalog()
                 throw error

@@ -15,12 +15,31 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         case full
     }
 
+    /// SQLite's extended result codes for constraint violations.
+    public enum ExtendedCode: Int32, Sendable, Equatable {
+        /// `SQLITE_CONSTRAINT_CHECK`.
+        case check = 275
+        /// `SQLITE_CONSTRAINT_FOREIGNKEY`.
+        case foreignKey = 787
+        /// `SQLITE_CONSTRAINT_NOTNULL`.
+        case notNull = 1299
+        /// `SQLITE_CONSTRAINT_PRIMARYKEY`.
+        case primaryKey = 1555
+        /// `SQLITE_CONSTRAINT_UNIQUE`.
+        case unique = 2067
+    }
+
     /// The kind of failure.
     public var kind: Kind
     /// SQLite's error message, exactly as SQLite words it (applications match on it).
     public var message: String
     /// A close existing name for an unknown table, column, function or index (`did you mean …?`), if any.
     public var suggestion: String?
+    /// The extended result code of a constraint violation, if known.
+    public var extendedCode: ExtendedCode?
+    /// How the failing statement resolves the failure: `FAIL` keeps the statement's earlier changes and `ROLLBACK`
+    /// ends the transaction; nil (or `ABORT`) undoes the statement.
+    var resolution: ConflictResolution?
 
     /// Creates an error.
     public init(_ kind: Kind, _ message: String) {
@@ -33,10 +52,34 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         self.init(.error, message)
     }
 
+    /// SQLite's primary result code: 1 (`SQLITE_ERROR`), 13 (`SQLITE_FULL`), 19 (`SQLITE_CONSTRAINT`),
+    /// 20 (`SQLITE_MISMATCH`) or 21 (`SQLITE_MISUSE`).
+    public var resultCode: Int32 {
+        switch kind {
+        case .error: return 1
+        case .full: return 13
+        case .constraint: return 19
+        case .mismatch: return 20
+        case .misuse: return 21
+        }
+    }
+
+    /// SQLite's extended result code: ``extendedCode`` when known, else ``resultCode``.
+    public var extendedResultCode: Int32 { extendedCode?.rawValue ?? resultCode }
+
     /// The message, followed by ` (did you mean 'name'?)` when there is a suggestion.
     public var description: String { NameSuggestions.describe(message, suggestion) }
 
     static func constraint(_ message: String) -> SQLExecutionError { SQLExecutionError(.constraint, message) }
+    static func constraint(
+        _ code: ExtendedCode, _ message: String, resolution: ConflictResolution? = nil
+    ) -> SQLExecutionError {
+        var error = SQLExecutionError(.constraint, message)
+        error.extendedCode = code
+        error.resolution = resolution
+        return error
+    }
+    static let foreignKeyFailure = constraint(.foreignKey, "FOREIGN KEY constraint failed")
     static let datatypeMismatch = SQLExecutionError(.mismatch, "datatype mismatch")
     static func noSuchTable(_ name: String) -> SQLExecutionError { SQLExecutionError(.error, "no such table: \(name)") }
     static func unsupported(_ what: String) -> SQLExecutionError {

@@ -108,6 +108,38 @@ struct TableWriter {
         return (key, hasNull)
     }
 
+    /// The key prefix of index `k` for its first `values.count` columns holding `values`.
+    func keyPrefix(_ k: Int, values: [Value]) -> [UInt8] {
+        var key: [UInt8] = []
+        for (position, column) in indexes[k].definition.columns.prefix(values.count).enumerated() {
+            var value = values[position]
+            if case .text(let s) = value, let name = column.collation, let collation = SQLCollation(name: name) {
+                switch collation {
+                case .nocase: value = .text(Self.asciiLowercased(s))
+                case .rtrim: value = .text(Self.trimmingTrailingSpaces(s))
+                case .binary: break
+                }
+            }
+            KeyEncoding.append(value, to: &key)
+        }
+        return key
+    }
+
+    /// The rowids of the entries of index `k` starting with `prefix` (a superset of the matching rows: a number's
+    /// key may continue with a remainder).
+    func rowids(_ k: Int, prefix: [UInt8]) throws -> [Int64] {
+        var rowids: [Int64] = []
+        let cursor = try indexes[k].tree.makeCursor()
+        var valid = try cursor.seek(atOrAfter: prefix)
+        while valid {
+            let key = cursor.key
+            guard key.starts(with: prefix) else { break }
+            if case .integer(let rowid)? = try KeyEncoding.decode(key).last { rowids.append(rowid) }
+            valid = try cursor.next()
+        }
+        return rowids
+    }
+
     static func asciiLowercased(_ s: String) -> String {
         var bytes = Array(s.utf8)
         for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }
@@ -136,49 +168,42 @@ struct TableWriter {
         return key[prefix.count] != KeyEncoding.remainderMarker
     }
 
-    func uniqueFailure(_ k: Int) -> SQLExecutionError {
+    /// The row of `rowid` whose index entry in index `k` has key `prefix`, other than `excluding`, if any.
+    func conflictingRowid(_ k: Int, prefix: [UInt8], excluding: Int64?) throws -> Int64? {
+        let cursor = try indexes[k].tree.makeCursor()
+        var valid = try cursor.seek(atOrAfter: prefix)
+        while valid {
+            let key = cursor.key
+            guard key.count > prefix.count, key.starts(with: prefix) else { return nil }
+            // A number's encoding may continue with a remainder marker: then it is a different value.
+            guard key[prefix.count] != KeyEncoding.remainderMarker else { return nil }
+            if case .integer(let rowid)? = try KeyEncoding.decode(key).last, rowid != excluding { return rowid }
+            valid = try cursor.next()
+        }
+        return nil
+    }
+
+    /// The error for a violation of unique index number `k`.
+    func uniqueFailure(_ k: Int, resolution: ConflictResolution? = nil) -> SQLExecutionError {
         let index = indexes[k].definition
+        let code: SQLExecutionError.ExtendedCode = index.origin == .primaryKey ? .primaryKey : .unique
         var names: [String] = []
         for column in index.columns {
             guard case .column(let c) = column.target else {
-                return .constraint("UNIQUE constraint failed: index '\(index.name)'")
+                return .constraint(code, "UNIQUE constraint failed: index '\(index.name)'", resolution: resolution)
             }
             names.append("\(table.name).\(table.columns[c].name)")
         }
-        return .constraint("UNIQUE constraint failed: \(names.joined(separator: ", "))")
+        return .constraint(
+            code, "UNIQUE constraint failed: \(names.joined(separator: ", "))", resolution: resolution)
+    }
+
+    /// The error for a rowid (INTEGER PRIMARY KEY) conflict.
+    func rowidFailure(resolution: ConflictResolution? = nil) -> SQLExecutionError {
+        .constraint(.primaryKey, "UNIQUE constraint failed: \(table.name).\(rowidName)", resolution: resolution)
     }
 
     // MARK: Writing
-
-    /// Applies affinities and checks NOT NULL and CHECK constraints; `row` has the rowid slot already set.
-    func checkRow(_ row: [Value]) throws {
-        for (position, column) in table.columns.enumerated() where column.notNull && row[position].isNull {
-            throw SQLExecutionError.constraint("NOT NULL constraint failed: \(table.name).\(column.name)")
-        }
-        for check in checks {
-            var context = EvaluationContext(row: row, parameters: parameters)
-            if !(try check.expression.isTrue(&context)), !(try check.expression.evaluate(&context).isNull) {
-                throw SQLExecutionError.constraint("CHECK constraint failed: \(check.name)")
-            }
-        }
-    }
-
-    /// Checks the unique indexes for `row` (whose own old entries must already be gone), returning every
-    /// index's key prefix.
-    func checkUnique(_ row: [Value]) throws -> [[UInt8]?] {
-        var prefixes: [[UInt8]?] = []
-        for k in indexes.indices {
-            guard let (prefix, hasNull) = try indexPrefix(k, row: row) else {
-                prefixes.append(nil)
-                continue
-            }
-            if indexes[k].definition.unique, !hasNull, try indexContains(k, prefix: prefix) {
-                throw uniqueFailure(k)
-            }
-            prefixes.append(prefix)
-        }
-        return prefixes
-    }
 
     func insertEntries(_ prefixes: [[UInt8]?], rowid: Int64) throws {
         for (k, prefix) in prefixes.enumerated() {
@@ -200,66 +225,30 @@ struct TableWriter {
         return RowEncoder().encode(values)
     }
 
-    /// The rowid for a new row whose rowid-alias value (after affinity) is `value`.
-    func newRowid(_ value: Value?) throws -> Int64 {
-        switch value {
-        case .integer(let i)?: return i
-        case .null?, nil:
-            let last = try tree.lastRowid() ?? 0
-            guard last < Int64.max else { throw SQLExecutionError(.full, "database or disk is full") }
-            return max(last, 0) + 1
-        default: throw SQLExecutionError.datatypeMismatch
-        }
-    }
-
     var rowidName: String {
         table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 
-    /// Inserts `values` (one per declared column, affinities applied).
-    func insert(_ values: [Value]) throws {
-        var row = values
-        let rowid = try newRowid(table.rowidAlias.map { row[$0] })
-        if let alias = table.rowidAlias { row[alias] = .integer(rowid) }
-        row.append(.integer(rowid))
-        try checkRow(row)
-        if try tree.contains(rowid: rowid) {
-            throw SQLExecutionError.constraint("UNIQUE constraint failed: \(table.name).\(rowidName)")
-        }
-        let prefixes = try checkUnique(row)
+    /// The stored row of `rowid` (evaluation layout), if it exists.
+    func fetch(rowid: Int64) throws -> [Value]? {
+        guard let payload = try tree.get(rowid: rowid) else { return nil }
+        return try row(rowid: rowid, payload: payload)
+    }
+
+    /// Stores `row` (evaluation layout, the rowid in its last slot) with its index entries; constraints must
+    /// have been checked.
+    func store(_ row: [Value]) throws {
+        guard case .integer(let rowid) = row[table.columns.count] else { return }
+        var prefixes: [[UInt8]?] = []
+        for k in indexes.indices { prefixes.append(try indexPrefix(k, row: row)?.key) }
         try tree.insert(rowid: rowid, payload: payload(row))
         try insertEntries(prefixes, rowid: rowid)
     }
 
-    /// Replaces stored row `old` by `values` (one per declared column, affinities applied).
-    func update(old: [Value], values: [Value]) throws {
-        guard case .integer(let oldRowid) = old[table.columns.count] else { return }
-        var row = values
-        var rowid = oldRowid
-        if let alias = table.rowidAlias {
-            guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
-            rowid = i
-        }
-        row.append(.integer(rowid))
-        try checkRow(row)
-        if rowid != oldRowid, try tree.contains(rowid: rowid) {
-            throw SQLExecutionError.constraint("UNIQUE constraint failed: \(table.name).\(rowidName)")
-        }
-        try deleteEntries(of: old, rowid: oldRowid)
-        let prefixes = try checkUnique(row)
-        if rowid != oldRowid {
-            _ = try tree.delete(rowid: oldRowid)
-            try tree.insert(rowid: rowid, payload: payload(row))
-        } else {
-            _ = try tree.replace(rowid: rowid, payload: payload(row))
-        }
-        try insertEntries(prefixes, rowid: rowid)
-    }
-
-    /// Deletes stored row `old`.
-    func delete(old: [Value]) throws {
-        guard case .integer(let rowid) = old[table.columns.count] else { return }
-        try deleteEntries(of: old, rowid: rowid)
+    /// Removes stored row `row` (evaluation layout) and its index entries.
+    func remove(_ row: [Value]) throws {
+        guard case .integer(let rowid) = row[table.columns.count] else { return }
+        try deleteEntries(of: row, rowid: rowid)
         _ = try tree.delete(rowid: rowid)
     }
 

@@ -1,0 +1,218 @@
+import GraniteSQL
+import GraniteStorage
+import XCTest
+
+/// Conflict resolution, upsert, RETURNING, AUTOINCREMENT and the change counters (expected values checked
+/// against SQLite 3.40).
+final class WriteStatementTests: XCTestCase {
+    func open(_ schema: String) throws -> SQLConnection {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute(schema)
+        return db
+    }
+
+    func rows(_ db: SQLConnection, _ sql: String) throws -> [[Value]] { try db.query(sql).rows }
+
+    func expectError(
+        _ message: String, code: Int32? = nil, _ body: () throws -> Void, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        do {
+            try body()
+            XCTFail("expected error '\(message)'", file: file, line: line)
+        } catch let error as SQLExecutionError {
+            XCTAssertEqual(error.message, message, file: file, line: line)
+            if let code { XCTAssertEqual(error.extendedResultCode, code, file: file, line: line) }
+        } catch {
+            XCTAssertEqual("\(error)", message, file: file, line: line)
+        }
+    }
+
+    func testInsertOrActions() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY, u UNIQUE, n NOT NULL DEFAULT 0)")
+        try db.execute("INSERT INTO t VALUES (1, 'a', 1), (2, 'b', 2)")
+        try db.execute("INSERT OR IGNORE INTO t VALUES (3, 'a', 3), (4, 'd', 4)")
+        XCTAssertEqual(db.changes, 1)
+        XCTAssertEqual(try rows(db, "SELECT id FROM t"), [[.integer(1)], [.integer(2)], [.integer(4)]])
+        // REPLACE deletes every conflicting row; NOT NULL takes the default.
+        try db.execute("INSERT OR REPLACE INTO t VALUES (1, 'b', NULL)")
+        XCTAssertEqual(db.changes, 1)
+        XCTAssertEqual(
+            try rows(db, "SELECT * FROM t"),
+            [[.integer(1), .text("b"), .integer(0)], [.integer(4), .text("d"), .integer(4)]])
+        try db.execute("REPLACE INTO t(id, u, n) VALUES (4, 'e', 5)")
+        XCTAssertEqual(try rows(db, "SELECT u FROM t WHERE id = 4"), [[.text("e")]])
+        // FAIL keeps the rows before the failing one; ABORT keeps none.
+        expectError("UNIQUE constraint failed: t.u", code: 2067) {
+            try db.execute("INSERT OR FAIL INTO t VALUES (10, 'x', 1), (11, 'b', 1), (12, 'y', 1)")
+        }
+        XCTAssertEqual(db.changes, 1)
+        expectError("UNIQUE constraint failed: t.u") {
+            try db.execute("INSERT OR ABORT INTO t VALUES (20, 'z', 1), (21, 'b', 1)")
+        }
+        XCTAssertEqual(db.changes, 0)
+        XCTAssertEqual(try rows(db, "SELECT id FROM t ORDER BY id").map { $0[0] }, [1, 4, 10].map(Value.integer))
+        expectError("UNIQUE constraint failed: t.id", code: 1555) { try db.execute("INSERT INTO t VALUES (1, 'q', 1)") }
+    }
+
+    func testOrRollbackEndsTheTransaction() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY, u UNIQUE)")
+        try db.execute("BEGIN")
+        try db.execute("INSERT INTO t VALUES (1, 'a')")
+        expectError("UNIQUE constraint failed: t.u") {
+            try db.execute("INSERT OR ROLLBACK INTO t VALUES (2, 'a')")
+        }
+        XCTAssertFalse(db.isInTransaction)
+        XCTAssertEqual(try rows(db, "SELECT count(*) FROM t"), [[.integer(0)]])
+        expectError("cannot commit - no transaction is active") { try db.execute("COMMIT") }
+        // Outside a transaction ROLLBACK behaves like ABORT.
+        try db.execute("INSERT INTO t VALUES (1, 'a')")
+        expectError("UNIQUE constraint failed: t.u") {
+            try db.execute("INSERT OR ROLLBACK INTO t VALUES (2, 'b'), (3, 'a')")
+        }
+        XCTAssertEqual(try rows(db, "SELECT count(*) FROM t"), [[.integer(1)]])
+    }
+
+    func testUpdateOrActions() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY, u UNIQUE, n)")
+        try db.execute("INSERT INTO t VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3)")
+        try db.execute("UPDATE OR IGNORE t SET u = 'c' WHERE id < 3")
+        XCTAssertEqual(db.changes, 0)
+        try db.execute("UPDATE OR REPLACE t SET u = 'c' WHERE id = 1")
+        XCTAssertEqual(db.changes, 1)
+        XCTAssertEqual(
+            try rows(db, "SELECT id, u FROM t"), [[.integer(1), .text("c")], [.integer(2), .text("b")]])
+        expectError("UNIQUE constraint failed: t.id", code: 1555) { try db.execute("UPDATE t SET id = 2 WHERE id = 1") }
+        try db.execute("UPDATE OR REPLACE t SET id = 2 WHERE id = 1")
+        XCTAssertEqual(try rows(db, "SELECT id, u FROM t"), [[.integer(2), .text("c")]])
+    }
+
+    func testConstraintConflictClauses() throws {
+        let db = try open(
+            "CREATE TABLE t(id INTEGER PRIMARY KEY ON CONFLICT REPLACE, u UNIQUE ON CONFLICT IGNORE, "
+                + "a NOT NULL ON CONFLICT IGNORE, b NOT NULL ON CONFLICT REPLACE DEFAULT 7, c CHECK (c > 0))")
+        try db.execute("INSERT INTO t VALUES (1, 'x', 1, 1, 1)")
+        try db.execute("INSERT INTO t VALUES (2, 'x', 1, 1, 1)")  // u: IGNORE
+        try db.execute("INSERT INTO t VALUES (3, 'y', NULL, 1, 1)")  // a: IGNORE
+        try db.execute("INSERT INTO t VALUES (1, 'z', 2, NULL, 1)")  // id: REPLACE, b: default
+        XCTAssertEqual(
+            try rows(db, "SELECT * FROM t"), [[.integer(1), .text("z"), .integer(2), .integer(7), .integer(1)]])
+        // The statement's OR clause overrides the constraints' clauses.
+        expectError("NOT NULL constraint failed: t.a", code: 1299) {
+            try db.execute("INSERT OR ABORT INTO t VALUES (5, 'w', NULL, 1, 1)")
+        }
+        expectError("CHECK constraint failed: c > 0", code: 275) {
+            try db.execute("INSERT INTO t VALUES (6, 'v', 1, 1, 0)")
+        }
+        try db.execute("INSERT OR IGNORE INTO t VALUES (6, 'v', 1, 1, 0)")
+        XCTAssertEqual(try rows(db, "SELECT count(*) FROM t"), [[.integer(1)]])
+    }
+
+    func testUpsert() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY, k TEXT UNIQUE, n INTEGER DEFAULT 0)")
+        try db.execute("INSERT INTO t(k, n) VALUES ('a', 1)")
+        let result = try db.query(
+            "INSERT INTO t(k, n) VALUES ('a', 5), ('b', 2) ON CONFLICT(k) DO UPDATE SET n = t.n + excluded.n "
+                + "RETURNING id, k, n")
+        XCTAssertEqual(
+            result.rows,
+            [[.integer(1), .text("a"), .integer(6)], [.integer(2), .text("b"), .integer(2)]])
+        XCTAssertEqual(db.changes, 2)
+        XCTAssertEqual(db.lastInsertedRowid, 2)
+        // DO UPDATE does not change the last inserted rowid; its WHERE can skip the row.
+        try db.execute("INSERT INTO t(k, n) VALUES ('a', 1) ON CONFLICT(k) DO UPDATE SET n = 100 WHERE excluded.n > 1")
+        XCTAssertEqual(db.changes, 0)
+        try db.execute("INSERT INTO t(id, k) VALUES (1, 'zz') ON CONFLICT(rowid) DO UPDATE SET k = excluded.k")
+        XCTAssertEqual(db.lastInsertedRowid, 2)
+        XCTAssertEqual(try rows(db, "SELECT k FROM t WHERE id = 1"), [[.text("zz")]])
+        try db.execute("INSERT INTO t(id, k) VALUES (2, 'zz') ON CONFLICT DO NOTHING")
+        try db.execute("INSERT INTO t(id, k) VALUES (9, 'zz') ON CONFLICT(id) DO NOTHING ON CONFLICT(k) DO NOTHING")
+        XCTAssertEqual(try rows(db, "SELECT count(*) FROM t"), [[.integer(2)]])
+        expectError("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint") {
+            try db.execute("INSERT INTO t(k) VALUES ('q') ON CONFLICT(n) DO NOTHING")
+        }
+        // A conflict on a constraint the clauses do not name is an error.
+        expectError("UNIQUE constraint failed: t.k") {
+            try db.execute("INSERT INTO t(id, k) VALUES (7, 'zz') ON CONFLICT(id) DO NOTHING")
+        }
+    }
+
+    func testReturning() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY, v UNIQUE, w)")
+        let inserted = try db.query("INSERT INTO t VALUES (1, 'a', 0) RETURNING id, v || 'x', w AS ww, rowid, t.v, *")
+        XCTAssertEqual(inserted.columns, ["id", "v || 'x'", "ww", "id", "v", "id", "v", "w"])
+        XCTAssertEqual(
+            inserted.rows,
+            [[.integer(1), .text("ax"), .integer(0), .integer(1), .text("a"), .integer(1), .text("a"), .integer(0)]])
+        let generated = try db.query("INSERT INTO t(v) VALUES ('x'), ('y') RETURNING rowid")
+        XCTAssertEqual(generated.rows, [[.integer(2)], [.integer(3)]])
+        let updated = try db.query("UPDATE t SET w = id * 10 WHERE id > 1 RETURNING w")
+        XCTAssertEqual(updated.columns, ["w"])
+        XCTAssertEqual(updated.rows, [[.integer(20)], [.integer(30)]])
+        let deleted = try db.query("DELETE FROM t WHERE id = 3 RETURNING *")
+        XCTAssertEqual(deleted.rows, [[.integer(3), .text("y"), .integer(30)]])
+        XCTAssertEqual(try db.query("INSERT OR IGNORE INTO t VALUES (1, 'q', 0) RETURNING id").rows, [])
+    }
+
+    func testInsertSelect() throws {
+        let db = try open("CREATE TABLE t(a, b); CREATE TABLE u(a, b)")
+        try db.execute("INSERT INTO t VALUES (1, 2), (3, 4)")
+        try db.execute("INSERT INTO u SELECT b, a FROM t")
+        XCTAssertEqual(db.changes, 2)
+        XCTAssertEqual(try rows(db, "SELECT * FROM u"), [[.integer(2), .integer(1)], [.integer(4), .integer(3)]])
+    }
+
+    func testAutoincrement() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, v)")
+        XCTAssertEqual(try rows(db, "SELECT * FROM granite_sequence"), [])
+        try db.execute("INSERT INTO t(v) VALUES ('a'), ('b'), ('c')")
+        try db.execute("DELETE FROM t WHERE id = 3")
+        try db.execute("INSERT INTO t(v) VALUES ('d')")
+        XCTAssertEqual(db.lastInsertedRowid, 4)
+        try db.execute("DELETE FROM t")
+        try db.execute("INSERT INTO t(v) VALUES ('e')")
+        XCTAssertEqual(db.lastInsertedRowid, 5)
+        try db.execute("INSERT INTO t VALUES (100, 'f')")
+        try db.execute("DELETE FROM t WHERE id = 100")
+        try db.execute("INSERT INTO t(v) VALUES ('g')")
+        XCTAssertEqual(db.lastInsertedRowid, 101)
+        XCTAssertEqual(try rows(db, "SELECT name, seq FROM granite_sequence"), [[.text("t"), .integer(101)]])
+        try db.execute("INSERT INTO t VALUES (9223372036854775807, 'max')")
+        expectError("database or disk is full") { try db.execute("INSERT INTO t(v) VALUES ('h')") }
+        try db.execute("ALTER TABLE t RENAME TO t2")
+        XCTAssertEqual(try rows(db, "SELECT name FROM granite_sequence"), [[.text("t2")]])
+        try db.execute("DROP TABLE t2")
+        XCTAssertEqual(try rows(db, "SELECT * FROM granite_sequence"), [])
+        // Without AUTOINCREMENT the largest rowid is reused.
+        try db.execute("CREATE TABLE p(id INTEGER PRIMARY KEY, v); INSERT INTO p(v) VALUES (1), (2)")
+        try db.execute("DELETE FROM p WHERE id = 2; INSERT INTO p(v) VALUES (3)")
+        XCTAssertEqual(db.lastInsertedRowid, 2)
+    }
+
+    func testSequenceSurvivesReopening() throws {
+        let engine = try StorageEngine.inMemory()
+        let db = try SQLConnection(engine: engine)
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, v)")
+        try db.execute("INSERT INTO t(v) VALUES (1), (2); DELETE FROM t")
+        let again = try SQLConnection(engine: engine)
+        try again.execute("INSERT INTO t(v) VALUES (3)")
+        XCTAssertEqual(again.lastInsertedRowid, 3)
+    }
+
+    func testChangeCounters() throws {
+        let db = try open("CREATE TABLE t(id INTEGER PRIMARY KEY, u UNIQUE)")
+        try db.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+        XCTAssertEqual(db.changes, 3)
+        XCTAssertEqual(db.lastInsertedRowid, 3)
+        // REPLACE deletions are not counted.
+        try db.execute("REPLACE INTO t VALUES (1, 'b')")
+        XCTAssertEqual(db.changes, 1)
+        try db.execute("UPDATE t SET u = u || '!'")
+        XCTAssertEqual(db.changes, 2)
+        try db.execute("DELETE FROM t")
+        XCTAssertEqual(db.changes, 2)
+        XCTAssertEqual(db.totalChanges, 8)
+        _ = try db.query("SELECT * FROM t")
+        XCTAssertEqual(db.changes, 2)
+    }
+}

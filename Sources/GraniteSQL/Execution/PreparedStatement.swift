@@ -33,6 +33,7 @@ public final class PreparedStatement {
     public var columnCount: Int { columnNames.count }
 
     private var arguments = BoundParameters()
+    private let writeCache = WriteCache()
     private var program: SelectProgram?
     private var programVersion = -1
     private var cursor: SelectCursor?
@@ -186,7 +187,7 @@ public final class PreparedStatement {
             self.cursor = cursor
             return
         }
-        let result = try connection.run(statement, parameters: arguments)
+        let result = try connection.run(statement, parameters: arguments, cache: writeCache)
         buffered = result.rows
         if !result.columns.isEmpty { columnNames = result.columns }
     }

@@ -19,7 +19,7 @@ private struct UpsertScope: ColumnResolver {
 }
 
 /// A compiled `RETURNING` list.
-private struct ReturningList {
+struct ReturningList {
     var names: [String]
     /// Per output column: an expression, or (when nil) a copy of the row slot.
     var outputs: [(expression: CompiledExpression?, slot: Int)]
@@ -42,11 +42,32 @@ extension SQLConnection {
     }
 
     private func makeSession(_ parameters: BoundParameters) -> WriteSession {
-        WriteSession(catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
+        let session = WriteSession(
+            catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
+        session.writerSource = { [unowned self] table in try self.cachedWriter(table) }
+        return session
+    }
+
+    /// The writer of `table`, kept while the schema stays the same (its compiled index keys, defaults and
+    /// checks are the costly part of a small write).
+    func cachedWriter(_ table: TableDefinition) throws -> TableWriter {
+        if writerCacheVersion != catalog.schemaVersion {
+            writerCache.removeAll()
+            writerCacheVersion = catalog.schemaVersion
+        }
+        let key = SchemaNames.key(table.name)
+        if let writer = writerCache[key] { return writer }
+        let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: BoundParameters())
+        writerCache[key] = writer
+        return writer
     }
 
     /// Runs a writing statement (DDL, INSERT, UPDATE, DELETE), returning its `RETURNING` rows if it has any.
-    func write(_ statement: Statement, parameters: BoundParameters) throws -> (columns: [String], rows: [[Value]]) {
+    func write(_ statement: Statement, parameters: BoundParameters, cache: WriteCache? = nil) throws -> (
+        columns: [String], rows: [[Value]]
+    ) {
+        let cache = cache ?? WriteCache()
+        cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
         switch statement.kind {
         case .createIndex(let create):
             try catalog.execute(statement, engine: engine)
@@ -75,11 +96,17 @@ extension SQLConnection {
             if insert.table.schema == nil, let table = catalog.table(named: insert.table.name), table.isAutoincrement {
                 try createSequenceTable()
             }
-            return try counting(parameters) { try self.insert(insert, statement: statement, session: $0) }
+            return try counting(parameters) {
+                try self.insert(insert, statement: statement, session: $0, cache: cache)
+            }
         case .update(let update):
-            return try counting(parameters) { try self.update(update, statement: statement, session: $0) }
+            return try counting(parameters) {
+                try self.update(update, statement: statement, session: $0, cache: cache)
+            }
         case .delete(let delete):
-            return try counting(parameters) { try self.delete(delete, statement: statement, session: $0) }
+            return try counting(parameters) {
+                try self.delete(delete, statement: statement, session: $0, cache: cache)
+            }
         default:
             throw SQLExecutionError("not supported yet: \(statement.sourceText)")
         }
@@ -149,13 +176,15 @@ extension SQLConnection {
     // MARK: INSERT
 
     private func insert(
-        _ insert: InsertStatement, statement: Statement, session: WriteSession
+        _ insert: InsertStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         let table = try tableDefinition(insert.table)
         let writer = try session.writer(table)
         let targets: [Int]
-        if let names = insert.columns {
+        if let cached = cache.targets {
+            targets = cached
+        } else if let names = insert.columns {
             targets = try names.map { name in
                 if let index = table.columnIndex(named: name) { return index }
                 if TableScope.isRowidName(name), let alias = table.rowidAlias { return alias }
@@ -164,8 +193,11 @@ extension SQLConnection {
         } else {
             targets = Array(table.columns.indices)
         }
-        let upsert = try insert.upsert.map { try upsertPlan($0, writer) }
-        let returning = try insert.returning.map { try returningList($0, writer, statement) }
+        cache.targets = targets
+        let upsert = try cache.upsert ?? insert.upsert.map { try upsertPlan($0, writer) }
+        cache.upsert = upsert
+        let returning = try cache.returning ?? insert.returning.map { try returningList($0, writer, statement) }
+        cache.returning = returning
         var rows: [[Value]] = []
         switch insert.source {
         case .defaultValues:
@@ -183,12 +215,18 @@ extension SQLConnection {
                 if expected != targets.count {
                     throw SQLExecutionError(Self.countMismatch(table, insert, targets.count, expected))
                 }
-                for tuple in expressions {
-                    var context = EvaluationContext(parameters: parameters)
-                    rows.append(
-                        try tuple.map {
-                            try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()).evaluate(&context)
-                        })
+                let compiled =
+                    try cache.values
+                    ?? expressions.map { tuple in
+                        try tuple.map { try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()) }
+                    }
+                cache.values = compiled
+                var context = EvaluationContext(parameters: parameters)
+                for tuple in compiled {
+                    var values: [Value] = []
+                    values.reserveCapacity(tuple.count)
+                    for e in tuple { values.append(try e.evaluate(&context)) }
+                    rows.append(values)
                 }
             } else {
                 let result = try self.select(select, statement: statement, parameters: parameters)
@@ -359,34 +397,62 @@ extension SQLConnection {
 
     // MARK: UPDATE and DELETE
 
-    /// The rows of `writer`'s table matching `condition`, in rowid order.
-    private func matchingRows(_ writer: TableWriter, _ condition: SQLExpression?) throws -> [[Value]] {
-        let filter = try condition.map { try ExpressionCompiler.compile($0, resolver: writer.scope) }
-        let plan = QueryPlanner.plan(condition, writer: writer, scope: writer.scope, parameters: writer.parameters)
-        var rows: [[Value]] = []
-        try writer.forEachCandidate(plan, descending: false) { row in
-            if let filter {
-                var context = EvaluationContext(row: row, parameters: writer.parameters)
-                guard try filter.isTrue(&context) else { return true }
+    /// The rows of `writer`'s table matching `condition` (each: the column values, then the rowid), found by the
+    /// query planner with `SELECT *, rowid FROM t WHERE condition`, compiled once per cache.
+    private func matchingRows(
+        _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
+        _ parameters: BoundParameters, _ cache: WriteCache
+    ) throws -> [[Value]] {
+        let cursor: SelectCursor
+        if let cached = cache.matchingCursor {
+            cursor = cached
+        } else {
+            var columns: [ResultColumn] = writer.table.columns.map {
+                .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
             }
-            rows.append(row)
-            return true
+            columns.append(.expression(SQLExpression(.column(ColumnReference(column: "_rowid_"))), alias: nil))
+            if let alias = writer.table.rowidAlias {
+                columns[columns.count - 1] = .expression(
+                    SQLExpression(.column(ColumnReference(column: writer.table.columns[alias].name))), alias: nil)
+            }
+            let clause = SelectClause(
+                distinct: false, columns: columns, from: FromClause(first: .table(name, alias: nil), joins: []),
+                whereClause: condition, groupBy: [], having: nil)
+            let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
+            let program = try compileSelect(select, statement: statement)
+            cursor = SelectCursor(program: program)
+            cursor.sortMemoryLimit = sortMemoryLimit
+            cache.matching = program
+            cache.matchingCursor = cursor
+        }
+        try cursor.open(parameters: parameters)
+        var rows: [[Value]] = []
+        while let row = try cursor.next() { rows.append(row) }
+        // Rows are changed in rowid order, whatever order the search found them in.
+        let n = writer.table.columns.count
+        if rows.count > 1 {
+            rows.sort { a, b in
+                guard case .integer(let x) = a[n], case .integer(let y) = b[n] else { return false }
+                return x < y
+            }
         }
         return rows
     }
 
     private func update(
-        _ update: UpdateStatement, statement: Statement, session: WriteSession
+        _ update: UpdateStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         let table = try tableDefinition(update.table)
         let writer = try session.writer(table)
-        let assignments = try compileAssignments(update.assignments, table, writer.scope)
-        let returning = try update.returning.map { try returningList($0, writer, statement) }
+        let assignments = try cache.assignments ?? compileAssignments(update.assignments, table, writer.scope)
+        cache.assignments = assignments
+        let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
+        cache.returning = returning
         let assigned = Set(assignments.map(\.column))
         try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
         let n = table.columns.count
-        let rows = try matchingRows(writer, update.whereClause)
+        let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
         session.started = true
         var output: [[Value]] = []
         for row in rows {
@@ -409,14 +475,15 @@ extension SQLConnection {
     }
 
     private func delete(
-        _ delete: DeleteStatement, statement: Statement, session: WriteSession
+        _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let table = try tableDefinition(delete.table)
         let writer = try session.writer(table)
-        let returning = try delete.returning.map { try returningList($0, writer, statement) }
+        let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
+        cache.returning = returning
         try session.prepareForeignKeys(table, asChild: false, asParent: true)
         let n = table.columns.count
-        let rows = try matchingRows(writer, delete.whereClause)
+        let rows = try matchingRows(writer, delete.table, delete.whereClause, statement, session.parameters, cache)
         session.started = true
         var output: [[Value]] = []
         for row in rows {

@@ -23,6 +23,10 @@ public final class SQLConnection {
     public internal(set) var changes = 0
     /// The rows inserted, updated or deleted since the connection opened (`total_changes()`).
     public internal(set) var totalChanges = 0
+    /// Table writers by table name, valid for catalog version ``writerCacheVersion``.
+    var writerCache: [String: TableWriter] = [:]
+    var writerCacheVersion = -1
+
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
     public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
@@ -253,7 +257,9 @@ public final class SQLConnection {
     }
 
     /// Runs one statement with bound parameters.
-    func run(_ statement: Statement, parameters: BoundParameters) throws -> (columns: [String], rows: [[Value]]) {
+    func run(_ statement: Statement, parameters: BoundParameters, cache: WriteCache? = nil) throws -> (
+        columns: [String], rows: [[Value]]
+    ) {
         switch statement.kind {
         case .begin:
             guard !isInTransaction else {
@@ -313,7 +319,7 @@ public final class SQLConnection {
         case .explain:
             throw SQLExecutionError.unsupported("EXPLAIN")
         default:
-            return try atomically { try write(statement, parameters: parameters) }
+            return try atomically { try write(statement, parameters: parameters, cache: cache) }
         }
     }
 

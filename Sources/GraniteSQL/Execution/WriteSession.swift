@@ -71,11 +71,16 @@ final class WriteSession {
         self.foreignKeys = foreignKeys
     }
 
+    /// Where writers come from (the connection's cache), if set.
+    var writerSource: ((TableDefinition) throws -> TableWriter)?
+
     /// The (cached) writer of `table`.
     func writer(_ table: TableDefinition) throws -> TableWriter {
         let key = SchemaNames.key(table.name)
         if let writer = writers[key] { return writer }
-        let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
+        let writer =
+            try writerSource?(table)
+            ?? TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
         writers[key] = writer
         return writer
     }

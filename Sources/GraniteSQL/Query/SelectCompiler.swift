@@ -484,7 +484,8 @@ struct SelectCompiler {
             if case .collate(let inner, _) = term.kind { return integerTerm(inner) }
             return integerTerm(term)
         }
-        let n = positions.firstIndex { $0.map { $0 < 1 || $0 > 0xffff } ?? false }
+        let n =
+            positions.firstIndex { $0.map { $0 < 1 || $0 > 0xffff } ?? false }
             ?? positions.firstIndex { $0.map { $0 > count } ?? false }
         if let n {
             throw SQLExecutionError(

@@ -1,0 +1,31 @@
+import GraniteStorage
+
+/// What a prepared INSERT, UPDATE or DELETE compiles once and reuses while the schema stays the same: its column
+/// targets, compiled `VALUES`, assignments, `RETURNING` list, upsert plans, and the query finding its rows.
+final class WriteCache {
+    /// The catalog version (and foreign key setting) the entries were built for.
+    var version = -1
+    var foreignKeys = true
+    var targets: [Int]?
+    var values: [[CompiledExpression]]?
+    var assignments: [(column: Int, value: CompiledExpression)]?
+    var returning: ReturningList?
+    var upsert: [UpsertPlan]?
+    /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
+    var matching: SelectProgram?
+    var matchingCursor: SelectCursor?
+
+    /// Empties the cache when it was built for another schema version or foreign key setting.
+    func validate(version: Int, foreignKeys: Bool) {
+        guard version != self.version || foreignKeys != self.foreignKeys else { return }
+        self.version = version
+        self.foreignKeys = foreignKeys
+        targets = nil
+        values = nil
+        assignments = nil
+        returning = nil
+        upsert = nil
+        matching = nil
+        matchingCursor = nil
+    }
+}

@@ -45,7 +45,21 @@ extension SQLConnection {
         let session = WriteSession(
             catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.writerSource = { [unowned self] table in try self.cachedWriter(table) }
+        session.referenceSource = { [unowned self] table in self.cachedReferences(table) }
         return session
+    }
+
+    /// The foreign keys referencing `table`, kept while the schema stays the same.
+    func cachedReferences(_ table: TableDefinition) -> [(child: TableDefinition, key: Int)] {
+        if referenceCacheVersion != catalog.schemaVersion {
+            referenceCache.removeAll()
+            referenceCacheVersion = catalog.schemaVersion
+        }
+        let key = SchemaNames.key(table.name)
+        if let cached = referenceCache[key] { return cached }
+        let references = WriteSession.references(to: table, in: catalog)
+        referenceCache[key] = references
+        return references
     }
 
     /// The writer of `table`, kept while the schema stays the same (its compiled index keys, defaults and

@@ -26,6 +26,9 @@ public final class SQLConnection {
     /// Table writers by table name, valid for catalog version ``writerCacheVersion``.
     var writerCache: [String: TableWriter] = [:]
     var writerCacheVersion = -1
+    /// Foreign keys referencing each table, valid for catalog version ``referenceCacheVersion``.
+    var referenceCache: [String: [(child: TableDefinition, key: Int)]] = [:]
+    var referenceCacheVersion = -1
 
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
     public var sortMemoryLimit = 64 << 20

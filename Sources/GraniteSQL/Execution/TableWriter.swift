@@ -1,7 +1,7 @@
 import GraniteStorage
 
 /// Reads and writes the rows of one table, maintaining its indexes and checking its constraints.
-struct TableWriter {
+final class TableWriter {
     let table: TableDefinition
     let tree: TableTree
     let indexes:
@@ -243,6 +243,31 @@ struct TableWriter {
         for k in indexes.indices { prefixes.append(try indexPrefix(k, row: row)?.key) }
         try tree.insert(rowid: rowid, payload: payload(row))
         try insertEntries(prefixes, rowid: rowid)
+    }
+
+    /// Replaces stored row `old` by `new` (evaluation layouts): the table row in place when the rowid stays, and
+    /// only the index entries whose keys change.
+    func replace(_ old: [Value], with new: [Value]) throws {
+        let n = table.columns.count
+        guard case .integer(let oldRowid) = old[n], case .integer(let rowid) = new[n] else { return }
+        var inserts: [[UInt8]?] = []
+        for k in indexes.indices {
+            let before = try indexPrefix(k, row: old)?.key
+            let after = try indexPrefix(k, row: new)?.key
+            if before == after && rowid == oldRowid {
+                inserts.append(nil)
+                continue
+            }
+            if let before { _ = try indexes[k].tree.delete(key: Self.fullKey(before, rowid: oldRowid)) }
+            inserts.append(after)
+        }
+        if rowid == oldRowid {
+            _ = try tree.replace(rowid: rowid, payload: payload(new))
+        } else {
+            _ = try tree.delete(rowid: oldRowid)
+            try tree.insert(rowid: rowid, payload: payload(new))
+        }
+        try insertEntries(inserts, rowid: rowid)
     }
 
     /// Removes stored row `row` (evaluation layout) and its index entries.

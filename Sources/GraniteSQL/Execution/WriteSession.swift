@@ -57,7 +57,6 @@ final class WriteSession {
 
     private var writers: [String: TableWriter] = [:]
     private var parentKeys: [String: ParentKey] = [:]
-    private var references: [String: [(child: TableDefinition, key: Int)]] = [:]
     /// Per autoincrement table: the rowid of its `granite_sequence` row (if any) and its value.
     private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
     private var sequenceTargets: [TableDefinition] = []
@@ -183,12 +182,17 @@ final class WriteSession {
             try childDelta(writer, old, keys: childKeys, delta: -1, isNew: false)
             try parentDelta(writer, old, references: parents, delta: 1, excluding: oldRowid)
         }
-        try writer.remove(old)
-        if foreignKeys {
-            try childDelta(writer, row, keys: childKeys, delta: 1, isNew: true)
-            try parentDelta(writer, row, references: parents, delta: -1)
+        if childKeys.isEmpty && parents.isEmpty {
+            // No foreign key looks at the row between its removal and its storage: change it in place.
+            try writer.replace(old, with: row)
+        } else {
+            try writer.remove(old)
+            if foreignKeys {
+                try childDelta(writer, row, keys: childKeys, delta: 1, isNew: true)
+                try parentDelta(writer, row, references: parents, delta: -1)
+            }
+            try writer.store(row)
         }
-        try writer.store(row)
         if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
         if direct { changes += 1 }
         return row
@@ -429,9 +433,19 @@ final class WriteSession {
     // MARK: Foreign keys
 
     /// The foreign keys (child table, key number) referring to `table`.
+    /// Where the references to a table come from (the connection's cache), if set.
+    var referenceSource: ((TableDefinition) -> [(child: TableDefinition, key: Int)])?
+
     func referencing(_ table: TableDefinition) throws -> [(child: TableDefinition, key: Int)] {
+        if let referenceSource { return referenceSource(table) }
+        return Self.references(to: table, in: catalog)
+    }
+
+    /// The foreign keys referencing `table`, the most recently declared first.
+    static func references(to table: TableDefinition, in catalog: SchemaCatalog) -> [(
+        child: TableDefinition, key: Int
+    )] {
         let name = SchemaNames.key(table.name)
-        if let cached = references[name] { return cached }
         var result: [(child: TableDefinition, key: Int)] = []
         for child in catalog.tables.sorted(by: { $0.schemaRowid < $1.schemaRowid }) {
             for (k, key) in child.foreignKeys.enumerated() where SchemaNames.key(key.parentTable) == name {
@@ -440,7 +454,6 @@ final class WriteSession {
         }
         // SQLite keeps the most recently declared reference first (which orders the foreign key actions).
         result.reverse()
-        references[name] = result
         return result
     }
 

@@ -469,9 +469,11 @@ extension SQLConnection {
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
         session.started = true
         var output: [[Value]] = []
-        for row in rows {
+        for (position, row) in rows.enumerated() {
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
-            guard case .integer(let rowid) = row[n], let old = try writer.fetch(rowid: rowid) else { continue }
+            guard case .integer(let rowid) = row[n],
+                let old = position == 0 ? row : try writer.fetch(rowid: rowid)
+            else { continue }
             var context = EvaluationContext(row: old, parameters: parameters)
             var values = Array(old.prefix(n))
             for assignment in assignments {
@@ -500,8 +502,10 @@ extension SQLConnection {
         let rows = try matchingRows(writer, delete.table, delete.whereClause, statement, session.parameters, cache)
         session.started = true
         var output: [[Value]] = []
-        for row in rows {
-            guard case .integer(let rowid) = row[n], let old = try writer.fetch(rowid: rowid) else { continue }
+        for (position, row) in rows.enumerated() {
+            guard case .integer(let rowid) = row[n],
+                let old = position == 0 ? row : try writer.fetch(rowid: rowid)
+            else { continue }
             if let returning { output.append(try returning.evaluate(old, parameters: session.parameters)) }
             try session.delete(writer, old, direct: true)
         }

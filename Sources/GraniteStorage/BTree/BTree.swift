@@ -219,6 +219,18 @@ struct BTree {
             guard replace else { throw StorageError.duplicateKey }
             let page = try writableTreePage(leaf.number)
             let cell = try page.cell(at: index)
+            // Same-size, all-local replacement (an UPDATE that keeps the row's size): overwrite in place, which
+            // leaves no fragment behind and needs no defragmentation.
+            let total = kind == .table ? payload.count : key.count + payload.count
+            if cell.overflow == 0, pager.geometry.localLength(total) == total {
+                let replacement = try buildLeafCell(rowid: rowid, key: key, payload: payload)
+                if replacement.count == cell.size {
+                    (page.base + cell.offset).copyMemory(from: replacement.baseAddress!, byteCount: cell.size)
+                    pager.treeGeneration &+= 1
+                    try pager.safePoint()
+                    return true
+                }
+            }
             try freeOverflow(page, cell)
             page.removeCell(at: index, size: cell.size)
         }

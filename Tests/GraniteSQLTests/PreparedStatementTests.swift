@@ -151,3 +151,33 @@ final class SortTests: XCTestCase {
         XCTAssertEqual(limited, Array(inMemory[10..<35]))
     }
 }
+
+final class StatementAtomicityTests: XCTestCase {
+    /// One-row INSERTs run without a statement savepoint inside a transaction: a failing one must still leave
+    /// the transaction open with everything before it, and nothing of itself.
+    func testFailingOneRowInsertInsideATransactionChangesNothing() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute(
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, email TEXT UNIQUE, name TEXT NOT NULL, n INT CHECK (n >= 0))")
+        try db.execute("CREATE INDEX t_name ON t(name)")
+        try db.execute("BEGIN")
+        let insert = try db.prepare("INSERT INTO t(email, name, n) VALUES (?, ?, ?)")
+        try insert.bind([.text("a@x"), .text("A"), .integer(1)])
+        try insert.execute()
+        let failures: [[Value]] = [
+            [.text("a@x"), .text("B"), .integer(1)],  // UNIQUE
+            [.text("b@x"), .null, .integer(1)],  // NOT NULL
+            [.text("c@x"), .text("C"), .integer(-1)],  // CHECK
+        ]
+        for arguments in failures {
+            try insert.bind(arguments)
+            XCTAssertThrowsError(try insert.execute())
+            XCTAssertTrue(db.isInTransaction)
+        }
+        try insert.bind([.text("d@x"), .text("D"), .integer(2)])
+        try insert.execute()
+        try db.execute("COMMIT")
+        XCTAssertEqual(try db.query("SELECT email FROM t ORDER BY id").rows, [[.text("a@x")], [.text("d@x")]])
+        XCTAssertEqual(try db.query("PRAGMA integrity_check").rows, [[.text("ok")]])
+    }
+}

@@ -44,9 +44,36 @@ extension SQLConnection {
     private func makeSession(_ parameters: BoundParameters) -> WriteSession {
         let session = WriteSession(
             catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
-        session.writerSource = { [unowned self] table in try self.cachedWriter(table) }
-        session.referenceSource = { [unowned self] table in self.cachedReferences(table) }
+        session.connection = self
         return session
+    }
+
+    /// Whether `statement` is a one-row INSERT that checks every constraint before its only write (no upsert, no
+    /// REPLACE, no foreign keys, no AUTOINCREMENT sequence), so that a failure leaves nothing to undo.
+    func needsNoSavepoint(_ statement: Statement, _ cache: WriteCache) -> Bool {
+        cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
+        if let known = cache.singleWrite { return known }
+        var result = false
+        if case .insert(let insert) = statement.kind, insert.upsert.isEmpty,
+            insert.orAction == nil || insert.orAction == .abort || insert.orAction == .ignore,
+            insert.table.schema == nil, let table = catalog.table(named: insert.table.name)
+        {
+            var oneRow = false
+            switch insert.source {
+            case .defaultValues: oneRow = true
+            case .select(let select):
+                if case .values(let tuples) = select.first, tuples.count == 1, select.compounds.isEmpty {
+                    oneRow = true
+                }
+            }
+            let replaces =
+                table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
+                || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }
+            let foreignKeys = foreignKeysEnabled && (!table.foreignKeys.isEmpty || !cachedReferences(table).isEmpty)
+            result = oneRow && !replaces && !foreignKeys && !table.isAutoincrement
+        }
+        cache.singleWrite = result
+        return result
     }
 
     /// The foreign keys referencing `table`, kept while the schema stays the same.
@@ -193,8 +220,11 @@ extension SQLConnection {
         _ insert: InsertStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let table = try tableDefinition(insert.table)
-        let writer = try session.writer(table)
+        let table = try cache.table ?? tableDefinition(insert.table)
+        cache.table = table
+        let writer = try cache.writer ?? session.writer(table)
+        cache.writer = writer
+        session.adopt(writer)
         let targets: [Int]
         if let cached = cache.targets {
             targets = cached
@@ -457,8 +487,11 @@ extension SQLConnection {
         _ update: UpdateStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let table = try tableDefinition(update.table)
-        let writer = try session.writer(table)
+        let table = try cache.table ?? tableDefinition(update.table)
+        cache.table = table
+        let writer = try cache.writer ?? session.writer(table)
+        cache.writer = writer
+        session.adopt(writer)
         let assignments = try cache.assignments ?? compileAssignments(update.assignments, table, writer.scope)
         cache.assignments = assignments
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
@@ -493,8 +526,11 @@ extension SQLConnection {
     private func delete(
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
-        let table = try tableDefinition(delete.table)
-        let writer = try session.writer(table)
+        let table = try cache.table ?? tableDefinition(delete.table)
+        cache.table = table
+        let writer = try cache.writer ?? session.writer(table)
+        cache.writer = writer
+        session.adopt(writer)
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
         try session.prepareForeignKeys(table, asChild: false, asParent: true)

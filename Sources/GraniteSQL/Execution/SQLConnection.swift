@@ -74,7 +74,7 @@ public final class SQLConnection {
     /// The maximum number of statements ``cachedStatement(_:)`` keeps.
     public var statementCacheCapacity = 128
     /// Parsed scripts run by ``execute(_:arguments:)``, by SQL text.
-    private var scriptCache: [String: [Statement]] = [:]
+    private var scriptCache: [String: [(statement: Statement, cache: WriteCache)]] = [:]
 
     /// Parses and plans the single statement in `sql`. Throws when `sql` holds no statement or several.
     public func prepare(_ sql: String) throws -> PreparedStatement {
@@ -128,21 +128,21 @@ public final class SQLConnection {
     /// Executes every statement of `sql`, discarding any result rows. `arguments` are bound, by position, to each
     /// statement that uses parameters (their number must match).
     public func execute(_ sql: String, arguments: [Value] = []) throws {
-        let statements: [Statement]
+        let statements: [(statement: Statement, cache: WriteCache)]
         if let cached = scriptCache[sql] {
             statements = cached
         } else {
-            statements = try Parser.parseScript(sql)
+            statements = try Parser.parseScript(sql).map { ($0, WriteCache()) }
             if scriptCache.count >= 64 { scriptCache.removeAll() }
             scriptCache[sql] = statements
         }
-        if !arguments.isEmpty, !statements.contains(where: { $0.parameters.count > 0 }) {
+        if !arguments.isEmpty, !statements.contains(where: { $0.statement.parameters.count > 0 }) {
             throw SQLExecutionError(
                 .misuse, "wrong number of arguments: the SQL uses 0 parameters, \(arguments.count) given")
         }
-        for statement in statements {
+        for (statement, cache) in statements {
             do {
-                _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [])
+                _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [], cache: cache)
             } catch {
                 throw withSuggestion(error)
             }
@@ -231,14 +231,16 @@ public final class SQLConnection {
 
     // MARK: Transactions
 
-    private func run(_ statement: Statement, arguments: [Value]) throws -> (columns: [String], rows: [[Value]]) {
+    private func run(_ statement: Statement, arguments: [Value], cache: WriteCache? = nil) throws -> (
+        columns: [String], rows: [[Value]]
+    ) {
         guard arguments.count == statement.parameters.count else {
             throw SQLExecutionError(
                 .misuse,
                 "wrong number of arguments: the statement uses \(statement.parameters.count) parameters, "
                     + "\(arguments.count) given")
         }
-        return try run(statement, parameters: BoundParameters(arguments))
+        return try run(statement, parameters: BoundParameters(arguments), cache: cache)
     }
 
     /// Begins a write transaction, first ending the read snapshot of running statements (they continue on the
@@ -322,7 +324,8 @@ public final class SQLConnection {
         case .explain:
             throw SQLExecutionError.unsupported("EXPLAIN")
         default:
-            return try atomically { try write(statement, parameters: parameters, cache: cache) }
+            let savepoint = !(isInTransaction && cache.map { needsNoSavepoint(statement, $0) } ?? false)
+            return try atomically(savepoint: savepoint) { try write(statement, parameters: parameters, cache: cache) }
         }
     }
 
@@ -349,7 +352,22 @@ public final class SQLConnection {
     }
 
     /// Runs a writing statement atomically: its own transaction in autocommit mode, else under a savepoint.
-    func atomically<T>(_ body: () throws -> T) throws -> T {
+    ///
+    /// With `savepoint` false (a statement that checks everything before its only write, see
+    /// ``needsNoSavepoint(_:_:)``), a statement inside a transaction runs without the savepoint; should its
+    /// storage write fail, the transaction is rolled back, as SQLite does on I/O errors.
+    func atomically<T>(savepoint: Bool = true, _ body: () throws -> T) throws -> T {
+        if isInTransaction && !savepoint {
+            do {
+                return try body()
+            } catch let error as SQLExecutionError {
+                if error.resolution == .rollback { try? endTransaction(commit: false) }
+                throw error
+            } catch {
+                try? endTransaction(commit: false)
+                throw error
+            }
+        }
         if isInTransaction {
             try engine.savepoint(Self.statementSavepoint)
             do {

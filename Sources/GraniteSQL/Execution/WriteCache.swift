@@ -6,6 +6,10 @@ final class WriteCache {
     /// The catalog version (and foreign key setting) the entries were built for.
     var version = -1
     var foreignKeys = true
+    var table: TableDefinition?
+    /// Whether the statement needs no statement savepoint (see `SQLConnection.needsNoSavepoint`).
+    var singleWrite: Bool?
+    var writer: TableWriter?
     var targets: [Int]?
     var values: [[CompiledExpression]]?
     var assignments: [(column: Int, value: CompiledExpression)]?
@@ -20,6 +24,9 @@ final class WriteCache {
         guard version != self.version || foreignKeys != self.foreignKeys else { return }
         self.version = version
         self.foreignKeys = foreignKeys
+        table = nil
+        singleWrite = nil
+        writer = nil
         targets = nil
         values = nil
         assignments = nil

@@ -70,15 +70,20 @@ final class WriteSession {
         self.foreignKeys = foreignKeys
     }
 
-    /// Where writers come from (the connection's cache), if set.
-    var writerSource: ((TableDefinition) throws -> TableWriter)?
+    /// The connection whose writer and reference caches the session uses, if set.
+    weak var connection: SQLConnection?
+
+    /// Registers a writer obtained elsewhere (a statement's cache) as the writer of its table.
+    func adopt(_ writer: TableWriter) {
+        writers[SchemaNames.key(writer.table.name)] = writer
+    }
 
     /// The (cached) writer of `table`.
     func writer(_ table: TableDefinition) throws -> TableWriter {
         let key = SchemaNames.key(table.name)
         if let writer = writers[key] { return writer }
         let writer =
-            try writerSource?(table)
+            try connection?.cachedWriter(table)
             ?? TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
         writers[key] = writer
         return writer
@@ -433,11 +438,8 @@ final class WriteSession {
     // MARK: Foreign keys
 
     /// The foreign keys (child table, key number) referring to `table`.
-    /// Where the references to a table come from (the connection's cache), if set.
-    var referenceSource: ((TableDefinition) -> [(child: TableDefinition, key: Int)])?
-
     func referencing(_ table: TableDefinition) throws -> [(child: TableDefinition, key: Int)] {
-        if let referenceSource { return referenceSource(table) }
+        if let connection { return connection.cachedReferences(table) }
         return Self.references(to: table, in: catalog)
     }
 

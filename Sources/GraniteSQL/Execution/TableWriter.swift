@@ -10,6 +10,13 @@ final class TableWriter {
     let defaults: [Value]
     let checks: [(name: String, expression: CompiledExpression)]
     let parameters: BoundParameters
+    /// Per index: how each key column is computed (a column slot or an expression) and its collation, and the
+    /// partial index condition — resolved once, since keys are computed for every row written.
+    private let keyParts:
+        [(
+            columns: [(slot: Int, expression: CompiledExpression?, collation: SQLCollation)],
+            filter: CompiledExpression?
+        )]
 
     init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters) throws {
         self.table = table
@@ -28,6 +35,15 @@ final class TableWriter {
             indexes.append((index, try engine.index(named: index.storageName), keys, filter))
         }
         self.indexes = indexes
+        keyParts = indexes.map { index in
+            let columns = index.0.columns.enumerated().map { position, column in
+                var slot = -1
+                if case .column(let c) = column.target { slot = c }
+                let collation = column.collation.flatMap { SQLCollation(name: $0) } ?? .binary
+                return (slot, index.2[position], collation)
+            }
+            return (columns, index.3)
+        }
         var defaults: [Value] = []
         for column in table.columns {
             guard let expression = column.defaultValue else {
@@ -81,22 +97,28 @@ final class TableWriter {
     /// The key of `row` in index number `k` without the rowid, or nil when the row is not in a partial index.
     /// `hasNull` reports whether any key value is NULL (such entries never conflict).
     func indexPrefix(_ k: Int, row: [Value]) throws -> (key: [UInt8], hasNull: Bool)? {
-        let index = indexes[k]
-        var context = EvaluationContext(row: row, parameters: parameters)
-        if let filter = index.filter, !(try filter.isTrue(&context)) { return nil }
+        let parts = keyParts[k]
+        var context: EvaluationContext?
+        if let filter = parts.filter {
+            var c = EvaluationContext(row: row, parameters: parameters)
+            if !(try filter.isTrue(&c)) { return nil }
+            context = c
+        }
         var key: [UInt8] = []
+        key.reserveCapacity(32)
         var hasNull = false
-        for (position, column) in index.definition.columns.enumerated() {
+        for part in parts.columns {
             var value: Value
-            if let compiled = index.keys[position] {
-                value = try compiled.evaluate(&context)
-            } else if case .column(let c) = column.target {
-                value = row[c]
+            if let compiled = part.expression {
+                if context == nil { context = EvaluationContext(row: row, parameters: parameters) }
+                value = try compiled.evaluate(&context!)
+            } else if part.slot >= 0 {
+                value = row[part.slot]
             } else {
                 value = .null
             }
-            if case .text(let s) = value, let name = column.collation, let collation = SQLCollation(name: name) {
-                switch collation {
+            if case .text(let s) = value {
+                switch part.collation {
                 case .nocase: value = .text(Self.asciiLowercased(s))
                 case .rtrim: value = .text(Self.trimmingTrailingSpaces(s))
                 case .binary: break

@@ -71,7 +71,7 @@ final class WriteSession {
     }
 
     /// The connection whose writer and reference caches the session uses, if set.
-    weak var connection: SQLConnection?
+    var connection: SQLConnection?
 
     /// Registers a writer obtained elsewhere (a statement's cache) as the writer of its table.
     func adopt(_ writer: TableWriter) {

@@ -389,9 +389,11 @@ final class SelectCursor {
     }
 }
 
-/// Forwards subquery evaluation to the cursor without retaining it.
+/// Forwards subquery evaluation to the cursor without retaining it. The cursor owns the proxy (through its
+/// evaluation context) and outlives it, so the unowned reference is never dangling; it avoids the side table a
+/// weak reference would give the cursor, which slows every retain and release of it.
 private final class SubqueryProxy: SubqueryProvider {
-    weak var cursor: SelectCursor?
+    unowned(unsafe) var cursor: SelectCursor?
 
     func scalar(_ id: SubqueryID, context: inout EvaluationContext) throws -> Value {
         guard case .scalar(let v)? = try cursor?.subquery(id, &context) else { return .null }

@@ -182,6 +182,14 @@ final class TableCursor {
     /// For a covering index search: (position in the index key, column) pairs.
     private let coveringColumns: [(key: Int, column: Int, real: Bool)]
     private let columnCount: Int
+    private let rowidAlias: Int?
+    private let defaults: [Value]
+    private let tree: TableTree?
+    private let descending: Bool
+    /// The access method without its payload, so that stepping does not copy (and retain) the payload.
+    private enum Method { case scan, rowids, rowidRange, index }
+    private let method: Method
+    private let search: IndexSearch?
 
     @exclusivity(unchecked) private var decoder = RowDecoder()
     private var cursor: TreeCursor?
@@ -202,6 +210,17 @@ final class TableCursor {
         self.path = path
         self.base = base
         columnCount = reader.table.columns.count
+        rowidAlias = reader.table.rowidAlias
+        defaults = reader.defaults
+        tree = reader.tree
+        descending = path.descending
+        switch path.method {
+        case .scan: method = .scan
+        case .rowids: method = .rowids
+        case .rowidRange: method = .rowidRange
+        case .index: method = .index
+        }
+        if case .index(let search) = path.method { self.search = search } else { self.search = nil }
         needed = used.filter { $0 < reader.table.columns.count }.sorted()
         var covering: [(Int, Int, Bool)] = []
         if case .index(let search) = path.method, search.covering {
@@ -323,15 +342,15 @@ final class TableCursor {
     /// Advances to the next row and writes its needed columns and rowid into `row`; false when done.
     func next(_ row: inout [Value]) throws -> Bool {
         if exhausted { return false }
-        switch path.method {
+        switch method {
         case .scan, .rowidRange:
-            guard let tree = reader.tree else { return false }
+            guard let tree else { return false }
             let cursor = try self.cursor ?? tree.makeCursor()
             self.cursor = cursor
             var valid: Bool
             if !positioned {
                 positioned = true
-                if path.descending {
+                if descending {
                     if let high = range.high {
                         valid = try cursor.seek(atOrAfter: high)
                         if valid, cursor.rowid > high {
@@ -346,11 +365,11 @@ final class TableCursor {
                     valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
                 }
             } else {
-                valid = path.descending ? try cursor.previous() : try cursor.next()
+                valid = descending ? try cursor.previous() : try cursor.next()
             }
             if valid {
-                if path.descending, let low = range.low, cursor.rowid < low { valid = false }
-                if !path.descending, let high = range.high, cursor.rowid > high { valid = false }
+                if descending, let low = range.low, cursor.rowid < low { valid = false }
+                if !descending, let high = range.high, cursor.rowid > high { valid = false }
             }
             guard valid else {
                 exhausted = true
@@ -359,7 +378,7 @@ final class TableCursor {
             try load(cursor, &row)
             return true
         case .rowids:
-            guard let tree = reader.tree else { return false }
+            guard let tree else { return false }
             let cursor = try self.cursor ?? tree.makeCursor()
             self.cursor = cursor
             while rowidPosition < rowids.count {
@@ -372,7 +391,8 @@ final class TableCursor {
             }
             exhausted = true
             return false
-        case .index(let search):
+        case .index:
+            guard let search else { return false }
             guard let cursor else { return false }
             while prefixPosition < prefixes.count {
                 let prefix = prefixes[prefixPosition]
@@ -381,7 +401,7 @@ final class TableCursor {
                     positioned = true
                     lowKey = prefix + (low ?? [])
                     highKey = high.map { prefix + $0 }
-                    if path.descending {
+                    if descending {
                         let sentinel = (highKey ?? prefix) + [0xFF, 0xFF]
                         valid = try cursor.seek(atOrAfter: sentinel)
                         valid = valid ? try cursor.previous() : try cursor.last()
@@ -389,13 +409,13 @@ final class TableCursor {
                         valid = try cursor.seek(atOrAfter: lowKey)
                     }
                 } else {
-                    valid = path.descending ? try cursor.previous() : try cursor.next()
+                    valid = descending ? try cursor.previous() : try cursor.next()
                 }
                 if valid {
                     let key = cursor.key
                     if !key.starts(with: prefix) {
                         valid = false
-                    } else if path.descending {
+                    } else if descending {
                         if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }
                     } else if let highKey, highKey.lexicographicallyPrecedes(key), !key.starts(with: highKey) {
                         valid = false
@@ -420,10 +440,10 @@ final class TableCursor {
         try cursor.withPayload { raw in
             try decoder.reset(raw)
             for c in needed {
-                row[base + c] = c < decoder.count ? try decoder.value(at: c) : reader.defaults[c]
+                row[base + c] = c < decoder.count ? try decoder.value(at: c) : defaults[c]
             }
         }
-        if let alias = reader.table.rowidAlias { row[base + alias] = .integer(rowid) }
+        if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
     }
 
     /// Loads the row of the current index entry; false when the entry's row is missing (a damaged index).
@@ -439,7 +459,7 @@ final class TableCursor {
                 if real, case .integer(let i) = v { v = .real(Double(i)) }
                 row[base + column] = v
             }
-            if let alias = reader.table.rowidAlias { row[base + alias] = .integer(rowid) }
+            if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
             return true
         }
         guard let rowid = try cursor.withKey({ try KeyEncoding.trailingInteger($0) }) else {
@@ -454,7 +474,7 @@ final class TableCursor {
     private var rowCursor: TreeCursor?
     private func tableCursor() throws -> TreeCursor {
         if let rowCursor { return rowCursor }
-        guard let tree = reader.tree else { throw StorageError.corrupt(page: 0, "index without a table") }
+        guard let tree else { throw StorageError.corrupt(page: 0, "index without a table") }
         let c = try tree.makeCursor()
         rowCursor = c
         return c

@@ -54,8 +54,17 @@ final class SelectCursor {
         fromPositions = Array(repeating: 0, count: n)
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
+        levelFilters = program.levels.map(\.filters)
+        levelMatches = program.levels.map(\.matchConditions)
+        levelIsLeft = program.levels.map(\.isLeft)
+        aggregateArguments = program.aggregates.map(\.arguments)
         proxy.cursor = self
     }
+
+    private let levelFilters: [[CompiledExpression]]
+    private let levelMatches: [[CompiledExpression]]
+    private let levelIsLeft: [Bool]
+    private let aggregateArguments: [[CompiledExpression]]
 
     /// The result column names.
     var columnNames: [String] { program.columnNames }
@@ -185,17 +194,17 @@ final class SelectCursor {
         }
         while level >= 0 {
             if try advance(level) {
-                if try passes(program.levels[level].filters) {
+                if try passes(levelFilters[level]) {
                     if level == n - 1 { return true }
                     level += 1
                     try openLevel(level)
                 }
                 continue
             }
-            if program.levels[level].isLeft && !matched[level] && !nullEmitted[level] {
+            if levelIsLeft[level] && !matched[level] && !nullEmitted[level] {
                 nullEmitted[level] = true
                 writeNulls(level)
-                if try passes(program.levels[level].filters) {
+                if try passes(levelFilters[level]) {
                     if level == n - 1 { return true }
                     level += 1
                     try openLevel(level)
@@ -248,7 +257,7 @@ final class SelectCursor {
                 let base = program.levels[k].source.base
                 for (c, v) in values.enumerated() { context.row[base + c] = v }
             }
-            if try passes(program.levels[k].matchConditions) {
+            if try passes(levelMatches[k]) {
                 matched[k] = true
                 return true
             }
@@ -317,9 +326,11 @@ final class SelectCursor {
         var arguments: [Value] = []
         var key: [UInt8] = []
         let grouped = !program.groupBy.isEmpty
+        let groupBy = program.groupBy
+        let aggregateArguments = self.aggregateArguments
         while try nextJoinRow() {
             key.removeAll(keepingCapacity: true)
-            for term in program.groupBy {
+            for term in groupBy {
                 KeyEncoding.append(Self.normalized(try term.expression.evaluate(&context), term.collation), to: &key)
             }
             let g: Int
@@ -337,7 +348,7 @@ final class SelectCursor {
             var changed = false
             for a in accumulators[g].indices {
                 arguments.removeAll(keepingCapacity: true)
-                for e in program.aggregates[a].arguments { arguments.append(try e.evaluate(&context)) }
+                for e in aggregateArguments[a] { arguments.append(try e.evaluate(&context)) }
                 if accumulators[g][a].step(arguments) { changed = true }
             }
             if minMaxOnly && changed { representatives[g] = context.row }

@@ -26,15 +26,18 @@ final class LineEditorTests: XCTestCase {
             [.home, .end, .home, .end, .delete, .right])
         XCTAssertEqual(
             decoder.decode([0x01, 0x05, 0x02, 0x06, 0x10, 0x0E, 0x15, 0x0B, 0x17, 0x04, 0x03, 0x0C]),
-            [.home, .end, .left, .right, .up, .down, .killToStart, .killToEnd, .deleteWordBefore, .endOfFile,
-             .interrupt, .clearScreen])
+            [
+                .home, .end, .left, .right, .up, .down, .killToStart, .killToEnd, .deleteWordBefore, .endOfFile,
+                .interrupt, .clearScreen,
+            ])
         // Multi-byte characters and escape sequences split across reads.
         let bytes = Array("é€😀".utf8) + Array("\u{1B}[3~".utf8)
         var keys: [EditorKey] = []
         for byte in bytes { keys += decoder.decode([byte]) }
         XCTAssertEqual(keys, [.insert("é"), .insert("€"), .insert("😀"), .delete])
         // Invalid UTF-8 and unknown sequences are dropped; a lone ESC is ignored.
-        XCTAssertEqual(decoder.decode([0xFF, 0xE2, 0x41, 0x1B, 0x62] + Array("\u{1B}[5~x".utf8)),
+        XCTAssertEqual(
+            decoder.decode([0xFF, 0xE2, 0x41, 0x1B, 0x62] + Array("\u{1B}[5~x".utf8)),
             [.insert("A"), .insert("b"), .insert("x")])
     }
 
@@ -272,7 +275,8 @@ final class LineEditorTerminalTests: XCTestCase {
         try "select 'from an earlier session';\n".write(toFile: history, atomically: true, encoding: .utf8)
         let modes = directory.appendingPathComponent("modes").path
         let socket = "granite-test-\(UUID().uuidString.prefix(8))"
-        let command = "env TERM=xterm GRANITE_HISTORY='\(history)' '\(binary.path)' sql '\(directory.path)/db.granite';"
+        let command =
+            "env TERM=xterm GRANITE_HISTORY='\(history)' '\(binary.path)' sql '\(directory.path)/db.granite';"
             + " stty -a > '\(modes)'; sleep 60"
         do {
             try self.tmux(tmux, socket, ["new-session", "-d", "-x", "80", "-y", "24", command])

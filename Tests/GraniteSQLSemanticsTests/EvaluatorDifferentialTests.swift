@@ -78,10 +78,14 @@ struct ExpressionSource {
         case 6:
             return "(\(expression(depth: d)) COLLATE \(src.pick(["NOCASE", "RTRIM", "BINARY", "nocase"])))"
         case 7:
-            let t = src.pick(["INTEGER", "REAL", "TEXT", "BLOB", "NUMERIC", "VARCHAR(10)", "INT", "FLOAT", "DECIMAL(5,2)"])
+            let t = src.pick([
+                "INTEGER", "REAL", "TEXT", "BLOB", "NUMERIC", "VARCHAR(10)", "INT", "FLOAT", "DECIMAL(5,2)",
+            ])
             return "CAST(\(expression(depth: d)) AS \(t))"
         case 8:
-            let op = src.pick(["IS NULL", "ISNULL", "NOTNULL", "NOT NULL", "IS NOT NULL", "IS TRUE", "IS NOT FALSE", "IS FALSE"])
+            let op = src.pick([
+                "IS NULL", "ISNULL", "NOTNULL", "NOT NULL", "IS NOT NULL", "IS TRUE", "IS NOT FALSE", "IS FALSE",
+            ])
             return "(\(expression(depth: d)) \(op))"
         case 9:
             let not = src.bool() ? "NOT " : ""
@@ -208,7 +212,9 @@ final class EvaluatorDifferentialTests: XCTestCase {
                 failures.append("\(text) with \(bound.values): sqlite=\(expected) granite=\(actual)")
             }
         }
-        print("evaluator/random: \(checks) expressions (\(errors) errors) in \(Date().timeIntervalSince(start))s, seed \(seed)")
+        print(
+            "evaluator/random: \(checks) expressions (\(errors) errors) in \(Date().timeIntervalSince(start))s, seed \(seed)"
+        )
         if !failures.isEmpty {
             XCTFail("evaluator mismatches (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
         }
@@ -236,9 +242,11 @@ final class EvaluatorDifferentialTests: XCTestCase {
                     inserted.append(gen.src.value())
                 }
             }
-            oracle.oracle.run("INSERT INTO t(rowid, i, t, r, b, n, c, x) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            oracle.oracle.run(
+                "INSERT INTO t(rowid, i, t, r, b, n, c, x) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 [.integer(Int64(rowid))] + inserted)
-            let stored = oracle.oracle.row("SELECT i, t, r, b, n, c, x FROM t WHERE rowid = ?1", [.integer(Int64(rowid))])
+            let stored = oracle.oracle.row(
+                "SELECT i, t, r, b, n, c, x FROM t WHERE rowid = ?1", [.integer(Int64(rowid))])
             // The slots hold the values as stored, i.e. with the column affinities applied.
             let slots = zip(columns, inserted).map { SQLAffinity(declaredType: $0.0.declaredType).apply(to: $0.1) }
             for (k, v) in slots.enumerated() where !sameOutcome(stored[k], .value(v)) && failures.count < 30 {
@@ -291,7 +299,8 @@ final class EvaluatorDifferentialTests: XCTestCase {
         XCTAssertNil(message("0 AND nosuch"))  // folded away at parse time by SQLite too
         XCTAssertNil(message("nosuch IN ()"))
 
-        let folded = try ExpressionCompiler.compile(try Parser.parseExpression("(1 + 2 * 3) || 'x'"), resolver: resolver)
+        let folded = try ExpressionCompiler.compile(
+            try Parser.parseExpression("(1 + 2 * 3) || 'x'"), resolver: resolver)
         XCTAssertEqual(folded.constantValue, .text("7x"))
         let notFolded = try ExpressionCompiler.compile(try Parser.parseExpression("random() + 1"), resolver: resolver)
         XCTAssertNil(notFolded.constantValue)
@@ -302,7 +311,8 @@ final class EvaluatorDifferentialTests: XCTestCase {
         var params = BoundParameters()
         params.bind(1, .integer(10))
         var context = EvaluationContext(row: [.integer(1), .text("t"), .text("u")], parameters: params)
-        let e = try ExpressionCompiler.compile(try Parser.parseExpression("a.x + :p + coalesce(?5, 100)"), resolver: resolver)
+        let e = try ExpressionCompiler.compile(
+            try Parser.parseExpression("a.x + :p + coalesce(?5, 100)"), resolver: resolver)
         XCTAssertEqual(try e.evaluate(&context), .integer(111))
 
         // CURRENT_* produce well-formed text.

@@ -260,7 +260,8 @@ final class PlannerDifferentialTests: XCTestCase {
         XCTAssertEqual(
             try plan(db, "SELECT * FROM t WHERE b IN ('b1', 'b2') AND c > 2"),
             ["SEARCH t USING INDEX t_bc (b=? AND c>?)"])
-        XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE a IN (3, '1', 3.0, 'x') AND id < 12").sorted(), [1, 3, 6, 8, 11])
+        XCTAssertEqual(
+            try ids(db, "SELECT id FROM t WHERE a IN (3, '1', 3.0, 'x') AND id < 12").sorted(), [1, 3, 6, 8, 11])
         XCTAssertEqual(try ids(db, "SELECT id FROM t WHERE b IN ('b1', 'b2') AND c > 8").sorted(), [17, 19, 20])
         // The NOCASE column's comparison uses the NOCASE index, not the BINARY one.
         XCTAssertEqual(try plan(db, "SELECT * FROM t WHERE e = 'x'"), ["SEARCH t USING INDEX t_e (e=?)"])

@@ -173,12 +173,15 @@ final class SemanticsDifferentialTests: XCTestCase {
             ("abs", [.integer(Int64.min)]), ("substr", [.text("hello"), .integer(Int64.max), .integer(Int64.min)]),
             ("substr", [.text("hello"), .integer(-2_147_483_648), .integer(2_147_483_647)]),
             ("round", [.real(1e300), .integer(Int64.max)]), ("round", [.real(2.5), .integer(-5)]),
-            ("round", [.real(-2.5)]), ("round", [.real(0.5), .integer(30)]), ("round", [.real(1.23456789), .integer(40)]),
-            ("substr", [.blob([1, 2, 3, 4]), .integer(-2), .integer(-3)]), ("replace", [.integer(5), .text(""), .null]),
+            ("round", [.real(-2.5)]), ("round", [.real(0.5), .integer(30)]),
+            ("round", [.real(1.23456789), .integer(40)]),
+            ("substr", [.blob([1, 2, 3, 4]), .integer(-2), .integer(-3)]),
+            ("replace", [.integer(5), .text(""), .null]),
         ]
         for (name, args) in edges {
             let sql = "SELECT \(name)(" + (1...args.count).map { "?\($0)" }.joined(separator: ", ") + ")"
-            checker.check(oracle.row(sql, args)[0], Outcome { try SQLScalarFunctions.call(name, args) }, "\(name)\(args)")
+            checker.check(
+                oracle.row(sql, args)[0], Outcome { try SQLScalarFunctions.call(name, args) }, "\(name)\(args)")
         }
         checker.finish()
     }
@@ -192,7 +195,8 @@ final class SemanticsDifferentialTests: XCTestCase {
         let textChars: [Character] = Array("aAbB%_-]\\é")
         for _ in 0..<(2000 * Env.stress) {
             let s: Value = src.int(0...20) == 0 ? src.value() : .text(src.asciiText(maxLength: 8, alphabet: textChars))
-            let p: Value = src.int(0...20) == 0 ? src.value() : .text(src.asciiText(maxLength: 6, alphabet: patternChars))
+            let p: Value =
+                src.int(0...20) == 0 ? src.value() : .text(src.asciiText(maxLength: 6, alphabet: patternChars))
             let esc: Value = src.int(0...10) == 0 ? src.pick([.text("ab"), .text(""), .null]) : .text("\\")
             // Debian's SQLite is built with SQLITE_LIKE_DOESNT_MATCH_BLOBS, hence `blobsNeverMatch: true`.
             let row = oracle.row("SELECT ?1 LIKE ?2, ?1 GLOB ?2", [s, p])
@@ -282,7 +286,8 @@ final class DateTimeDifferentialTests: XCTestCase {
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         func randomTime() -> Value {
             let y = src.int(0...12) == 0 ? src.int(0...9999) : src.int(1900...2100)
-            let date = "\(String(repeating: "0", count: 4 - String(y).count))\(y)-\(two(src.int(1...12)))-\(two(src.int(1...31)))"
+            let date =
+                "\(String(repeating: "0", count: 4 - String(y).count))\(y)-\(two(src.int(1...12)))-\(two(src.int(1...31)))"
             let time = "\(two(src.int(0...24))):\(two(src.int(0...59)))"
             let secs = two(src.int(0...59))
             switch src.int(0...11) {
@@ -322,7 +327,8 @@ final class DateTimeDifferentialTests: XCTestCase {
             for _ in 0..<src.int(0...3) { args.append(randomModifier()) }
             let fmt = Value.text(src.pick(formats))
             let ps = (1...args.count).map { "?\($0 + 1)" }.joined(separator: ", ")
-            let sql = "SELECT date(\(ps)), time(\(ps)), datetime(\(ps)), julianday(\(ps)), unixepoch(\(ps)), strftime(?1, \(ps))"
+            let sql =
+                "SELECT date(\(ps)), time(\(ps)), datetime(\(ps)), julianday(\(ps)), unixepoch(\(ps)), strftime(?1, \(ps))"
             let row = oracle.row(sql, [fmt] + args)
             if case .value(.text) = row[0] { nonNull += 1 }
             checker.check(row[0], .value(SQLDateTime.date(args)), "date\(args)")
@@ -346,7 +352,9 @@ final class AffinityAndErrorTests: XCTestCase {
             "DOUBLE PRECISION", "FLOAT", "NUMERIC", "DECIMAL(10,2)", "BOOLEAN", "DATE", "CHARINT", "FLOATING POINT",
             "STRING", "BLOBTEXT", "TEXTBLOB", "REALBLOB", "DOUB", "interval", "point",
         ]
-        let inputs: [Value] = [.text("12"), .text("1.5"), .text("1e3"), .real(3.0), .integer(7), .text("x"), .blob([0x31])]
+        let inputs: [Value] = [
+            .text("12"), .text("1.5"), .text("1e3"), .real(3.0), .integer(7), .text("x"), .blob([0x31]),
+        ]
         for (k, t) in types.enumerated() {
             oracle.execute("CREATE TABLE d\(k)(c \(t))")
             for v in inputs {
@@ -367,7 +375,8 @@ final class AffinityAndErrorTests: XCTestCase {
         sum.step(.integer(1))
         XCTAssertThrowsError(try sum.finish())
         XCTAssertEqual(SQLArithmetic.negate(.integer(Int64.min)), .real(9_223_372_036_854_775_808.0))
-        XCTAssertEqual(SQLArithmetic.evaluate(.divide, .integer(Int64.min), .integer(-1)), .real(9_223_372_036_854_775_808.0))
+        XCTAssertEqual(
+            SQLArithmetic.evaluate(.divide, .integer(Int64.min), .integer(-1)), .real(9_223_372_036_854_775_808.0))
         XCTAssertEqual(SQLArithmetic.evaluate(.remainder, .integer(5), .integer(0)), .null)
         XCTAssertEqual(SQLRealFormatting.render(1e15), "1.0e+15")
         XCTAssertEqual(SQLRealFormatting.render(-0.0), "0.0")

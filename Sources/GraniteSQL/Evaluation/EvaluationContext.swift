@@ -29,7 +29,8 @@ public struct EvaluationContext {
     public var subqueries: SubqueryProvider?
 
     /// Creates a context.
-    public init(row: [Value] = [], parameters: BoundParameters = BoundParameters(), subqueries: SubqueryProvider? = nil) {
+    public init(row: [Value] = [], parameters: BoundParameters = BoundParameters(), subqueries: SubqueryProvider? = nil)
+    {
         self.row = row
         self.parameters = parameters
         self.subqueries = subqueries

@@ -122,7 +122,8 @@ extension ExpressionCompiler {
             case .function, .like: return true
             default:
                 let (l, r, list) = parts(e)
-                return (l.map(containsCall) ?? false) || (r.map(containsCall) ?? false) || list.contains(where: containsCall)
+                return (l.map(containsCall) ?? false) || (r.map(containsCall) ?? false)
+                    || list.contains(where: containsCall)
             }
         }
 
@@ -195,7 +196,9 @@ extension ExpressionCompiler {
         }
 
         static func namedCollation(_ name: String) throws -> SQLCollation {
-            guard let c = SQLCollation(name: name) else { throw SQLEvaluationError("no such collation sequence: \(name)") }
+            guard let c = SQLCollation(name: name) else {
+                throw SQLEvaluationError("no such collation sequence: \(name)")
+            }
             return c
         }
 
@@ -207,7 +210,8 @@ extension ExpressionCompiler {
         }
 
         func rule(_ l: SQLExpression, _ r: SQLExpression) throws -> ComparisonRule {
-            ComparisonRule(leftAffinity: try affinity(l), rightAffinity: try affinity(r), collation: try comparisonCollation(l, r))
+            ComparisonRule(
+                leftAffinity: try affinity(l), rightAffinity: try affinity(r), collation: try comparisonCollation(l, r))
         }
 
         /// `sqlite3ExprIsConstant` as the parser sees it: no columns, calls or subqueries.
@@ -480,7 +484,8 @@ extension ExpressionCompiler {
             return fold(.compare(comparison, a, b, try rule(l, r)), [a, b])
         }
 
-        mutating func arithmetic(_ op: SQLArithmeticOperator, _ l: SQLExpression, _ r: SQLExpression) throws -> EvalNode {
+        mutating func arithmetic(_ op: SQLArithmeticOperator, _ l: SQLExpression, _ r: SQLExpression) throws -> EvalNode
+        {
             let a = try operand(l)
             let b = try operand(r)
             return fold(.arithmetic(op, a, b), [a, b])

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GraniteStorage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// SQLite's date and time functions: `date`, `time`, `datetime`, `julianday`, `unixepoch`, `strftime`.
 ///
@@ -125,7 +126,9 @@ public enum SQLDateTime {
 
     static func computeJD(_ p: inout State) {
         if p.validJD { return }
-        var Y = 2000, M = 1, D = 1
+        var Y = 2000
+        var M = 1
+        var D = 1
         if p.validYMD {
             Y = p.Y
             M = p.M
@@ -196,11 +199,11 @@ public enum SQLDateTime {
 
     static func currentJD() -> Int64 {
         #if canImport(Glibc)
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return 210_866_760_000_000 + Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            return 210_866_760_000_000 + Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
         #else
-        return 210_866_760_000_000
+            return 210_866_760_000_000
         #endif
     }
 

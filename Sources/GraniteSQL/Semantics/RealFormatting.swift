@@ -28,9 +28,9 @@ public enum SQLRealFormatting {
     ]
 
     #if arch(x86_64) || arch(i386)
-    typealias LongDouble = Float80
+        typealias LongDouble = Float80
     #else
-    typealias LongDouble = Double
+        typealias LongDouble = Double
     #endif
 
     private static func digit(_ value: inout LongDouble, _ count: inout Int) -> UInt8 {

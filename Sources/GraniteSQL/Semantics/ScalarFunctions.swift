@@ -18,32 +18,70 @@ public enum SQLScalarFunctions {
             }
         }
         switch n {
-        case "length": try arity(1...1); return length(args[0])
-        case "lower": try arity(1...1); return lower(args[0])
-        case "upper": try arity(1...1); return upper(args[0])
-        case "abs": try arity(1...1); return try abs(args[0])
-        case "round": try arity(1...2); return round(args[0], args.count > 1 ? args[1] : nil)
+        case "length":
+            try arity(1...1)
+            return length(args[0])
+        case "lower":
+            try arity(1...1)
+            return lower(args[0])
+        case "upper":
+            try arity(1...1)
+            return upper(args[0])
+        case "abs":
+            try arity(1...1)
+            return try abs(args[0])
+        case "round":
+            try arity(1...2)
+            return round(args[0], args.count > 1 ? args[1] : nil)
         case "coalesce":
             if args.count < 2 { throw SQLFunctionError("wrong number of arguments to function coalesce()") }
             return coalesce(args)
-        case "ifnull": try arity(2...2); return coalesce(args)
-        case "nullif": try arity(2...2); return nullif(args[0], args[1])
-        case "substr", "substring": try arity(2...3); return substr(args[0], args[1], args.count > 2 ? args[2] : nil)
-        case "instr": try arity(2...2); return instr(args[0], args[1])
-        case "replace": try arity(3...3); return replace(args[0], args[1], args[2])
-        case "trim": try arity(1...2); return trim(args[0], args.count > 1 ? args[1] : nil, left: true, right: true)
-        case "ltrim": try arity(1...2); return trim(args[0], args.count > 1 ? args[1] : nil, left: true, right: false)
-        case "rtrim": try arity(1...2); return trim(args[0], args.count > 1 ? args[1] : nil, left: false, right: true)
-        case "typeof": try arity(1...1); return typeof(args[0])
-        case "hex": try arity(1...1); return hex(args[0])
-        case "quote": try arity(1...1); return quote(args[0])
-        case "random": try arity(0...0); return random()
-        case "unicode": try arity(1...1); return unicode(args[0])
+        case "ifnull":
+            try arity(2...2)
+            return coalesce(args)
+        case "nullif":
+            try arity(2...2)
+            return nullif(args[0], args[1])
+        case "substr", "substring":
+            try arity(2...3)
+            return substr(args[0], args[1], args.count > 2 ? args[2] : nil)
+        case "instr":
+            try arity(2...2)
+            return instr(args[0], args[1])
+        case "replace":
+            try arity(3...3)
+            return replace(args[0], args[1], args[2])
+        case "trim":
+            try arity(1...2)
+            return trim(args[0], args.count > 1 ? args[1] : nil, left: true, right: true)
+        case "ltrim":
+            try arity(1...2)
+            return trim(args[0], args.count > 1 ? args[1] : nil, left: true, right: false)
+        case "rtrim":
+            try arity(1...2)
+            return trim(args[0], args.count > 1 ? args[1] : nil, left: false, right: true)
+        case "typeof":
+            try arity(1...1)
+            return typeof(args[0])
+        case "hex":
+            try arity(1...1)
+            return hex(args[0])
+        case "quote":
+            try arity(1...1)
+            return quote(args[0])
+        case "random":
+            try arity(0...0)
+            return random()
+        case "unicode":
+            try arity(1...1)
+            return unicode(args[0])
         case "char": return char(args)
         case "min", "max":
             if args.count < 2 { throw SQLFunctionError("wrong number of arguments to function \(n)()") }
             return n == "min" ? minimum(args) : maximum(args)
-        case "iif": try arity(3...3); return (args[0].sqlTruth ?? false) ? args[1] : args[2]
+        case "iif":
+            try arity(3...3)
+            return (args[0].sqlTruth ?? false) ? args[1] : args[2]
         case "date": return SQLDateTime.date(args)
         case "time": return SQLDateTime.time(args)
         case "datetime": return SQLDateTime.datetime(args)

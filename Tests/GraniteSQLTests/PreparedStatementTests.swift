@@ -180,4 +180,33 @@ final class StatementAtomicityTests: XCTestCase {
         XCTAssertEqual(try db.query("SELECT email FROM t ORDER BY id").rows, [[.text("a@x")], [.text("d@x")]])
         XCTAssertEqual(try db.query("PRAGMA integrity_check").rows, [[.text("ok")]])
     }
+
+    /// UPDATE and DELETE of one row defer the statement savepoint; failures must still change nothing, and a
+    /// multi-row statement failing half-way must be undone.
+    func testFailingUpdatesInsideATransactionChangeNothing() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute(
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, email TEXT UNIQUE, name TEXT NOT NULL, n INT CHECK (n >= 0))")
+        try db.execute("CREATE INDEX t_n ON t(n)")
+        try db.execute("INSERT INTO t(email, name, n) VALUES ('a', 'A', 1), ('b', 'B', 2), ('c', 'C', 3)")
+        try db.execute("BEGIN")
+        let update = try db.prepare("UPDATE t SET email = ?, name = ?, n = ? WHERE id = ?")
+        for arguments: [Value] in [
+            [.text("b"), .text("X"), .integer(5), .integer(1)],  // UNIQUE
+            [.text("z"), .null, .integer(5), .integer(1)],  // NOT NULL
+            [.text("z"), .text("X"), .integer(-5), .integer(1)],  // CHECK
+        ] {
+            try update.bind(arguments)
+            XCTAssertThrowsError(try update.execute())
+            XCTAssertTrue(db.isInTransaction)
+        }
+        // Several rows: the second one fails after the first was changed; the statement is undone.
+        XCTAssertThrowsError(try db.execute("UPDATE t SET n = 10 - n * 4"))
+        try db.execute("DELETE FROM t WHERE id = 3")
+        try db.execute("COMMIT")
+        XCTAssertEqual(
+            try db.query("SELECT id, email, name, n FROM t ORDER BY id").rows,
+            [[.integer(1), .text("a"), .text("A"), .integer(1)], [.integer(2), .text("b"), .text("B"), .integer(2)]])
+        XCTAssertEqual(try db.query("PRAGMA integrity_check").rows, [[.text("ok")]])
+    }
 }

@@ -76,16 +76,32 @@ extension SQLConnection {
         return result
     }
 
+    /// Whether changing or deleting one row of `table` checks everything before it writes: no foreign key
+    /// involves the table and no REPLACE resolution can delete other rows.
+    private func isSingleRowSafe(_ table: TableDefinition, _ resolution: ConflictResolution?, _ cache: WriteCache)
+        -> Bool
+    {
+        if let known = cache.singleRowSafe { return known }
+        let foreignKeys = foreignKeysEnabled && (!table.foreignKeys.isEmpty || !cachedReferences(table).isEmpty)
+        let replaces =
+            resolution == .replace
+            || (resolution == nil
+                && (table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
+                    || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }))
+        let safe = !foreignKeys && !replaces
+        cache.singleRowSafe = safe
+        return safe
+    }
+
     /// The foreign keys referencing `table`, kept while the schema stays the same.
     func cachedReferences(_ table: TableDefinition) -> [(child: TableDefinition, key: Int)] {
         if referenceCacheVersion != catalog.schemaVersion {
             referenceCache.removeAll()
             referenceCacheVersion = catalog.schemaVersion
         }
-        let key = SchemaNames.key(table.name)
-        if let cached = referenceCache[key] { return cached }
+        if let cached = referenceCache[table.schemaRowid] { return cached }
         let references = WriteSession.references(to: table, in: catalog)
-        referenceCache[key] = references
+        referenceCache[table.schemaRowid] = references
         return references
     }
 
@@ -500,6 +516,7 @@ extension SQLConnection {
         try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
         let n = table.columns.count
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
+        if rows.count > 1 || !isSingleRowSafe(table, update.orAction, cache) { try ensureStatementSavepoint() }
         session.started = true
         var output: [[Value]] = []
         for (position, row) in rows.enumerated() {
@@ -536,6 +553,7 @@ extension SQLConnection {
         try session.prepareForeignKeys(table, asChild: false, asParent: true)
         let n = table.columns.count
         let rows = try matchingRows(writer, delete.table, delete.whereClause, statement, session.parameters, cache)
+        if rows.count > 1 || !isSingleRowSafe(table, nil, cache) { try ensureStatementSavepoint() }
         session.started = true
         var output: [[Value]] = []
         for (position, row) in rows.enumerated() {

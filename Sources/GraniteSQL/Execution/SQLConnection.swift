@@ -27,7 +27,7 @@ public final class SQLConnection {
     var writerCache: [String: TableWriter] = [:]
     var writerCacheVersion = -1
     /// Foreign keys referencing each table, valid for catalog version ``referenceCacheVersion``.
-    var referenceCache: [String: [(child: TableDefinition, key: Int)]] = [:]
+    var referenceCache: [Int64: [(child: TableDefinition, key: Int)]] = [:]
     var referenceCacheVersion = -1
 
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
@@ -36,6 +36,17 @@ public final class SQLConnection {
     public var foreignKeysEnabled = true
 
     private static let statementSavepoint = "granite_statement"
+    /// Whether the running statement's savepoint is deferred (see `atomically(savepoint:deferred:_:)`), and
+    /// whether it has been opened.
+    private var statementSavepointDeferred = false
+    private var statementSavepointOpen = false
+
+    /// Opens the running statement's deferred savepoint, if it is deferred and not open yet.
+    func ensureStatementSavepoint() throws {
+        guard statementSavepointDeferred, !statementSavepointOpen else { return }
+        try engine.savepoint(Self.statementSavepoint)
+        statementSavepointOpen = true
+    }
 
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
     public private(set) var isInTransaction = false
@@ -325,7 +336,14 @@ public final class SQLConnection {
             throw SQLExecutionError.unsupported("EXPLAIN")
         default:
             let savepoint = !(isInTransaction && cache.map { needsNoSavepoint(statement, $0) } ?? false)
-            return try atomically(savepoint: savepoint) { try write(statement, parameters: parameters, cache: cache) }
+            var deferred = false
+            switch statement.kind {
+            case .update, .delete: deferred = cache != nil
+            default: break
+            }
+            return try atomically(savepoint: savepoint, deferred: deferred) {
+                try write(statement, parameters: parameters, cache: cache)
+            }
         }
     }
 
@@ -356,7 +374,48 @@ public final class SQLConnection {
     /// With `savepoint` false (a statement that checks everything before its only write, see
     /// ``needsNoSavepoint(_:_:)``), a statement inside a transaction runs without the savepoint; should its
     /// storage write fail, the transaction is rolled back, as SQLite does on I/O errors.
-    func atomically<T>(savepoint: Bool = true, _ body: () throws -> T) throws -> T {
+    ///
+    /// With `deferred`, the savepoint is opened only when the statement asks for it with
+    /// ``ensureStatementSavepoint()`` (an UPDATE or DELETE does, unless it changes a single row that no foreign key
+    /// or REPLACE involves, whose checks all come before its writes).
+    func atomically<T>(savepoint: Bool = true, deferred: Bool = false, _ body: () throws -> T) throws -> T {
+        if isInTransaction && deferred {
+            statementSavepointDeferred = true
+            statementSavepointOpen = false
+            defer {
+                statementSavepointDeferred = false
+                statementSavepointOpen = false
+            }
+            do {
+                let result = try body()
+                if statementSavepointOpen { try engine.releaseSavepoint(Self.statementSavepoint) }
+                return result
+            } catch {
+                guard statementSavepointOpen else {
+                    // Nothing was written before the error, unless storage failed: then the transaction goes.
+                    if let sqlError = error as? SQLExecutionError {
+                        if sqlError.resolution == .rollback { try? endTransaction(commit: false) }
+                    } else {
+                        try? endTransaction(commit: false)
+                    }
+                    throw error
+                }
+                switch (error as? SQLExecutionError)?.resolution {
+                case .fail?:
+                    try engine.releaseSavepoint(Self.statementSavepoint)
+                    throw error
+                case .rollback?:
+                    try? endTransaction(commit: false)
+                    throw error
+                default:
+                    break
+                }
+                try? engine.rollback(toSavepoint: Self.statementSavepoint)
+                try? engine.releaseSavepoint(Self.statementSavepoint)
+                try? reloadCatalog()
+                throw error
+            }
+        }
         if isInTransaction && !savepoint {
             do {
                 return try body()

@@ -10,6 +10,8 @@ final class TableWriter {
     let defaults: [Value]
     let checks: [(name: String, expression: CompiledExpression)]
     let parameters: BoundParameters
+    /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`).
+    var constraintOrders: [String: [(UniqueTarget, WriteSession.ConflictAction)]] = [:]
     /// Per index: how each key column is computed (a column slot or an expression) and its collation, and the
     /// partial index condition — resolved once, since keys are computed for every row written.
     private let keyParts:

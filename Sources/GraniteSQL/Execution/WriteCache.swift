@@ -9,6 +9,8 @@ final class WriteCache {
     var table: TableDefinition?
     /// Whether the statement needs no statement savepoint (see `SQLConnection.needsNoSavepoint`).
     var singleWrite: Bool?
+    /// For UPDATE and DELETE: whether changing one row needs no statement savepoint.
+    var singleRowSafe: Bool?
     var writer: TableWriter?
     var targets: [Int]?
     var values: [[CompiledExpression]]?
@@ -26,6 +28,7 @@ final class WriteCache {
         self.foreignKeys = foreignKeys
         table = nil
         singleWrite = nil
+        singleRowSafe = nil
         writer = nil
         targets = nil
         values = nil

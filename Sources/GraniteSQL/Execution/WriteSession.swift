@@ -266,6 +266,17 @@ final class WriteSession {
     func constraintOrder(
         _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan]
     ) -> [(UniqueTarget, ConflictAction)] {
+        // Without an upsert the order depends only on the table and the statement's resolution: kept by the writer.
+        let memoKey = resolution.map { $0.rawValue } ?? ""
+        if upsert.isEmpty, let known = writer.constraintOrders[memoKey] { return known }
+        let order = computeConstraintOrder(writer, resolution, upsert)
+        if upsert.isEmpty { writer.constraintOrders[memoKey] = order }
+        return order
+    }
+
+    private func computeConstraintOrder(
+        _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan]
+    ) -> [(UniqueTarget, ConflictAction)] {
         let table = writer.table
         func action(_ target: UniqueTarget) -> ConflictAction {
             if let k = upsert.firstIndex(where: { $0.target == nil || $0.target == target }) {

@@ -32,7 +32,7 @@ public final class PreparedStatement {
     /// The number of result columns.
     public var columnCount: Int { columnNames.count }
 
-    private var arguments = BoundParameters()
+    @exclusivity(unchecked) private var arguments = BoundParameters()
     private let writeCache = WriteCache()
     private var program: SelectProgram?
     private var programVersion = -1

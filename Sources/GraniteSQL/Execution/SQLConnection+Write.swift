@@ -150,9 +150,12 @@ extension SQLConnection {
             try catalog.execute(statement, engine: engine)
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
-            if insert.table.schema == nil, let table = catalog.table(named: insert.table.name), table.isAutoincrement {
+            if !cache.sequenceChecked, insert.table.schema == nil,
+                let table = catalog.table(named: insert.table.name), table.isAutoincrement
+            {
                 try createSequenceTable()
             }
+            cache.sequenceChecked = true
             return try counting(parameters) {
                 try self.insert(insert, statement: statement, session: $0, cache: cache)
             }

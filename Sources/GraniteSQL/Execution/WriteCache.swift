@@ -11,6 +11,8 @@ final class WriteCache {
     var singleWrite: Bool?
     /// For UPDATE and DELETE: whether changing one row needs no statement savepoint.
     var singleRowSafe: Bool?
+    /// For INSERT: whether the AUTOINCREMENT sequence table is known to exist (or not needed).
+    var sequenceChecked = false
     var writer: TableWriter?
     var targets: [Int]?
     var values: [[CompiledExpression]]?
@@ -29,6 +31,7 @@ final class WriteCache {
         table = nil
         singleWrite = nil
         singleRowSafe = nil
+        sequenceChecked = false
         writer = nil
         targets = nil
         values = nil

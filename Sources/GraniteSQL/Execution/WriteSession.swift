@@ -75,11 +75,17 @@ final class WriteSession {
 
     /// Registers a writer obtained elsewhere (a statement's cache) as the writer of its table.
     func adopt(_ writer: TableWriter) {
-        writers[SchemaNames.key(writer.table.name)] = writer
+        adopted = writer
     }
+
+    /// The writer of the statement's own table, set by ``adopt(_:)``.
+    private var adopted: TableWriter?
 
     /// The (cached) writer of `table`.
     func writer(_ table: TableDefinition) throws -> TableWriter {
+        if let adopted, adopted.table.schemaRowid == table.schemaRowid, adopted.table.name == table.name {
+            return adopted
+        }
         let key = SchemaNames.key(table.name)
         if let writer = writers[key] { return writer }
         let writer =

@@ -163,7 +163,7 @@ public final class SQLConnection {
     /// Executes one statement and returns its result columns and rows (empty for statements other than `SELECT`).
     public func query(_ sql: String, arguments: [Value] = []) throws -> (columns: [String], rows: [[Value]]) {
         let statement = try prepare(sql)
-        try statement.bind(arguments)
+        if !arguments.isEmpty { try statement.bind(arguments) }
         let rows = try statement.all()
         return (statement.columnNames, rows)
     }
@@ -245,7 +245,8 @@ public final class SQLConnection {
     private func run(_ statement: Statement, arguments: [Value], cache: WriteCache? = nil) throws -> (
         columns: [String], rows: [[Value]]
     ) {
-        guard arguments.count == statement.parameters.count else {
+        // No arguments at all leaves every parameter unbound (NULL), as SQLite does; a wrong count is an error.
+        guard arguments.isEmpty || arguments.count == statement.parameters.count else {
             throw SQLExecutionError(
                 .misuse,
                 "wrong number of arguments: the statement uses \(statement.parameters.count) parameters, "

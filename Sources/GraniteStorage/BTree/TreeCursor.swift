@@ -9,13 +9,13 @@ public final class TreeCursor {
     let tree: BTree
     private let path = TreePath()
     /// Whether the cursor is on an entry.
-    public private(set) var isValid = false
-    private var generation: UInt64 = 0
-    private var currentRowid: Int64 = 0
-    private var currentKey: [UInt8] = []
+    @exclusivity(unchecked) public private(set) var isValid = false
+    @exclusivity(unchecked) private var generation: UInt64 = 0
+    @exclusivity(unchecked) private var currentRowid: Int64 = 0
+    @exclusivity(unchecked) private var currentKey: [UInt8] = []
     /// The current leaf, valid while the pager's cache epoch equals `leafEpoch`.
-    private var leaf: TreePage?
-    private var leafEpoch: UInt64 = 0
+    @exclusivity(unchecked) private var leaf: TreePage?
+    @exclusivity(unchecked) private var leafEpoch: UInt64 = 0
 
     init(tree: BTree) {
         self.tree = tree

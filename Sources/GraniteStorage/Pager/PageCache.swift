@@ -10,21 +10,21 @@ final class PageCache {
     /// The number of frames the cache keeps after a trim.
     var capacity: Int
 
-    private var frameCount = 0
+    @exclusivity(unchecked) private var frameCount = 0
     private var frameCapacity = 0
     private var buffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     private var frameToPage: UnsafeMutablePointer<PageNumber>
     /// Bit 0: dirty; bit 1: referenced.
     private var flags: UnsafeMutablePointer<UInt8>
-    private var freeFrames: [Int32] = []
+    @exclusivity(unchecked) private var freeFrames: [Int32] = []
     private let table: PageTable
-    private var hand = 0
-    private var allocated = 0
+    @exclusivity(unchecked) private var hand = 0
+    @exclusivity(unchecked) private var allocated = 0
     /// Frames made dirty since the last flush, in order.
-    private(set) var dirtyFrames: [Int32] = []
+    @exclusivity(unchecked) private(set) var dirtyFrames: [Int32] = []
     /// Bumped whenever a frame is reused or dropped, so holders of pointers
     /// can tell whether theirs are still valid.
-    private(set) var epoch: UInt64 = 0
+    @exclusivity(unchecked) private(set) var epoch: UInt64 = 0
 
     private static let dirty: UInt8 = 1
     private static let referenced: UInt8 = 2

@@ -27,17 +27,17 @@ public final class Pager {
     /// which is always inside a write transaction.
     weak var delegate: (any PagerTransactionDelegate)?
     /// Whether a snapshot is in place for reads.
-    var hasSnapshot = true
+    @exclusivity(unchecked) var hasSnapshot = true
     /// Whether a write transaction is in progress.
-    var inWriteTransaction = true
+    @exclusivity(unchecked) var inWriteTransaction = true
     /// Open savepoints, oldest first.
-    var savepoints: [Savepoint] = []
+    @exclusivity(unchecked) var savepoints: [Savepoint] = []
     /// Cell size limits for this page size.
     let geometry: TreeGeometry
     /// The descent path shared by tree operations (they never nest).
     let path = TreePath()
     /// Bumped by every change to any tree, so cursors can tell they must re-seek.
-    var treeGeneration: UInt64 = 0
+    @exclusivity(unchecked) var treeGeneration: UInt64 = 0
     /// A page-sized scratch buffer for page rebuilds.
     let scratch: UnsafeMutableRawPointer
     /// A second scratch buffer (merges work on two pages).

@@ -91,6 +91,7 @@ struct BTree {
             let rowid = try page.rowid(at: index)
             return rowid < target ? -1 : (rowid == target ? 0 : 1)
         case .bytes(let target):
+            if let key = try page.localKey(at: index) { return compareBytes(key, target) }
             let cell = try page.cell(at: index)
             return try withKey(page, cell) { compareBytes($0, target) }
         }

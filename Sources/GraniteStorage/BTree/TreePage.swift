@@ -121,6 +121,42 @@ struct TreePage {
 
     // MARK: Fast key access for searches
 
+    /// The key bytes of index cell `index` when the whole key is stored in the cell (the common case), without
+    /// parsing the rest of the cell; nil for table pages or a key that continues on overflow pages. The bytes
+    /// returned are checked to lie inside the page.
+    @inline(__always)
+    func localKey(at index: Int) throws -> UnsafeRawBufferPointer? {
+        var p = try checkedOffset(index)
+        let keyLength: UInt64
+        let total: UInt64
+        switch base.u8(0) {
+        case PageType.indexLeaf.rawValue:
+            let k = try varint(p, index)
+            let v = try varint(p + k.length, index)
+            guard k.value <= UInt64(TreePage.maxPayload), v.value <= UInt64(TreePage.maxPayload) - k.value else {
+                throw StorageError.corrupt(page: number, "cell \(index) key/value lengths are too large")
+            }
+            keyLength = k.value
+            total = k.value + v.value
+            p += k.length + v.length
+        case PageType.indexInterior.rawValue:
+            let k = try varint(p + 4, index)
+            guard k.value <= UInt64(TreePage.maxPayload) else {
+                throw StorageError.corrupt(page: number, "cell \(index) key length \(k.value) is too large")
+            }
+            keyLength = k.value
+            total = k.value
+            p += 4 + k.length
+        default:
+            return nil
+        }
+        guard Int(keyLength) <= geometry.localLength(Int(total)) else { return nil }
+        guard p + Int(keyLength) <= geometry.usableEnd else {
+            throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
+        }
+        return UnsafeRawBufferPointer(start: base + p, count: Int(keyLength))
+    }
+
     /// The rowid of cell `index` of a table page.
     @inline(__always)
     func rowid(at index: Int) throws -> Int64 {

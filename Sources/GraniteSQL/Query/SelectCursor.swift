@@ -31,7 +31,7 @@ final class SelectCursor {
     private(set) var sortSpilled = false
     private var toSkip = 0
     private var remaining = Int.max
-    @exclusivity(unchecked) private var seen: Set<[UInt8]> = []
+    @exclusivity(unchecked) private var seen: Set<ByteKey> = []
 
     fileprivate enum SubqueryResult {
         case scalar(Value)
@@ -160,7 +160,7 @@ final class SelectCursor {
         for (k, value) in row.enumerated() {
             KeyEncoding.append(Self.normalized(value, program.outputs[k].collation ?? .binary), to: &key)
         }
-        return seen.insert(key).inserted
+        return seen.insert(ByteKey(key)).inserted
     }
 
     static func normalized(_ value: Value, _ collation: SQLCollation) -> Value {
@@ -315,7 +315,7 @@ final class SelectCursor {
     /// Groups the join's rows and calls `emit` with each group's row (aggregate results in their slots) that
     /// passes `HAVING`.
     private func aggregate(_ emit: () throws -> Void) throws {
-        var groupIndex: [[UInt8]: Int] = [:]
+        var groupIndex: [ByteKey: Int] = [:]
         var keys: [[UInt8]] = []
         var accumulators: [[Accumulator]] = []
         var representatives: [[Value]] = []
@@ -336,11 +336,11 @@ final class SelectCursor {
             let g: Int
             if !grouped && !keys.isEmpty {
                 g = 0
-            } else if let existing = groupIndex[key] {
+            } else if let existing = groupIndex[ByteKey(key)] {
                 g = existing
             } else {
                 g = keys.count
-                groupIndex[key] = g
+                groupIndex[ByteKey(key)] = g
                 keys.append(key)
                 accumulators.append(fresh)
                 representatives.append(context.row)
@@ -429,7 +429,7 @@ struct Accumulator {
     private var sum: SQLSumAggregate
     private var best: Value?
     private var concat = SQLGroupConcatAggregate()
-    private var seen: Set<[UInt8]> = []
+    private var seen: Set<ByteKey> = []
 
     init(_ call: SelectProgram.AggregateCall) {
         self.call = call
@@ -446,7 +446,7 @@ struct Accumulator {
             guard let v = arguments.first, !v.isNull else { return false }
             var key: [UInt8] = []
             KeyEncoding.append(SelectCursor.normalized(v, call.collation), to: &key)
-            guard seen.insert(key).inserted else { return false }
+            guard seen.insert(ByteKey(key)).inserted else { return false }
         }
         switch call.function {
         case .countStar:

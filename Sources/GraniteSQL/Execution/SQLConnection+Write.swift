@@ -262,6 +262,8 @@ extension SQLConnection {
         let returning = try cache.returning ?? insert.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
         var rows: [[Value]] = []
+        /// `VALUES` tuples, evaluated row by row as they are inserted (as SQLite does).
+        var tuples: [[CompiledExpression]]?
         switch insert.source {
         case .defaultValues:
             rows = [[]]
@@ -284,13 +286,7 @@ extension SQLConnection {
                         try tuple.map { try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()) }
                     }
                 cache.values = compiled
-                var context = EvaluationContext(parameters: parameters)
-                for tuple in compiled {
-                    var values: [Value] = []
-                    values.reserveCapacity(tuple.count)
-                    for e in tuple { values.append(try e.evaluate(&context)) }
-                    rows.append(values)
-                }
+                tuples = compiled
             } else {
                 let result = try self.select(select, statement: statement, parameters: parameters)
                 if result.columns.count != targets.count {
@@ -320,15 +316,33 @@ extension SQLConnection {
         try session.prepareForeignKeys(table, asChild: false, asParent: !session.singleRowInsert)
         session.started = true
         var output: [[Value]] = []
-        for supplied in rows {
-            var values = writer.defaults
-            for (k, value) in supplied.enumerated() {
-                values[targets[k]] = table.columns[targets[k]].affinity.apply(to: value)
-            }
+        let affinities = cache.targetAffinities ?? targets.map { table.columns[$0].affinity }
+        cache.targetAffinities = affinities
+        func insertRow(_ values: consuming [Value]) throws {
             if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: upsert),
                 let returning
             {
                 output.append(try returning.evaluate(row, parameters: parameters))
+            }
+        }
+        if let tuples {
+            var context = EvaluationContext(parameters: parameters)
+            for tuple in tuples {
+                var values = writer.defaults
+                values.reserveCapacity(values.count + 1)
+                for k in tuple.indices {
+                    values[targets[k]] = affinities[k].apply(to: try tuple[k].evaluate(&context))
+                }
+                try insertRow(values)
+            }
+        } else {
+            for supplied in rows {
+                var values = writer.defaults
+                values.reserveCapacity(values.count + 1)
+                for (k, value) in supplied.enumerated() {
+                    values[targets[k]] = affinities[k].apply(to: value)
+                }
+                try insertRow(values)
             }
         }
         try session.finish()

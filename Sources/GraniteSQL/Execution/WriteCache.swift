@@ -15,6 +15,8 @@ final class WriteCache {
     var sequenceChecked = false
     var writer: TableWriter?
     var targets: [Int]?
+    /// The affinity of each target column.
+    var targetAffinities: [SQLAffinity]?
     var values: [[CompiledExpression]]?
     var assignments: [(column: Int, value: CompiledExpression)]?
     var returning: ReturningList?
@@ -34,6 +36,7 @@ final class WriteCache {
         sequenceChecked = false
         writer = nil
         targets = nil
+        targetAffinities = nil
         values = nil
         assignments = nil
         returning = nil

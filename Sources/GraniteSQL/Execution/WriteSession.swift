@@ -107,7 +107,7 @@ final class WriteSession {
     /// conflicts with `resolution` (the statement's `OR` action), the constraints' own clauses and `upsert`.
     /// Returns the row written (inserted, or updated by `DO UPDATE`), or nil when the row was skipped.
     func insert(
-        _ writer: TableWriter, _ values: [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
+        _ writer: TableWriter, _ values: consuming [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
     ) throws -> [Value]? {
         let table = writer.table
         var row = values

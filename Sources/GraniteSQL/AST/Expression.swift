@@ -285,3 +285,17 @@ public struct CaseExpression: Sendable, Equatable {
         self.elseResult = elseResult
     }
 }
+
+extension SQLExpression {
+    /// The expression's text as written in `text`, whose first byte is at source offset `offset` (nil when the
+    /// expression's range lies outside `text`, e.g. for an expression built rather than parsed).
+    func sourceText(in text: String, startingAt offset: Int = 0) -> String? {
+        let start = range.start.offset - offset
+        let end = range.end.offset - offset
+        var text = text
+        return text.withUTF8 { bytes in
+            guard start >= 0, end <= bytes.count, start < end else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+    }
+}

@@ -21,6 +21,12 @@ enum SchemaNames {
         key(a) == key(b)
     }
 
+    /// Whether `name` is one of the rowid's names (`rowid`, `oid`, `_rowid_`), ignoring ASCII case.
+    static func isRowidName(_ name: String) -> Bool {
+        let lower = key(name)
+        return lower == "rowid" || lower == "oid" || lower == "_rowid_"
+    }
+
     /// Whether `name` starts with the reserved prefix, ignoring ASCII case.
     static func isReserved(_ name: String) -> Bool {
         key(name).hasPrefix(reservedPrefix)

@@ -49,7 +49,7 @@ extension SQLConnection {
     }
 
     /// Whether `statement` is a one-row INSERT that checks every constraint before its only write (no upsert, no
-    /// REPLACE, no foreign keys, no AUTOINCREMENT sequence), so that a failure leaves nothing to undo.
+    /// AUTOINCREMENT sequence, and ``isSingleRowSafe(_:_:_:)``), so that a failure leaves nothing to undo.
     func needsNoSavepoint(_ statement: Statement, _ cache: WriteCache) -> Bool {
         cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
         if let known = cache.singleWrite { return known }
@@ -66,11 +66,7 @@ extension SQLConnection {
                     oneRow = true
                 }
             }
-            let replaces =
-                table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
-                || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }
-            let foreignKeys = foreignKeysEnabled && (!table.foreignKeys.isEmpty || !cachedReferences(table).isEmpty)
-            result = oneRow && !replaces && !foreignKeys && !table.isAutoincrement
+            result = oneRow && !table.isAutoincrement && isSingleRowSafe(table, insert.orAction, cache)
         }
         cache.singleWrite = result
         return result
@@ -78,7 +74,7 @@ extension SQLConnection {
 
     /// Whether changing or deleting one row of `table` checks everything before it writes: no foreign key
     /// involves the table and no REPLACE resolution can delete other rows.
-    private func isSingleRowSafe(_ table: TableDefinition, _ resolution: ConflictResolution?, _ cache: WriteCache)
+    func isSingleRowSafe(_ table: TableDefinition, _ resolution: ConflictResolution?, _ cache: WriteCache)
         -> Bool
     {
         if let known = cache.singleRowSafe { return known }
@@ -233,24 +229,33 @@ extension SQLConnection {
         try session.dropSequence(table)
     }
 
+    /// The statement's table and its writer, from the statement's cache when it has them; the writer is
+    /// registered with `session`.
+    private func target(_ name: QualifiedName, _ session: WriteSession, _ cache: WriteCache) throws -> (
+        TableDefinition, TableWriter
+    ) {
+        let table = try cache.table ?? tableDefinition(name)
+        cache.table = table
+        let writer = try cache.writer ?? session.writer(table)
+        cache.writer = writer
+        session.adopt(writer)
+        return (table, writer)
+    }
+
     // MARK: INSERT
 
     private func insert(
         _ insert: InsertStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let table = try cache.table ?? tableDefinition(insert.table)
-        cache.table = table
-        let writer = try cache.writer ?? session.writer(table)
-        cache.writer = writer
-        session.adopt(writer)
+        let (table, writer) = try target(insert.table, session, cache)
         let targets: [Int]
         if let cached = cache.targets {
             targets = cached
         } else if let names = insert.columns {
             targets = try names.map { name in
                 if let index = table.columnIndex(named: name) { return index }
-                if TableScope.isRowidName(name), let alias = table.rowidAlias { return alias }
+                if SchemaNames.isRowidName(name), let alias = table.rowidAlias { return alias }
                 throw SQLExecutionError("table \(table.name) has no column named \(name)")
             }
         } else {
@@ -381,7 +386,7 @@ extension SQLConnection {
             let position: Int
             if let c = table.columnIndex(named: name) {
                 position = c
-            } else if TableScope.isRowidName(name), let alias = table.rowidAlias {
+            } else if SchemaNames.isRowidName(name), let alias = table.rowidAlias {
                 position = alias
             } else {
                 throw SQLExecutionError("no such column: \(name)")
@@ -418,7 +423,7 @@ extension SQLConnection {
             let column: Int
             if let index = table.columnIndex(named: name) {
                 column = index
-            } else if TableScope.isRowidName(name), let alias = table.rowidAlias {
+            } else if SchemaNames.isRowidName(name), let alias = table.rowidAlias {
                 column = alias
             } else {
                 throw SQLExecutionError("no such column: \(name)")
@@ -454,22 +459,18 @@ extension SQLConnection {
     }
 
     /// SQLite's name for an unaliased result expression: the column name, else the expression's source text.
-    private static func returningName(
-        _ expression: SQLExpression, _ table: TableDefinition, _ statement: Statement
+    static func returningName(
+        _ expression: SQLExpression, _ table: TableDefinition?, _ statement: Statement
     ) -> String {
         if case .column(let reference) = expression.kind {
-            if TableScope.isRowidName(reference.column), table.columnIndex(named: reference.column) == nil,
+            if SchemaNames.isRowidName(reference.column), let table, table.columnIndex(named: reference.column) == nil,
                 let alias = table.rowidAlias
             {
                 return table.columns[alias].name
             }
             return reference.column
         }
-        let bytes = Array(statement.sourceText.utf8)
-        let start = expression.range.start.offset - statement.range.start.offset
-        let end = expression.range.end.offset - statement.range.start.offset
-        guard start >= 0, end <= bytes.count, start < end else { return "?" }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return expression.sourceText(in: statement.sourceText, startingAt: statement.range.start.offset) ?? "?"
     }
 
     // MARK: UPDATE and DELETE
@@ -520,11 +521,7 @@ extension SQLConnection {
         _ update: UpdateStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let table = try cache.table ?? tableDefinition(update.table)
-        cache.table = table
-        let writer = try cache.writer ?? session.writer(table)
-        cache.writer = writer
-        session.adopt(writer)
+        let (table, writer) = try target(update.table, session, cache)
         let assignments = try cache.assignments ?? compileAssignments(update.assignments, table, writer.scope)
         cache.assignments = assignments
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
@@ -560,11 +557,7 @@ extension SQLConnection {
     private func delete(
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
-        let table = try cache.table ?? tableDefinition(delete.table)
-        cache.table = table
-        let writer = try cache.writer ?? session.writer(table)
-        cache.writer = writer
-        session.adopt(writer)
+        let (table, writer) = try target(delete.table, session, cache)
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
         try session.prepareForeignKeys(table, asChild: false, asParent: true)

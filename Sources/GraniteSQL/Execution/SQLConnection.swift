@@ -186,23 +186,15 @@ public final class SQLConnection {
         -> [String]
     {
         guard let columns else { return [] }
+        let definition = catalog.table(named: table.name)
         var names: [String] = []
         for column in columns {
             switch column {
             case .all, .allOf:
-                guard let definition = catalog.table(named: table.name) else {
-                    throw SQLExecutionError.noSuchTable(table.name)
-                }
+                guard let definition else { throw SQLExecutionError.noSuchTable(table.name) }
                 names += definition.columns.map(\.name)
             case .expression(let e, let alias):
-                if let alias {
-                    names.append(alias)
-                } else if case .column(let reference) = e.kind {
-                    names.append(reference.column)
-                } else {
-                    names.append(
-                        TableWriter.text(of: e, in: statement.sourceText, offset: statement.range.start.offset))
-                }
+                names.append(alias ?? Self.returningName(e, definition, statement))
             }
         }
         return names
@@ -336,13 +328,16 @@ public final class SQLConnection {
         case .explain:
             throw SQLExecutionError.unsupported("EXPLAIN")
         default:
-            let savepoint = !(isInTransaction && cache.map { needsNoSavepoint(statement, $0) } ?? false)
+            // UPDATE and DELETE open the savepoint themselves once they know it is needed; a one-row INSERT that
+            // checks everything before writing never needs one.
             var deferred = false
-            switch statement.kind {
-            case .update, .delete: deferred = cache != nil
-            default: break
+            if isInTransaction, let cache {
+                switch statement.kind {
+                case .update, .delete: deferred = true
+                default: deferred = needsNoSavepoint(statement, cache)
+                }
             }
-            return try atomically(savepoint: savepoint, deferred: deferred) {
+            return try atomically(deferringSavepoint: deferred) {
                 try write(statement, parameters: parameters, cache: cache)
             }
         }
@@ -372,102 +367,58 @@ public final class SQLConnection {
 
     /// Runs a writing statement atomically: its own transaction in autocommit mode, else under a savepoint.
     ///
-    /// With `savepoint` false (a statement that checks everything before its only write, see
-    /// ``needsNoSavepoint(_:_:)``), a statement inside a transaction runs without the savepoint; should its
-    /// storage write fail, the transaction is rolled back, as SQLite does on I/O errors.
-    ///
-    /// With `deferred`, the savepoint is opened only when the statement asks for it with
-    /// ``ensureStatementSavepoint()`` (an UPDATE or DELETE does, unless it changes a single row that no foreign key
-    /// or REPLACE involves, whose checks all come before its writes).
-    func atomically<T>(savepoint: Bool = true, deferred: Bool = false, _ body: () throws -> T) throws -> T {
-        if isInTransaction && deferred {
-            statementSavepointDeferred = true
+    /// With `deferringSavepoint`, the savepoint inside a transaction is opened only when the statement asks for
+    /// it with ``ensureStatementSavepoint()``: a statement that does not ask (a one-row write whose checks all come
+    /// before its writes, see ``needsNoSavepoint(_:_:)``) fails without having written anything, unless storage
+    /// failed, which then rolls the transaction back, as SQLite does on I/O errors.
+    func atomically<T>(deferringSavepoint: Bool = false, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            statementSavepointDeferred = deferringSavepoint
             statementSavepointOpen = false
             defer {
                 statementSavepointDeferred = false
                 statementSavepointOpen = false
+            }
+            if !deferringSavepoint {
+                try engine.savepoint(Self.statementSavepoint)
+                statementSavepointOpen = true
             }
             do {
                 let result = try body()
                 if statementSavepointOpen { try engine.releaseSavepoint(Self.statementSavepoint) }
                 return result
             } catch {
-                guard statementSavepointOpen else {
-                    // Nothing was written before the error, unless storage failed: then the transaction goes.
-                    if let sqlError = error as? SQLExecutionError {
-                        if sqlError.resolution == .rollback { try? endTransaction(commit: false) }
+                let resolution = (error as? SQLExecutionError)?.resolution
+                if resolution == .rollback || (!statementSavepointOpen && !(error is SQLExecutionError)) {
+                    // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends.
+                    try? endTransaction(commit: false)
+                } else if statementSavepointOpen {
+                    if resolution == .fail {
+                        // `OR FAIL`: the statement's earlier changes stay.
+                        try engine.releaseSavepoint(Self.statementSavepoint)
                     } else {
-                        try? endTransaction(commit: false)
+                        try? engine.rollback(toSavepoint: Self.statementSavepoint)
+                        try? engine.releaseSavepoint(Self.statementSavepoint)
+                        try? reloadCatalog()
                     }
-                    throw error
                 }
-                switch (error as? SQLExecutionError)?.resolution {
-                case .fail?:
-                    try engine.releaseSavepoint(Self.statementSavepoint)
-                    throw error
-                case .rollback?:
-                    try? endTransaction(commit: false)
-                    throw error
-                default:
-                    break
-                }
-                try? engine.rollback(toSavepoint: Self.statementSavepoint)
-                try? engine.releaseSavepoint(Self.statementSavepoint)
-                try? reloadCatalog()
                 throw error
             }
         }
-        if isInTransaction && !savepoint {
-            do {
-                return try body()
-            } catch let error as SQLExecutionError {
-                if error.resolution == .rollback { try? endTransaction(commit: false) }
-                throw error
-            } catch {
-                try? endTransaction(commit: false)
-                throw error
-            }
-        }
-        if isInTransaction {
-            try engine.savepoint(Self.statementSavepoint)
-            do {
-                let result = try body()
-                try engine.releaseSavepoint(Self.statementSavepoint)
-                return result
-            } catch {
-                switch (error as? SQLExecutionError)?.resolution {
-                case .fail?:
-                    // `OR FAIL`: the statement's earlier changes stay.
-                    try engine.releaseSavepoint(Self.statementSavepoint)
-                    throw error
-                case .rollback?:
-                    // `OR ROLLBACK`: the whole transaction ends.
-                    try? endTransaction(commit: false)
-                    throw error
-                default:
-                    break
-                }
-                try? engine.rollback(toSavepoint: Self.statementSavepoint)
-                try? engine.releaseSavepoint(Self.statementSavepoint)
-                try? reloadCatalog()
-                throw error
-            }
-        } else {
-            try beginWriteTransaction()
-            defer { resumeStatementReads() }
-            do {
-                let result = try body()
+        try beginWriteTransaction()
+        defer { resumeStatementReads() }
+        do {
+            let result = try body()
+            try engine.commit()
+            return result
+        } catch {
+            if (error as? SQLExecutionError)?.resolution == .fail {
                 try engine.commit()
-                return result
-            } catch {
-                if (error as? SQLExecutionError)?.resolution == .fail {
-                    try engine.commit()
-                    throw error
-                }
-                try? engine.rollback()
-                try? reloadCatalog()
                 throw error
             }
+            try? engine.rollback()
+            try? reloadCatalog()
+            throw error
         }
     }
 }

@@ -20,11 +20,6 @@ final class TableScope: ColumnResolver {
     /// The slot of aggregate number `k`.
     func aggregateSlot(_ k: Int) -> Int { columnCount + 1 + k }
 
-    static func isRowidName(_ name: String) -> Bool {
-        let lower = SchemaNames.key(name)
-        return lower == "rowid" || lower == "oid" || lower == "_rowid_"
-    }
-
     func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
         let display = [reference.schema, reference.table, reference.column].compactMap { $0 }.joined(separator: ".")
         guard let table else { throw SQLEvaluationError("no such column: \(display)") }
@@ -39,7 +34,7 @@ final class TableScope: ColumnResolver {
             let collation = column.collation.flatMap { SQLCollation(name: $0) } ?? .binary
             return ResolvedColumn(slot: index, affinity: column.affinity, collation: collation)
         }
-        if Self.isRowidName(reference.column) {
+        if SchemaNames.isRowidName(reference.column) {
             return ResolvedColumn(slot: table.rowidAlias ?? rowidSlot, affinity: .integer)
         }
         throw SQLEvaluationError("no such column: \(display)")

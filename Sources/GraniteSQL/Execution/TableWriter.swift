@@ -58,16 +58,9 @@ final class TableWriter {
         }
         self.defaults = defaults
         checks = try table.checks.map { check in
-            let name = check.name ?? Self.text(of: check.expression, in: table.sql)
+            let name = check.name ?? check.expression.sourceText(in: table.sql) ?? ""
             return (name, try ExpressionCompiler.compile(check.expression, resolver: scope))
         }
-    }
-
-    static func text(of expression: SQLExpression, in sql: String, offset: Int = 0) -> String {
-        let bytes = Array(sql.utf8)
-        let range = (expression.range.offsets.lowerBound - offset)..<(expression.range.offsets.upperBound - offset)
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return "" }
-        return String(decoding: bytes[range], as: UTF8.self)
     }
 
     // MARK: Reading
@@ -119,13 +112,7 @@ final class TableWriter {
             } else {
                 value = .null
             }
-            if case .text(let s) = value {
-                switch part.collation {
-                case .nocase: value = .text(Self.asciiLowercased(s))
-                case .rtrim: value = .text(Self.trimmingTrailingSpaces(s))
-                case .binary: break
-                }
-            }
+            value = part.collation.keyForm(value)
             if value.isNull { hasNull = true }
             KeyEncoding.append(value, to: &key)
         }
@@ -136,15 +123,8 @@ final class TableWriter {
     func keyPrefix(_ k: Int, values: [Value]) -> [UInt8] {
         var key: [UInt8] = []
         for (position, column) in indexes[k].definition.columns.prefix(values.count).enumerated() {
-            var value = values[position]
-            if case .text(let s) = value, let name = column.collation, let collation = SQLCollation(name: name) {
-                switch collation {
-                case .nocase: value = .text(Self.asciiLowercased(s))
-                case .rtrim: value = .text(Self.trimmingTrailingSpaces(s))
-                case .binary: break
-                }
-            }
-            KeyEncoding.append(value, to: &key)
+            let collation = column.collation.flatMap { SQLCollation(name: $0) } ?? .binary
+            KeyEncoding.append(collation.keyForm(values[position]), to: &key)
         }
         return key
     }
@@ -162,18 +142,6 @@ final class TableWriter {
             valid = try cursor.next()
         }
         return rowids
-    }
-
-    static func asciiLowercased(_ s: String) -> String {
-        var bytes = Array(s.utf8)
-        for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func trimmingTrailingSpaces(_ s: String) -> String {
-        var bytes = Array(s.utf8)
-        while bytes.last == 0x20 { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func fullKey(_ prefix: [UInt8], rowid: Int64) -> [UInt8] {

@@ -158,13 +158,7 @@ enum AccessKeys {
             default: break
             }
         }
-        if case .text(let s) = v {
-            switch collation {
-            case .nocase: v = .text(TableWriter.asciiLowercased(s))
-            case .rtrim: v = .text(TableWriter.trimmingTrailingSpaces(s))
-            case .binary: break
-            }
-        }
+        v = collation.keyForm(v)
         var bytes: [UInt8] = []
         KeyEncoding.append(v, to: &bytes)
         return bytes

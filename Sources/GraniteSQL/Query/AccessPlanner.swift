@@ -146,7 +146,15 @@ struct AccessPlanner {
         var rows: Double
         /// For index searches: the number of single-valued equality columns, or nil when one has several values.
         var singleEqualities: Int?
-        var indexNumber: Int?
+        /// For index searches: the constrained columns as `EXPLAIN QUERY PLAN` lists them (`a=?`, `b>?`).
+        var constraintText: [String] = []
+    }
+
+    /// The `EXPLAIN QUERY PLAN` line of a search (or, without constraints, an ordered scan) of index `k`.
+    private func indexDetail(_ k: Int, _ constraints: [String], covering: Bool) -> String {
+        let index = "USING \(covering ? "COVERING " : "")INDEX \(reader.indexes[k].definition.name)"
+        if constraints.isEmpty { return "SCAN \(source.name) \(index)" }
+        return "SEARCH \(source.name) \(index) (\(constraints.joined(separator: " AND ")))"
     }
 
     private func candidates(_ constraints: [Constraint]) -> [Candidate] {
@@ -244,10 +252,10 @@ struct AccessPlanner {
             rows = 1
         }
         let search = IndexSearch(index: k, equalities: equalities, lows: lows, highs: highs)
-        let detail = "SEARCH \(source.name) USING INDEX \(index.name) (\(parts.joined(separator: " AND ")))"
         return Candidate(
-            path: AccessPath(method: .index(search), detail: detail), score: score, rows: rows,
-            singleEqualities: single ? equalities.count : nil, indexNumber: k)
+            path: AccessPath(method: .index(search), detail: indexDetail(k, parts, covering: false)), score: score,
+            rows: rows,
+            singleEqualities: single ? equalities.count : nil, constraintText: parts)
     }
 
     private func pow10(_ n: Int) -> Double {
@@ -323,9 +331,8 @@ struct AccessPlanner {
         guard index.whereClause == nil else { return nil }
         let candidate = Candidate(
             path: AccessPath(
-                method: .index(IndexSearch(index: k, equalities: [])),
-                detail: "SCAN \(source.name) USING INDEX \(index.name)"),
-            score: 0, rows: 1_000_000, singleEqualities: 0, indexNumber: k)
+                method: .index(IndexSearch(index: k, equalities: [])), detail: indexDetail(k, [], covering: false)),
+            score: 0, rows: 1_000_000, singleEqualities: 0)
         return orders(candidate, ordering) != nil ? candidate : nil
     }
 
@@ -342,24 +349,19 @@ struct AccessPlanner {
                 best = c
             }
         }
-        var descending = orders(best, ordering)
-        if descending == nil, !ordering.isEmpty, best.score < 2 {
-            if best.score == 0 || best.indexNumber == nil {
-                for k in reader.indexes.indices {
-                    if let scan = orderedIndexScan(k, ordering), best.score == 0 {
-                        best = scan
-                        descending = orders(scan, ordering)
-                        break
-                    }
-                }
-            }
+        // A full scan that would need a sort reads an index whose order is the one wanted instead.
+        if best.score == 0, !ordering.isEmpty, orders(best, ordering) == nil,
+            let scan = reader.indexes.indices.lazy.compactMap({ orderedIndexScan($0, ordering) }).first
+        {
+            best = scan
         }
+        let descending = orders(best, ordering)
         var path = best.path
         path.descending = descending ?? false
         if case .index(var search) = path.method, isCovering(search.index) {
             search.covering = true
             path.method = .index(search)
-            path.detail = path.detail.replacingFirst("USING INDEX", with: "USING COVERING INDEX")
+            path.detail = indexDetail(search.index, best.constraintText, covering: true)
         }
         return (path, descending != nil)
     }
@@ -379,18 +381,5 @@ struct AccessPlanner {
             }
         }
         return source.used.isSubset(of: available)
-    }
-}
-
-extension String {
-    /// The string with the first occurrence of `target` replaced by `replacement`.
-    func replacingFirst(_ target: String, with replacement: String) -> String {
-        let chars = Array(self.utf8)
-        let t = Array(target.utf8)
-        guard !t.isEmpty, chars.count >= t.count else { return self }
-        for i in 0...(chars.count - t.count) where Array(chars[i..<i + t.count]) == t {
-            return String(decoding: chars[..<i] + Array(replacement.utf8) + chars[(i + t.count)...], as: UTF8.self)
-        }
-        return self
     }
 }

@@ -97,11 +97,6 @@ final class QueryScope: ColumnResolver {
 
     func aggregateSlot(_ k: Int) -> Int { base + tablesWidth + k }
 
-    static func isRowidName(_ name: String) -> Bool {
-        let lower = SchemaNames.key(name)
-        return lower == "rowid" || lower == "oid" || lower == "_rowid_"
-    }
-
     /// The source a qualifier names, if any.
     func source(named qualifier: String) -> QuerySource? {
         sources.first { SchemaNames.equal($0.name, qualifier) }
@@ -128,13 +123,13 @@ final class QueryScope: ColumnResolver {
                     throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
                 }
                 found = (k, c)
-            } else if source.table != nil, Self.isRowidName(reference.column) {
+            } else if source.table != nil, SchemaNames.isRowidName(reference.column) {
                 rowidMatch = k
             }
         }
         // An unqualified rowid names the rowid only when the FROM clause has a single item (SQLite's
         // `cntTab==1`); with more, it is no column at all, and enclosing queries are not searched.
-        if found == nil, reference.table == nil, rowidMatch != nil || Self.isRowidName(reference.column),
+        if found == nil, reference.table == nil, rowidMatch != nil || SchemaNames.isRowidName(reference.column),
             sources.count > 1
         {
             throw SQLEvaluationError("no such column: \(Self.display(reference))")
@@ -223,7 +218,7 @@ final class QueryScope: ColumnResolver {
                     if let c = table.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }) {
                         return column(table, c)
                     }
-                    if Self.isRowidName(reference.column) { return SubqueryColumn(affinity: .integer) }
+                    if SchemaNames.isRowidName(reference.column) { return SubqueryColumn(affinity: .integer) }
                 }
                 return SubqueryColumn()
             default: return SubqueryColumn()

@@ -421,11 +421,7 @@ struct SelectCompiler {
         if case .column(let reference) = expression.kind {
             return scope.flatMap { Self.declaredName(reference, $0) } ?? reference.column
         }
-        let bytes = Array(sourceText.utf8)
-        let start = expression.range.start.offset - sourceStart
-        let end = expression.range.end.offset - sourceStart
-        guard start >= 0, end <= bytes.count, start < end else { return "?" }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return expression.sourceText(in: sourceText, startingAt: sourceStart) ?? "?"
     }
 
     /// Result column names made unique as SQLite names a subquery's columns (sqlite3ColumnsFromExprList): a
@@ -462,7 +458,7 @@ struct SelectCompiler {
                 return source.columns[c].name
             }
         }
-        guard QueryScope.isRowidName(reference.column), sources.count == 1, let table = sources[0].table else {
+        guard SchemaNames.isRowidName(reference.column), sources.count == 1, let table = sources[0].table else {
             return nil
         }
         return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"

@@ -158,18 +158,9 @@ final class SelectCursor {
     private func isNew(_ row: [Value]) -> Bool {
         var key: [UInt8] = []
         for (k, value) in row.enumerated() {
-            KeyEncoding.append(Self.normalized(value, program.outputs[k].collation ?? .binary), to: &key)
+            KeyEncoding.append((program.outputs[k].collation ?? .binary).keyForm(value), to: &key)
         }
         return seen.insert(ByteKey(key)).inserted
-    }
-
-    static func normalized(_ value: Value, _ collation: SQLCollation) -> Value {
-        guard case .text(let s) = value else { return value }
-        switch collation {
-        case .binary: return value
-        case .nocase: return .text(TableWriter.asciiLowercased(s))
-        case .rtrim: return .text(TableWriter.trimmingTrailingSpaces(s))
-        }
     }
 
     // MARK: Join
@@ -331,7 +322,7 @@ final class SelectCursor {
         while try nextJoinRow() {
             key.removeAll(keepingCapacity: true)
             for term in groupBy {
-                KeyEncoding.append(Self.normalized(try term.expression.evaluate(&context), term.collation), to: &key)
+                KeyEncoding.append(term.collation.keyForm(try term.expression.evaluate(&context)), to: &key)
             }
             let g: Int
             if !grouped && !keys.isEmpty {
@@ -427,12 +418,13 @@ struct Accumulator {
     let call: SelectProgram.AggregateCall
     private var count: Int64 = 0
     private var sum: SQLSumAggregate
-    private var best: Value?
+    private var minMax: SQLMinMaxAggregate
     private var concat = SQLGroupConcatAggregate()
     private var seen: Set<ByteKey> = []
 
     init(_ call: SelectProgram.AggregateCall) {
         self.call = call
+        minMax = SQLMinMaxAggregate(isMax: call.function == .max, collation: call.collation)
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
         case .avg: sum = SQLSumAggregate(.avg)
@@ -445,7 +437,7 @@ struct Accumulator {
         if call.distinct {
             guard let v = arguments.first, !v.isNull else { return false }
             var key: [UInt8] = []
-            KeyEncoding.append(SelectCursor.normalized(v, call.collation), to: &key)
+            KeyEncoding.append(call.collation.keyForm(v), to: &key)
             guard seen.insert(ByteKey(key)).inserted else { return false }
         }
         switch call.function {
@@ -456,17 +448,7 @@ struct Accumulator {
         case .sum, .total, .avg:
             sum.step(arguments[0])
         case .min, .max:
-            let v = arguments[0]
-            if v.isNull { return false }
-            guard let current = best else {
-                best = v
-                return true
-            }
-            let c = SQLComparison.compare(v, current, collation: call.collation)
-            if call.function == .min ? c < 0 : c > 0 {
-                best = v
-                return true
-            }
+            return minMax.step(arguments[0])
         case .groupConcat:
             concat.step(arguments[0], separator: arguments.count > 1 ? arguments[1] : nil)
         }
@@ -477,7 +459,7 @@ struct Accumulator {
         switch call.function {
         case .countStar, .count: return .integer(count)
         case .sum, .total, .avg: return try sum.finish()
-        case .min, .max: return best ?? .null
+        case .min, .max: return minMax.finish()
         case .groupConcat: return concat.finish()
         }
     }

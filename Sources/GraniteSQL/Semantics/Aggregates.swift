@@ -79,14 +79,18 @@ public struct SQLMinMaxAggregate: Sendable {
         self.collation = collation
     }
 
-    public mutating func step(_ x: Value) {
-        if x.isNull { return }
+    /// Adds `x`; returns whether it became the result (SQLite then takes bare columns from its row).
+    @discardableResult
+    public mutating func step(_ x: Value) -> Bool {
+        if x.isNull { return false }
         guard let b = best else {
             best = x
-            return
+            return true
         }
         let c = SQLComparison.compare(b, x, collation: collation)
-        if (isMax && c < 0) || (!isMax && c > 0) { best = x }
+        guard (isMax && c < 0) || (!isMax && c > 0) else { return false }
+        best = x
+        return true
     }
 
     public func finish() -> Value { best ?? .null }

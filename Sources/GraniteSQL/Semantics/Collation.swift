@@ -50,4 +50,21 @@ public enum SQLCollation: Sendable, Hashable {
 
     @inline(__always)
     static func fold(_ c: UInt8) -> UInt8 { (c >= 0x41 && c <= 0x5a) ? c + 32 : c }
+
+    /// `value` in the form the collation compares, for use in keys (index entries, group and `DISTINCT` keys):
+    /// NOCASE text ASCII-lowercased, RTRIM text without trailing spaces; anything else unchanged. Two texts are
+    /// equal under the collation exactly when their key forms are equal.
+    func keyForm(_ value: Value) -> Value {
+        guard case .text(let s) = value else { return value }
+        switch self {
+        case .binary:
+            return value
+        case .nocase:
+            return .text(String(decoding: s.utf8.map(SQLCollation.fold), as: UTF8.self))
+        case .rtrim:
+            var bytes = Array(s.utf8)
+            while bytes.last == 0x20 { bytes.removeLast() }
+            return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
 }

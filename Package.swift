@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "GraniteStorage", targets: ["GraniteStorage"]),
         .library(name: "GraniteSQL", targets: ["GraniteSQL"]),
+        .library(name: "Granite", targets: ["Granite"]),
         .executable(name: "granite", targets: ["granite"]),
     ],
     dependencies: [
@@ -27,6 +28,7 @@ let package = Package(
             dependencies: ["CZlib"]
         ),
         .target(name: "GraniteSQL", dependencies: ["GraniteStorage"]),
+        .target(name: "Granite", dependencies: ["GraniteSQL", "GraniteStorage"]),
         .executableTarget(
             name: "granite",
             dependencies: [
@@ -40,6 +42,7 @@ let package = Package(
             dependencies: ["GraniteStorage"]
         ),
         .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL"]),
+        .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
         .testTarget(name: "GraniteSQLSemanticsTests", dependencies: ["GraniteSQL", "CSQLiteOracle"]),
         .testTarget(
             name: "GraniteCLITests",

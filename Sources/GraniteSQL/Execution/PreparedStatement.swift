@@ -109,6 +109,9 @@ public final class PreparedStatement {
         }
     }
 
+    /// The values bound to the parameters, by one-based index (NULL for unbound parameters).
+    public var boundValues: [Value] { (0..<parameters.count).map { arguments[$0 + 1] } }
+
     /// Sets every parameter back to NULL.
     public func clearBindings() {
         reset()
@@ -207,7 +210,8 @@ public final class PreparedStatement {
         bufferPosition = 0
     }
 
-    var isActive: Bool { state == .running }
+    /// Whether an execution is under way (stepped, not yet done or reset).
+    public var isActive: Bool { state == .running }
     /// Whether the last sort of this statement spilled to temporary files.
     public var sortSpilled: Bool { cursor?.sortSpilled ?? false }
 }

@@ -106,6 +106,15 @@ public final class SQLConnection {
         return try PreparedStatement(connection: self, statement: statements[0])
     }
 
+    /// Plans an already parsed statement (one element of ``Parser/parseScript(_:)``).
+    public func prepare(parsed statement: Statement) throws -> PreparedStatement {
+        do {
+            return try PreparedStatement(connection: self, statement: statement)
+        } catch {
+            throw withSuggestion(error)
+        }
+    }
+
     /// Prepares each statement of `sql`, in order.
     public func prepareScript(_ sql: String) throws -> [PreparedStatement] {
         try Parser.parseScript(sql).map { try PreparedStatement(connection: self, statement: $0) }
@@ -227,8 +236,36 @@ public final class SQLConnection {
     /// Called when a `SELECT` finishes or is reset.
     func releaseStatementRead() {
         statementReads -= 1
-        if statementReads == 0 && !isInTransaction && engine.isInTransaction && !engine.isWriting {
+        if statementReads == 0 && !isInSnapshotRead && !isInTransaction && engine.isInTransaction && !engine.isWriting {
             try? engine.endRead()
+        }
+    }
+
+    /// Whether a read snapshot begun by ``beginSnapshotRead()`` is open.
+    public private(set) var isInSnapshotRead = false
+
+    /// Begins a read-only snapshot: until ``endSnapshotRead()``, every statement reads the same commit, and
+    /// no lock is taken, so writers go on (this is how a pool's readers isolate their reads).
+    public func beginSnapshotRead() throws {
+        guard !isInTransaction, !isInSnapshotRead else {
+            throw SQLExecutionError("cannot start a transaction within a transaction")
+        }
+        if !engine.isInTransaction { try engine.beginRead() }
+        do {
+            try refreshCatalog()
+        } catch {
+            if statementReads == 0 { try? engine.endRead() }
+            throw error
+        }
+        isInSnapshotRead = true
+    }
+
+    /// Ends the read snapshot begun by ``beginSnapshotRead()``.
+    public func endSnapshotRead() throws {
+        guard isInSnapshotRead else { return }
+        isInSnapshotRead = false
+        if statementReads == 0 && !isInTransaction && engine.isInTransaction && !engine.isWriting {
+            try engine.endRead()
         }
     }
 

@@ -1,0 +1,115 @@
+import Dispatch
+import GraniteStorage
+
+/// How a database connection is opened and behaves.
+///
+/// ```swift
+/// var config = Configuration()
+/// config.readonly = true
+/// config.foreignKeysEnabled = true   // the default
+/// config.label = "MyDatabase"
+/// config.prepareDatabase { db in
+///     try db.execute(sql: "PRAGMA user_version")
+/// }
+/// let dbQueue = try DatabaseQueue(path: "/path/to/db.granite", configuration: config)
+/// ```
+public struct Configuration: Sendable {
+    /// Whether foreign keys are enforced (default true, as GRDB configures SQLite).
+    public var foreignKeysEnabled = true
+
+    /// Whether the database is opened read-only (default false).
+    public var readonly = false
+
+    /// A label for debugging; connection descriptions are built from it.
+    public var label: String?
+
+    /// Whether errors and trace events show statement arguments (default false: they may hold private data).
+    public var publicStatementArguments = false
+
+    /// Accepted for compatibility with GRDB; Granite's SQL never takes double-quoted text for a string literal.
+    public var acceptsDoubleQuotedStringLiterals = false
+
+    /// The kind of transactions opened by `write` and `inTransaction` without an explicit kind.
+    public var defaultTransactionKind: Database.TransactionKind = .deferred
+
+    /// Whether a `writeWithoutTransaction` closure may leave a transaction open (default false: an error).
+    public var allowsUnsafeTransactions = false
+
+    /// The journal mode. Granite always writes through its write-ahead log; both cases behave the same.
+    public enum JournalModeConfiguration: Sendable {
+        /// The default journal mode (Granite: the write-ahead log).
+        case `default`
+        /// The write-ahead log.
+        case wal
+    }
+
+    /// The journal mode (Granite always uses its write-ahead log).
+    public var journalMode = JournalModeConfiguration.default
+
+    /// What happens when the database is locked by another connection.
+    public var busyMode: Database.BusyMode = .immediateError
+
+    /// The maximum number of concurrent readers of a ``DatabasePool`` (default 5).
+    public var maximumReaderCount: Int = 5
+
+    /// The quality of service of database accesses.
+    public var qos: DispatchQoS = .userInitiated
+
+    /// Whether the pool keeps its reader connections open (Granite keeps them; accepted for compatibility).
+    public var persistentReadOnlyConnections = false
+
+    /// Whether memory is released on memory warnings (accepted for compatibility).
+    public var automaticMemoryManagement = true
+
+    // MARK: Granite
+
+    /// How hard a commit works to survive a power cut (SQLite's `synchronous` FULL / NORMAL / OFF).
+    public var durability: Durability = .full
+
+    /// The page size of a new database file: a power of two from 512 to 65536 (default 4096).
+    public var pageSize: Int = 4096
+
+    /// The number of pages each connection caches (default 2000).
+    public var pageCacheSize: Int = 2000
+
+    /// JSON column payloads at least this long (in bytes) are stored zlib-compressed when that saves space
+    /// (default 1024; `Int.max` turns compression off).
+    public var jsonCompressionThreshold: Int = 1024
+
+    /// Functions run on each new connection, in order.
+    var setups: [@Sendable (Database) throws -> Void] = []
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// Runs `setup` on each connection when it opens (before any access).
+    public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
+        setups.append(setup)
+    }
+
+    /// The storage options for this configuration.
+    var storageOptions: StorageOptions {
+        var options = StorageOptions()
+        options.readOnly = readonly
+        options.pageSize = pageSize
+        options.cacheSize = pageCacheSize
+        options.durability = durability
+        // In-process connections share the writer lock, and a checkpoint waits for readers briefly: the engine's
+        // short default wait stays under `.immediateError`, so that a pool never fails spuriously.
+        if case .timeout(let seconds) = busyMode { options.busyTimeout = seconds }
+        return options
+    }
+}
+
+/// How hard a commit works to survive a power cut.
+public typealias Durability = GraniteStorage.Durability
+
+extension Database {
+    /// What a connection does when another holds the lock it needs.
+    public enum BusyMode: Sendable {
+        /// Fail at once with `SQLITE_BUSY`.
+        case immediateError
+        /// Retry for up to the given number of seconds.
+        case timeout(Double)
+    }
+}

@@ -1,0 +1,120 @@
+import GraniteStorage
+
+/// A cursor over the rows of a running statement.
+public protocol DatabaseCursor: Cursor {
+    /// The statement the cursor runs.
+    var statement: Statement { get }
+}
+
+/// The common state of database cursors: the statement, its execution number, and whether it is done.
+final class StatementExecution {
+    let statement: Statement
+    private let executionID: Int
+    private var isDone = false
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        self.statement = statement
+        try statement.start(arguments: arguments)
+        executionID = statement.executionID
+    }
+
+    deinit {
+        if !isDone { statement.reset(ifExecution: executionID) }
+    }
+
+    /// The next row's values, or nil at the end.
+    @inline(__always)
+    func step() throws -> [GraniteStorage.Value]? {
+        if isDone { return nil }
+        do {
+            if let values = try statement.step() { return values }
+        } catch {
+            isDone = true
+            throw error
+        }
+        isDone = true
+        return nil
+    }
+}
+
+/// A cursor of rows. Its rows are one reused instance: ``Row/copy()`` keeps a row beyond the next step.
+///
+/// ```swift
+/// let rows = try Row.fetchCursor(db, sql: "SELECT * FROM player")
+/// while let row = try rows.next() {
+///     let name: String = row["name"]
+/// }
+/// ```
+public final class RowCursor: DatabaseCursor {
+    private let execution: StatementExecution
+    private var row: Row?
+
+    /// The statement the cursor runs.
+    public var statement: Statement { execution.statement }
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        execution = try StatementExecution(statement: statement, arguments: arguments)
+    }
+
+    /// The next row (the same instance each time, with new values).
+    public func next() throws -> Row? {
+        guard let values = try execution.step() else { return nil }
+        if let row {
+            row.values = values
+            return row
+        }
+        let row = Row(values: values, layout: statement.layout(), statement: statement)
+        self.row = row
+        return row
+    }
+}
+
+/// A cursor of values decoded from the leftmost column.
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
+    private let execution: StatementExecution
+
+    /// The statement the cursor runs.
+    public var statement: Statement { execution.statement }
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        execution = try StatementExecution(statement: statement, arguments: arguments)
+    }
+
+    /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
+    public func next() throws -> Value? {
+        guard let values = try execution.step() else { return nil }
+        guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
+        let dbValue = DatabaseValue(values[0])
+        if let value = Value.fromDatabaseValue(dbValue) { return value }
+        let row = Row(values: values, layout: statement.layout(), statement: statement)
+        throw RowDecodingError.valueMismatch(Value.self, row: row, key: .columnIndex(0), databaseValue: dbValue)
+    }
+}
+
+/// A cursor of values decoded from the leftmost column through their ``StatementColumnConvertible`` fast path.
+public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>:
+    DatabaseCursor
+{
+    private let execution: StatementExecution
+
+    /// The statement the cursor runs.
+    public var statement: Statement { execution.statement }
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        execution = try StatementExecution(statement: statement, arguments: arguments)
+    }
+
+    /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
+    public func next() throws -> Value? {
+        guard let values = try execution.step() else { return nil }
+        guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
+        if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: 0) { return value }
+        let row = Row(values: values, layout: statement.layout(), statement: statement)
+        throw RowDecodingError.valueMismatch(
+            Value.self, row: row, key: .columnIndex(0), databaseValue: DatabaseValue(values[0]))
+    }
+}
+
+@available(*, unavailable) extension RowCursor: Sendable {}
+@available(*, unavailable) extension DatabaseValueCursor: Sendable {}
+@available(*, unavailable) extension FastDatabaseValueCursor: Sendable {}

@@ -1,0 +1,358 @@
+import Foundation
+import GraniteStorage
+
+/// The column names of rows from one statement, shared by those rows, with a case-insensitive lookup.
+final class RowLayout: @unchecked Sendable {
+    let names: [String]
+    // Built on first lookup; a layout is used by one thread at a time (the one its statement runs on) or is
+    // immutable after building (copies made for errors build it before sharing).
+    private var lookup: [String: Int]?
+
+    init(names: [String]) {
+        self.names = names
+    }
+
+    /// The index of the leftmost column named `name`, case-insensitively.
+    func index(of name: String) -> Int? {
+        // Fast path: an exact match among few columns.
+        if names.count <= 8 {
+            if let i = names.firstIndex(of: name) { return i }
+            let lower = name.lowercased()
+            return names.firstIndex { $0.lowercased() == lower }
+        }
+        if lookup == nil {
+            var table: [String: Int] = [:]
+            for (i, n) in names.enumerated().reversed() { table[n.lowercased()] = i }
+            lookup = table
+        }
+        return lookup![name.lowercased()]
+    }
+}
+
+/// A database row: an ordered collection of (column name, value) pairs.
+///
+/// ```swift
+/// let rows = try Row.fetchAll(db, sql: "SELECT id, name FROM player")
+/// for row in rows {
+///     let id: Int64 = row["id"]
+///     let name: String? = row["name"]
+/// }
+/// ```
+///
+/// Column names are looked up case-insensitively; when several columns share a name, the leftmost wins.
+/// Rows iterated from a ``RowCursor`` are one reused instance: call ``copy()`` to keep one.
+public final class Row {
+    @usableFromInline var values: [GraniteStorage.Value]
+    let layout: RowLayout
+    /// The statement the row comes from, while it is the current row of a cursor (for error context).
+    var statement: Statement?
+
+    /// The number of columns.
+    public var count: Int { values.count }
+
+    init(values: [GraniteStorage.Value], layout: RowLayout, statement: Statement? = nil) {
+        self.values = values
+        self.layout = layout
+        self.statement = statement
+    }
+
+    /// An empty row.
+    public convenience init() {
+        self.init(values: [], layout: RowLayout(names: []))
+    }
+
+    /// A row from a dictionary (columns in the dictionary's order).
+    public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        self.init(pairs: dictionary.map { ($0.key, $0.value?.databaseValue ?? .null) })
+    }
+
+    /// A row from a dictionary of any values; nil when a key is not a string or a value not convertible.
+    public convenience init?(_ dictionary: [AnyHashable: Any]) {
+        var pairs: [(String, DatabaseValue)] = []
+        for (key, element) in dictionary {
+            guard let name = key as? String, let value = DatabaseValue(value: element) else { return nil }
+            pairs.append((name, value))
+        }
+        self.init(pairs: pairs)
+    }
+
+    convenience init(pairs: [(String, DatabaseValue)]) {
+        self.init(values: pairs.map(\.1.engineValue), layout: RowLayout(names: pairs.map(\.0)))
+    }
+
+    /// A copy that keeps its values when the original is a cursor's reused row.
+    public func copy() -> Row {
+        Row(values: values, layout: layout)
+    }
+
+    // MARK: Columns
+
+    /// The column names, from left to right.
+    public var columnNames: [String] { layout.names }
+
+    /// The values, from left to right.
+    public var databaseValues: [DatabaseValue] { values.map(DatabaseValue.init) }
+
+    /// Whether the row has a column named `columnName` (case-insensitively).
+    public func hasColumn(_ columnName: String) -> Bool { layout.index(of: columnName) != nil }
+
+    /// The index of the leftmost column named `name` (case-insensitively).
+    public func index(forColumn name: String) -> Int? { layout.index(of: name) }
+
+    /// Whether a value is not NULL.
+    public var containsNonNullValue: Bool {
+        values.contains { if case .null = $0 { return false } else { return true } }
+    }
+
+    /// Whether the value at `index` is NULL.
+    public func hasNull(atIndex index: Int) -> Bool {
+        checkIndex(index)
+        if case .null = values[index] { return true }
+        return false
+    }
+
+    @usableFromInline
+    func checkIndex(_ index: Int) {
+        precondition(index >= 0 && index < values.count, "row index out of range")
+    }
+
+    // MARK: Untyped subscripts
+
+    /// `Int64`, `Double`, `String`, `Data` or nil, depending on the value at `index`.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        checkIndex(index)
+        return DatabaseValue(values[index]).storage.value
+    }
+
+    /// `Int64`, `Double`, `String`, `Data` or nil, depending on the value of the column; nil when the column
+    /// is missing.
+    public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
+        guard let index = layout.index(of: columnName) else { return nil }
+        return DatabaseValue(values[index]).storage.value
+    }
+
+    /// `Int64`, `Double`, `String`, `Data` or nil, depending on the value of the column; nil when the column
+    /// is missing.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        self[column.name]
+    }
+
+    // MARK: Typed subscripts (a decoding failure is a programmer error, as in GRDB; use `decode` to catch it)
+
+    /// The value at `index`, converted to `Value`.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        try! decode(Value.self, atIndex: index)
+    }
+
+    /// The value at `index`, converted to `Value` through its fast path.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        try! decode(Value.self, atIndex: index)
+    }
+
+    /// The value of the column, converted to `Value` (`fromMissingColumn()` when missing: nil for optionals).
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
+        try! decode(Value.self, forColumn: columnName)
+    }
+
+    /// The value of the column, converted to `Value` through its fast path.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
+        try! decode(Value.self, forColumn: columnName)
+    }
+
+    /// The value of the column, converted to `Value`.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value {
+        try! decode(Value.self, forColumn: column.name)
+    }
+
+    /// The value of the column, converted to `Value` through its fast path.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression)
+        -> Value
+    {
+        try! decode(Value.self, forColumn: column.name)
+    }
+
+    // MARK: Decoding
+
+    /// The value at `index` converted to `Value`; throws ``RowDecodingError`` when it cannot be.
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, atIndex index: Int
+    ) throws -> Value {
+        checkIndex(index)
+        let dbValue = DatabaseValue(values[index])
+        if let value = Value.fromDatabaseValue(dbValue) { return value }
+        throw RowDecodingError.valueMismatch(Value.self, row: self, key: .columnIndex(index), databaseValue: dbValue)
+    }
+
+    /// The value at `index` converted to `Value` through its fast path; throws ``RowDecodingError``.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, atIndex index: Int
+    ) throws -> Value {
+        checkIndex(index)
+        if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
+            return value
+        }
+        throw fastDecodingFailure(Value.self, index: index)
+    }
+
+    @usableFromInline
+    func fastDecodingFailure(_ type: Any.Type, index: Int) -> RowDecodingError {
+        RowDecodingError.valueMismatch(
+            type, row: self, key: .columnIndex(index), databaseValue: DatabaseValue(values[index]))
+    }
+
+    /// The value of the column converted to `Value`; `Value.fromMissingColumn()` when the column is missing
+    /// (nil for optionals), and a ``RowDecodingError`` when that fails or the value cannot be converted.
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, forColumn columnName: String
+    ) throws -> Value {
+        guard let index = layout.index(of: columnName) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(columnName, row: self)
+        }
+        let dbValue = DatabaseValue(values[index])
+        if let value = Value.fromDatabaseValue(dbValue) { return value }
+        throw RowDecodingError.valueMismatch(
+            Value.self, row: self, key: .columnName(columnName), databaseValue: dbValue)
+    }
+
+    /// The value of the column converted to `Value` through its fast path.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, forColumn columnName: String
+    ) throws -> Value {
+        guard let index = index(forColumn: columnName) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(columnName, row: self)
+        }
+        if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
+            return value
+        }
+        throw fastDecodingFailure(Value.self, index: index)
+    }
+
+    /// The value of the column converted to `Value`.
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, forKey column: some ColumnExpression
+    ) throws -> Value {
+        try decode(type, forColumn: column.name)
+    }
+
+    /// The first non-NULL value among the columns, converted to `T`.
+    public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<String>) -> T? {
+        for name in columns {
+            if let index = layout.index(of: name), let value = T.fromDatabaseValue(DatabaseValue(values[index])),
+                !DatabaseValue(values[index]).isNull
+            {
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// The first non-NULL value among the columns, converted to `T`.
+    public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<any ColumnExpression>) -> T? {
+        coalesce(columns.map(\.name))
+    }
+
+    /// The blob (or text bytes) at `index`, nil for NULL.
+    public func dataNoCopy(atIndex index: Int) -> Data? {
+        checkIndex(index)
+        switch values[index] {
+        case .null: return nil
+        case .blob(let b): return Data(b)
+        case .text(let s): return Data(s.utf8)
+        default: return nil
+        }
+    }
+
+    /// The blob (or text bytes) of the column, nil for NULL or a missing column.
+    public func dataNoCopy(named columnName: String) -> Data? {
+        guard let index = layout.index(of: columnName) else { return nil }
+        return dataNoCopy(atIndex: index)
+    }
+
+    /// The blob (or text bytes) of the column, nil for NULL or a missing column.
+    public func dataNoCopy(_ column: some ColumnExpression) -> Data? {
+        dataNoCopy(named: column.name)
+    }
+
+    /// Calls `body` with the blob (or text bytes) at `index`, nil for NULL.
+    public func withUnsafeData<T>(atIndex index: Int, _ body: (Data?) throws -> T) throws -> T {
+        try body(dataNoCopy(atIndex: index))
+    }
+
+    /// Calls `body` with the blob (or text bytes) of the column, nil for NULL or a missing column.
+    public func withUnsafeData<T>(named columnName: String, _ body: (Data?) throws -> T) throws -> T {
+        try body(dataNoCopy(named: columnName))
+    }
+}
+
+@available(*, unavailable)
+extension Row: Sendable {}
+
+extension Row: RandomAccessCollection {
+    /// A position in a row.
+    public struct Index: Comparable, Strideable, Sendable {
+        let offset: Int
+        init(_ offset: Int) { self.offset = offset }
+        /// Orders positions.
+        public static func < (lhs: Index, rhs: Index) -> Bool { lhs.offset < rhs.offset }
+        /// The distance between positions.
+        public func distance(to other: Index) -> Int { other.offset - offset }
+        /// The position `n` columns further.
+        public func advanced(by n: Int) -> Index { Index(offset + n) }
+    }
+
+    /// The first position.
+    public var startIndex: Index { Index(0) }
+    /// The position past the last column.
+    public var endIndex: Index { Index(values.count) }
+
+    /// The column name and value at `position`.
+    public subscript(position: Index) -> (String, DatabaseValue) {
+        (layout.names[position.offset], DatabaseValue(values[position.offset]))
+    }
+}
+
+extension Row: Hashable {
+    /// Rows are equal when they have the same column names and values, in the same order.
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        if lhs === rhs { return true }
+        guard lhs.count == rhs.count else { return false }
+        for (l, r) in zip(lhs, rhs) where l.0 != r.0 || l.1 != r.1 { return false }
+        return true
+    }
+
+    /// Hashes the column names and values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for (name, value) in self {
+            hasher.combine(name)
+            hasher.combine(value)
+        }
+    }
+}
+
+extension Row: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `[id:1 name:"Arthur"]`.
+    public var description: String {
+        "[" + map { "\($0.0):\($0.1)" }.joined(separator: " ") + "]"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+}
+
+extension Row: ExpressibleByDictionaryLiteral {
+    /// A row with the columns in literal order: `["id": 1, "name": "Arthur"]`.
+    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(pairs: elements.map { ($0.0, $0.1?.databaseValue ?? .null) })
+    }
+}

@@ -1,0 +1,217 @@
+/// SQL text with its arguments, built with string interpolation: interpolated values become `?` arguments,
+/// so they never need escaping.
+///
+/// ```swift
+/// let name = "O'Brien"
+/// try db.execute(literal: "INSERT INTO player (name) VALUES (\(name))")
+/// // INSERT INTO player (name) VALUES (?) with arguments ["O'Brien"]
+/// let ids = [1, 2, 3]
+/// let rows = try Row.fetchAll(db, literal: "SELECT * FROM player WHERE id IN \(ids)")
+/// // SELECT * FROM player WHERE id IN (?, ?, ?)
+/// ```
+public struct SQL: Sendable {
+    /// A piece of an SQL literal.
+    enum Element: Sendable {
+        /// Raw SQL and the arguments of its `?` placeholders.
+        case sql(String, StatementArguments)
+        /// A value, rendered as `?`.
+        case value(DatabaseValue)
+        /// A parenthesised list of values, rendered as `(?, ?, ?)`.
+        case values([DatabaseValue])
+        /// A quoted identifier.
+        case identifier(String)
+    }
+
+    var elements: [Element]
+
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    /// Raw SQL with its arguments.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements = [.sql(sql, arguments)]
+    }
+
+    /// A value, rendered as `?`.
+    public init(_ value: some DatabaseValueConvertible) {
+        elements = [.value(value.databaseValue)]
+    }
+
+    /// Whether the literal holds no SQL.
+    public var isEmpty: Bool {
+        elements.allSatisfy { element in
+            if case .sql(let sql, let arguments) = element { return sql.isEmpty && arguments.isEmpty }
+            return false
+        }
+    }
+
+    /// The SQL text and its arguments.
+    public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        var sql = ""
+        var arguments = StatementArguments()
+        for element in elements {
+            switch element {
+            case .sql(let text, let args):
+                sql += text
+                arguments += args
+            case .value(let value):
+                sql += "?"
+                arguments += [value]
+            case .values(let values):
+                sql += "(" + Array(repeating: "?", count: values.count).joined(separator: ", ") + ")"
+                arguments += StatementArguments(values)
+            case .identifier(let name):
+                sql += name.quotedDatabaseIdentifier
+            }
+        }
+        return (sql, arguments)
+    }
+
+    /// Appends another literal.
+    public mutating func append(literal sqlLiteral: SQL) {
+        elements += sqlLiteral.elements
+    }
+
+    /// Appends raw SQL with its arguments.
+    public mutating func append(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    /// The concatenation of two literals.
+    public static func + (lhs: SQL, rhs: SQL) -> SQL {
+        SQL(elements: lhs.elements + rhs.elements)
+    }
+
+    /// Appends `rhs` to `lhs`.
+    public static func += (lhs: inout SQL, rhs: SQL) {
+        lhs.elements += rhs.elements
+    }
+}
+
+extension SQL: ExpressibleByStringInterpolation {
+    /// Raw SQL without arguments.
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    /// An SQL literal built by interpolation.
+    public init(stringInterpolation: SQLInterpolation) {
+        self.init(elements: stringInterpolation.elements)
+    }
+}
+
+/// The interpolation of ``SQL`` literals.
+public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
+    var elements: [SQL.Element] = []
+
+    /// Room for the literal.
+    public init(literalCapacity: Int, interpolationCount: Int) {
+        elements.reserveCapacity(interpolationCount * 2 + 1)
+    }
+
+    /// Raw SQL.
+    public mutating func appendLiteral(_ literal: String) {
+        if !literal.isEmpty { elements.append(.sql(literal, StatementArguments())) }
+    }
+
+    /// Raw SQL and its arguments: `\(sql: "name = ?", arguments: [name])`.
+    public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    /// Another literal.
+    public mutating func appendInterpolation(literal sqlLiteral: SQL) {
+        elements += sqlLiteral.elements
+    }
+
+    /// Another literal.
+    public mutating func appendInterpolation(_ sqlLiteral: SQL) {
+        elements += sqlLiteral.elements
+    }
+
+    /// A value as an argument; nil is NULL.
+    public mutating func appendInterpolation(_ value: (any DatabaseValueConvertible)?) {
+        elements.append(.value(value?.databaseValue ?? .null))
+    }
+
+    /// A value as an argument.
+    public mutating func appendInterpolation(_ value: some DatabaseValueConvertible) {
+        elements.append(.value(value.databaseValue))
+    }
+
+    /// A string as an argument (not as SQL).
+    public mutating func appendInterpolation<S: StringProtocol>(_ string: S) {
+        elements.append(.value(String(string).databaseValue))
+    }
+
+    /// A list of values: `(?, ?, ?)`, for `IN` clauses.
+    public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
+        elements.append(.values(sequence.map(\.databaseValue)))
+    }
+
+    /// A column name from a coding key, quoted.
+    public mutating func appendInterpolation(_ key: some CodingKey) {
+        elements.append(.identifier(key.stringValue))
+    }
+
+    /// An identifier, quoted.
+    public mutating func appendInterpolation(identifier: String) {
+        elements.append(.identifier(identifier))
+    }
+}
+
+extension Sequence where Element == SQL {
+    /// The literals joined with `separator`.
+    public func joined(separator: String = "") -> SQL {
+        var result = SQL(elements: [])
+        var first = true
+        for literal in self {
+            if !first && !separator.isEmpty { result.elements.append(.sql(separator, StatementArguments())) }
+            result.elements += literal.elements
+            first = false
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The string as a quoted SQL identifier: `"name"`, with inner quotes doubled.
+    public var quotedDatabaseIdentifier: String {
+        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension Row {
+    /// Every row of an SQL literal.
+    public static func fetchAll(_ db: Database, literal sqlLiteral: SQL) throws -> [Row] {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        return try fetchAll(db, sql: sql, arguments: arguments)
+    }
+
+    /// The first row of an SQL literal.
+    public static func fetchOne(_ db: Database, literal sqlLiteral: SQL) throws -> Row? {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        return try fetchOne(db, sql: sql, arguments: arguments)
+    }
+
+    /// A cursor over the rows of an SQL literal.
+    public static func fetchCursor(_ db: Database, literal sqlLiteral: SQL) throws -> RowCursor {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        return try fetchCursor(db, sql: sql, arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// The values of the leftmost column of an SQL literal.
+    public static func fetchAll(_ db: Database, literal sqlLiteral: SQL) throws -> [Self] {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        return try fetchAll(db, sql: sql, arguments: arguments)
+    }
+
+    /// The value of the leftmost column of the first row of an SQL literal.
+    public static func fetchOne(_ db: Database, literal sqlLiteral: SQL) throws -> Self? {
+        let (sql, arguments) = try sqlLiteral.build(db)
+        return try fetchOne(db, sql: sql, arguments: arguments)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GraniteStorage
+
+// Conversions of the standard library's value types. Integers are stored as INTEGER, floating-point numbers
+// as REAL, strings as TEXT; decoding accepts an integer from a REAL that holds one exactly, and a number from
+// either numeric storage class, as GRDB does.
+
+extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+    /// 1 or 0.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+
+    /// False for zero, true for any other number; nil for other storage classes.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
+        switch dbValue.storage {
+        case .int64(let v): return v != 0
+        case .double(let v): return v != 0
+        default: return nil
+        }
+    }
+
+    /// SQLite's integer conversion of the column, compared with zero.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = sqliteStatement.int64(atIndex: index) != 0
+    }
+}
+
+/// Integers of every width share one implementation: decoding fails when the stored number does not fit.
+public protocol _DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
+
+extension _DatabaseInteger {
+    /// The integer as INTEGER (a `UInt64` above `Int64.max` cannot be stored and traps, as in GRDB).
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+
+    /// The stored integer, or a double that holds an integer exactly; nil when it does not fit.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        switch dbValue.storage {
+        case .int64(let v): return Self(exactly: v)
+        case .double(let v): return Self(exactly: v)
+        default: return nil
+        }
+    }
+
+    /// The column converted as SQLite's `sqlite3_column_int64` does (text and blobs convert too); nil when it
+    /// does not fit.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        if case .integer(let v) = sqliteStatement.values[Int(index)] {
+            guard let x = Self(exactly: v) else { return nil }
+            self = x
+        } else {
+            guard let x = Self(exactly: sqliteStatement.int64(atIndex: index)) else { return nil }
+            self = x
+        }
+    }
+}
+
+extension Int: _DatabaseInteger {}
+extension Int8: _DatabaseInteger {}
+extension Int16: _DatabaseInteger {}
+extension Int32: _DatabaseInteger {}
+extension Int64: _DatabaseInteger {}
+extension UInt: _DatabaseInteger {}
+extension UInt8: _DatabaseInteger {}
+extension UInt16: _DatabaseInteger {}
+extension UInt32: _DatabaseInteger {}
+extension UInt64: _DatabaseInteger {}
+
+extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+    /// The number as REAL.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+
+    /// An INTEGER or REAL value; nil for other storage classes.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
+        switch dbValue.storage {
+        case .int64(let v): return Double(v)
+        case .double(let v): return v
+        default: return nil
+        }
+    }
+
+    /// The column converted as SQLite's `sqlite3_column_double` does.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = sqliteStatement.double(atIndex: index)
+    }
+}
+
+extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+    /// The number as REAL.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
+
+    /// An INTEGER or REAL value; nil for other storage classes.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
+        Double.fromDatabaseValue(dbValue).map(Float.init)
+    }
+
+    /// The column converted as SQLite's `sqlite3_column_double` does.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = Float(sqliteStatement.double(atIndex: index))
+    }
+}
+
+extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    /// The string as TEXT.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+
+    /// A TEXT value; nil for other storage classes.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
+        if case .string(let s) = dbValue.storage { return s }
+        return nil
+    }
+
+    /// The column as text, converted as SQLite's `sqlite3_column_text` does.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        if case .text(let s) = sqliteStatement.values[Int(index)] {
+            self = s
+        } else {
+            self = sqliteStatement.text(atIndex: index)
+        }
+    }
+}
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    /// The wrapped value, or NULL.
+    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+
+    /// `.some(nil)` for NULL, the wrapped value otherwise, nil when the wrapped type fails.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+        if dbValue.isNull { return .some(nil) }
+        guard let value = Wrapped.fromDatabaseValue(dbValue) else { return nil }
+        return .some(value)
+    }
+
+    /// `.some(nil)`: a missing column decodes as nil.
+    public static func fromMissingColumn() -> Wrapped?? { .some(nil) }
+}
+
+extension Optional: StatementColumnConvertible where Wrapped: StatementColumnConvertible {
+    /// `.some(nil)` for NULL, the wrapped value otherwise, nil when the wrapped type fails.
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Wrapped?? {
+        if sqliteStatement.isNull(atIndex: index) { return .some(nil) }
+        guard let value = Wrapped(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        return .some(value)
+    }
+
+    /// The wrapped value decoded from a non-NULL column.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let value = Wrapped(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self = .some(value)
+    }
+}
+
+extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
+    /// The raw value.
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    /// The case whose raw value decodes from `dbValue`; nil otherwise.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
+    }
+}
+
+extension DatabaseValueConvertible
+where Self: StatementColumnConvertible & RawRepresentable, Self.RawValue: StatementColumnConvertible {
+    /// The case whose raw value decodes from the column; nil otherwise.
+    @inlinable
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let raw = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self.init(rawValue: raw)
+    }
+}

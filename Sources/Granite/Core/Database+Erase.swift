@@ -16,8 +16,8 @@ extension Database {
                     try execute(sql: "DROP TABLE IF EXISTS \(name.quotedDatabaseIdentifier)")
                 }
             }
-            try execute(sql: "PRAGMA user_version = 0")
             return .commit
         }
+        try execute(sql: "PRAGMA user_version = 0")
     }
 }

@@ -12,13 +12,30 @@ final class RowLayout: @unchecked Sendable {
         self.names = names
     }
 
+    /// Whether two names are equal ignoring case (ASCII fast path, Unicode lowercasing otherwise).
+    static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        var ai = a.utf8.makeIterator()
+        var bi = b.utf8.makeIterator()
+        while true {
+            switch (ai.next(), bi.next()) {
+            case (nil, nil):
+                return true
+            case (let x?, let y?):
+                if x == y { continue }
+                if x >= 0x80 || y >= 0x80 { return a.lowercased() == b.lowercased() }
+                let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
+                let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
+                if lx != ly { return false }
+            default:
+                return false
+            }
+        }
+    }
+
     /// The index of the leftmost column named `name`, case-insensitively.
     func index(of name: String) -> Int? {
-        // Fast path: an exact match among few columns.
         if names.count <= 8 {
-            if let i = names.firstIndex(of: name) { return i }
-            let lower = name.lowercased()
-            return names.firstIndex { $0.lowercased() == lower }
+            return names.firstIndex { RowLayout.equalIgnoringCase($0, name) }
         }
         if lookup == nil {
             var table: [String: Int] = [:]
@@ -45,7 +62,7 @@ public final class Row {
     @usableFromInline var values: [GraniteStorage.Value]
     let layout: RowLayout
     /// The statement the row comes from, while it is the current row of a cursor (for error context).
-    var statement: Statement?
+    @usableFromInline var statement: Statement?
 
     /// The number of columns.
     public var count: Int { values.count }
@@ -195,7 +212,20 @@ public final class Row {
         _ type: Value.Type = Value.self, atIndex index: Int
     ) throws -> Value {
         checkIndex(index)
-        if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
+        return try fastDecode(Value.self, at: index)
+    }
+
+    /// Decodes the value at `index`: through SQLite's column conversions while the row is a cursor's current
+    /// row (as GRDB does on statement rows), through `fromDatabaseValue` on copied rows.
+    @usableFromInline
+    func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, at index: Int)
+        throws -> Value
+    {
+        if statement != nil {
+            if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if let value = Value.fromDatabaseValue(DatabaseValue(values[index])) {
             return value
         }
         throw fastDecodingFailure(Value.self, index: index)
@@ -231,10 +261,7 @@ public final class Row {
             if let value = Value.fromMissingColumn() { return value }
             throw RowDecodingError.columnNotFound(columnName, row: self)
         }
-        if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
-            return value
-        }
-        throw fastDecodingFailure(Value.self, index: index)
+        return try fastDecode(Value.self, at: index)
     }
 
     /// The value of the column converted to `Value`.

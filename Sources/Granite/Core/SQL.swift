@@ -131,6 +131,7 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     }
 
     /// A value as an argument; nil is NULL.
+    @_disfavoredOverload
     public mutating func appendInterpolation(_ value: (any DatabaseValueConvertible)?) {
         elements.append(.value(value?.databaseValue ?? .null))
     }
@@ -141,6 +142,7 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     }
 
     /// A string as an argument (not as SQL).
+    @_disfavoredOverload
     public mutating func appendInterpolation<S: StringProtocol>(_ string: S) {
         elements.append(.value(String(string).databaseValue))
     }

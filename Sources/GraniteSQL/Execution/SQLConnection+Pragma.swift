@@ -242,7 +242,8 @@ extension SQLConnection {
 
     /// Runs `body` in a read transaction unless a transaction is already open.
     private func reading<T>(_ body: () throws -> T) throws -> T {
-        if isInTransaction || engine.isWriting { return try body() }
+        // Inside a transaction, a snapshot read or a running statement's read, the engine already reads.
+        if isInTransaction || engine.isInTransaction { return try body() }
         try engine.beginRead()
         defer { try? engine.endRead() }
         return try body()

@@ -6,7 +6,8 @@ import PackageDescription
 let package = Package(
     name: "GraniteBenchmarks",
     dependencies: [
-        .package(name: "Granite", path: "..")
+        .package(name: "Granite", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -14,10 +15,22 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The row workloads: one source file, compiled against Granite and against GRDB.
+        .target(
+            name: "RowWorkloadsGranite",
+            dependencies: [.product(name: "Granite", package: "Granite")],
+            swiftSettings: [.define("GRANITE")]
+        ),
+        .target(
+            name: "RowWorkloadsGRDB",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "granite-bench",
             dependencies: [
                 "CSQLite",
+                "RowWorkloadsGranite",
+                "RowWorkloadsGRDB",
                 .product(name: "GraniteStorage", package: "Granite"),
                 .product(name: "GraniteSQL", package: "Granite"),
             ]

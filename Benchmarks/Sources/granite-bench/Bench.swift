@@ -80,6 +80,7 @@ final class Benchmark {
         }
         let transaction = selected.contains(.transaction)
         let sql = selected.contains(.sql)
+        let rowLevel = selected.contains(.rows)
         var parts: [String] = []
         if storage {
             parts.append(
@@ -105,6 +106,14 @@ final class Benchmark {
                 Granite durability .\(options.sqlDurability.rawValue) = SQLite journal_mode=WAL + \
                 synchronous=\(options.sqlDurability.sqliteSynchronous), statements prepared untimed, \
                 reads inside BEGIN…COMMIT
+                """)
+        }
+        if rowLevel {
+            parts.append(
+                """
+                row workloads: \(options.rowCount) rows of 10 INTEGER columns, the same Swift code on Granite's \
+                DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, synchronous FULL for both), \
+                ratio column = Granite/GRDB
                 """)
         }
         let configuration = """
@@ -150,6 +159,9 @@ final class Benchmark {
             log("generating the SQL rows and arguments…")
             let dataset = SQLDataset(rows: options.sqlRows, seed: options.seed)
             try sqlWorkloads(dataset: dataset, sync: options.sqlDurability, table: &table)
+        }
+        if rowLevel {
+            try rowWorkloads(rows: options.rowCount, table: &table)
         }
 
         print(configuration)

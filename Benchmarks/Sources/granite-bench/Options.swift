@@ -11,6 +11,7 @@ struct BenchOptions {
     var commits = 1000
     var transactionRows = 100_000
     var sqlRows = 100_000
+    var rowCount = 100_000
     var sqlDurability = WALSync.full
     var only: Set<Workload> = Set(Workload.allCases)
     var seed: UInt64 = 0x4752_414E_4954_4521
@@ -36,6 +37,7 @@ struct BenchOptions {
           --commits N       one-row transactions in the commit workloads (default 1000)
           --txn-rows N      rows of the single large WAL transaction (default 100000)
           --sql-rows N      rows of the SQL workloads' player table (default 100000)
+          --row-count N     rows of the row workloads' table (default 100000)
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -50,6 +52,9 @@ struct BenchOptions {
                                               sqlite3_prepare_v2: insert, primary-key
                                               select, indexed range, aggregates,
                                               update, delete (WAL, --sql-sync)
+                              rows            Granite's GRDB-compatible API against
+                                              GRDB 7.10.0 on SQLite: cached-statement
+                                              inserts, Row cursor, Int.fetchAll
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -101,6 +106,7 @@ struct BenchOptions {
             case "--commits": options.commits = try positive()
             case "--txn-rows": options.transactionRows = try positive()
             case "--sql-rows": options.sqlRows = try positive()
+            case "--row-count": options.rowCount = try positive()
             case "--sql-sync":
                 let text = try value()
                 guard let level = WALSync(rawValue: text.lowercased()) else {
@@ -127,6 +133,7 @@ enum Workload: String, CaseIterable, Comparable {
     case commitsNormal = "commits-normal"
     case transaction = "txn"
     case sql
+    case rows
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

@@ -1,0 +1,1 @@
+../RowWorkloadsGranite/RowWorkloads.swift

@@ -68,12 +68,14 @@ extension Date: DatabaseValueConvertible {
         if !(interval > -1e15) { interval = -1e15 }
         if !(interval < 1e15) { interval = 1e15 }
         var wholeSeconds = interval.rounded(.down)
-        // Round to the microsecond first, so that a date decoded from `.123` (which a Double can't hold
-        // exactly) encodes as `.123` again; then truncate to the millisecond.
-        var microseconds = ((interval - wholeSeconds) * 1e6).rounded()
-        if microseconds >= 1e6 {
+        // Truncate to the millisecond, but forgive the representation error of the Double: a date decoded
+        // from `.123` (which a Double can't hold exactly) must encode as `.123` again, even far from 2001
+        // where a Double only has a few microseconds of precision.
+        let tolerance = max(0.0005, interval.ulp * 2_000)
+        var milliseconds = Int(((interval - wholeSeconds) * 1000 + tolerance).rounded(.down))
+        if milliseconds >= 1000 {
             wholeSeconds += 1
-            microseconds -= 1e6
+            milliseconds -= 1000
         }
         let seconds = Int(wholeSeconds) + Self.unixEpochFromReferenceDate
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -94,7 +96,7 @@ extension Date: DatabaseValueConvertible {
         bytes.append(UInt8(ascii: ":"))
         bytes.appendDecimal(secondOfDay % 60, width: 2)
         bytes.append(UInt8(ascii: "."))
-        bytes.appendDecimal(Int(microseconds) / 1_000, width: 3)
+        bytes.appendDecimal(milliseconds, width: 3)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

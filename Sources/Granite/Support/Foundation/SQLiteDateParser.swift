@@ -111,19 +111,22 @@ struct SQLiteDateParser {
         if cursor.isAtEnd || parseTimeZone(&cursor, into: &result) { return .HMS }
 
         guard cursor.skip(".") else { return nil }
-        // One to three significant digits; further digits are ignored.
+        // One to three significant digits; further digits are ignored. After the first and the second digit,
+        // the time may end, or go on with a time zone, or with another digit.
         var fraction = 0
         var scale = 100_000_000
-        for _ in 0..<3 {
-            guard let digit = cursor.digit() else { break }
+        for _ in 0..<2 {
+            guard let digit = cursor.digit() else { return nil }
             fraction += digit * scale
             scale /= 10
+            if cursor.isAtEnd || parseTimeZone(&cursor, into: &result) {
+                result.nanosecond = fraction
+                return .HMSS
+            }
         }
-        guard scale < 100_000_000 else { return nil }
-        if scale == 0 {
-            while cursor.digit() != nil {}
-        }
-        result.nanosecond = fraction
+        guard let digit = cursor.digit() else { return nil }
+        result.nanosecond = fraction + digit * scale
+        while cursor.digit() != nil {}
         _ = parseTimeZone(&cursor, into: &result)
         return .HMSS
     }

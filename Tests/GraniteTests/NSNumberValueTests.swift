@@ -37,6 +37,26 @@ final class NSNumberValueTests: XCTestCase {
         XCTAssertEqual(NSDecimalNumber.fromDatabaseValue("0.1".databaseValue)?.decimalValue, Decimal(string: "0.1"))
     }
 
+    func testReadmeExamples() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            XCTAssertEqual(try NSNumber.fetchOne(db, sql: "SELECT 10")?.intValue, 10)
+            XCTAssertEqual(try NSDecimalNumber.fetchOne(db, sql: "SELECT 1.23"), NSDecimalNumber(value: 1.23))
+            XCTAssertTrue(try NSNumber.fetchOne(db, sql: "SELECT '10'") is NSDecimalNumber)
+            XCTAssertEqual(try NSDecimalNumber.fetchOne(db, sql: "SELECT '1.23'"), NSDecimalNumber(string: "1.23"))
+            try db.execute(sql: "CREATE TABLE transfer (amount)")
+            for number in [
+                NSNumber(value: 10), NSNumber(value: 10.0), NSDecimalNumber(string: "10.0"),
+                NSDecimalNumber(string: "10.5"),
+            ] {
+                try db.execute(sql: "INSERT INTO transfer VALUES (?)", arguments: [number])
+            }
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT typeof(amount) FROM transfer ORDER BY rowid"),
+                ["integer", "real", "integer", "real"])
+        }
+    }
+
     func testRoundTrip() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.inDatabase { db in

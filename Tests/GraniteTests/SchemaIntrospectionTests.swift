@@ -219,4 +219,17 @@ final class SchemaIntrospectionTests: XCTestCase {
             assertNoSuchTable(try db.foreignKeyViolations(in: "missing"))
         }
     }
+
+    func testSchemaIdentifiers() {
+        XCTAssertEqual(DatabaseSchemaID.main.name, "main")
+        XCTAssertEqual(DatabaseSchemaID.temp.name, "temp")
+        XCTAssertEqual(DatabaseSchemaID.attached("aux").name, "aux")
+        XCTAssertEqual(DatabaseSchemaID.main.schemaTableName, "sqlite_master")
+        XCTAssertEqual(DatabaseSchemaID.temp.schemaTableName, "sqlite_temp_master")
+        XCTAssertEqual(DatabaseSchemaID.attached("aux").schemaTableName, "aux.sqlite_master")
+        XCTAssertNotEqual(DatabaseSchemaID.attached("main"), .main)
+        let id = DatabaseObjectID(name: "player", schemaID: .main)
+        XCTAssertEqual(id, DatabaseObjectID(name: "player", schemaID: .main))
+        XCTAssertNotEqual(id, DatabaseObjectID(name: "player", schemaID: .temp))
+    }
 }

@@ -34,6 +34,20 @@ final class PreparedStatementTests: XCTestCase {
         XCTAssertEqual(try select.all().count, 10)
     }
 
+    func testReadOnlyPragmas() throws {
+        let db = try makeConnection()
+        for sql in [
+            "PRAGMA user_version", "PRAGMA table_info(player)", "PRAGMA table_xinfo('player')",
+            "PRAGMA index_list(player)", "PRAGMA index_info(player_score)", "PRAGMA foreign_key_list(player)",
+            "PRAGMA integrity_check(10)",
+        ] {
+            XCTAssertTrue(try db.prepare(sql).isReadOnly, sql)
+        }
+        for sql in ["PRAGMA user_version = 3", "PRAGMA foreign_keys = OFF", "INSERT INTO player(name) VALUES ('a')"] {
+            XCTAssertFalse(try db.prepare(sql).isReadOnly, sql)
+        }
+    }
+
     func testArgumentErrors() throws {
         let db = try makeConnection()
         let select = try db.prepare("SELECT * FROM player WHERE id = ? AND name = ?")

@@ -63,10 +63,16 @@ public final class PreparedStatement {
     public var isReadOnly: Bool {
         switch statement.kind {
         case .select, .explain: return true
-        case .pragma(let p): return p.value == nil
+        case .pragma(let p): return p.value == nil || Self.queryPragmas.contains(SchemaNames.key(p.name.name))
         default: return false
         }
     }
+
+    /// Pragmas whose argument names what they report on (a table, an index) rather than a new setting.
+    private static let queryPragmas: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+        "integrity_check", "quick_check",
+    ]
 
     /// The compiled `SELECT`, recompiled when the schema changed since it was built.
     func selectProgram(_ select: SelectStatement) throws -> SelectProgram {

@@ -1,0 +1,157 @@
+extension Database {
+    // MARK: Schema version
+
+    /// The schema version, incremented by each schema change.
+    public func schemaVersion() throws -> Int32 {
+        try Int32.fetchOne(self, sql: "PRAGMA schema_version") ?? 0
+    }
+
+    // MARK: Existence
+
+    /// Whether a table exists (names compare case-insensitively).
+    ///
+    /// ```swift
+    /// if try db.tableExists("player") { ... }
+    /// ```
+    public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectName(name, type: "table", in: schemaName) != nil
+    }
+
+    /// Whether a view exists: always false, as Granite has no views (the schema is still checked).
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectName(name, type: "view", in: schemaName) != nil
+    }
+
+    /// Whether a trigger exists: always false, as Granite has no triggers (the schema is still checked).
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectName(name, type: "trigger", in: schemaName) != nil
+    }
+
+    /// Whether `tableName` is an internal table of the engine (`sqlite_…`, `pragma_…`).
+    public static func isSQLiteInternalTable(_ tableName: String) -> Bool {
+        tableName.starts(with: "sqlite_") || tableName.starts(with: "pragma_")
+    }
+
+    /// Whether `tableName` is an internal table of GRDB (`grdb_…`, such as `grdb_migrations`).
+    public static func isGRDBInternalTable(_ tableName: String) -> Bool {
+        tableName.starts(with: "grdb_")
+    }
+
+    // MARK: Columns and keys
+
+    /// The columns of a table, in order.
+    ///
+    /// - throws: `no such table: <name>` when the table does not exist.
+    public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        let table = try existingTableName(tableName, in: schemaName)
+        return try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
+            .map(ColumnInfo.init(row:))
+            .filter { $0.hidden != 1 }
+            .sorted { $0.cid < $1.cid }
+    }
+
+    /// The primary key of a table: its `INTEGER PRIMARY KEY`, its declared key, or the hidden rowid.
+    ///
+    /// ```swift
+    /// try db.primaryKey("player").columns  // ["id"]
+    /// ```
+    ///
+    /// - throws: `no such table: <name>` when the table does not exist.
+    public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let columns = try columns(in: tableName, in: schemaName)
+            .filter { $0.primaryKeyIndex > 0 }
+            .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+        switch columns.count {
+        case 0: return .hiddenRowID
+        case 1 where columns[0].type.uppercased() == "INTEGER": return .rowID(columns[0])
+        default: return .regular(columns)
+        }
+    }
+
+    /// The indexes of a table, automatic ones included. Indexes on expressions are left out.
+    ///
+    /// - throws: `no such table: <name>` when the table does not exist.
+    public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        let table = try existingTableName(tableName, in: schemaName)
+        var indexes: [IndexInfo] = []
+        for row in try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))") {
+            let name: String = row["name"]
+            let columnRows = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
+                .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+            let columns = columnRows.compactMap { $0["name"] as String? }
+            guard columns.count == columnRows.count else { continue }
+            indexes.append(
+                IndexInfo(name: name, columns: columns, isUnique: row["unique"], origin: row["origin"]))
+        }
+        return indexes
+    }
+
+    /// Whether the columns (in any order, case-insensitively) contain the primary key or the columns of a
+    /// unique index of the table.
+    ///
+    /// ```swift
+    /// try db.table("player", hasUniqueKey: ["email"])
+    /// ```
+    public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+        let wanted = Set(columns.map { $0.lowercased() })
+        if wanted.isEmpty { return false }
+        let primaryKey = try self.primaryKey(tableName)
+        if wanted == ["rowid"] { return true }
+        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return true }
+        return try indexes(on: tableName).contains { index in
+            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: wanted)
+        }
+    }
+
+    /// The foreign keys of a table; a key that references the parent's primary key implicitly lists its
+    /// columns.
+    ///
+    /// - throws: `no such table: <name>` when the table does not exist.
+    public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        let table = try existingTableName(tableName, in: schemaName)
+        var keys: [(id: Int, table: String, pairs: [(origin: String, destination: String?, seq: Int)])] = []
+        for row in try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))") {
+            let id: Int = row["id"]
+            let pair = (origin: row["from"] as String, destination: row["to"] as String?, seq: row["seq"] as Int)
+            if let last = keys.indices.last, keys[last].id == id {
+                keys[last].pairs.append(pair)
+            } else {
+                keys.append((id, row["table"], [pair]))
+            }
+        }
+        return try keys.map { key in
+            let pairs = key.pairs.sorted { $0.seq < $1.seq }
+            var destinations = pairs.compactMap(\.destination)
+            if destinations.count != pairs.count {
+                destinations = try primaryKey(key.table).columns
+            }
+            let mapping = zip(pairs, destinations).map { (origin: $0.origin, destination: $1) }
+            return ForeignKeyInfo(id: key.id, destinationTable: key.table, mapping: mapping)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The stored name of the table, or `no such table`.
+    func existingTableName(_ name: String, in schemaName: String?) throws -> String {
+        guard let stored = try schemaObjectName(name, type: "table", in: schemaName) else {
+            throw DatabaseError(message: "no such table: \(name)")
+        }
+        return stored
+    }
+
+    /// The stored name of the schema object of this type, compared case-insensitively; nil when there is none.
+    /// `main` is the only schema with objects; `temp` is empty; others throw `no such schema`.
+    private func schemaObjectName(_ name: String, type: String, in schemaName: String?) throws -> String? {
+        if let schemaName {
+            switch schemaName.lowercased() {
+            case "main": break
+            case "temp": return nil
+            default: throw DatabaseError(message: "no such schema: \(schemaName)")
+            }
+        }
+        let lowercased = name.lowercased()
+        let names = try String.fetchAll(self, sql: "SELECT name FROM granite_schema WHERE type = ?", arguments: [type])
+        return names.first { $0.lowercased() == lowercased }
+    }
+}

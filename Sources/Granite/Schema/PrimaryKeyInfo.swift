@@ -1,0 +1,62 @@
+/// The primary key of a table, as ``Database/primaryKey(_:in:)`` describes it.
+///
+/// ```swift
+/// let pk = try db.primaryKey("player")
+/// pk.columns      // ["id"]
+/// pk.rowIDColumn  // "id" for an INTEGER PRIMARY KEY, nil otherwise
+/// ```
+public struct PrimaryKeyInfo: Sendable {
+    private enum Kind: Sendable {
+        case hiddenRowID
+        case rowID(ColumnInfo)
+        case regular([ColumnInfo])
+    }
+
+    private let kind: Kind
+
+    /// The hidden `rowid` of a table that declares no primary key.
+    static let hiddenRowID = PrimaryKeyInfo(kind: .hiddenRowID)
+
+    /// An `INTEGER PRIMARY KEY` column, which is the rowid.
+    static func rowID(_ column: ColumnInfo) -> PrimaryKeyInfo {
+        PrimaryKeyInfo(kind: .rowID(column))
+    }
+
+    /// Any other primary key.
+    static func regular(_ columns: [ColumnInfo]) -> PrimaryKeyInfo {
+        PrimaryKeyInfo(kind: .regular(columns))
+    }
+
+    /// The primary key columns; `["rowid"]` for the hidden rowid.
+    public var columns: [String] {
+        switch kind {
+        case .hiddenRowID: return [Column.rowID.name]
+        case .rowID(let column): return [column.name]
+        case .regular(let columns): return columns.map(\.name)
+        }
+    }
+
+    /// The column that is the rowid (an `INTEGER PRIMARY KEY`), or nil.
+    public var rowIDColumn: String? {
+        if case .rowID(let column) = kind { return column.name }
+        return nil
+    }
+
+    /// Whether the primary key is the rowid, hidden or not.
+    public var isRowID: Bool {
+        if case .regular = kind { return false }
+        return true
+    }
+
+    /// Whether the table has a rowid (always true in Granite: there are no WITHOUT ROWID tables).
+    var tableHasRowID: Bool { true }
+
+    /// The columns, or nil for the hidden rowid.
+    var columnInfos: [ColumnInfo]? {
+        switch kind {
+        case .hiddenRowID: return nil
+        case .rowID(let column): return [column]
+        case .regular(let columns): return columns
+        }
+    }
+}

@@ -1,0 +1,269 @@
+/// Options of ``Database/create(table:options:body:)``.
+public struct TableOptions: OptionSet, Sendable {
+    /// The raw bits.
+    public let rawValue: Int
+
+    /// Creates options.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `IF NOT EXISTS`: does nothing when the table exists.
+    public static let ifNotExists = TableOptions(rawValue: 1 << 0)
+
+    /// `TEMPORARY` (Granite has no temporary tables: the engine rejects the statement).
+    public static let temporary = TableOptions(rawValue: 1 << 1)
+
+    /// `WITHOUT ROWID` (Granite has no WITHOUT ROWID tables: the engine rejects the statement).
+    public static let withoutRowID = TableOptions(rawValue: 1 << 2)
+
+    /// `STRICT` (Granite has no STRICT tables: the engine rejects the statement).
+    public static let strict = TableOptions(rawValue: 1 << 3)
+}
+
+/// The columns and constraints of a table being created, handed to the closure of
+/// ``Database/create(table:options:body:)``.
+///
+/// ```swift
+/// try db.create(table: "player") { t in
+///     t.autoIncrementedPrimaryKey("id")
+///     t.column("name", .text).notNull()
+///     t.uniqueKey(["name"])
+/// }
+/// ```
+public final class TableDefinition {
+    enum Item {
+        case column(ColumnDefinition)
+        case literal(SQL)
+    }
+
+    struct KeyConstraint {
+        var columns: [String]
+        var onConflict: Database.ConflictResolution?
+    }
+
+    struct ForeignKeyConstraint {
+        var columns: [String]
+        var table: String
+        var destinationColumns: [String]?
+        var onDelete: Database.ForeignKeyAction?
+        var onUpdate: Database.ForeignKeyAction?
+        var deferred: Bool
+    }
+
+    let name: String
+    let options: TableOptions
+    var items: [Item] = []
+    var primaryKeyConstraint: KeyConstraint?
+    var uniqueKeys: [KeyConstraint] = []
+    var foreignKeys: [ForeignKeyConstraint] = []
+    var checks: [String] = []
+    var literalConstraints: [SQL] = []
+    private var primaryKeyBodyColumns: [ColumnDefinition]?
+
+    init(name: String, options: TableOptions) {
+        self.name = name
+        self.options = options
+    }
+
+    /// Adds an `INTEGER PRIMARY KEY AUTOINCREMENT` column.
+    ///
+    /// ```swift
+    /// t.autoIncrementedPrimaryKey("id")  // "id" INTEGER PRIMARY KEY AUTOINCREMENT
+    /// ```
+    @discardableResult
+    public func autoIncrementedPrimaryKey(
+        _ name: String, onConflict conflictResolution: Database.ConflictResolution? = nil
+    ) -> ColumnDefinition {
+        column(name, .integer).primaryKey(onConflict: conflictResolution, autoincrement: true)
+    }
+
+    /// Adds a primary key column; a non-INTEGER one is also `NOT NULL`.
+    ///
+    /// ```swift
+    /// t.primaryKey("uuid", .text)  // "uuid" TEXT PRIMARY KEY NOT NULL
+    /// ```
+    @discardableResult
+    public func primaryKey(
+        _ name: String, _ type: Database.ColumnType, onConflict conflictResolution: Database.ConflictResolution? = nil
+    ) -> ColumnDefinition {
+        let column = column(name, type).primaryKey(onConflict: conflictResolution)
+        return type == .integer ? column : column.notNull()
+    }
+
+    /// Declares a composite primary key with the columns defined in `body`, which are `NOT NULL`.
+    ///
+    /// ```swift
+    /// t.primaryKey {
+    ///     t.column("a", .text)
+    ///     t.column("b", .text)
+    /// }
+    /// ```
+    public func primaryKey(
+        onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void
+    ) rethrows {
+        guard primaryKeyConstraint == nil else { fatalError("can't define several primary keys") }
+        primaryKeyConstraint = KeyConstraint(columns: [], onConflict: conflictResolution)
+        let outer = primaryKeyBodyColumns
+        primaryKeyBodyColumns = []
+        defer { primaryKeyBodyColumns = outer }
+        try body()
+    }
+
+    /// Declares a `PRIMARY KEY (…)` table constraint on existing columns.
+    ///
+    /// ```swift
+    /// t.primaryKey(["a", "b"])
+    /// ```
+    public func primaryKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
+        guard primaryKeyConstraint == nil else { fatalError("can't define several primary keys") }
+        primaryKeyConstraint = KeyConstraint(columns: columns, onConflict: conflictResolution)
+    }
+
+    /// Adds a column; its type is optional.
+    @discardableResult
+    public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
+        let column = ColumnDefinition(name: name, type: type)
+        items.append(.column(column))
+        if primaryKeyBodyColumns != nil {
+            column.notNull()
+            primaryKeyConstraint?.columns.append(name)
+        }
+        return column
+    }
+
+    /// Adds a column written in SQL.
+    ///
+    /// ```swift
+    /// t.column(sql: "name TEXT NOT NULL")
+    /// ```
+    public func column(sql: String) {
+        column(literal: SQL(sql: sql))
+    }
+
+    /// Adds a column written as an SQL literal (interpolated values are written inline).
+    public func column(literal: SQL) {
+        items.append(.literal(literal))
+    }
+
+    /// Adds a `UNIQUE (…)` table constraint.
+    public func uniqueKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
+        uniqueKeys.append(KeyConstraint(columns: columns, onConflict: conflictResolution))
+    }
+
+    /// Adds a `FOREIGN KEY (…) REFERENCES` table constraint, to `destinationColumns` or to the primary key of
+    /// `table`.
+    ///
+    /// ```swift
+    /// t.foreignKey(["teamId"], references: "team", onDelete: .cascade)
+    /// ```
+    public func foreignKey(
+        _ columns: [String],
+        references table: String,
+        columns destinationColumns: [String]? = nil,
+        onDelete deleteAction: Database.ForeignKeyAction? = nil,
+        onUpdate updateAction: Database.ForeignKeyAction? = nil,
+        deferred isDeferred: Bool = false
+    ) {
+        foreignKeys.append(
+            ForeignKeyConstraint(
+                columns: columns, table: table, destinationColumns: destinationColumns, onDelete: deleteAction,
+                onUpdate: updateAction, deferred: isDeferred))
+    }
+
+    /// Adds a `CHECK (…)` table constraint written in SQL.
+    ///
+    /// ```swift
+    /// t.check(sql: "a + b < 10")
+    /// ```
+    public func check(sql: String) {
+        checks.append(sql)
+    }
+
+    /// Adds a table constraint written in SQL.
+    ///
+    /// ```swift
+    /// t.constraint(sql: "CHECK (a + b < 10)")
+    /// ```
+    public func constraint(sql: String) {
+        literalConstraints.append(SQL(sql: sql))
+    }
+
+    /// Adds a table constraint written as an SQL literal (interpolated values are written inline).
+    public func constraint(literal: SQL) {
+        literalConstraints.append(literal)
+    }
+
+    // MARK: SQL generation
+
+    /// The primary key columns as declared in this definition; nil when it has none (the hidden rowid).
+    var declaredPrimaryKey: [String]? {
+        if let primaryKeyConstraint { return primaryKeyConstraint.columns }
+        for case .column(let column) in items where column.primaryKey != nil { return [column.name] }
+        return nil
+    }
+
+    /// The `CREATE TABLE` statement followed by the `CREATE INDEX` statements of indexed columns.
+    func sql(_ db: Database) throws -> [String] {
+        var chunks = ["CREATE"]
+        if options.contains(.temporary) { chunks.append("TEMPORARY") }
+        chunks.append("TABLE")
+        if options.contains(.ifNotExists) { chunks.append("IF NOT EXISTS") }
+        chunks.append(name.quotedDatabaseIdentifier)
+        let ownPrimaryKey = { self.declaredPrimaryKey ?? ["rowid"] }
+        var elements: [String] = []
+        var indexes: [String] = []
+        for item in items {
+            switch item {
+            case .column(let column):
+                elements.append(try column.sql(db, table: name, tablePrimaryKey: ownPrimaryKey))
+                if let index = column.indexSQL(table: name, ifNotExists: options.contains(.ifNotExists)) {
+                    indexes.append(index)
+                }
+            case .literal(let literal):
+                elements.append(try SchemaSQL.inline(literal))
+            }
+        }
+        if let primaryKeyConstraint {
+            elements.append(Self.keySQL("PRIMARY KEY", primaryKeyConstraint))
+        }
+        for key in uniqueKeys {
+            elements.append(Self.keySQL("UNIQUE", key))
+        }
+        for key in foreignKeys {
+            let destination: [String]
+            if let columns = key.destinationColumns {
+                destination = columns
+            } else if key.table.lowercased() == name.lowercased() {
+                destination = ownPrimaryKey()
+            } else {
+                destination = try db.primaryKey(key.table).columns
+            }
+            let parts =
+                ["FOREIGN KEY", SchemaSQL.columnList(key.columns), "REFERENCES"]
+                + [key.table.quotedDatabaseIdentifier + SchemaSQL.columnList(destination)]
+                + SchemaSQL.foreignKeyClauses(onDelete: key.onDelete, onUpdate: key.onUpdate, deferred: key.deferred)
+            elements.append(parts.joined(separator: " "))
+        }
+        for check in checks {
+            elements.append("CHECK (\(check))")
+        }
+        for literal in literalConstraints {
+            elements.append(try SchemaSQL.inline(literal))
+        }
+        chunks.append("(" + elements.joined(separator: ", ") + ")")
+        var tableOptions: [String] = []
+        if options.contains(.strict) { tableOptions.append("STRICT") }
+        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
+        if !tableOptions.isEmpty { chunks.append(tableOptions.joined(separator: ", ")) }
+        return [chunks.joined(separator: " ")] + indexes
+    }
+
+    private static func keySQL(_ keyword: String, _ key: KeyConstraint) -> String {
+        var chunks = [keyword, SchemaSQL.columnList(key.columns)]
+        if let onConflict = key.onConflict { chunks += ["ON CONFLICT", onConflict.rawValue] }
+        return chunks.joined(separator: " ")
+    }
+}
+
+// A mutable builder, used inside the closure it is handed to.
+@available(*, unavailable)
+extension TableDefinition: Sendable {}

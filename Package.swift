@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 "GraniteStorage",
                 "GraniteSQL",
+                "Granite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

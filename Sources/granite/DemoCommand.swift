@@ -1,8 +1,9 @@
-// `granite demo [FILE]`: builds a demo database through the storage API, reads
-// it back, verifies everything, checks it, and reports what it found.
+// `granite demo [FILE]`: builds a demo database through Granite's GRDB-compatible API, reads
+// it back, verifies everything, checks the file, and reports what it found.
 
 import ArgumentParser
 import Foundation
+import Granite
 import GraniteStorage
 
 /// Creates a demo database (a `people` table and a `people_by_name` index),
@@ -12,10 +13,12 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Create a demo database, read it back, verify and check it.",
         discussion: """
-            Writes \(DemoData.rowCount) deterministic rows to a table `people` and their names to an \
-            index `people_by_name`, commits, reopens the file read-only, reads everything back (a full \
-            scan, \(DemoData.lookupCount) point lookups, an index range scan), runs the integrity \
-            check and prints a summary. An existing FILE is replaced if it is a Granite database. \
+            Through Granite's GRDB-compatible API (DatabaseQueue, the schema DSL, a cached statement), \
+            creates a table `people` with an index `people_by_name` on its names and writes \
+            \(DemoData.rowCount) deterministic rows in one transaction; reopens the file read-only and reads \
+            everything back (a row cursor over the whole table, \(DemoData.lookupCount) point lookups, an \
+            index scan, an index range); then runs the file's integrity check and prints a summary with \
+            the trees and the compressed text. An existing FILE is replaced if it is a Granite database. \
             Exits with status 1 when verification or the integrity check fails.
             """
     )
@@ -175,20 +178,28 @@ final class DemoRun {
         let rowids = Int64(1)...Int64(DemoData.rowCount)
         let rows = phase("generate \(grouped(DemoData.rowCount)) rows") { rowids.map(DemoData.row) }
         try write(rows)
-        let engine = try phase("reopen read-only") { () throws -> StorageEngine in
-            var options = StorageOptions()
-            options.readOnly = true
-            options.create = false
-            return try StorageEngine(path: path, options: options)
+        let dbQueue = try phase("reopen read-only") { () throws -> DatabaseQueue in
+            var configuration = Configuration()
+            configuration.readonly = true
+            return try DatabaseQueue(path: path, configuration: configuration)
         }
+        try dbQueue.read { db in
+            try phase("full scan (\(grouped(DemoData.rowCount)) rows)") { try fullScan(db, rows) }
+            try phase("point lookups (\(grouped(DemoData.lookupCount)))") { try lookups(db, rows) }
+            try phase("index scan (\(grouped(DemoData.rowCount)) names)") { try indexScan(db, rows) }
+            try phase("index range '\(DemoData.rangePrefix)…'") { try rangeScan(db, rows) }
+        }
+        try dbQueue.close()
+        // The file-format view: the trees, the compressed text in the table's pages, and the integrity check.
+        var options = StorageOptions()
+        options.readOnly = true
+        options.create = false
+        let engine = try StorageEngine(path: path, options: options)
         defer { try? engine.close() }
-        let people = try engine.table(named: "people")
-        let index = try engine.index(named: "people_by_name")
-        try phase("full scan (\(grouped(DemoData.rowCount)) rows)") { try fullScan(people, rows) }
-        try phase("point lookups (\(grouped(DemoData.lookupCount)))") { try lookups(people, rows) }
-        try phase("index scan (\(grouped(DemoData.rowCount)) keys)") { try indexScan(index, rows) }
-        try phase("index range scan '\(DemoData.rangePrefix)…' + row fetches") { try rangeScan(index, people, rows) }
         let integrity = phase("integrity check") { engine.checkIntegrity() }
+        for tree in integrity.trees where tree.info.kind == .table && tree.info.name != "granite_schema" {
+            try measureCompression(try engine.table(named: tree.info.name))
+        }
         compression.savedBytes = compression.plainBytes - compression.storedBytes
         return DemoReport(
             file: path, fileSize: try engine.file.size(), pageSize: engine.pager.pageSize,
@@ -197,33 +208,125 @@ final class DemoRun {
             integrity: IntegrityVerdict(ok: integrity.isOK, problems: integrity.problems), phases: phases)
     }
 
-    /// Creates the file, inserts every row and index key, commits and closes.
+    /// Creates the database through Granite's GRDB-compatible API: the `people` table and its name index,
+    /// then every row through one cached statement, in one transaction.
     func write(_ rows: [[Value]]) throws {
-        let engine = try StorageEngine(path: path)
-        defer { try? engine.close() }
-        try phase("insert rows and index keys") {
-            let people = try engine.createTable(named: "people")
-            let index = try engine.createIndex(named: "people_by_name")
-            let encoder = RowEncoder()
-            for (i, values) in rows.enumerated() {
-                let rowid = Int64(i + 1)
-                try people.insert(rowid: rowid, payload: encoder.encode(values))
-                try index.insert(key: KeyEncoding.encode([values[0], .integer(rowid)]), value: [])
+        let dbQueue = try DatabaseQueue(path: path)
+        try phase("create schema, insert rows") {
+            try dbQueue.write { db in
+                try db.create(table: "people") { t in
+                    t.primaryKey("id", .integer)
+                    t.column("name", .text).notNull()
+                    t.column("age", .integer)
+                    t.column("score", .double)
+                    t.column("email", .text)
+                    t.column("bio", .text)
+                    t.column("photo", .blob)
+                }
+                try db.create(index: "people_by_name", on: "people", columns: ["name"])
+                let insert = try db.cachedStatement(
+                    sql: "INSERT INTO people (id, name, age, score, email, bio, photo) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for (i, values) in rows.enumerated() {
+                    try insert.execute(arguments: StatementArguments([Int64(i + 1)] + values.map(Self.convertible)))
+                }
             }
         }
-        try phase("commit") { try engine.commit() }
-        try engine.close()
+        try dbQueue.close()
     }
 
-    /// Reads every row in rowid order and compares it with the generated data;
-    /// also totals the compressed text.
-    func fullScan(_ people: TableTree, _ rows: [[Value]]) throws {
-        let cursor = try people.makeCursor()
+    /// A storage value as an argument.
+    static func convertible(_ value: Value) -> (any DatabaseValueConvertible)? {
+        switch value {
+        case .null: return nil
+        case .integer(let v): return v
+        case .real(let v): return v
+        case .text(let v): return v
+        case .blob(let v): return Data(v)
+        }
+    }
+
+    /// A fetched value as a storage value.
+    static func value(_ dbValue: DatabaseValue) -> Value {
+        switch dbValue.storage {
+        case .null: return .null
+        case .int64(let v): return .integer(v)
+        case .double(let v): return .real(v)
+        case .string(let v): return .text(v)
+        case .blob(let v): return .blob([UInt8](v))
+        }
+    }
+
+    /// Reads every row in id order through a row cursor and compares it with the generated data.
+    func fullScan(_ db: Database, _ rows: [[Value]]) throws {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM people ORDER BY id")
         var expected: Int64 = 1
+        while let row = try cursor.next() {
+            let rowid: Int64 = row["id"]
+            if rowid != expected { verification.fail("full scan: found id \(rowid), expected \(expected)") }
+            check(row, rowid: rowid, rows, "full scan")
+            verification.rowsScanned += 1
+            expected = rowid + 1
+        }
+        if verification.rowsScanned != rows.count {
+            verification.fail("full scan: found \(verification.rowsScanned) rows, expected \(rows.count)")
+        }
+    }
+
+    /// Point lookups of generated ids, plus two ids that must be absent.
+    func lookups(_ db: Database, _ rows: [[Value]]) throws {
+        let select = try db.cachedStatement(sql: "SELECT * FROM people WHERE id = ?")
+        for rowid in DemoData.lookupRowids() {
+            guard let row = try Row.fetchOne(select, arguments: [rowid]) else {
+                verification.fail("lookup: id \(rowid) is missing")
+                continue
+            }
+            check(row, rowid: rowid, rows, "lookup")
+            verification.lookups += 1
+        }
+        for absent in [Int64(0), Int64(rows.count + 1)] where try Row.fetchOne(select, arguments: [absent]) != nil {
+            verification.fail("lookup: id \(absent) should not exist")
+        }
+    }
+
+    /// Reads every name in index order (a covering index scan): sorted, one per row.
+    func indexScan(_ db: Database, _ rows: [[Value]]) throws {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM people ORDER BY name")
+        let expected = rows.compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name }
+            return nil
+        }
+        if names != expected.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            verification.fail("index scan: the names are not the generated names in index order")
+        }
+        verification.indexKeys = names.count
+    }
+
+    /// Finds every name starting with the demo prefix through the index, with its row.
+    func rangeScan(_ db: Database, _ rows: [[Value]]) throws {
+        let prefix = DemoData.rangePrefix
+        let expected = rows.filter { row in
+            if case .text(let name) = row[0] { return name.hasPrefix(prefix) }
+            return false
+        }.count
+        let upper = String(prefix.dropLast()) + String(UnicodeScalar(prefix.unicodeScalars.last!.value + 1)!)
+        let matches = try Row.fetchAll(
+            db, sql: "SELECT * FROM people WHERE name >= ? AND name < ? ORDER BY name", arguments: [prefix, upper])
+        for row in matches {
+            let name: String = row["name"]
+            if !name.hasPrefix(prefix) { verification.fail("range scan: \(name) does not start with \(prefix)") }
+            check(row, rowid: row["id"], rows, "range scan")
+        }
+        verification.rangeMatches = matches.count
+        if matches.count != expected {
+            verification.fail("range scan: found \(matches.count) names, expected \(expected)")
+        }
+    }
+
+    /// Totals the compressed text stored in a table tree's rows.
+    func measureCompression(_ table: TableTree) throws {
+        let cursor = try table.makeCursor()
         var found = try cursor.first()
         while found {
-            let rowid = cursor.rowid
-            if rowid != expected { verification.fail("full scan: found rowid \(rowid), expected \(expected)") }
             let payload = try cursor.payload()
             try payload.withUnsafeBytes { raw in
                 let row = try RowDecoder(raw)
@@ -236,103 +339,19 @@ final class DemoRun {
                     }
                 }
             }
-            check(payload, rowid: rowid, rows, "full scan")
-            verification.rowsScanned += 1
-            expected = rowid + 1
             found = try cursor.next()
         }
-        if verification.rowsScanned != rows.count {
-            verification.fail("full scan: found \(verification.rowsScanned) rows, expected \(rows.count)")
-        }
     }
 
-    /// Point lookups of generated rowids, plus two rowids that must be absent.
-    func lookups(_ people: TableTree, _ rows: [[Value]]) throws {
-        for rowid in DemoData.lookupRowids() {
-            guard let payload = try people.get(rowid: rowid) else {
-                verification.fail("lookup: rowid \(rowid) is missing")
-                continue
-            }
-            check(payload, rowid: rowid, rows, "lookup")
-            verification.lookups += 1
-        }
-        for absent in [Int64(0), Int64(rows.count + 1)] where try people.get(rowid: absent) != nil {
-            verification.fail("lookup: rowid \(absent) should not exist")
-        }
-    }
-
-    /// Walks the whole index: keys in order, one per row, each naming its row.
-    func indexScan(_ index: IndexTree, _ rows: [[Value]]) throws {
-        let cursor = try index.makeCursor()
-        var seen = [Bool](repeating: false, count: rows.count + 1)
-        var previous: [UInt8]? = nil
-        var found = try cursor.first()
-        while found {
-            let key = cursor.key
-            if let previous, !previous.lexicographicallyPrecedes(key) {
-                verification.fail("index scan: keys out of order at key \(hexString(key, limit: 40))")
-            }
-            let values = try KeyEncoding.decode(key)
-            if values.count == 2, case .integer(let rowid) = values[1], rowid >= 1, rowid <= Int64(rows.count) {
-                if values[0] != rows[Int(rowid) - 1][0] {
-                    verification.fail("index scan: key \(values) does not match row \(rowid)")
-                }
-                if seen[Int(rowid)] { verification.fail("index scan: rowid \(rowid) appears twice") }
-                seen[Int(rowid)] = true
-            } else {
-                verification.fail("index scan: unexpected key \(values)")
-            }
-            verification.indexKeys += 1
-            previous = key
-            found = try cursor.next()
-        }
-        if verification.indexKeys != rows.count {
-            verification.fail("index scan: found \(verification.indexKeys) keys, expected \(rows.count)")
-        }
-    }
-
-    /// Finds every name starting with the demo prefix through the index and
-    /// fetches each row from the table.
-    func rangeScan(_ index: IndexTree, _ people: TableTree, _ rows: [[Value]]) throws {
-        let prefix = DemoData.rangePrefix
-        let expected = rows.filter { row in
-            if case .text(let name) = row[0] { return name.hasPrefix(prefix) }
-            return false
-        }.count
-        let cursor = try index.makeCursor()
-        var found = try cursor.seek(atOrAfter: KeyEncoding.encode([.text(prefix)]))
-        while found {
-            let values = try KeyEncoding.decode(cursor.key)
-            guard values.count == 2, case .text(let name) = values[0], name.hasPrefix(prefix),
-                case .integer(let rowid) = values[1]
-            else { break }
-            if let payload = try people.get(rowid: rowid) {
-                let row = try RowDecoder.decode(payload)
-                if row.first != .text(name) { verification.fail("range scan: row \(rowid) is not named \(name)") }
-            } else {
-                verification.fail("range scan: index names rowid \(rowid), which is missing")
-            }
-            verification.rangeMatches += 1
-            found = try cursor.next()
-        }
-        if verification.rangeMatches != expected {
-            verification.fail("range scan: found \(verification.rangeMatches) names, expected \(expected)")
-        }
-    }
-
-    /// Compares a stored row with the generated one.
-    func check(_ payload: [UInt8], rowid: Int64, _ rows: [[Value]], _ phase: String) {
+    /// Compares a fetched row (id first) with the generated one.
+    func check(_ row: Row, rowid: Int64, _ rows: [[Value]], _ phase: String) {
         guard rowid >= 1, rowid <= Int64(rows.count) else {
-            verification.fail("\(phase): unexpected rowid \(rowid)")
+            verification.fail("\(phase): unexpected id \(rowid)")
             return
         }
-        do {
-            let values = try RowDecoder.decode(payload)
-            if values != rows[Int(rowid) - 1] {
-                verification.fail("\(phase): row \(rowid) differs from what was written")
-            }
-        } catch {
-            verification.fail("\(phase): row \(rowid) does not decode: \(errorMessage(error))")
+        let values = row.databaseValues.dropFirst().map(Self.value)
+        if Array(values) != rows[Int(rowid) - 1] {
+            verification.fail("\(phase): row \(rowid) differs from what was written")
         }
     }
 }

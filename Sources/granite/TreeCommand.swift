@@ -1,6 +1,7 @@
 // `granite tree FILE NAME`: the shape of one tree.
 
 import ArgumentParser
+import GraniteSQL
 import GraniteStorage
 
 /// Prints the depth, size and fill of one tree (or of the catalog).
@@ -30,10 +31,21 @@ struct TreeCommand: ParsableCommand {
         }
     }
 
+    /// The storage tree of `name`: a tree name as stored, or the name of an SQL table or index (`people` for
+    /// the tree `t:1` that holds its rows).
+    static func storageName(of name: String, in engine: StorageEngine) throws -> String {
+        if try name == "(catalog)" || engine.treeInfo(named: name) != nil { return name }
+        guard let connection = try? SQLConnection(engine: engine) else { return name }
+        if let table = connection.catalog.table(named: name) { return table.storageName }
+        if let index = connection.catalog.index(named: name) { return index.storageName }
+        return name
+    }
+
     func run() throws {
         try reportingErrors {
-            let wanted = catalog ? "(catalog)" : name ?? "(catalog)"
+            let requested = catalog ? "(catalog)" : name ?? "(catalog)"
             let (tree, problems) = try withDatabase(file) { engine -> (TreeReport, [String]) in
+                let wanted = try Self.storageName(of: requested, in: engine)
                 if wanted != "(catalog)", try engine.treeInfo(named: wanted) == nil {
                     let names = try engine.trees().map(\.name)
                     throw CLIError(

@@ -130,8 +130,9 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertGreaterThan(compression["compressedValues"] as? Int ?? 0, 1000)
         XCTAssertGreaterThan(compression["savedBytes"] as? Int ?? 0, 0)
         let trees = try XCTUnwrap(demo["trees"] as? [[String: Any]])
-        XCTAssertEqual(Set(trees.compactMap { $0["name"] as? String }), ["(catalog)", "people", "people_by_name"])
-        XCTAssertGreaterThan(trees.first { $0["name"] as? String == "people" }?["overflowPages"] as? Int ?? 0, 0)
+        // The SQL table `people` lives in tree t:1, its index `people_by_name` in i:2.
+        XCTAssertEqual(Set(trees.compactMap { $0["name"] as? String }), ["(catalog)", "granite_schema", "t:1", "i:2"])
+        XCTAssertGreaterThan(trees.first { $0["name"] as? String == "t:1" }?["overflowPages"] as? Int ?? 0, 0)
     }
 
     func testDemoUsesTheDefaultFileName() throws {
@@ -146,7 +147,7 @@ final class GraniteCLITests: XCTestCase {
 
         let info = try granite("info", path)
         XCTAssertEqual(info.status, 0, info.stderr)
-        XCTAssertTrue(info.stdout.contains("people_by_name"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("i:2"), info.stdout)
         XCTAssertTrue(info.stdout.contains("page size"), info.stdout)
         let infoJSON = try json(granite("info", path, "--json"))
         let header = try XCTUnwrap(infoJSON["header"] as? [String: Any])
@@ -154,7 +155,7 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertEqual(header["formatVersion"] as? Int, 1)
         let pageCount = try XCTUnwrap(header["pageCount"] as? Int)
         XCTAssertEqual(infoJSON["fileSize"] as? Int, pageCount * 4096)
-        XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 2)
+        XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 3)
 
         let pages = try granite("pages", path)
         XCTAssertEqual(pages.status, 0, pages.stderr)
@@ -178,11 +179,11 @@ final class GraniteCLITests: XCTestCase {
         let page2 = try granite("page", path, "2", "--hex")
         XCTAssertEqual(page2.status, 0, page2.stderr)
         XCTAssertTrue(page2.stdout.contains("(catalog)"), page2.stdout)
-        XCTAssertTrue(page2.stdout.contains("'people'"), page2.stdout)
+        XCTAssertTrue(page2.stdout.contains("'t:1'"), page2.stdout)
         XCTAssertTrue(page2.stdout.contains("00000000  05 "), page2.stdout)
         let page2JSON = try json(granite("page", path, "2", "--hex", "--json"))
         XCTAssertEqual(page2JSON["type"] as? String, "index-leaf")
-        XCTAssertEqual((page2JSON["cells"] as? [Any])?.count, 2)
+        XCTAssertEqual((page2JSON["cells"] as? [Any])?.count, 3)
         XCTAssertGreaterThan((page2JSON["hex"] as? [String])?.count ?? 0, 2)
 
         // A table leaf shows decoded rows, with compressed text.
@@ -200,7 +201,10 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertEqual(treeJSON["kind"] as? String, "table")
         XCTAssertGreaterThanOrEqual(treeJSON["depth"] as? Int ?? 0, 2)
         let catalog = try json(granite("tree", path, "--catalog", "--json"))
-        XCTAssertEqual(catalog["entries"] as? Int, 2)
+        XCTAssertEqual(catalog["entries"] as? Int, 3, "granite_schema, t:1 (people), i:2 (people_by_name)")
+        let index = try json(granite("tree", path, "people_by_name", "--json"))
+        XCTAssertEqual(index["kind"] as? String, "index")
+        XCTAssertEqual(index["entries"] as? Int, 5000)
     }
 
     func testBadArgumentsFailWithAMessage() throws {

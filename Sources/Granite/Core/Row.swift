@@ -217,7 +217,7 @@ public final class Row {
 
     /// Decodes the value at `index`: through SQLite's column conversions while the row is a cursor's current
     /// row (as GRDB does on statement rows), through `fromDatabaseValue` on copied rows.
-    @usableFromInline
+    @inlinable
     func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, at index: Int)
         throws -> Value
     {

@@ -63,14 +63,12 @@ public final class Statement {
 
     /// Throws when `arguments` do not fill the statement's parameters exactly.
     public func validateArguments(_ arguments: StatementArguments) throws {
-        var copy = arguments
-        _ = try copy.extractBindings(for: argumentNames, sql: sql, allowingRemainingValues: false)
+        _ = try arguments.bindings(for: argumentNames, sql: sql, allowingRemainingValues: false)
     }
 
     /// Binds `arguments`, after checking that they fill the statement's parameters exactly.
     public func setArguments(_ arguments: StatementArguments) throws {
-        var copy = arguments
-        let values = try copy.extractBindings(for: argumentNames, sql: sql, allowingRemainingValues: false)
+        let values = try arguments.bindings(for: argumentNames, sql: sql, allowingRemainingValues: false).values
         try bind(values, arguments)
     }
 

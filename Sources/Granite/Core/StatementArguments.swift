@@ -116,11 +116,21 @@ public struct StatementArguments: Hashable, Sendable {
     mutating func extractBindings(
         for names: [String?], sql: String, allowingRemainingValues: Bool
     ) throws -> [GraniteStorage.Value] {
+        let (bindings, consumed) = try bindings(for: names, sql: sql, allowingRemainingValues: allowingRemainingValues)
+        if consumed > 0 { values.removeFirst(consumed) }
+        return bindings
+    }
+
+    /// The values for parameters named `names` and the number of positional values they use.
+    func bindings(
+        for names: [String?], sql: String, allowingRemainingValues: Bool
+    ) throws -> (values: [GraniteStorage.Value], consumed: Int) {
         var next = 0
         var bindings: [GraniteStorage.Value] = []
         bindings.reserveCapacity(names.count)
+        let hasNamed = !namedValues.isEmpty
         for name in names {
-            if let name, let value = namedValues[name] {
+            if hasNamed, let name, let value = namedValues[name] {
                 bindings.append(value.engineValue)
             } else if next < values.count {
                 bindings.append(values[next].engineValue)
@@ -138,22 +148,28 @@ public struct StatementArguments: Hashable, Sendable {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE, message: "wrong number of statement arguments: \(values.count)", sql: sql)
         }
-        values.removeFirst(next)
-        return bindings
+        return (bindings, next)
     }
 }
 
 extension StatementArguments: ExpressibleByArrayLiteral {
     /// Positional arguments: `[1, "Arthur", nil]`.
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        self.init(elements)
+        var converted: [DatabaseValue] = []
+        converted.reserveCapacity(elements.count)
+        for element in elements { converted.append(element?.databaseValue ?? .null) }
+        values = converted
+        namedValues = [:]
     }
 }
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {
     /// Named arguments: `["name": "Arthur", "score": 1000]`.
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
-        self.init(elements)
+        var named: [String: DatabaseValue] = Dictionary(minimumCapacity: elements.count)
+        for (key, value) in elements { named[key] = value?.databaseValue ?? .null }
+        values = []
+        namedValues = named
     }
 }
 

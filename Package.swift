@@ -44,6 +44,12 @@ let package = Package(
         ),
         .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL"]),
         .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
+        // GRDB-style client code compiled in Swift 5 language mode, as many apps still are.
+        .testTarget(
+            name: "GraniteSwift5Tests",
+            dependencies: ["Granite"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "GraniteSQLSemanticsTests", dependencies: ["GraniteSQL", "CSQLiteOracle"]),
         .testTarget(
             name: "GraniteCLITests",

@@ -402,6 +402,11 @@ public final class Database {
         return try readOnly(block)
     }
 
+    /// Runs `block` with writes refused, on one snapshot when `isolated`.
+    func readAccess<T>(isolated: Bool, _ block: () throws -> T) throws -> T {
+        isolated ? try isolatedRead(block) : try readOnly(block)
+    }
+
     /// Runs `block` in a write transaction, committed when it returns.
     func writeInTransaction<T>(_ kind: TransactionKind? = nil, _ block: () throws -> T) throws -> T {
         var result: T?

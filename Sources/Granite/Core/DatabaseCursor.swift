@@ -84,10 +84,8 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     public func next() throws -> Value? {
         guard let values = try execution.step() else { return nil }
         guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
-        let dbValue = DatabaseValue(values[0])
-        if let value = Value.fromDatabaseValue(dbValue) { return value }
-        let row = Row(values: values, layout: statement.layout(), statement: statement)
-        throw RowDecodingError.valueMismatch(Value.self, row: row, key: .columnIndex(0), databaseValue: dbValue)
+        if let value = Value.fromDatabaseValue(DatabaseValue(values[0])) { return value }
+        throw statement.leftmostColumnMismatch(Value.self, values)
     }
 }
 
@@ -109,9 +107,16 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
         guard let values = try execution.step() else { return nil }
         guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
         if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: 0) { return value }
-        let row = Row(values: values, layout: statement.layout(), statement: statement)
-        throw RowDecodingError.valueMismatch(
-            Value.self, row: row, key: .columnIndex(0), databaseValue: DatabaseValue(values[0]))
+        throw statement.leftmostColumnMismatch(Value.self, values)
+    }
+}
+
+extension Statement {
+    /// The error for a leftmost column that does not decode as `type`.
+    func leftmostColumnMismatch(_ type: Any.Type, _ values: [GraniteStorage.Value]) -> RowDecodingError {
+        let row = Row(values: values, layout: layout(), statement: self)
+        return RowDecodingError.valueMismatch(
+            type, row: row, key: .columnIndex(0), databaseValue: DatabaseValue(values[0]))
     }
 }
 

@@ -64,23 +64,56 @@ public final class DatabasePool: DatabaseWriter {
     /// Runs `value` on a reader, on a snapshot of the last commit, and returns its result.
     @_disfavoredOverload
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        if writer.isReentrant || readerPool.isReentrant {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: SerializedDatabase.reentrancyMessage)
-        }
-        return try readerPool.withReader { reader in
-            try reader.sync { db in try db.isolatedRead { try value(db) } }
-        }
+        try onReader(isolated: true, value)
     }
 
     /// Runs `value` on a reader, on a snapshot of the last commit, and returns its result.
     public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let reader = try await readerPool.acquireAsync()
-        defer { readerPool.release(reader) }
-        return try await reader.execute { db in try db.isolatedRead { try value(db) } }
+        try await onReader(isolated: true, value)
     }
 
     /// Runs `value` on a reader, on a snapshot of the last commit, without waiting.
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncOnReader(isolated: true, value)
+    }
+
+    /// Runs `value` on a reader, without a snapshot transaction.
+    @_disfavoredOverload
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try onReader(isolated: false, value)
+    }
+
+    /// Runs `value` on a reader, without a snapshot transaction.
+    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await onReader(isolated: false, value)
+    }
+
+    /// Runs `value` on a reader, without a snapshot transaction, without waiting.
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncOnReader(isolated: false, value)
+    }
+
+    /// Runs `value` on a reader with writes refused, on one snapshot when `isolated`.
+    private func onReader<T>(isolated: Bool, _ value: (Database) throws -> T) throws -> T {
+        if writer.isReentrant || readerPool.isReentrant {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: SerializedDatabase.reentrancyMessage)
+        }
+        return try readerPool.withReader { reader in
+            try reader.sync { db in try db.readAccess(isolated: isolated) { try value(db) } }
+        }
+    }
+
+    private func onReader<T: Sendable>(
+        isolated: Bool, _ value: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        let reader = try await readerPool.acquireAsync()
+        defer { readerPool.release(reader) }
+        return try await reader.execute { db in try db.readAccess(isolated: isolated) { try value(db) } }
+    }
+
+    private func asyncOnReader(
+        isolated: Bool, _ value: @escaping @Sendable (Result<Database, any Error>) -> Void
+    ) {
         let pool = readerPool
         DispatchQueue.global(qos: configuration.qos.qosClass).async {
             do {
@@ -88,42 +121,10 @@ public final class DatabasePool: DatabaseWriter {
                 reader.async { db in
                     defer { pool.release(reader) }
                     do {
-                        try db.isolatedRead { value(.success(db)) }
+                        try db.readAccess(isolated: isolated) { value(.success(db)) }
                     } catch {
                         value(.failure(error))
                     }
-                }
-            } catch {
-                value(.failure(error))
-            }
-        }
-    }
-
-    /// Runs `value` on a reader, without a snapshot transaction.
-    @_disfavoredOverload
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        if writer.isReentrant || readerPool.isReentrant {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: SerializedDatabase.reentrancyMessage)
-        }
-        return try readerPool.withReader { reader in try reader.sync { db in try db.readOnly { try value(db) } } }
-    }
-
-    /// Runs `value` on a reader, without a snapshot transaction.
-    public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let reader = try await readerPool.acquireAsync()
-        defer { readerPool.release(reader) }
-        return try await reader.execute { db in try db.readOnly { try value(db) } }
-    }
-
-    /// Runs `value` on a reader, without a snapshot transaction, without waiting.
-    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        let pool = readerPool
-        DispatchQueue.global(qos: configuration.qos.qosClass).async {
-            do {
-                let reader = try pool.acquire()
-                reader.async { db in
-                    defer { pool.release(reader) }
-                    db.readOnly { value(.success(db)) }
                 }
             } catch {
                 value(.failure(error))

@@ -162,9 +162,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         let view = SQLiteStatement(values: values)
         if view.isNull(atIndex: 0) { return nil }
         if let value = Self(sqliteStatement: view, index: 0) { return value }
-        let row = Row(values: values, layout: statement.layout(), statement: statement)
-        throw RowDecodingError.valueMismatch(
-            Self.self, row: row, key: .columnIndex(0), databaseValue: DatabaseValue(values[0]))
+        throw statement.leftmostColumnMismatch(Self.self, values)
     }
 }
 

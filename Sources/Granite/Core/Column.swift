@@ -1,5 +1,5 @@
 /// A type that names a column.
-public protocol ColumnExpression {
+public protocol ColumnExpression: SQLSpecificExpressible {
     /// The column name.
     var name: String { get }
 }

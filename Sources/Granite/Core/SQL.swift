@@ -20,6 +20,8 @@ public struct SQL: Sendable {
         case values([DatabaseValue])
         /// A quoted identifier.
         case identifier(String)
+        /// A query interface expression, with its arguments.
+        case expression(SQLExpression)
     }
 
     var elements: [Element]
@@ -48,6 +50,11 @@ public struct SQL: Sendable {
 
     /// The SQL text and its arguments.
     public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        try build()
+    }
+
+    /// The SQL text and its arguments, built without a connection.
+    func build() throws -> (sql: String, arguments: StatementArguments) {
         var sql = ""
         var arguments = StatementArguments()
         for element in elements {
@@ -63,6 +70,10 @@ public struct SQL: Sendable {
                 arguments += StatementArguments(values)
             case .identifier(let name):
                 sql += name.quotedDatabaseIdentifier
+            case .expression(let expression):
+                let context = SQLGenerationContext(nil)
+                sql += try expression.sql(context)
+                arguments += StatementArguments(context.arguments)
             }
         }
         return (sql, arguments)
@@ -160,6 +171,16 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     /// An identifier, quoted.
     public mutating func appendInterpolation(identifier: String) {
         elements.append(.identifier(identifier))
+    }
+
+    /// A query interface expression or column: `\(Column("score") + 1)`.
+    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
+        elements.append(.expression(expression.sqlExpression))
+    }
+
+    /// The quoted table name of a record type: `SELECT * FROM \(Player.self)`.
+    public mutating func appendInterpolation(_ table: (some TableRecord).Type) {
+        elements.append(.identifier(table.databaseTableName))
     }
 }
 

@@ -55,7 +55,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
             let score = Player.Columns.score
             XCTAssertEqual(try sql(db, Player.all()), "SELECT * FROM \"player\"")
             XCTAssertEqual(try sql(db, Player.select(name)), "SELECT \"name\" FROM \"player\"")
-            XCTAssertEqual(try sql(db, Player.select(AllColumns(), score * 2)), "SELECT *, \"score\" * ? FROM \"player\"")
+            XCTAssertEqual(
+                try sql(db, Player.select(AllColumns(), score * 2)), "SELECT *, \"score\" * ? FROM \"player\"")
             XCTAssertEqual(
                 try sql(db, Player.annotated(with: (score * 2).forKey("double"))),
                 "SELECT *, \"score\" * ? AS \"double\" FROM \"player\"")
@@ -67,7 +68,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
                 try sql(db, Player.filter(sql: "score > ?", arguments: [1])),
                 "SELECT * FROM \"player\" WHERE score > ?")
             XCTAssertEqual(
-                try sql(db, Player.order(score.desc, name)), "SELECT * FROM \"player\" ORDER BY \"score\" DESC, \"name\"")
+                try sql(db, Player.order(score.desc, name)),
+                "SELECT * FROM \"player\" ORDER BY \"score\" DESC, \"name\"")
             XCTAssertEqual(
                 try sql(db, Player.order(score.ascNullsLast).reversed()),
                 "SELECT * FROM \"player\" ORDER BY \"score\" DESC NULLS FIRST")
@@ -83,7 +85,9 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertEqual(try sql(db, Player.limit(2)), "SELECT * FROM \"player\" LIMIT 2")
             XCTAssertEqual(try sql(db, Player.limit(2, offset: 1)), "SELECT * FROM \"player\" LIMIT 2 OFFSET 1")
             XCTAssertEqual(
-                try sql(db, Player.select(Player.Columns.team, count(name)).group(Player.Columns.team).having(count(name) > 1)),
+                try sql(
+                    db,
+                    Player.select(Player.Columns.team, count(name)).group(Player.Columns.team).having(count(name) > 1)),
                 "SELECT \"team\", COUNT(\"name\") FROM \"player\" GROUP BY \"team\" HAVING COUNT(\"name\") > ?")
             XCTAssertEqual(try sql(db, Player.none()), "SELECT * FROM \"player\" WHERE ?")
         }
@@ -95,8 +99,12 @@ final class QueryInterfaceRequestTests: XCTestCase {
             let name = Player.Columns.name
             let score = Player.Columns.score
             XCTAssertEqual(try Player.all().fetchAll(db).map(\.id), [1, 2, 3, 4])
-            XCTAssertEqual(try Player.order(score.desc, name.desc).fetchAll(db).map(\.name), ["Diane", "Barbara", "Craig", "Arthur"])
-            XCTAssertEqual(try Player.order(score.desc, name.desc).reversed().fetchAll(db).map(\.name), ["Arthur", "Craig", "Barbara", "Diane"])
+            XCTAssertEqual(
+                try Player.order(score.desc, name.desc).fetchAll(db).map(\.name),
+                ["Diane", "Barbara", "Craig", "Arthur"])
+            XCTAssertEqual(
+                try Player.order(score.desc, name.desc).reversed().fetchAll(db).map(\.name),
+                ["Arthur", "Craig", "Barbara", "Diane"])
             XCTAssertEqual(try Player.order(name).limit(2, offset: 1).fetchAll(db).map(\.name), ["Barbara", "Craig"])
             XCTAssertEqual(try Player.filter(score == 1000).fetchSet(db).count, 2)
             let cursor = try Player.filter(Player.Columns.team == "red").order(name).fetchCursor(db)
@@ -109,7 +117,9 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertNil(try Player.none().fetchOne(db))
             XCTAssertEqual(recorder.last, "SELECT * FROM \"player\" WHERE 0 LIMIT 1")
 
-            XCTAssertEqual(try Player.select(name, as: String.self).order(name).fetchAll(db), ["Arthur", "Barbara", "Craig", "Diane"])
+            XCTAssertEqual(
+                try Player.select(name, as: String.self).order(name).fetchAll(db),
+                ["Arthur", "Barbara", "Craig", "Diane"])
             XCTAssertEqual(try Player.select(score).distinct().asRequest(of: Int.self).fetchSet(db), [100, 500, 1000])
             XCTAssertEqual(try Player.select(max(score), as: Int.self).fetchOne(db), 1000)
             XCTAssertEqual(recorder.last, "SELECT MAX(\"score\") FROM \"player\"")
@@ -166,7 +176,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertEqual(try Player.filter(best.contains(Player.Columns.id)).fetchCount(db), 2)
             XCTAssertEqual(
                 recorder.last,
-                "SELECT COUNT(*) FROM \"player\" WHERE \"id\" IN (SELECT \"id\" FROM \"player\" WHERE \"score\" = 1000)")
+                "SELECT COUNT(*) FROM \"player\" WHERE \"id\" IN (SELECT \"id\" FROM \"player\" WHERE \"score\" = 1000)"
+            )
             XCTAssertEqual(try Player.filter(Player.filter(score > 5000).exists()).fetchCount(db), 0)
             XCTAssertEqual(try Player.filter(Player.filter(score > 5000).notExists()).fetchCount(db), 4)
         }
@@ -217,8 +228,10 @@ final class QueryInterfaceRequestTests: XCTestCase {
             let names: SQLRequest<String> = "SELECT name FROM player WHERE team = \("red") ORDER BY name"
             XCTAssertEqual(try names.fetchAll(db), ["Arthur", "Craig"])
             XCTAssertEqual(try names.fetchSet(db), ["Arthur", "Craig"])
-            XCTAssertEqual(try SQLRequest<Row>(literal: "SELECT \(Player.Columns.score) FROM player").fetchAll(db).count, 4)
-            XCTAssertEqual(try SQLRequest<Int>(sql: "SELECT score FROM player", cached: true).fetchCursor(db).next(), 100)
+            XCTAssertEqual(
+                try SQLRequest<Row>(literal: "SELECT \(Player.Columns.score) FROM player").fetchAll(db).count, 4)
+            XCTAssertEqual(
+                try SQLRequest<Int>(sql: "SELECT score FROM player", cached: true).fetchCursor(db).next(), 100)
         }
     }
 
@@ -230,10 +243,14 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertEqual(try Player.order(\.score.desc).limit(1).fetchAll(db).first?.score, 1000)
             XCTAssertEqual(recorder.last, "SELECT * FROM \"player\" ORDER BY \"score\" DESC LIMIT 1")
             XCTAssertEqual(try Player.order { [$0.score.desc, $0.name] }.fetchAll(db).map(\.id), [2, 4, 3, 1])
-            XCTAssertEqual(try Player.all().filter { $0.score > 200 }.order(\.name.asc).fetchAll(db).map(\.id), [2, 3, 4])
-            XCTAssertEqual(try Player.select { $0.name }.order(\.name).asRequest(of: String.self).fetchOne(db), "Arthur")
+            XCTAssertEqual(
+                try Player.all().filter { $0.score > 200 }.order(\.name.asc).fetchAll(db).map(\.id), [2, 3, 4])
+            XCTAssertEqual(
+                try Player.select { $0.name }.order(\.name).asRequest(of: String.self).fetchOne(db), "Arthur")
             XCTAssertEqual(try Player.select({ max($0.score) }, as: Int.self).fetchOne(db), 1000)
-            XCTAssertEqual(try Player.annotated { ($0.score + 1).forKey("next") }.asRequest(of: Row.self).fetchOne(db)?["next"], 101)
+            XCTAssertEqual(
+                try Player.annotated { ($0.score + 1).forKey("next") }.asRequest(of: Row.self).fetchOne(db)?["next"],
+                101)
         }
     }
 }

@@ -144,7 +144,9 @@ final class RecordKeyTests: XCTestCase {
                 XCTAssertEqual(error?.resultCode, .SQLITE_MISUSE)
                 XCTAssertEqual(error?.message, "table player has no unique key on column(s) name")
             }
-            XCTAssertThrowsError(try Player.deleteOne(db, key: ["name": "Arthur", "email": nil] as [String: (any DatabaseValueConvertible)?]))
+            XCTAssertThrowsError(
+                try Player.deleteOne(
+                    db, key: ["name": "Arthur", "email": nil] as [String: (any DatabaseValueConvertible)?]))
         }
     }
 
@@ -238,7 +240,9 @@ final class RecordKeyTests: XCTestCase {
             XCTAssertEqual(try Player.fetchCount(db), 0)
             XCTAssertEqual(try Country.deleteAll(db, keys: ["FR", "DE", "IT"]), 2)
             XCTAssertEqual(recorder.last, "DELETE FROM \"country\" WHERE \"isoCode\" IN ('FR', 'DE', 'IT')")
-            XCTAssertEqual(try Citizenship.deleteAll(db, keys: [["personId": 1, "countryCode": "DE"], ["personId": 2, "countryCode": "FR"]]), 2)
+            XCTAssertEqual(
+                try Citizenship.deleteAll(
+                    db, keys: [["personId": 1, "countryCode": "DE"], ["personId": 2, "countryCode": "FR"]]), 2)
         }
     }
 

@@ -62,8 +62,10 @@ final class SQLExpressionTests: XCTestCase {
         try assertWhere(
             age != nil || (nameColumn != nil && id != nil),
             "(\"age\" IS NOT NULL) OR ((\"name\" IS NOT NULL) AND (\"id\" IS NOT NULL))")
-        try assertWhere(age > 1 && nameColumn > "a" && id > 2, "(\"age\" > ?) AND (\"name\" > ?) AND (\"id\" > ?)", [1, "a", 2])
-        try assertWhere(!(age > 18) && !(nameColumn > "foo"), "(NOT (\"age\" > ?)) AND (NOT (\"name\" > ?))", [18, "foo"])
+        try assertWhere(
+            age > 1 && nameColumn > "a" && id > 2, "(\"age\" > ?) AND (\"name\" > ?) AND (\"id\" > ?)", [1, "a", 2])
+        try assertWhere(
+            !(age > 18) && !(nameColumn > "foo"), "(NOT (\"age\" > ?)) AND (NOT (\"name\" > ?))", [18, "foo"])
         try assertWhere(!age, "NOT \"age\"")
         try assertWhere(!(!age), "NOT (NOT \"age\")")
         try assertWhere(!(age == 1), "\"age\" <> ?", [1])
@@ -119,8 +121,10 @@ final class SQLExpressionTests: XCTestCase {
             XCTAssertEqual(try selection(total(age)), "SELECT TOTAL(\"age\") FROM \"readers\"")
             XCTAssertEqual(try selection(average(age)), "SELECT AVG(\"age\") FROM \"readers\"")
             XCTAssertEqual(try selection(max(age, id, 3)), "SELECT MAX(\"age\", \"id\", ?) FROM \"readers\"")
-            XCTAssertEqual(try selection(nameColumn.lowercased), "SELECT swiftLowercaseString(\"name\") FROM \"readers\"")
-            XCTAssertEqual(try selection(nameColumn.uppercased), "SELECT swiftUppercaseString(\"name\") FROM \"readers\"")
+            XCTAssertEqual(
+                try selection(nameColumn.lowercased), "SELECT swiftLowercaseString(\"name\") FROM \"readers\"")
+            XCTAssertEqual(
+                try selection(nameColumn.uppercased), "SELECT swiftUppercaseString(\"name\") FROM \"readers\"")
             XCTAssertEqual(
                 try selection(nameColumn.capitalized), "SELECT swiftCapitalizedString(\"name\") FROM \"readers\"")
             XCTAssertEqual(

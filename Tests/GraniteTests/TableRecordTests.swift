@@ -81,11 +81,13 @@ final class TableRecordTests: XCTestCase {
                 try sql(PartialPlayer.filter(Column("score") > 150)),
                 "SELECT \"id\", \"name\" FROM \"player\" WHERE \"score\" > ?")
             XCTAssertEqual(
-                try sql(PartialPlayer.order(\.name).limit(1)), "SELECT \"id\", \"name\" FROM \"player\" ORDER BY \"name\" LIMIT 1")
+                try sql(PartialPlayer.order(\.name).limit(1)),
+                "SELECT \"id\", \"name\" FROM \"player\" ORDER BY \"name\" LIMIT 1")
             XCTAssertEqual(
                 try sql(PartialPlayer.filter(key: 1)), "SELECT \"id\", \"name\" FROM \"player\" WHERE \"id\" = ?")
             XCTAssertEqual(
-                try sql(PartialPlayer.annotated(with: Column("score"))), "SELECT \"id\", \"name\", \"score\" FROM \"player\"")
+                try sql(PartialPlayer.annotated(with: Column("score"))),
+                "SELECT \"id\", \"name\", \"score\" FROM \"player\"")
             let players = try PartialPlayer.fetchAll(db)
             XCTAssertEqual(players.map(\.name), ["Arthur", "Barbara"])
             XCTAssertEqual(players[0].row.columnNames, ["id", "name"])
@@ -111,7 +113,9 @@ final class TableRecordTests: XCTestCase {
             XCTAssertEqual(try sql(Place.filter(Column("id") > 1)), "SELECT * FROM \"place\" WHERE \"id\" > ?")
             XCTAssertEqual(try sql(Place.order(Column("name"))), "SELECT * FROM \"place\" ORDER BY \"name\"")
             XCTAssertEqual(try sql(Place.limit(1, offset: 2)), "SELECT * FROM \"place\" LIMIT 1 OFFSET 2")
-            XCTAssertEqual(try Place.select(Column("name"), as: String.self).order(Column("name")).fetchAll(db), ["London", "Paris", "Rome"])
+            XCTAssertEqual(
+                try Place.select(Column("name"), as: String.self).order(Column("name")).fetchAll(db),
+                ["London", "Paris", "Rome"])
             XCTAssertEqual(try Place.fetchCount(db), 3)
             XCTAssertEqual(try Place.none().fetchCount(db), 0)
             XCTAssertEqual(try Place.deleteAll(db), 3)

@@ -193,7 +193,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     public func orderByPrimaryKey() -> Self {
         let tableName = relation.tableName
         return with {
-            $0.orderings = [DatabasePromise { db in try db.primaryKey(tableName).columns.map { .expression(.column($0)) } }]
+            $0.orderings = [
+                DatabasePromise { db in try db.primaryKey(tableName).columns.map { .expression(.column($0)) } }
+            ]
             $0.isReversed = false
         }
     }

@@ -146,7 +146,8 @@ extension SQLExpression {
         case .associative(let op, let operands):
             return SQLExpression(impl: .associative(op, operands.map { .collated($0, collation) }))
         case .between(let value, let low, let high, let isNegated):
-            return SQLExpression(impl: .collated(SQLExpression(impl: .between(value, low, high, isNegated: isNegated)), collation))
+            return SQLExpression(
+                impl: .collated(SQLExpression(impl: .between(value, low, high, isNegated: isNegated)), collation))
         default:
             return SQLExpression(impl: .collated(expression, collation))
         }
@@ -243,7 +244,8 @@ final class SQLGenerationContext {
     var db: Database {
         get throws {
             guard let database else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "SQL generation requires a database connection")
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE, message: "SQL generation requires a database connection")
             }
             return database
         }
@@ -283,7 +285,8 @@ extension SQLExpression {
         case .binary(let op, let lhs, let rhs):
             return try wrap("\(lhs.sql(context, wrapped: true)) \(op) \(rhs.sql(context, wrapped: true))")
         case .like(let lhs, let rhs, let escape, let isNegated):
-            var text = try "\(lhs.sql(context, wrapped: true)) \(isNegated ? "NOT LIKE" : "LIKE") "
+            var text =
+                try "\(lhs.sql(context, wrapped: true)) \(isNegated ? "NOT LIKE" : "LIKE") "
                 + rhs.sql(context, wrapped: true)
             if let escape { text += try " ESCAPE " + escape.sql(context, wrapped: true) }
             return wrap(text)

@@ -151,7 +151,9 @@ struct SQLRelation: Sendable {
         if group != nil {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't delete query with GROUP BY clause")
         }
-        if limit != nil { return try "DELETE FROM \(tableName.quotedDatabaseIdentifier) " + primaryKeySubquery(context) }
+        if limit != nil {
+            return try "DELETE FROM \(tableName.quotedDatabaseIdentifier) " + primaryKeySubquery(context)
+        }
         var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
         if let filter = try filter?.resolve(context.db) { sql += " WHERE " + (try filter.sql(context)) }
         return sql

@@ -218,6 +218,22 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    func testStaticFetchMethodsAcceptRequests() throws {
+        let (dbQueue, _) = try makeDatabase()
+        try dbQueue.read { db in
+            let request = Player.filter(Player.Columns.team == "red").order(Player.Columns.name)
+            XCTAssertEqual(try Row.fetchAll(db, request).map { $0["name"] as String }, ["Arthur", "Craig"])
+            XCTAssertEqual(try Row.fetchOne(db, request)?["name"], "Arthur")
+            XCTAssertEqual(try Row.fetchSet(db, request).count, 2)
+            XCTAssertEqual(try Row.fetchCursor(db, request).next()?["id"], 1)
+            let names = request.select(Player.Columns.name)
+            XCTAssertEqual(try String.fetchAll(db, names), ["Arthur", "Craig"])
+            XCTAssertEqual(try String.fetchOne(db, names), "Arthur")
+            XCTAssertEqual(try String.fetchSet(db, names), ["Arthur", "Craig"])
+            XCTAssertEqual(try Player.fetchAll(db, request).map(\.id), [1, 3])
+        }
+    }
+
     func testSQLRequest() throws {
         let (dbQueue, _) = try makeDatabase()
         try dbQueue.read { db in

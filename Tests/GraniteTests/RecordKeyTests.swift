@@ -246,6 +246,19 @@ final class RecordKeyTests: XCTestCase {
         }
     }
 
+    func testSelectPrimaryKey() throws {
+        let (dbQueue, recorder) = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertEqual(try Player.selectID().order(Column("id").desc).fetchAll(db), [3, 2, 1])
+            XCTAssertEqual(recorder.last, "SELECT \"id\" FROM \"player\" ORDER BY \"id\" DESC")
+            XCTAssertEqual(try Country.selectID().fetchSet(db), ["FR", "DE"])
+            XCTAssertEqual(try Note.selectPrimaryKey(as: Int64.self).fetchAll(db), [1, 2, 3])
+            XCTAssertEqual(recorder.last, "SELECT \"rowid\" FROM \"note\"")
+            let keys = try Citizenship.selectPrimaryKey(as: Row.self).filter(Column("personId") == 1).fetchAll(db)
+            XCTAssertEqual(keys.map(\.columnNames), [["personId", "countryCode"], ["personId", "countryCode"]])
+        }
+    }
+
     func testMissingTable() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in

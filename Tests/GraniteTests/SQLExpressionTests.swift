@@ -146,6 +146,24 @@ final class SQLExpressionTests: XCTestCase {
         }
     }
 
+    func testJoinedExpressions() throws {
+        try assertWhere([age > 1, id < 3].joined(operator: .and), "(\"age\" > ?) AND (\"id\" < ?)", [1, 3])
+        let mixed: [any SQLSpecificExpressible] = [age == nil, nameColumn.like("a%")]
+        try assertWhere(mixed.joined(operator: .or), "(\"age\" IS NULL) OR (\"name\" LIKE ?)", ["a%"])
+        try assertWhere([SQLExpression]().joined(operator: .and), "?", [true])
+        try assertWhere([age, id].joined(operator: .add) > 2, "(\"age\" + \"id\") > ?", [2])
+        try assertWhere([nameColumn, nameColumn].joined(operator: .concat) == "aa", "(\"name\" || \"name\") = ?", ["aa"])
+    }
+
+    func testRawRepresentableColumns() throws {
+        enum Columns: String, ColumnExpression {
+            case id, name
+        }
+        XCTAssertEqual(Columns.name.name, "name")
+        try assertWhere(Columns.name == "Arthur" && Columns.id > 1, "(\"name\" = ?) AND (\"id\" > ?)", ["Arthur", 1])
+        try assertWhere(Column.rowID == 1, "\"rowid\" = ?", [1])
+    }
+
     func testSQLLiteralInterpolatesExpressions() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -26,3 +26,13 @@ public struct Column: ColumnExpression, Hashable, Sendable {
         self.name = codingKey.stringValue
     }
 }
+
+extension ColumnExpression where Self: RawRepresentable, Self.RawValue == String {
+    /// The raw value: `enum Columns: String, ColumnExpression { case id, name }`.
+    public var name: String { rawValue }
+}
+
+extension ColumnExpression where Self == Column {
+    /// The hidden `rowid` column: `Player.filter(.rowID == 1)`.
+    public static var rowID: Self { Column.rowID }
+}

@@ -58,6 +58,53 @@ extension FetchRequest where RowDecoder == Row {
     }
 }
 
+extension Row {
+    /// A cursor over the rows of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// The rows of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// The distinct rows of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
+        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// The first row of a request, if any.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// The values of the leftmost column of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+
+    /// The value of the leftmost column of the first row of a request; nil when there is no row or it is
+    /// NULL.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+    }
+
+    /// A cursor over the values of the leftmost column of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+    /// The distinct values of the leftmost column of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+    }
+}
+
 // MARK: - Fetching values
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible {

@@ -109,6 +109,19 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         select(sqlLiteral).asRequest(of: T.self)
     }
 
+    /// Selects the primary key, decoded as `type` (a row for composite keys).
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self)
+        -> QueryInterfaceRequest<PrimaryKey>
+    {
+        let tableName = relation.tableName
+        let request = with {
+            $0.selection = DatabasePromise { db in
+                try db.primaryKey(tableName).columns.map { .expression(.column($0)) }
+            }
+        }
+        return request.asRequest(of: PrimaryKey.self)
+    }
+
     /// Appends to the selection: `Player.annotated(with: Column("score") * 2)`.
     public func annotated(with selection: any SQLSelectable...) -> Self {
         annotated(with: selection)

@@ -267,21 +267,35 @@ extension Sequence where Element == any SQLExpressible {
     }
 }
 
+extension Sequence where Element: SQLSpecificExpressible {
+    /// The expressions joined with an operator: `[a, b].joined(operator: .and)` is `a AND b`; an empty
+    /// sequence gives the operator's neutral value (`1` for AND, `0` for OR).
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        .associative(`operator`.op, map(\.sqlExpression))
+    }
+}
+
 extension Sequence where Element == any SQLSpecificExpressible {
-    /// The expressions joined with `AND` (`1` when empty).
-    public func joined(operator: SQLExpression.LogicalOperator) -> SQLExpression {
-        .associative(`operator`.associative, map(\.sqlExpression))
+    /// The expressions joined with an operator.
+    public func joined(operator: SQLExpression.AssociativeBinaryOperator) -> SQLExpression {
+        .associative(`operator`.op, map(\.sqlExpression))
     }
 }
 
 extension SQLExpression {
-    /// An operator that joins expressions.
-    public enum LogicalOperator: Sendable {
-        /// `AND`
-        case and
-        /// `OR`
-        case or
+    /// An operator that joins any number of expressions: `AND`, `OR`, `+`, `*`, `||`.
+    public struct AssociativeBinaryOperator: Hashable, Sendable {
+        let op: AssociativeOperator
 
-        var associative: AssociativeOperator { self == .and ? .and : .or }
+        /// `AND`
+        public static let and = AssociativeBinaryOperator(op: .and)
+        /// `OR`
+        public static let or = AssociativeBinaryOperator(op: .or)
+        /// `+`
+        public static let add = AssociativeBinaryOperator(op: .add)
+        /// `*`
+        public static let multiply = AssociativeBinaryOperator(op: .multiply)
+        /// `||`
+        public static let concat = AssociativeBinaryOperator(op: .concat)
     }
 }

@@ -58,6 +58,13 @@ extension TableRecord {
         all().select(literal: sqlLiteral, as: type)
     }
 
+    /// Selects the primary key: `Player.selectPrimaryKey(as: Int64.self)`.
+    public static func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self)
+        -> QueryInterfaceRequest<PrimaryKey>
+    {
+        all().selectPrimaryKey(as: type)
+    }
+
     /// Appends to the selection.
     public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
         all().annotated(with: selection)
@@ -261,5 +268,19 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
         assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
     ) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
+    }
+}
+
+extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
+    /// Selects the ids: `try Player.selectID().fetchAll(db)`.
+    public static func selectID() -> QueryInterfaceRequest<ID> {
+        all().selectPrimaryKey(as: ID.self)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Selects the ids of the records.
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> {
+        selectPrimaryKey(as: RowDecoder.ID.self)
     }
 }

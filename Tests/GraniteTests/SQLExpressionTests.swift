@@ -180,6 +180,14 @@ final class SQLExpressionTests: XCTestCase {
                 try request.makePreparedRequest(db).statement.sql,
                 "SELECT * FROM \"readers\" WHERE (\"age\" > ?) AND (\"name\" IS NOT NULL)")
             XCTAssertEqual(try request.fetchCount(db), 1)
+            // Orderings and requests
+            let ordered: SQL = "SELECT \(nameColumn) FROM readers ORDER BY \(age.desc)"
+            XCTAssertEqual(try ordered.build(db).sql, "SELECT \"name\" FROM readers ORDER BY \"age\" DESC")
+            XCTAssertEqual(try String.fetchAll(db, literal: ordered), ["b", "a"])
+            let adults = Reader.filter(age > 15)
+            let counted: SQL = "SELECT COUNT(*) FROM (\(adults))"
+            XCTAssertEqual(try counted.build(db).sql, "SELECT COUNT(*) FROM (SELECT * FROM \"readers\" WHERE \"age\" > ?)")
+            XCTAssertEqual(try Int.fetchOne(db, literal: counted), 1)
         }
     }
 }

@@ -50,11 +50,11 @@ public struct SQL: Sendable {
 
     /// The SQL text and its arguments.
     public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
-        try build()
+        try build(database: db)
     }
 
-    /// The SQL text and its arguments, built without a connection.
-    func build() throws -> (sql: String, arguments: StatementArguments) {
+    /// The SQL text and its arguments; query interface parts that need a connection fail without one.
+    func build(database db: Database?) throws -> (sql: String, arguments: StatementArguments) {
         var sql = ""
         var arguments = StatementArguments()
         for element in elements {
@@ -71,7 +71,7 @@ public struct SQL: Sendable {
             case .identifier(let name):
                 sql += name.quotedDatabaseIdentifier
             case .expression(let expression):
-                let context = SQLGenerationContext(nil)
+                let context = SQLGenerationContext(db)
                 sql += try expression.sql(context)
                 arguments += StatementArguments(context.arguments)
             }
@@ -176,6 +176,17 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     /// A query interface expression or column: `\(Column("score") + 1)`.
     public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
         elements.append(.expression(expression.sqlExpression))
+    }
+
+    /// An ordering term: `\(Column("score").desc)` is `"score" DESC`.
+    public mutating func appendInterpolation(_ ordering: some SQLOrderingTerm) {
+        let ordering = ordering.sqlOrdering
+        elements.append(.expression(SQLExpression(impl: .rendered(SQLSubquery { try ordering.sql($0) }))))
+    }
+
+    /// The `SELECT` statement of a request, without parentheses: `SELECT COUNT(*) FROM (\(request))`.
+    public mutating func appendInterpolation<T>(_ request: QueryInterfaceRequest<T>) {
+        elements.append(.expression(SQLExpression(impl: .rendered(request.selectSubquery))))
     }
 
     /// The quoted table name of a record type: `SELECT * FROM \(Player.self)`.

@@ -24,6 +24,8 @@ public struct SQLExpression: Sendable {
         case collated(SQLExpression, String)
         case countAll
         case function(String, [SQLExpression], isAggregate: Bool, isDistinct: Bool)
+        /// SQL rendered as is (orderings and requests interpolated in SQL literals).
+        case rendered(SQLSubquery)
     }
 
     enum AssociativeOperator: String, Sendable {
@@ -233,7 +235,7 @@ extension SQLExpression {
 
 /// Collects the arguments of generated SQL.
 final class SQLGenerationContext {
-    private let database: Database?
+    let database: Database?
     var arguments: [DatabaseValue] = []
 
     init(_ db: Database?) {
@@ -266,7 +268,7 @@ extension SQLExpression {
             context.arguments.append(value)
             return "?"
         case .literal(let literal):
-            let (text, arguments) = try literal.build()
+            let (text, arguments) = try literal.build(database: context.database)
             guard arguments.namedValues.isEmpty else {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
@@ -310,6 +312,8 @@ extension SQLExpression {
             return try wrap("\(operand.sql(context)) COLLATE \(collation)")
         case .countAll:
             return "COUNT(*)"
+        case .rendered(let fragment):
+            return try fragment.sql(context)
         case .function(let name, let arguments, _, let isDistinct):
             return try name + "(" + (isDistinct ? "DISTINCT " : "")
                 + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"

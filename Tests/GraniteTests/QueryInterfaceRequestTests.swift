@@ -22,6 +22,16 @@ private struct Player: TableRecord, FetchableRecord, Hashable {
     }
 }
 
+extension DerivableRequest<Player> {
+    fileprivate func best() -> Self {
+        order { [$0.score.desc, $0.name.asc] }
+    }
+
+    fileprivate func red() -> Self {
+        filter { $0.team == "red" }
+    }
+}
+
 final class QueryInterfaceRequestTests: XCTestCase {
     /// A database with four players, whose statements are recorded with their arguments inlined.
     private func makeDatabase() throws -> (DatabaseQueue, SQLRecorder) {
@@ -231,6 +241,20 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertEqual(try String.fetchOne(db, names), "Arthur")
             XCTAssertEqual(try String.fetchSet(db, names), ["Arthur", "Craig"])
             XCTAssertEqual(try Player.fetchAll(db, request).map(\.id), [1, 3])
+        }
+    }
+
+    func testDerivableRequestExtensions() throws {
+        let (dbQueue, recorder) = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertEqual(try Player.all().best().limit(2).fetchAll(db).map(\.name), ["Barbara", "Diane"])
+            XCTAssertEqual(recorder.last, "SELECT * FROM \"player\" ORDER BY \"score\" DESC, \"name\" ASC LIMIT 2")
+            XCTAssertEqual(try Player.all().red().best().fetchAll(db).map(\.name), ["Craig", "Arthur"])
+            XCTAssertEqual(try Player.all().red().fetchCount(db), 2)
+            XCTAssertEqual(
+                try Player.all().selectWhenConnected { _ in [Column("name")] }.filter(key: 1).asRequest(of: String.self)
+                    .fetchOne(db), "Arthur")
+            XCTAssertEqual(recorder.last, "SELECT \"name\" FROM \"player\" WHERE \"id\" = 1")
         }
     }
 

@@ -152,7 +152,8 @@ final class SQLExpressionTests: XCTestCase {
         try assertWhere(mixed.joined(operator: .or), "(\"age\" IS NULL) OR (\"name\" LIKE ?)", ["a%"])
         try assertWhere([SQLExpression]().joined(operator: .and), "?", [true])
         try assertWhere([age, id].joined(operator: .add) > 2, "(\"age\" + \"id\") > ?", [2])
-        try assertWhere([nameColumn, nameColumn].joined(operator: .concat) == "aa", "(\"name\" || \"name\") = ?", ["aa"])
+        try assertWhere(
+            [nameColumn, nameColumn].joined(operator: .concat) == "aa", "(\"name\" || \"name\") = ?", ["aa"])
     }
 
     func testRawRepresentableColumns() throws {
@@ -186,7 +187,8 @@ final class SQLExpressionTests: XCTestCase {
             XCTAssertEqual(try String.fetchAll(db, literal: ordered), ["b", "a"])
             let adults = Reader.filter(age > 15)
             let counted: SQL = "SELECT COUNT(*) FROM (\(adults))"
-            XCTAssertEqual(try counted.build(db).sql, "SELECT COUNT(*) FROM (SELECT * FROM \"readers\" WHERE \"age\" > ?)")
+            XCTAssertEqual(
+                try counted.build(db).sql, "SELECT COUNT(*) FROM (SELECT * FROM \"readers\" WHERE \"age\" > ?)")
             XCTAssertEqual(try Int.fetchOne(db, literal: counted), 1)
         }
     }

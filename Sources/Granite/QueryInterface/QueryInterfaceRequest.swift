@@ -5,7 +5,7 @@
 /// let request = Player.filter(Column("score") > 1000).order(Column("name"))
 /// let players = try request.fetchAll(db)
 /// ```
-public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
+public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest, Sendable {
     var relation: SQLRelation
 
     init(relation: SQLRelation) {
@@ -66,27 +66,6 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     // MARK: Selection
 
-    /// Replaces the selection: `Player.select(Column("name"))`.
-    public func select(_ selection: any SQLSelectable...) -> Self {
-        select(selection)
-    }
-
-    /// Replaces the selection.
-    public func select(_ selection: [any SQLSelectable]) -> Self {
-        let resolved = selection.map(\.sqlSelection)
-        return with { $0.selection = DatabasePromise(value: resolved) }
-    }
-
-    /// Replaces the selection with raw SQL.
-    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        select(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Replaces the selection with an SQL literal.
-    public func select(literal sqlLiteral: SQL) -> Self {
-        select(sqlLiteral)
-    }
-
     /// Replaces the selection, and decodes rows as `type`: `Player.select(Column("name"), as: String.self)`.
     public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         select(selection).asRequest(of: T.self)
@@ -122,17 +101,20 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return request.asRequest(of: PrimaryKey.self)
     }
 
-    /// Appends to the selection: `Player.annotated(with: Column("score") * 2)`.
-    public func annotated(with selection: any SQLSelectable...) -> Self {
-        annotated(with: selection)
+    /// Replaces the selection with columns computed once a connection is available.
+    public func selectWhenConnected(
+        _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]
+    ) -> Self {
+        with { $0.selection = DatabasePromise { db in try selection(db).map(\.sqlSelection) } }
     }
 
-    /// Appends to the selection.
-    public func annotated(with selection: [any SQLSelectable]) -> Self {
-        let resolved = selection.map(\.sqlSelection)
-        return with { relation in
+    /// Appends columns computed once a connection is available.
+    public func annotatedWhenConnected(
+        with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]
+    ) -> Self {
+        with { relation in
             let old = relation.selection
-            relation.selection = DatabasePromise { db in try old.resolve(db) + resolved }
+            relation.selection = DatabasePromise { db in try old.resolve(db) + selection(db).map(\.sqlSelection) }
         }
     }
 
@@ -148,58 +130,23 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     // MARK: Filtering
 
-    /// Adds a condition (joined with `AND` to previous ones): `filter(Column("score") > 1000)`.
-    public func filter(_ predicate: some SQLSpecificExpressible) -> Self {
-        let expression = predicate.sqlExpression
-        return with { $0.addFilter(DatabasePromise(value: expression)) }
-    }
-
-    /// Adds a raw SQL condition.
-    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        filter(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Adds an SQL literal condition.
-    public func filter(literal sqlLiteral: SQL) -> Self {
-        filter(sqlLiteral)
-    }
-
-    /// A request that fetches nothing: `WHERE 0`.
-    public func none() -> Self {
-        with { $0.addFilter(DatabasePromise(value: false.sqlExpression)) }
-    }
-
-    /// The request itself (matches ``none()``).
-    public func all() -> Self { self }
-
-    func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> SQLExpression) -> Self {
-        with { $0.addFilter(DatabasePromise(predicate)) }
+    /// Adds a condition computed once a connection is available.
+    public func filterWhenConnected(
+        _ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible
+    ) -> Self {
+        with { $0.addFilter(DatabasePromise { db in try predicate(db).sqlExpression }) }
     }
 
     // MARK: Ordering
 
-    /// Replaces the ordering: `order(Column("score").desc, Column("name"))`.
-    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
-        order(orderings)
-    }
-
-    /// Replaces the ordering.
-    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
-        let resolved = orderings.map(\.sqlOrdering)
-        return with {
-            $0.orderings = [DatabasePromise(value: resolved)]
+    /// Replaces the ordering with terms computed once a connection is available.
+    public func orderWhenConnected(
+        _ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]
+    ) -> Self {
+        with {
+            $0.orderings = [DatabasePromise { db in try orderings(db).map(\.sqlOrdering) }]
             $0.isReversed = false
         }
-    }
-
-    /// Replaces the ordering with raw SQL.
-    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        order(SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Replaces the ordering with an SQL literal.
-    public func order(literal sqlLiteral: SQL) -> Self {
-        order(sqlLiteral)
     }
 
     /// Orders by primary key.
@@ -228,43 +175,18 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     // MARK: Grouping
 
-    /// Groups rows: `group(Column("teamId"))`.
-    public func group(_ expressions: any SQLExpressible...) -> Self {
-        group(expressions)
+    /// Replaces the `GROUP BY` clause with expressions computed once a connection is available.
+    public func groupWhenConnected(
+        _ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]
+    ) -> Self {
+        with { $0.group = DatabasePromise { db in try expressions(db).map(\.sqlExpression) } }
     }
 
-    /// Groups rows.
-    public func group(_ expressions: [any SQLExpressible]) -> Self {
-        let resolved = expressions.map(\.sqlExpression)
-        return with { $0.group = DatabasePromise(value: resolved) }
-    }
-
-    /// Groups rows with raw SQL.
-    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        group(literal: SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Groups rows with an SQL literal.
-    public func group(literal sqlLiteral: SQL) -> Self {
-        let expression = SQLExpression.literal(sqlLiteral)
-        return with { $0.group = DatabasePromise(value: [expression]) }
-    }
-
-    /// Adds a `HAVING` condition: `having(count(Column("id")) > 2)`.
-    public func having(_ predicate: some SQLExpressible) -> Self {
-        let expression = predicate.sqlExpression
-        return with { $0.addHaving(DatabasePromise(value: expression)) }
-    }
-
-    /// Adds a raw SQL `HAVING` condition.
-    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        having(literal: SQL(sql: sql, arguments: arguments))
-    }
-
-    /// Adds an SQL literal `HAVING` condition.
-    public func having(literal sqlLiteral: SQL) -> Self {
-        let expression = SQLExpression.literal(sqlLiteral)
-        return with { $0.addHaving(DatabasePromise(value: expression)) }
+    /// Adds a `HAVING` condition computed once a connection is available.
+    public func havingWhenConnected(
+        _ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible
+    ) -> Self {
+        with { $0.addHaving(DatabasePromise { db in try predicate(db).sqlExpression }) }
     }
 
     // MARK: Limit

@@ -191,74 +191,11 @@ extension TableRecord {
 }
 
 extension QueryInterfaceRequest where RowDecoder: TableRecord {
-    /// Selects from the record's columns.
-    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
-        try select([selection(RowDecoder.databaseComponents)])
-    }
-
-    /// Selects from the record's columns.
-    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows
-        -> Self
-    {
-        try select(selection(RowDecoder.databaseComponents))
-    }
-
     /// Selects from the record's columns, decoded as `type`.
     public func select<T>(
         _ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self
     ) rethrows -> QueryInterfaceRequest<T> {
         try select([selection(RowDecoder.databaseComponents)], as: type)
-    }
-
-    /// Appends to the selection from the record's columns.
-    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows
-        -> Self
-    {
-        try annotated(with: [selection(RowDecoder.databaseComponents)])
-    }
-
-    /// Appends to the selection from the record's columns.
-    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable])
-        rethrows -> Self
-    {
-        try annotated(with: selection(RowDecoder.databaseComponents))
-    }
-
-    /// Filters with the record's columns: `.filter { $0.score > 1000 }`.
-    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> any SQLSpecificExpressible)
-        rethrows -> Self
-    {
-        let expression = try predicate(RowDecoder.databaseComponents).sqlExpression
-        return filter(expression)
-    }
-
-    /// Orders with the record's columns: `.order(\.score.desc)`.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows
-        -> Self
-    {
-        try order([orderings(RowDecoder.databaseComponents)])
-    }
-
-    /// Orders with the record's columns.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows
-        -> Self
-    {
-        try order(orderings(RowDecoder.databaseComponents))
-    }
-
-    /// Groups with the record's columns.
-    public func group(_ expressions: (RowDecoder.DatabaseComponents) throws -> [any SQLExpressible]) rethrows
-        -> Self
-    {
-        try group(expressions(RowDecoder.databaseComponents))
-    }
-
-    /// Adds a `HAVING` condition with the record's columns.
-    public func having(_ predicate: (RowDecoder.DatabaseComponents) throws -> any SQLExpressible) rethrows
-        -> Self
-    {
-        let expression = try predicate(RowDecoder.databaseComponents).sqlExpression
-        return having(expression)
     }
 
     /// Updates the rows with assignments built from the record's columns.

@@ -50,7 +50,7 @@ extension Database {
 
 // MARK: - Filtering by key
 
-extension QueryInterfaceRequest {
+extension TableRequest where Self: FilteredRequest & TypedRequest {
     /// Filters by primary key: `filter(key: 1)` is `WHERE "id" = 1`. A NULL key matches nothing.
     public func filter(key: some DatabaseValueConvertible) -> Self {
         let value = key.databaseValue
@@ -65,10 +65,10 @@ extension QueryInterfaceRequest {
 
     func filter(primaryKeyValues values: [DatabaseValue]) -> Self {
         if values.isEmpty { return none() }
-        let tableName = relation.tableName
+        let tableName = databaseTableName
         return filterWhenConnected { db in
             let column = try db.filteringPrimaryKeyColumn(tableName)
-            return .in(.column(column), values.map(SQLExpression.databaseValue))
+            return SQLExpression.in(.column(column), values.map(SQLExpression.databaseValue))
         }
     }
 
@@ -83,7 +83,7 @@ extension QueryInterfaceRequest {
     public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
         if keys.isEmpty { return none() }
         let keys = keys.map { key in key.mapValues { $0?.databaseValue ?? .null } }
-        let tableName = relation.tableName
+        let tableName = databaseTableName
         return filterWhenConnected { db in
             let disjuncts = try keys.map { key -> SQLExpression in
                 guard let columns = try db.columnsForUniqueKey(key.keys, in: tableName) else {
@@ -101,12 +101,13 @@ extension QueryInterfaceRequest {
                 }
                 return .associative(.and, sorted.map { .equal(.column($0.key), .databaseValue($0.value)) })
             }
-            return .associative(.or, disjuncts)
+            return SQLExpression.associative(.or, disjuncts)
         }
     }
 }
 
-extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+extension TableRequest
+where Self: FilteredRequest & TypedRequest, RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// Filters by id (the primary key).
     public func filter(id: RowDecoder.ID) -> Self { filter(key: id) }
 

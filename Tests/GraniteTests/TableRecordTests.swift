@@ -36,6 +36,13 @@ private struct PartialPlayer: TableRecord, FetchableRecord {
     }
 }
 
+private struct TrimmedPlayer: TableRecord, FetchableRecord {
+    static let databaseTableName = "player"
+    static var databaseSelection: [any SQLSelectable] { [.allColumns(excluding: ["SCORE"])] }
+    var row: Row
+    init(row: Row) { self.row = row.copy() }
+}
+
 final class TableRecordTests: XCTestCase {
     func testDefaultDatabaseTableName() {
         XCTAssertEqual(Place.databaseTableName, "place")
@@ -94,6 +101,16 @@ final class TableRecordTests: XCTestCase {
             XCTAssertEqual(try PartialPlayer.fetchOne(db, key: 2)?.row.columnNames, ["id", "name"])
             XCTAssertEqual(try PartialPlayer.fetchCount(db), 2)
             XCTAssertEqual(try PartialPlayer.fetchAll(db, sql: "SELECT * FROM player").first?.row.count, 3)
+
+            XCTAssertEqual(
+                try TrimmedPlayer.all().makePreparedRequest(db).statement.sql, "SELECT \"id\", \"name\" FROM \"player\""
+            )
+            XCTAssertEqual(try TrimmedPlayer.fetchOne(db)?.row.columnNames, ["id", "name"])
+            XCTAssertEqual(try TrimmedPlayer.fetchCount(db), 2)
+            XCTAssertEqual(
+                try TrimmedPlayer.select(.allColumns(excluding: [Column("nothing")])).makePreparedRequest(db).statement
+                    .sql,
+                "SELECT * FROM \"player\"")
         }
     }
 

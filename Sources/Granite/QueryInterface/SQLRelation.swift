@@ -71,7 +71,7 @@ struct SQLRelation: Sendable {
         guard !selection.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't generate SQL with an empty selection")
         }
-        sql += " " + (try selection.map { try $0.sql(context) }.joined(separator: ", "))
+        sql += " " + (try selection.map { try $0.sql(context, tableName: tableName) }.joined(separator: ", "))
         sql += " FROM " + tableName.quotedDatabaseIdentifier
         let filter = try self.filter?.resolve(db)
         if let filter { sql += " WHERE " + (try filter.sql(context)) }
@@ -117,7 +117,7 @@ struct SQLRelation: Sendable {
         countRelation.isDistinct = false
         if selection.count == 1 {
             switch selection[0].impl {
-            case .allColumns:
+            case .allColumns, .allColumnsExcluding:
                 if isDistinct { return try fetchTrivialCount(db) }
                 countRelation.selection = DatabasePromise(value: [.expression(SQLExpression(impl: .countAll))])
             case .expression(let e), .aliased(let e, _):

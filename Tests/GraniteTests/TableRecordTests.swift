@@ -139,6 +139,57 @@ final class TableRecordTests: XCTestCase {
         }
     }
 
+    func testSeedClosureFilter() throws {
+        // The README's TableRecord example: `Place.filter { $0.name == "Paris" }`.
+        struct Place: TableRecord, FetchableRecord {
+            var id: Int64
+            var name: String
+            enum Columns {
+                static let id = Column("id")
+                static let name = Column("name")
+            }
+            init(row: Row) {
+                id = row[Columns.id]
+                name = row[Columns.name]
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let sqls = try dbQueue.write { db in
+            try db.execute(
+                sql:
+                    "CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO place (name) VALUES ('London'), ('Paris')"
+            )
+            _ = try Place.filter { $0.name == "Paris" }.fetchOne(db)  // loads the schema information
+            var sqls: [String] = []
+            db.trace { sqls.append($0.expandedDescription) }
+            // SELECT * FROM place WHERE name = 'Paris'
+            let paris = try Place.filter { $0.name == "Paris" }.fetchOne(db)
+            XCTAssertEqual(paris?.id, 2)
+            return sqls
+        }
+        // Schema information is cached: only the query runs.
+        XCTAssertEqual(sqls, ["SELECT * FROM \"place\" WHERE \"name\" = 'Paris' LIMIT 1"])
+    }
+
+    func testSchemaChangesAreNoticed() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT)")
+            let request = Place.filter(Column("name") == "Paris")
+            XCTAssertEqual(
+                try request.makePreparedRequest(db, forSingleResult: true).statement.sql,
+                "SELECT * FROM \"place\" WHERE \"name\" = ? LIMIT 1")
+            try db.execute(sql: "CREATE UNIQUE INDEX place_name ON place(name)")
+            XCTAssertEqual(
+                try request.makePreparedRequest(db, forSingleResult: true).statement.sql,
+                "SELECT * FROM \"place\" WHERE \"name\" = ?")
+            try db.execute(sql: "DROP TABLE place; CREATE TABLE place (code TEXT PRIMARY KEY, name TEXT)")
+            XCTAssertEqual(
+                try Place.filter(key: "FR").makePreparedRequest(db).statement.sql,
+                "SELECT * FROM \"place\" WHERE \"code\" = ?")
+        }
+    }
+
     func testMissingTableIsAnError() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in

@@ -95,7 +95,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let tableName = relation.tableName
         let request = with {
             $0.selection = DatabasePromise { db in
-                try db.primaryKey(tableName).columns.map { .expression(.column($0)) }
+                try db.cachedPrimaryKey(tableName).columns.map { .expression(.column($0)) }
             }
         }
         return request.asRequest(of: PrimaryKey.self)
@@ -154,7 +154,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let tableName = relation.tableName
         return with {
             $0.orderings = [
-                DatabasePromise { db in try db.primaryKey(tableName).columns.map { .expression(.column($0)) } }
+                DatabasePromise { db in try db.cachedPrimaryKey(tableName).columns.map { .expression(.column($0)) } }
             ]
             $0.isReversed = false
         }

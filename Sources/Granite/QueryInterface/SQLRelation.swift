@@ -99,8 +99,8 @@ struct SQLRelation: Sendable {
     private func expectsSingleResult(
         _ db: Database, selection: [SQLSelection], filter: SQLExpression?, groupExpressions: [SQLExpression]
     ) throws -> Bool {
-        if let columns = filter?.identifyingColumns, !columns.isEmpty, try db.tableExists(tableName),
-            try db.table(tableName, hasUniqueKey: columns)
+        if let columns = filter?.identifyingColumns, !columns.isEmpty, try db.cachedTableExists(tableName),
+            try db.columnsForUniqueKey(columns, in: tableName) != nil
         {
             return true
         }
@@ -182,7 +182,7 @@ struct SQLRelation: Sendable {
 
     /// `WHERE pk IN (SELECT pk FROM … LIMIT …)`, for limited deletes and updates.
     private func primaryKeySubquery(_ context: SQLGenerationContext) throws -> String {
-        let primaryKey = try context.db.primaryKey(tableName)
+        let primaryKey = try context.db.cachedPrimaryKey(tableName)
         let column = primaryKey.rowIDColumn ?? Column.rowID.name
         var subquery = self
         subquery.selection = DatabasePromise(value: [.expression(.column(column))])

@@ -23,31 +23,6 @@ extension RecordError: CustomStringConvertible {
     }
 }
 
-extension Database {
-    /// The single column of the primary key of `tableName`, used to filter by key.
-    func filteringPrimaryKeyColumn(_ tableName: String) throws -> String {
-        let columns = try primaryKey(tableName).columns
-        guard columns.count == 1 else {
-            throw DatabaseError(
-                resultCode: .SQLITE_MISUSE,
-                message: "Filtering by primary key requires a single-column primary key in the table '\(tableName)'")
-        }
-        return columns[0]
-    }
-
-    /// The columns of the primary key or unique index that `columns` cover, or nil.
-    func columnsForUniqueKey(_ columns: some Collection<String>, in tableName: String) throws -> [String]? {
-        let wanted = Set(columns.map { $0.lowercased() })
-        if wanted.isEmpty { return nil }
-        let primaryKey = try primaryKey(tableName)
-        if wanted == ["rowid"] { return [Column.rowID.name] }
-        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return primaryKey.columns }
-        return try indexes(on: tableName).first { index in
-            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: wanted)
-        }?.columns
-    }
-}
-
 // MARK: - Filtering by key
 
 extension TableRequest where Self: FilteredRequest & TypedRequest {

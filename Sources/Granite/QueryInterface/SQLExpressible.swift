@@ -37,4 +37,7 @@ extension SQLExpression: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { self }
 }
 
-extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
+extension Optional: SQLExpressible where Wrapped: SQLExpressible {
+    /// The wrapped expression, or `NULL`.
+    public var sqlExpression: SQLExpression { self?.sqlExpression ?? .null }
+}

@@ -1,5 +1,5 @@
 /// A type that names a column.
-public protocol ColumnExpression {
+public protocol ColumnExpression: SQLSpecificExpressible {
     /// The column name.
     var name: String { get }
 }
@@ -25,4 +25,14 @@ public struct Column: ColumnExpression, Hashable, Sendable {
     public init(_ codingKey: some CodingKey) {
         self.name = codingKey.stringValue
     }
+}
+
+extension ColumnExpression where Self: RawRepresentable, Self.RawValue == String {
+    /// The raw value: `enum Columns: String, ColumnExpression { case id, name }`.
+    public var name: String { rawValue }
+}
+
+extension ColumnExpression where Self == Column {
+    /// The hidden `rowid` column: `Player.filter(.rowID == 1)`.
+    public static var rowID: Self { Column.rowID }
 }

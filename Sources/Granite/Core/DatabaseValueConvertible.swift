@@ -14,7 +14,7 @@ import GraniteStorage
 ///     }
 /// }
 /// ```
-public protocol DatabaseValueConvertible {
+public protocol DatabaseValueConvertible: SQLExpressible {
     /// The value stored in the database.
     var databaseValue: DatabaseValue { get }
 

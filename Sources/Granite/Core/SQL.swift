@@ -20,6 +20,8 @@ public struct SQL: Sendable {
         case values([DatabaseValue])
         /// A quoted identifier.
         case identifier(String)
+        /// A query interface expression, with its arguments.
+        case expression(SQLExpression)
     }
 
     var elements: [Element]
@@ -48,6 +50,11 @@ public struct SQL: Sendable {
 
     /// The SQL text and its arguments.
     public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        try build(database: db)
+    }
+
+    /// The SQL text and its arguments; query interface parts that need a connection fail without one.
+    func build(database db: Database?) throws -> (sql: String, arguments: StatementArguments) {
         var sql = ""
         var arguments = StatementArguments()
         for element in elements {
@@ -63,6 +70,10 @@ public struct SQL: Sendable {
                 arguments += StatementArguments(values)
             case .identifier(let name):
                 sql += name.quotedDatabaseIdentifier
+            case .expression(let expression):
+                let context = SQLGenerationContext(db)
+                sql += try expression.sql(context)
+                arguments += StatementArguments(context.arguments)
             }
         }
         return (sql, arguments)
@@ -160,6 +171,27 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
     /// An identifier, quoted.
     public mutating func appendInterpolation(identifier: String) {
         elements.append(.identifier(identifier))
+    }
+
+    /// A query interface expression or column: `\(Column("score") + 1)`.
+    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
+        elements.append(.expression(expression.sqlExpression))
+    }
+
+    /// An ordering term: `\(Column("score").desc)` is `"score" DESC`.
+    public mutating func appendInterpolation(_ ordering: some SQLOrderingTerm) {
+        let ordering = ordering.sqlOrdering
+        elements.append(.expression(SQLExpression(impl: .rendered(SQLSubquery { try ordering.sql($0) }))))
+    }
+
+    /// The `SELECT` statement of a request, without parentheses: `SELECT COUNT(*) FROM (\(request))`.
+    public mutating func appendInterpolation<T>(_ request: QueryInterfaceRequest<T>) {
+        elements.append(.expression(SQLExpression(impl: .rendered(request.selectSubquery))))
+    }
+
+    /// The quoted table name of a record type: `SELECT * FROM \(Player.self)`.
+    public mutating func appendInterpolation(_ table: (some TableRecord).Type) {
+        elements.append(.identifier(table.databaseTableName))
     }
 }
 

@@ -35,6 +35,10 @@ enum SchemaSQL {
                 text += "(" + values.map(literal).joined(separator: ", ") + ")"
             case .identifier(let name):
                 text += name.quotedDatabaseIdentifier
+            case .expression(let expression):
+                let context = SQLGenerationContext(nil)
+                let fragment = try expression.sql(context)
+                text += try inline(fragment, StatementArguments(context.arguments))
             }
         }
         return text

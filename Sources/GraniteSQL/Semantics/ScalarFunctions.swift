@@ -7,6 +7,7 @@ public enum SQLScalarFunctions {
         "length", "lower", "upper", "abs", "round", "coalesce", "ifnull", "nullif", "substr", "substring",
         "instr", "replace", "trim", "ltrim", "rtrim", "typeof", "hex", "quote", "random", "unicode", "char",
         "min", "max", "iif", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
+        "swiftlowercasestring", "swiftuppercasestring", "swiftcapitalizedstring",
     ]
 
     /// Calls the function `name` (case-insensitive) with already-evaluated arguments.
@@ -30,6 +31,18 @@ public enum SQLScalarFunctions {
         case "abs":
             try arity(1...1)
             return try abs(args[0])
+        case "swiftlowercasestring":
+            try arity(1...1)
+            guard case .text(let string) = args[0] else { return .null }
+            return .text(string.lowercased())
+        case "swiftuppercasestring":
+            try arity(1...1)
+            guard case .text(let string) = args[0] else { return .null }
+            return .text(string.uppercased())
+        case "swiftcapitalizedstring":
+            try arity(1...1)
+            guard case .text(let string) = args[0] else { return .null }
+            return .text(capitalized(string))
         case "round":
             try arity(1...2)
             return round(args[0], args.count > 1 ? args[1] : nil)
@@ -110,6 +123,25 @@ public enum SQLScalarFunctions {
     private static func mapASCII(_ x: Value, _ f: (UInt8) -> UInt8) -> Value {
         guard let b = x.sqlTextBytes else { return .null }
         return .text(String(decoding: b.map(f), as: UTF8.self))
+    }
+
+    /// Every word (a run of non-whitespace) with its first character uppercased and the others lowercased,
+    /// like Foundation's `String.capitalized`.
+    public static func capitalized(_ string: String) -> String {
+        var result = ""
+        var atWordStart = true
+        for character in string {
+            if character.isWhitespace {
+                result.append(character)
+                atWordStart = true
+            } else if atWordStart {
+                result += String(character).uppercased()
+                atWordStart = false
+            } else {
+                result += String(character).lowercased()
+            }
+        }
+        return result
     }
 
     /// ASCII lower-casing.

@@ -1,0 +1,76 @@
+/// The primary keys and unique indexes that requests consult (to filter by key, and to skip `LIMIT 1` on
+/// unique keys), cached per connection until the schema changes.
+struct DatabaseKeyCache {
+    private var schemaVersion = -1
+    fileprivate var primaryKeys: [String: PrimaryKeyInfo] = [:]
+    fileprivate var uniqueIndexes: [String: [[String]]] = [:]
+    fileprivate var tableExistence: [String: Bool] = [:]
+
+    /// Forgets everything when the catalog changed.
+    fileprivate mutating func validate(_ version: Int) {
+        if version != schemaVersion {
+            self = DatabaseKeyCache()
+            schemaVersion = version
+        }
+    }
+
+    fileprivate mutating func value<T>(
+        _ path: WritableKeyPath<DatabaseKeyCache, [String: T]>, _ key: String, _ load: () throws -> T
+    ) rethrows -> T {
+        if let cached = self[keyPath: path][key] { return cached }
+        let value = try load()
+        self[keyPath: path][key] = value
+        return value
+    }
+}
+
+extension Database {
+    private func withKeyCache<T>(_ body: (inout DatabaseKeyCache) throws -> T) rethrows -> T {
+        keyCache.validate(connection.catalog.schemaVersion)
+        return try body(&keyCache)
+    }
+
+    /// The primary key of a table (cached).
+    func cachedPrimaryKey(_ tableName: String) throws -> PrimaryKeyInfo {
+        try withKeyCache { cache in
+            try cache.value(\.primaryKeys, tableName.lowercased()) { try primaryKey(tableName) }
+        }
+    }
+
+    /// Whether a table exists (cached).
+    func cachedTableExists(_ tableName: String) throws -> Bool {
+        try withKeyCache { cache in
+            try cache.value(\.tableExistence, tableName.lowercased()) { try tableExists(tableName) }
+        }
+    }
+
+    /// The columns of the unique indexes of a table (cached).
+    func cachedUniqueIndexes(_ tableName: String) throws -> [[String]] {
+        try withKeyCache { cache in
+            try cache.value(\.uniqueIndexes, tableName.lowercased()) {
+                try indexes(on: tableName).filter(\.isUnique).map(\.columns)
+            }
+        }
+    }
+
+    /// The columns of the primary key or unique index that `columns` cover, or nil (case-insensitive).
+    func columnsForUniqueKey(_ columns: some Collection<String>, in tableName: String) throws -> [String]? {
+        let wanted = Set(columns.map { $0.lowercased() })
+        if wanted.isEmpty { return nil }
+        let primaryKey = try cachedPrimaryKey(tableName)
+        if wanted == ["rowid"] { return [Column.rowID.name] }
+        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return primaryKey.columns }
+        return try cachedUniqueIndexes(tableName).first { Set($0.map { $0.lowercased() }).isSubset(of: wanted) }
+    }
+
+    /// The single column of the primary key of `tableName`, used to filter by key.
+    func filteringPrimaryKeyColumn(_ tableName: String) throws -> String {
+        let columns = try cachedPrimaryKey(tableName).columns
+        guard columns.count == 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "Filtering by primary key requires a single-column primary key in the table '\(tableName)'")
+        }
+        return columns[0]
+    }
+}

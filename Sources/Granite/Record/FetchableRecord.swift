@@ -1,0 +1,138 @@
+/// A type that can be built from a database row, and fetched from SQL and requests.
+///
+/// ```swift
+/// struct Player: FetchableRecord {
+///     var id: Int64
+///     var name: String
+///     init(row: Row) {
+///         id = row["id"]
+///         name = row["name"]
+///     }
+/// }
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+public protocol FetchableRecord {
+    /// Decodes a record from `row`. The row is reused during iteration: call `row.copy()` to keep it.
+    init(row: Row) throws
+}
+
+extension FetchableRecord {
+    /// A cursor over the records of `sql`.
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> RecordCursor<Self> {
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The records of `sql`.
+    public static func fetchAll(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> [Self] {
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first record of `sql`, if any.
+    public static func fetchOne(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Self? {
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// A cursor over the records of an SQL literal.
+    public static func fetchCursor(_ db: Database, literal sqlLiteral: SQL) throws -> RecordCursor<Self> {
+        try fetchCursor(db, SQLRequest<Self>(literal: sqlLiteral))
+    }
+
+    /// The records of an SQL literal.
+    public static func fetchAll(_ db: Database, literal sqlLiteral: SQL) throws -> [Self] {
+        try fetchAll(db, SQLRequest<Self>(literal: sqlLiteral))
+    }
+
+    /// The first record of an SQL literal, if any.
+    public static func fetchOne(_ db: Database, literal sqlLiteral: SQL) throws -> Self? {
+        try fetchOne(db, SQLRequest<Self>(literal: sqlLiteral))
+    }
+
+    /// A cursor over the records of a prepared statement.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
+        -> RecordCursor<Self>
+    {
+        try RecordCursor(statement: statement, arguments: arguments)
+    }
+
+    /// The records of a prepared statement.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first record of a prepared statement, if any.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments).next()
+    }
+
+    /// A cursor over the records of a request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchCursor(prepared.statement)
+    }
+
+    /// The records of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchAll(prepared.statement)
+    }
+
+    /// The first record of a request, if any.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        return try fetchOne(prepared.statement)
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// The distinct records of `sql`.
+    public static func fetchSet(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+    ) throws -> Set<Self> {
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The distinct records of an SQL literal.
+    public static func fetchSet(_ db: Database, literal sqlLiteral: SQL) throws -> Set<Self> {
+        try fetchSet(db, SQLRequest<Self>(literal: sqlLiteral))
+    }
+
+    /// The distinct records of a prepared statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The distinct records of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchSet(prepared.statement)
+    }
+}
+
+/// A cursor of records decoded from the rows of a statement.
+///
+/// ```swift
+/// let players = try Player.fetchCursor(db)
+/// while let player = try players.next() { print(player.name) }
+/// ```
+public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    private let rows: RowCursor
+
+    /// The statement the cursor runs.
+    public var statement: Statement { rows.statement }
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        rows = try RowCursor(statement: statement, arguments: arguments)
+    }
+
+    /// The next record.
+    public func next() throws -> Record? {
+        guard let row = try rows.next() else { return nil }
+        return try Record(row: row)
+    }
+}

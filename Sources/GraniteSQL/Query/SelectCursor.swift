@@ -21,6 +21,8 @@ final class SelectCursor {
     @exclusivity(unchecked) private var nullEmitted: [Bool]
 
     // Output state.
+    /// The current result row (see ``advance()``).
+    @exclusivity(unchecked) private(set) var current: [Value] = []
     private var materialized = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
     private var bufferPosition = 0
@@ -73,14 +75,11 @@ final class SelectCursor {
     func open(outer: [Value] = [], parameters: BoundParameters) throws {
         let width = program.scope.width
         let base = program.scope.base
-        if context.row.count == width {
-            for k in 0..<width { context.row[k] = k < base && k < outer.count ? outer[k] : .null }
-        } else {
-            var row = Array(outer.prefix(base))
-            if row.count < base { row += Array(repeating: .null, count: base - row.count) }
-            row += Array(repeating: Value.null, count: width - row.count)
-            context.row = row
-        }
+        if context.row.count != width { context.row = Array(repeating: .null, count: width) }
+        // Only the enclosing query's slots are set here. Every other slot is written before it is read: a
+        // table's columns and rowid when its row is loaded (or its NULL row written), aggregate results when
+        // a group is finished; so a re-execution need not clear the values of the last one.
+        for k in 0..<base { context.row[k] = k < outer.count ? outer[k] : .null }
         context.parameters = parameters
         context.subqueries = proxy
         subqueryCache.removeAll(keepingCapacity: true)
@@ -110,8 +109,16 @@ final class SelectCursor {
     }
 
     /// The next result row, or nil at the end.
+    ///
+    /// The array shares its storage with ``current``: a caller that keeps it past the next ``advance()`` makes
+    /// that step copy the row, one that drops it lets the cursor refill the same storage.
     func next() throws -> [Value]? {
-        if remaining <= 0 { return nil }
+        try advance() ? current : nil
+    }
+
+    /// Moves to the next result row, which ``current`` then holds; false at the end.
+    func advance() throws -> Bool {
+        if remaining <= 0 { return false }
         if program.isAggregate || !program.ordering.isEmpty {
             if !materialized {
                 materialized = true
@@ -124,21 +131,32 @@ final class SelectCursor {
                     continue
                 }
                 remaining -= 1
-                return row
+                current = row
+                return true
             }
-            return nil
+            return false
         }
         while try nextJoinRow() {
-            let row = try project()
-            if program.distinct && !isNew(row) { continue }
+            try projectIntoCurrent()
+            if program.distinct && !isNew(current) { continue }
             if toSkip > 0 {
                 toSkip -= 1
                 continue
             }
             remaining -= 1
-            return row
+            return true
         }
-        return nil
+        return false
+    }
+
+    /// Evaluates the outputs into ``current``, reusing its storage when no one else holds it.
+    private func projectIntoCurrent() throws {
+        let outputs = program.outputs
+        let n = outputs.count
+        if current.count != n {
+            current = Array(repeating: .null, count: n)
+        }
+        for k in 0..<n { current[k] = try outputs[k].evaluate(&context) }
     }
 
     private func nextMaterialized() throws -> [Value]? {

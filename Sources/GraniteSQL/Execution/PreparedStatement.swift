@@ -34,13 +34,13 @@ public final class PreparedStatement {
 
     @exclusivity(unchecked) private var arguments = BoundParameters()
     private let writeCache = WriteCache()
-    private var program: SelectProgram?
-    private var programVersion = -1
-    private var cursor: SelectCursor?
-    private var holdsRead = false
-    private var buffered: [[Value]] = []
-    private var bufferPosition = 0
-    private var state = State.ready
+    @exclusivity(unchecked) private var program: SelectProgram?
+    @exclusivity(unchecked) private var programVersion = -1
+    @exclusivity(unchecked) private var cursor: SelectCursor?
+    @exclusivity(unchecked) private var holdsRead = false
+    @exclusivity(unchecked) private var buffered: [[Value]] = []
+    @exclusivity(unchecked) private var bufferPosition = 0
+    @exclusivity(unchecked) private var state = State.ready
     /// Whether the statement is a `SELECT` (run lazily through a cursor).
     private let isSelect: Bool
 

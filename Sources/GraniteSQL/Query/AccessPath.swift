@@ -186,18 +186,18 @@ final class TableCursor {
     private let search: IndexSearch?
 
     @exclusivity(unchecked) private var decoder = RowDecoder()
-    private var cursor: TreeCursor?
+    @exclusivity(unchecked) private var cursor: TreeCursor?
     @exclusivity(unchecked) private var rowids: [Int64] = []
-    private var rowidPosition = 0
-    private var range: (low: Int64?, high: Int64?) = (nil, nil)
-    private var prefixes: [[UInt8]] = []
-    private var prefixPosition = 0
-    private var low: [UInt8]?
-    private var high: [UInt8]?
-    private var lowKey: [UInt8] = []
-    private var highKey: [UInt8]?
-    private var exhausted = true
-    private var positioned = false
+    @exclusivity(unchecked) private var rowidPosition = 0
+    @exclusivity(unchecked) private var range: (low: Int64?, high: Int64?) = (nil, nil)
+    @exclusivity(unchecked) private var prefixes: [[UInt8]] = []
+    @exclusivity(unchecked) private var prefixPosition = 0
+    @exclusivity(unchecked) private var low: [UInt8]?
+    @exclusivity(unchecked) private var high: [UInt8]?
+    @exclusivity(unchecked) private var lowKey: [UInt8] = []
+    @exclusivity(unchecked) private var highKey: [UInt8]?
+    @exclusivity(unchecked) private var exhausted = true
+    @exclusivity(unchecked) private var positioned = false
 
     init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>) {
         self.reader = reader
@@ -465,7 +465,7 @@ final class TableCursor {
         return true
     }
 
-    private var rowCursor: TreeCursor?
+    @exclusivity(unchecked) private var rowCursor: TreeCursor?
     private func tableCursor() throws -> TreeCursor {
         if let rowCursor { return rowCursor }
         guard let tree else { throw StorageError.corrupt(page: 0, "index without a table") }

@@ -8,31 +8,31 @@ final class SelectCursor {
     private let proxy = SubqueryProxy()
 
     @exclusivity(unchecked) private var tables: [TableCursor?]
-    private var subqueryCursors: [SelectCursor?]
-    private var subqueryCache: [Int: SubqueryResult] = [:]
+    @exclusivity(unchecked) private var subqueryCursors: [SelectCursor?]
+    @exclusivity(unchecked) private var subqueryCache: [Int: SubqueryResult] = [:]
     @exclusivity(unchecked) private var fromRows: [[[Value]]]
     @exclusivity(unchecked) private var fromPositions: [Int]
 
     // Join state.
-    private var joinStarted = false
-    private var joinDone = false
-    private var level = 0
+    @exclusivity(unchecked) private var joinStarted = false
+    @exclusivity(unchecked) private var joinDone = false
+    @exclusivity(unchecked) private var level = 0
     @exclusivity(unchecked) private var matched: [Bool]
     @exclusivity(unchecked) private var nullEmitted: [Bool]
 
     // Output state.
     /// The current result row (see ``advance()``).
     @exclusivity(unchecked) private(set) var current: [Value] = []
-    private var materialized = false
+    @exclusivity(unchecked) private var materialized = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
-    private var bufferPosition = 0
-    private var sorter: Sorter?
+    @exclusivity(unchecked) private var bufferPosition = 0
+    @exclusivity(unchecked) private var sorter: Sorter?
     /// The memory a sort may use before it spills to temporary files.
-    var sortMemoryLimit = 64 << 20
+    @exclusivity(unchecked) var sortMemoryLimit = 64 << 20
     /// Whether the last sort spilled to temporary files (for tests).
-    private(set) var sortSpilled = false
-    private var toSkip = 0
-    private var remaining = Int.max
+    @exclusivity(unchecked) private(set) var sortSpilled = false
+    @exclusivity(unchecked) private var toSkip = 0
+    @exclusivity(unchecked) private var remaining = Int.max
     @exclusivity(unchecked) private var seen: Set<ByteKey> = []
 
     fileprivate enum SubqueryResult {
@@ -60,6 +60,7 @@ final class SelectCursor {
         levelMatches = program.levels.map(\.matchConditions)
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
+        outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
         proxy.cursor = self
     }
 
@@ -67,6 +68,8 @@ final class SelectCursor {
     private let levelMatches: [[CompiledExpression]]
     private let levelIsLeft: [Bool]
     private let aggregateArguments: [[CompiledExpression]]
+    /// For each output, the slot it copies when it is a plain column reference, else −1.
+    private let outputSlots: [Int]
 
     /// The result column names.
     var columnNames: [String] { program.columnNames }
@@ -82,14 +85,14 @@ final class SelectCursor {
         for k in 0..<base { context.row[k] = k < outer.count ? outer[k] : .null }
         context.parameters = parameters
         context.subqueries = proxy
-        subqueryCache.removeAll(keepingCapacity: true)
+        if !subqueryCache.isEmpty { subqueryCache.removeAll(keepingCapacity: true) }
         joinStarted = false
         joinDone = false
         materialized = false
-        buffered = []
+        if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
-        sorter = nil
-        seen.removeAll(keepingCapacity: true)
+        if sorter != nil { sorter = nil }
+        if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
         toSkip = 0
         remaining = Int.max
         if let limit = program.limit {
@@ -151,12 +154,14 @@ final class SelectCursor {
 
     /// Evaluates the outputs into ``current``, reusing its storage when no one else holds it.
     private func projectIntoCurrent() throws {
-        let outputs = program.outputs
-        let n = outputs.count
+        let n = outputSlots.count
         if current.count != n {
             current = Array(repeating: .null, count: n)
         }
-        for k in 0..<n { current[k] = try outputs[k].evaluate(&context) }
+        for k in 0..<n {
+            let slot = outputSlots[k]
+            current[k] = slot >= 0 ? context.row[slot] : try program.outputs[k].evaluate(&context)
+        }
     }
 
     private func nextMaterialized() throws -> [Value]? {
@@ -251,7 +256,7 @@ final class SelectCursor {
         }
     }
 
-    private var joinRowsCached: Set<Int> = []
+    @exclusivity(unchecked) private var joinRowsCached: Set<Int> = []
 
     private func advance(_ k: Int) throws -> Bool {
         // Reads single fields of `program.levels[k]`: copying the whole level (its source, access path and

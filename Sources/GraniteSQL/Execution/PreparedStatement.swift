@@ -240,7 +240,7 @@ public final class PreparedStatement {
             connection.releaseStatementRead()
         }
         // A SELECT keeps its cursor for reuse; it is reopened by the next execution.
-        if !isSelect { cursor = nil }
+        if !isSelect { cursor = nil } else { cursor?.close() }
         if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
     }

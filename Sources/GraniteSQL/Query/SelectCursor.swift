@@ -104,6 +104,12 @@ final class SelectCursor {
         }
     }
 
+    /// Ends an execution early: drops the cursor's share of the bound parameters, so that binding new values
+    /// before the next ``open(outer:parameters:)`` does not copy them.
+    func close() {
+        context.parameters = BoundParameters()
+    }
+
     static func integer(_ value: Value) throws -> Int64 {
         switch SQLAffinity.integer.apply(to: value) {
         case .integer(let i): return i

@@ -456,7 +456,7 @@ final class TableCursor {
             if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
             return true
         }
-        guard let rowid = try cursor.withKey({ try KeyEncoding.trailingInteger($0) }) else {
+        guard let rowid = try cursor.key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {
             throw StorageError.corrupt(page: 0, "index entry without a rowid")
         }
         let tableCursor = try self.tableCursor()

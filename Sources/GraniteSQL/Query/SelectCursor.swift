@@ -337,9 +337,11 @@ final class SelectCursor {
     private func aggregate(_ emit: () throws -> Void) throws {
         var groupIndex: [ByteKey: Int] = [:]
         var keys: [[UInt8]] = []
-        var accumulators: [[Accumulator]] = []
+        // The accumulators of group `g` are `accumulators[g * calls ..< (g + 1) * calls]`.
+        var accumulators: [Accumulator] = []
         var representatives: [[Value]] = []
         let fresh = program.aggregates.map { Accumulator($0) }
+        let calls = fresh.count
         let minMaxOnly =
             program.aggregates.count == 1
             && (program.aggregates[0].function == .min || program.aggregates[0].function == .max)
@@ -349,33 +351,51 @@ final class SelectCursor {
         let groupBy = program.groupBy
         let aggregateArguments = self.aggregateArguments
         while try nextJoinRow() {
-            key.removeAll(keepingCapacity: true)
-            for term in groupBy {
-                KeyEncoding.append(term.collation.keyForm(try term.expression.evaluate(&context)), to: &key)
-            }
             let g: Int
-            if !grouped && !keys.isEmpty {
+            if !grouped {
+                if keys.isEmpty {
+                    keys.append([])
+                    accumulators.append(contentsOf: fresh)
+                    representatives.append(context.row)
+                }
                 g = 0
-            } else if let existing = groupIndex[ByteKey(key)] {
-                g = existing
             } else {
-                g = keys.count
-                groupIndex[ByteKey(key)] = g
-                keys.append(key)
-                accumulators.append(fresh)
-                representatives.append(context.row)
+                key.removeAll(keepingCapacity: true)
+                for t in 0..<groupBy.count {
+                    let value = try groupBy[t].expression.evaluate(&context)
+                    KeyEncoding.append(groupBy[t].collation.keyForm(value), to: &key)
+                }
+                if let existing = groupIndex[ByteKey(key)] {
+                    g = existing
+                } else {
+                    g = keys.count
+                    groupIndex[ByteKey(key)] = g
+                    keys.append(key)
+                    accumulators.append(contentsOf: fresh)
+                    representatives.append(context.row)
+                }
             }
             var changed = false
-            for a in accumulators[g].indices {
-                arguments.removeAll(keepingCapacity: true)
-                for e in aggregateArguments[a] { arguments.append(try e.evaluate(&context)) }
-                if accumulators[g][a].step(arguments) { changed = true }
+            let first = g * calls
+            for a in 0..<calls {
+                let expressions = aggregateArguments[a]
+                switch expressions.count {
+                case 0:
+                    accumulators[first + a].step()
+                case 1:
+                    let value = try expressions[0].evaluate(&context)
+                    if accumulators[first + a].step(value, separator: nil) { changed = true }
+                default:
+                    arguments.removeAll(keepingCapacity: true)
+                    for e in expressions { arguments.append(try e.evaluate(&context)) }
+                    if accumulators[first + a].step(arguments[0], separator: arguments[1]) { changed = true }
+                }
             }
             if minMaxOnly && changed { representatives[g] = context.row }
         }
         if program.groupBy.isEmpty && keys.isEmpty {
             keys.append([])
-            accumulators.append(fresh)
+            accumulators.append(contentsOf: fresh)
             var row = context.row
             for source in program.scope.sources {
                 for slot in source.base..<(source.base + source.width) { row[slot] = .null }
@@ -386,8 +406,8 @@ final class SelectCursor {
         if !program.groupBy.isEmpty { order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) } }
         for g in order {
             context.row = representatives[g]
-            for (a, accumulator) in accumulators[g].enumerated() {
-                context.row[program.scope.aggregateSlot(a)] = try accumulator.finish()
+            for a in 0..<calls {
+                context.row[program.scope.aggregateSlot(a)] = try accumulators[g * calls + a].finish()
             }
             if let having = program.having, !(try having.isTrue(&context)) { continue }
             try emit()
@@ -444,7 +464,9 @@ private final class SubqueryProxy: SubqueryProvider {
 
 /// The running state of one aggregate call over one group.
 struct Accumulator {
-    let call: SelectProgram.AggregateCall
+    private let function: SelectProgram.AggregateCall.Function
+    private let distinct: Bool
+    private let collation: SQLCollation
     private var count: Int64 = 0
     private var sum: SQLSumAggregate
     private var minMax: SQLMinMaxAggregate
@@ -452,7 +474,9 @@ struct Accumulator {
     private var seen: Set<ByteKey> = []
 
     init(_ call: SelectProgram.AggregateCall) {
-        self.call = call
+        function = call.function
+        distinct = call.distinct
+        collation = call.collation
         minMax = SQLMinMaxAggregate(isMax: call.function == .max, collation: call.collation)
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
@@ -461,31 +485,37 @@ struct Accumulator {
         }
     }
 
-    /// Adds one row's argument values; returns whether a `min`/`max` changed its result.
-    mutating func step(_ arguments: [Value]) -> Bool {
-        if call.distinct {
-            guard let v = arguments.first, !v.isNull else { return false }
+    /// Adds one row of a call without arguments (`count(*)`).
+    mutating func step() {
+        count += 1
+    }
+
+    /// Adds one row's first argument `x` (and `group_concat`'s separator, when given); returns whether a
+    /// `min`/`max` changed its result.
+    mutating func step(_ x: Value, separator: Value?) -> Bool {
+        if distinct {
+            guard !x.isNull else { return false }
             var key: [UInt8] = []
-            KeyEncoding.append(call.collation.keyForm(v), to: &key)
+            KeyEncoding.append(collation.keyForm(x), to: &key)
             guard seen.insert(ByteKey(key)).inserted else { return false }
         }
-        switch call.function {
+        switch function {
         case .countStar:
             count += 1
         case .count:
-            if !arguments[0].isNull { count += 1 }
+            if !x.isNull { count += 1 }
         case .sum, .total, .avg:
-            sum.step(arguments[0])
+            sum.step(x)
         case .min, .max:
-            return minMax.step(arguments[0])
+            return minMax.step(x)
         case .groupConcat:
-            concat.step(arguments[0], separator: arguments.count > 1 ? arguments[1] : nil)
+            concat.step(x, separator: separator)
         }
         return false
     }
 
     func finish() throws -> Value {
-        switch call.function {
+        switch function {
         case .countStar, .count: return .integer(count)
         case .sum, .total, .avg: return try sum.finish()
         case .min, .max: return minMax.finish()

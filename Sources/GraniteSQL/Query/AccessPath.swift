@@ -338,9 +338,7 @@ final class TableCursor {
         if exhausted { return false }
         switch method {
         case .scan, .rowidRange:
-            guard let tree else { return false }
-            let cursor = try self.cursor ?? tree.makeCursor()
-            self.cursor = cursor
+            guard let cursor = try tableTreeCursor() else { return false }
             var valid: Bool
             if !positioned {
                 positioned = true
@@ -372,9 +370,7 @@ final class TableCursor {
             try load(cursor, &row)
             return true
         case .rowids:
-            guard let tree else { return false }
-            let cursor = try self.cursor ?? tree.makeCursor()
-            self.cursor = cursor
+            guard let cursor = try tableTreeCursor() else { return false }
             while rowidPosition < rowids.count {
                 let rowid = rowids[rowidPosition]
                 rowidPosition += 1
@@ -425,6 +421,15 @@ final class TableCursor {
             exhausted = true
             return false
         }
+    }
+
+    /// The cursor over the table tree (made on first use); nil when the table has no tree.
+    private func tableTreeCursor() throws -> TreeCursor? {
+        if let cursor { return cursor }
+        guard let tree else { return nil }
+        let made = try tree.makeCursor()
+        cursor = made
+        return made
     }
 
     private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws {

@@ -335,8 +335,8 @@ final class SelectCursor {
     /// Groups the join's rows and calls `emit` with each group's row (aggregate results in their slots) that
     /// passes `HAVING`.
     private func aggregate(_ emit: () throws -> Void) throws {
-        var groupIndex: [ByteKey: Int] = [:]
-        var keys: [[UInt8]] = []
+        var groups = GroupTable()
+        var groupCount = 0
         // The accumulators of group `g` are `accumulators[g * calls ..< (g + 1) * calls]`.
         var accumulators: [Accumulator] = []
         var representatives: [[Value]] = []
@@ -353,8 +353,8 @@ final class SelectCursor {
         while try nextJoinRow() {
             let g: Int
             if !grouped {
-                if keys.isEmpty {
-                    keys.append([])
+                if groupCount == 0 {
+                    groupCount = 1
                     accumulators.append(contentsOf: fresh)
                     representatives.append(context.row)
                 }
@@ -365,12 +365,10 @@ final class SelectCursor {
                     let value = try groupBy[t].expression.evaluate(&context)
                     KeyEncoding.append(groupBy[t].collation.keyForm(value), to: &key)
                 }
-                if let existing = groupIndex[ByteKey(key)] {
-                    g = existing
-                } else {
-                    g = keys.count
-                    groupIndex[ByteKey(key)] = g
-                    keys.append(key)
+                let (found, inserted) = groups.group(of: key)
+                g = found
+                if inserted {
+                    groupCount += 1
                     accumulators.append(contentsOf: fresh)
                     representatives.append(context.row)
                 }
@@ -393,8 +391,8 @@ final class SelectCursor {
             }
             if minMaxOnly && changed { representatives[g] = context.row }
         }
-        if program.groupBy.isEmpty && keys.isEmpty {
-            keys.append([])
+        if program.groupBy.isEmpty && groupCount == 0 {
+            groupCount = 1
             accumulators.append(contentsOf: fresh)
             var row = context.row
             for source in program.scope.sources {
@@ -402,8 +400,11 @@ final class SelectCursor {
             }
             representatives.append(row)
         }
-        var order = Array(keys.indices)
-        if !program.groupBy.isEmpty { order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) } }
+        var order = Array(0..<groupCount)
+        if grouped {
+            let keys = groups.keys
+            order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        }
         for g in order {
             context.row = representatives[g]
             for a in 0..<calls {

@@ -28,7 +28,7 @@ public final class PreparedStatement {
     /// The parameters the statement uses (count and names).
     public var parameters: ParameterList { statement.parameters }
     /// The names of the result columns (empty for a statement that returns no rows).
-    public private(set) var columnNames: [String]
+    @exclusivity(unchecked) public private(set) var columnNames: [String]
     /// The number of result columns.
     public var columnCount: Int { columnNames.count }
 

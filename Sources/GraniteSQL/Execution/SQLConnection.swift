@@ -49,7 +49,7 @@ public final class SQLConnection {
     }
 
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
-    public private(set) var isInTransaction = false
+    @exclusivity(unchecked) public private(set) var isInTransaction = false
     /// User savepoints, outermost first: (name as written, storage savepoint name).
     private var savepoints: [(name: String, storageName: String)] = []
     /// Whether the open transaction was started by `SAVEPOINT` (so releasing the outermost one commits).
@@ -203,7 +203,7 @@ public final class SQLConnection {
     // MARK: Read snapshots of running statements
 
     /// The number of running `SELECT` statements sharing the autocommit read snapshot.
-    private var statementReads = 0
+    @exclusivity(unchecked) private var statementReads = 0
 
     /// Runs `body` in a read transaction: the current transaction if there is one, else a new one.
     func withReadTransaction<T>(_ body: () throws -> T) throws -> T {

@@ -61,6 +61,8 @@ final class SelectCursor {
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
         outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
+        rowWidth = program.scope.width
+        outerWidth = program.scope.base
         proxy.cursor = self
     }
 
@@ -70,14 +72,17 @@ final class SelectCursor {
     private let aggregateArguments: [[CompiledExpression]]
     /// For each output, the slot it copies when it is a plain column reference, else −1.
     private let outputSlots: [Int]
+    /// The number of slots of the row (``QueryScope/width``), and of its enclosing queries' part.
+    private let rowWidth: Int
+    private let outerWidth: Int
 
     /// The result column names.
     var columnNames: [String] { program.columnNames }
 
     /// Starts (or restarts) an execution: `outer` holds the enclosing query's row (empty for a top-level query).
     func open(outer: [Value] = [], parameters: BoundParameters) throws {
-        let width = program.scope.width
-        let base = program.scope.base
+        let width = rowWidth
+        let base = outerWidth
         if context.row.count != width { context.row = Array(repeating: .null, count: width) }
         // Only the enclosing query's slots are set here. Every other slot is written before it is read: a
         // table's columns and rowid when its row is loaded (or its NULL row written), aggregate results when

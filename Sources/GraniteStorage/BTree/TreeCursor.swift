@@ -166,7 +166,9 @@ public final class TreeCursor {
     private func seek(_ key: SearchKey) throws -> Bool {
         try tree.pager.prepareForRead()
         try tree.pager.safePoint()
-        let (_, _, found) = try tree.descend(key, path)
+        let (leaf, index, found) = try tree.descend(key, path)
+        // On the leaf the search stopped in (the common case) the entry is loaded straight from it.
+        if index < leaf.cellCount { return try load(leaf) && found }
         let valid = try settleForward()
         return found && valid
     }

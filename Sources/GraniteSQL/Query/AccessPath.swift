@@ -82,6 +82,7 @@ struct TableReader {
 enum AccessKeys {
     /// The rowid equal to `value` under SQLite's comparison with an INTEGER column, or nil when no integer is.
     static func rowid(_ value: Value) -> Int64? {
+        if case .integer(let i) = value { return i }
         switch SQLAffinity.numeric.apply(to: value) {
         case .integer(let i): return i
         case .real(let d) where d == -9_223_372_036_854_775_808.0: return Int64.min
@@ -184,6 +185,8 @@ final class TableCursor {
     private enum Method { case scan, rowids, rowidRange, index }
     private let method: Method
     private let search: IndexSearch?
+    /// The rowid values of a `.rowids` method.
+    private let rowidValues: [CompiledExpression]
 
     @exclusivity(unchecked) private var decoder = RowDecoder()
     @exclusivity(unchecked) private var cursor: TreeCursor?
@@ -215,6 +218,7 @@ final class TableCursor {
         case .index: method = .index
         }
         if case .index(let search) = path.method { self.search = search } else { self.search = nil }
+        if case .rowids(let values) = path.method { rowidValues = values } else { rowidValues = [] }
         needed = used.filter { $0 < reader.table.columns.count }.sorted()
         var covering: [(Int, Int, Bool)] = []
         if case .index(let search) = path.method, search.covering {
@@ -229,8 +233,15 @@ final class TableCursor {
 
     /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
     func open(_ context: inout EvaluationContext) throws {
-        exhausted = reader.tree == nil
+        exhausted = tree == nil
         positioned = false
+        if method == .rowids && rowidValues.count == 1 {
+            // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
+            rowidPosition = 0
+            rowids.removeAll(keepingCapacity: true)
+            if let rowid = AccessKeys.rowid(try rowidValues[0].evaluate(&context)) { rowids.append(rowid) }
+            return
+        }
         switch path.method {
         case .scan:
             range = (nil, nil)

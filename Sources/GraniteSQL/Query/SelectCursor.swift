@@ -56,8 +56,8 @@ final class SelectCursor {
         fromPositions = Array(repeating: 0, count: n)
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
-        levelFilters = program.levels.map(\.filters)
-        levelMatches = program.levels.map(\.matchConditions)
+        levelFilters = program.levels.map { $0.filters.map(Condition.init) }
+        levelMatches = program.levels.map { $0.matchConditions.map(Condition.init) }
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
         outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
@@ -66,8 +66,8 @@ final class SelectCursor {
         proxy.cursor = self
     }
 
-    private let levelFilters: [[CompiledExpression]]
-    private let levelMatches: [[CompiledExpression]]
+    private let levelFilters: [[Condition]]
+    private let levelMatches: [[Condition]]
     private let levelIsLeft: [Bool]
     private let aggregateArguments: [[CompiledExpression]]
     /// For each output, the slot it copies when it is a plain column reference, else −1.
@@ -242,7 +242,9 @@ final class SelectCursor {
         return false
     }
 
-    private func passes(_ conditions: [CompiledExpression]) throws -> Bool {
+    @inline(__always)
+    private func passes(_ conditions: [Condition]) throws -> Bool {
+        if conditions.isEmpty { return true }
         for condition in conditions where !(try condition.isTrue(&context)) { return false }
         return true
     }

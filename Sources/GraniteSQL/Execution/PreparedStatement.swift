@@ -136,7 +136,7 @@ public final class PreparedStatement {
     /// returns no rows).
     public func step() throws -> [Value]? {
         guard try stepRow() else { return nil }
-        if let cursor { return cursor.current }
+        if let cursor { return cursor.currentRow() }
         return buffered[bufferPosition - 1]
     }
 
@@ -184,7 +184,7 @@ public final class PreparedStatement {
     /// produced. Traps when there is no current row or `index` is not below ``columnCount``.
     public func column(at index: Int) -> Value {
         precondition(state == .running, "no current row: step the statement first")
-        if let cursor { return cursor.current[index] }
+        if let cursor { return cursor.column(index) }
         return buffered[bufferPosition - 1][index]
     }
 

@@ -22,7 +22,9 @@ final class SelectCursor {
 
     // Output state.
     /// The current result row (see ``advance()``).
-    @exclusivity(unchecked) private(set) var current: [Value] = []
+    @exclusivity(unchecked) private var current: [Value] = []
+    /// Whether ``current`` holds the current row (else its outputs are read from the join's slots).
+    @exclusivity(unchecked) private var projected = true
     @exclusivity(unchecked) private var materialized = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
     @exclusivity(unchecked) private var bufferPosition = 0
@@ -61,6 +63,7 @@ final class SelectCursor {
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
         outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
+        outputsAreSlots = !program.distinct && outputSlots.allSatisfy { $0 >= 0 }
         rowWidth = program.scope.width
         outerWidth = program.scope.base
         proxy.cursor = self
@@ -72,6 +75,8 @@ final class SelectCursor {
     private let aggregateArguments: [[CompiledExpression]]
     /// For each output, the slot it copies when it is a plain column reference, else −1.
     private let outputSlots: [Int]
+    /// Whether the outputs are all plain column references, read in place (see ``advance()``).
+    private let outputsAreSlots: Bool
     /// The number of slots of the row (``QueryScope/width``), and of its enclosing queries' part.
     private let rowWidth: Int
     private let outerWidth: Int
@@ -124,13 +129,16 @@ final class SelectCursor {
 
     /// The next result row, or nil at the end.
     ///
-    /// The array shares its storage with ``current``: a caller that keeps it past the next ``advance()`` makes
-    /// that step copy the row, one that drops it lets the cursor refill the same storage.
+    /// The array shares its storage with the cursor's row buffer: a caller that keeps it past the next
+    /// ``advance()`` makes that step copy the row, one that drops it lets the cursor refill the same storage.
     func next() throws -> [Value]? {
-        try advance() ? current : nil
+        try advance() ? currentRow() : nil
     }
 
-    /// Moves to the next result row, which ``current`` then holds; false at the end.
+    /// Moves to the next result row, read with ``column(_:)`` or ``currentRow()``; false at the end.
+    ///
+    /// When every output is a plain column of the join's row (and there is no `DISTINCT`), the row is not
+    /// copied: ``column(_:)`` reads the join's slots, and ``currentRow()`` copies them only when asked.
     func advance() throws -> Bool {
         if remaining <= 0 { return false }
         if program.isAggregate || !program.ordering.isEmpty {
@@ -146,12 +154,23 @@ final class SelectCursor {
                 }
                 remaining -= 1
                 current = row
+                projected = true
                 return true
             }
             return false
         }
         while try nextJoinRow() {
+            if outputsAreSlots {
+                if toSkip > 0 {
+                    toSkip -= 1
+                    continue
+                }
+                remaining -= 1
+                projected = false
+                return true
+            }
             try projectIntoCurrent()
+            projected = true
             if program.distinct && !isNew(current) { continue }
             if toSkip > 0 {
                 toSkip -= 1
@@ -161,6 +180,23 @@ final class SelectCursor {
             return true
         }
         return false
+    }
+
+    /// Column `index` of the current row (see ``advance()``).
+    @inline(__always)
+    func column(_ index: Int) -> Value {
+        projected ? current[index] : context.row[outputSlots[index]]
+    }
+
+    /// The current row as an array (see ``next()`` for how its storage is shared).
+    func currentRow() -> [Value] {
+        if !projected {
+            let n = outputSlots.count
+            if current.count != n { current = Array(repeating: .null, count: n) }
+            for k in 0..<n { current[k] = context.row[outputSlots[k]] }
+            projected = true
+        }
+        return current
     }
 
     /// Evaluates the outputs into ``current``, reusing its storage when no one else holds it.

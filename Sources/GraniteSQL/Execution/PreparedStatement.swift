@@ -213,6 +213,7 @@ public final class PreparedStatement {
         if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
         if isSelect {
+            let connection = self.connection
             try connection.acquireStatementRead()
             holdsRead = true
             let program = try currentSelectProgram()

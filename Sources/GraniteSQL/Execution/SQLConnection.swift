@@ -15,7 +15,7 @@ public final class SQLConnection {
     /// The storage engine the connection runs on.
     public let engine: StorageEngine
     /// The schema catalog, reloaded after rollbacks.
-    public internal(set) var catalog: SchemaCatalog
+    @exclusivity(unchecked) public internal(set) var catalog: SchemaCatalog
 
     /// The rowid of the most recent successful INSERT on this connection (SQLite's `last_insert_rowid()`).
     public internal(set) var lastInsertedRowid: Int64 = 0
@@ -31,7 +31,7 @@ public final class SQLConnection {
     var referenceCacheVersion = -1
 
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
-    public var sortMemoryLimit = 64 << 20
+    @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
     public var foreignKeysEnabled = true
 

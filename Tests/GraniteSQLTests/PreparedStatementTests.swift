@@ -48,6 +48,39 @@ final class PreparedStatementTests: XCTestCase {
         }
     }
 
+    func testStepRowAndColumnReadTheSameRowsAsStep() throws {
+        let db = try makeConnection()
+        let insert = try db.prepare("INSERT INTO player(name, score) VALUES (?, ?)")
+        for k in 1...30 {
+            try insert.bind([.text("player number \(k)"), .integer(Int64(k % 7))])
+            try insert.execute()
+        }
+        for sql in [
+            "SELECT id, name, score FROM player WHERE score > ? ORDER BY score LIMIT 5",
+            "SELECT score, count(*), max(name) FROM player WHERE score > ? GROUP BY score",
+            "SELECT * FROM player WHERE id = ?",
+        ] {
+            let select = try db.prepare(sql)
+            for argument in [Int64(2), 4, 9] {
+                try select.bind(.integer(argument), at: 1)
+                let expected = try select.all()
+                select.reset()
+                var rows: [[Value]] = []
+                while try select.stepRow() {
+                    rows.append((0..<select.columnCount).map { select.column(at: $0) })
+                }
+                XCTAssertEqual(rows, expected, sql)
+                XCTAssertFalse(try select.stepRow(), "a finished statement stays finished until reset")
+            }
+        }
+        // Rows returned by step() stay intact while later rows are produced.
+        let select = try db.prepare("SELECT id, name FROM player WHERE id <= 3 ORDER BY id")
+        var kept: [[Value]] = []
+        while let row = try select.step() { kept.append(row) }
+        XCTAssertEqual(kept.map { $0[0] }, [.integer(1), .integer(2), .integer(3)])
+        XCTAssertEqual(kept[0][1], .text("player number 1"))
+    }
+
     func testArgumentErrors() throws {
         let db = try makeConnection()
         let select = try db.prepare("SELECT * FROM player WHERE id = ? AND name = ?")

@@ -108,8 +108,8 @@ struct GraniteSQLDriver: SQLEngineDriver {
             try begin.execute()
             for key in dataset.selectKeys {
                 try selectByKey.bind(.integer(key), at: 1)
-                guard let row = try selectByKey.step() else { throw BenchError("Granite SQL: id \(key) not found") }
-                checksum &+= GraniteSQLDriver.digest(row)
+                guard try selectByKey.stepRow() else { throw BenchError("Granite SQL: id \(key) not found") }
+                checksum &+= GraniteSQLDriver.digestRow(selectByKey)
                 selectByKey.reset()
             }
             try commit.execute()
@@ -125,8 +125,8 @@ struct GraniteSQLDriver: SQLEngineDriver {
             for threshold in dataset.rangeThresholds {
                 try range.bind(.integer(threshold), at: 1)
                 var chained: UInt64 = 0
-                while let row = try range.step() {
-                    chained = SQLDigest.chain(chained, GraniteSQLDriver.digest(row))
+                while try range.stepRow() {
+                    chained = SQLDigest.chain(chained, GraniteSQLDriver.digestRow(range))
                     rows += 1
                 }
                 checksum &+= chained
@@ -142,9 +142,9 @@ struct GraniteSQLDriver: SQLEngineDriver {
             try begin.execute()
             for _ in 0..<dataset.aggregateRepetitions {
                 groupByTeam.reset()
-                while let row = try groupByTeam.step() { checksum &+= GraniteSQLDriver.digest(row) }
+                while try groupByTeam.stepRow() { checksum &+= GraniteSQLDriver.digestRow(groupByTeam) }
                 totals.reset()
-                while let row = try totals.step() { checksum &+= GraniteSQLDriver.digest(row) }
+                while try totals.stepRow() { checksum &+= GraniteSQLDriver.digestRow(totals) }
             }
             try commit.execute()
             return checksum
@@ -183,6 +183,16 @@ struct GraniteSQLDriver: SQLEngineDriver {
         totals.reset()
         if case .integer(let sum) = row[1] { return (count, sum) }
         return (count, 0)
+    }
+
+    /// Digest of the current row of `statement`, read column by column (as the SQLite driver does with
+    /// `sqlite3_column_*`).
+    static func digestRow(_ statement: PreparedStatement) -> UInt64 {
+        var sum: UInt64 = 0
+        for index in 0..<statement.columnCount {
+            sum &+= SQLDigest.column(digest(statement.column(at: index)), at: index)
+        }
+        return sum
     }
 
     static func digest(_ row: [Value]) -> UInt64 {

@@ -217,6 +217,10 @@ indirect enum EvalNode: Sendable {
             guard Self.compare(.greaterOrEqual, v, try lo.evaluate(&c), r1) == true else { return false }
             return Self.compare(.lessOrEqual, v, try hi.evaluate(&c), r2) == true
         case .condition(let x): return try x.isTrue(&c)
+        case .compare(let op, let l, let r, let rule):
+            let a = try l.evaluate(&c)
+            let b = try r.evaluate(&c)
+            return Self.compare(op, a, b, rule) == true
         default: return try evaluate(&c).sqlTruth == true
         }
     }

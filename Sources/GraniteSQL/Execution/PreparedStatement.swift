@@ -28,19 +28,21 @@ public final class PreparedStatement {
     /// The parameters the statement uses (count and names).
     public var parameters: ParameterList { statement.parameters }
     /// The names of the result columns (empty for a statement that returns no rows).
-    public private(set) var columnNames: [String]
+    @exclusivity(unchecked) public private(set) var columnNames: [String]
     /// The number of result columns.
     public var columnCount: Int { columnNames.count }
 
     @exclusivity(unchecked) private var arguments = BoundParameters()
     private let writeCache = WriteCache()
-    private var program: SelectProgram?
-    private var programVersion = -1
-    private var cursor: SelectCursor?
-    private var holdsRead = false
-    private var buffered: [[Value]] = []
-    private var bufferPosition = 0
-    private var state = State.ready
+    @exclusivity(unchecked) private var program: SelectProgram?
+    @exclusivity(unchecked) private var programVersion = -1
+    @exclusivity(unchecked) private var cursor: SelectCursor?
+    @exclusivity(unchecked) private var holdsRead = false
+    @exclusivity(unchecked) private var buffered: [[Value]] = []
+    @exclusivity(unchecked) private var bufferPosition = 0
+    @exclusivity(unchecked) private var state = State.ready
+    /// Whether the statement is a `SELECT` (run lazily through a cursor).
+    private let isSelect: Bool
 
     private enum State {
         case ready
@@ -51,6 +53,7 @@ public final class PreparedStatement {
     init(connection: SQLConnection, statement: Statement) throws {
         self.connection = connection
         self.statement = statement
+        if case .select = statement.kind { isSelect = true } else { isSelect = false }
         columnNames = []
         columnNames = try connection.resultColumns(of: self)
     }
@@ -77,6 +80,18 @@ public final class PreparedStatement {
     /// The compiled `SELECT`, recompiled when the schema changed since it was built.
     func selectProgram(_ select: SelectStatement) throws -> SelectProgram {
         if let program, programVersion == connection.catalog.schemaVersion { return program }
+        return try compile(select)
+    }
+
+    /// ``selectProgram(_:)`` for this statement, which is a `SELECT` (the statement is only unpacked when the
+    /// program must be compiled).
+    private func currentSelectProgram() throws -> SelectProgram {
+        if let program, programVersion == connection.catalog.schemaVersion { return program }
+        guard case .select(let select) = statement.kind else { preconditionFailure("not a SELECT") }
+        return try compile(select)
+    }
+
+    private func compile(_ select: SelectStatement) throws -> SelectProgram {
         let compiled = try connection.compileSelect(select, statement: statement)
         program = compiled
         programVersion = connection.catalog.schemaVersion
@@ -129,9 +144,22 @@ public final class PreparedStatement {
     /// Produces the next result row, or nil when the statement is done (the first call runs a statement that
     /// returns no rows).
     public func step() throws -> [Value]? {
+        guard try stepRow() else { return nil }
+        if let cursor { return cursor.currentRow() }
+        return buffered[bufferPosition - 1]
+    }
+
+    /// Moves to the next result row without building an array for it; false when the statement is done (the
+    /// first call runs a statement that returns no rows). Read the row with ``column(at:)``, which stays valid
+    /// until the next step or reset, like `sqlite3_step` and `sqlite3_column_*`.
+    ///
+    /// ```swift
+    /// while try select.stepRow() { print(select.column(at: 0)) }
+    /// ```
+    public func stepRow() throws -> Bool {
         switch state {
         case .done:
-            return nil
+            return false
         case .ready:
             state = .running
             do {
@@ -145,20 +173,28 @@ public final class PreparedStatement {
         }
         if let cursor {
             do {
-                if let row = try cursor.next() { return row }
+                if try cursor.advance() { return true }
             } catch {
                 finish()
                 throw connection.withSuggestion(error)
             }
             finish()
-            return nil
+            return false
         }
         if bufferPosition < buffered.count {
             bufferPosition += 1
-            return buffered[bufferPosition - 1]
+            return true
         }
         finish()
-        return nil
+        return false
+    }
+
+    /// The value of result column `index` (zero-based) of the row the last ``stepRow()`` (or ``step()``)
+    /// produced. Traps when there is no current row or `index` is not below ``columnCount``.
+    public func column(at index: Int) -> Value {
+        precondition(state == .running, "no current row: step the statement first")
+        if let cursor { return cursor.column(index) }
+        return buffered[bufferPosition - 1][index]
     }
 
     /// Runs the statement to completion, discarding any rows.
@@ -183,17 +219,23 @@ public final class PreparedStatement {
     }
 
     private func start() throws {
-        buffered = []
+        if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
-        if case .select(let select) = statement.kind {
+        if isSelect {
+            let connection = self.connection
             try connection.acquireStatementRead()
             holdsRead = true
-            let program = try selectProgram(select)
-            columnNames = program.columnNames
-            let cursor = self.cursor ?? SelectCursor(program: program)
+            let program = try currentSelectProgram()
+            let cursor: SelectCursor
+            if let existing = self.cursor {
+                cursor = existing
+            } else {
+                columnNames = program.columnNames
+                cursor = SelectCursor(program: program)
+                self.cursor = cursor
+            }
             cursor.sortMemoryLimit = connection.sortMemoryLimit
             try cursor.open(parameters: arguments)
-            self.cursor = cursor
             return
         }
         let result = try connection.run(statement, parameters: arguments, cache: writeCache)
@@ -207,12 +249,9 @@ public final class PreparedStatement {
             holdsRead = false
             connection.releaseStatementRead()
         }
-        if case .select = statement.kind {
-            // Keep the cursor for reuse; it is reopened by the next execution.
-        } else {
-            cursor = nil
-        }
-        buffered = []
+        // A SELECT keeps its cursor for reuse; it is reopened by the next execution.
+        if !isSelect { cursor = nil } else { cursor?.close() }
+        if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
     }
 

@@ -15,7 +15,7 @@ public final class SQLConnection {
     /// The storage engine the connection runs on.
     public let engine: StorageEngine
     /// The schema catalog, reloaded after rollbacks.
-    public internal(set) var catalog: SchemaCatalog
+    @exclusivity(unchecked) public internal(set) var catalog: SchemaCatalog
 
     /// The rowid of the most recent successful INSERT on this connection (SQLite's `last_insert_rowid()`).
     public internal(set) var lastInsertedRowid: Int64 = 0
@@ -31,7 +31,7 @@ public final class SQLConnection {
     var referenceCacheVersion = -1
 
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
-    public var sortMemoryLimit = 64 << 20
+    @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
     public var foreignKeysEnabled = true
 
@@ -49,7 +49,7 @@ public final class SQLConnection {
     }
 
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
-    public private(set) var isInTransaction = false
+    @exclusivity(unchecked) public private(set) var isInTransaction = false
     /// User savepoints, outermost first: (name as written, storage savepoint name).
     private var savepoints: [(name: String, storageName: String)] = []
     /// Whether the open transaction was started by `SAVEPOINT` (so releasing the outermost one commits).
@@ -212,7 +212,7 @@ public final class SQLConnection {
     // MARK: Read snapshots of running statements
 
     /// The number of running `SELECT` statements sharing the autocommit read snapshot.
-    private var statementReads = 0
+    @exclusivity(unchecked) private var statementReads = 0
 
     /// Runs `body` in a read transaction: the current transaction if there is one, else a new one.
     func withReadTransaction<T>(_ body: () throws -> T) throws -> T {

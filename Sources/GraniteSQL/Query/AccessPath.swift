@@ -82,6 +82,7 @@ struct TableReader {
 enum AccessKeys {
     /// The rowid equal to `value` under SQLite's comparison with an INTEGER column, or nil when no integer is.
     static func rowid(_ value: Value) -> Int64? {
+        if case .integer(let i) = value { return i }
         switch SQLAffinity.numeric.apply(to: value) {
         case .integer(let i): return i
         case .real(let d) where d == -9_223_372_036_854_775_808.0: return Int64.min
@@ -184,20 +185,22 @@ final class TableCursor {
     private enum Method { case scan, rowids, rowidRange, index }
     private let method: Method
     private let search: IndexSearch?
+    /// The rowid values of a `.rowids` method.
+    private let rowidValues: [CompiledExpression]
 
     @exclusivity(unchecked) private var decoder = RowDecoder()
-    private var cursor: TreeCursor?
+    @exclusivity(unchecked) private var cursor: TreeCursor?
     @exclusivity(unchecked) private var rowids: [Int64] = []
-    private var rowidPosition = 0
-    private var range: (low: Int64?, high: Int64?) = (nil, nil)
-    private var prefixes: [[UInt8]] = []
-    private var prefixPosition = 0
-    private var low: [UInt8]?
-    private var high: [UInt8]?
-    private var lowKey: [UInt8] = []
-    private var highKey: [UInt8]?
-    private var exhausted = true
-    private var positioned = false
+    @exclusivity(unchecked) private var rowidPosition = 0
+    @exclusivity(unchecked) private var range: (low: Int64?, high: Int64?) = (nil, nil)
+    @exclusivity(unchecked) private var prefixes: [[UInt8]] = []
+    @exclusivity(unchecked) private var prefixPosition = 0
+    @exclusivity(unchecked) private var low: [UInt8]?
+    @exclusivity(unchecked) private var high: [UInt8]?
+    @exclusivity(unchecked) private var lowKey: [UInt8] = []
+    @exclusivity(unchecked) private var highKey: [UInt8]?
+    @exclusivity(unchecked) private var exhausted = true
+    @exclusivity(unchecked) private var positioned = false
 
     init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>) {
         self.reader = reader
@@ -215,6 +218,7 @@ final class TableCursor {
         case .index: method = .index
         }
         if case .index(let search) = path.method { self.search = search } else { self.search = nil }
+        if case .rowids(let values) = path.method { rowidValues = values } else { rowidValues = [] }
         needed = used.filter { $0 < reader.table.columns.count }.sorted()
         var covering: [(Int, Int, Bool)] = []
         if case .index(let search) = path.method, search.covering {
@@ -229,8 +233,15 @@ final class TableCursor {
 
     /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
     func open(_ context: inout EvaluationContext) throws {
-        exhausted = reader.tree == nil
+        exhausted = tree == nil
         positioned = false
+        if method == .rowids && rowidValues.count == 1 {
+            // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
+            rowidPosition = 0
+            rowids.removeAll(keepingCapacity: true)
+            if let rowid = AccessKeys.rowid(try rowidValues[0].evaluate(&context)) { rowids.append(rowid) }
+            return
+        }
         switch path.method {
         case .scan:
             range = (nil, nil)
@@ -338,9 +349,7 @@ final class TableCursor {
         if exhausted { return false }
         switch method {
         case .scan, .rowidRange:
-            guard let tree else { return false }
-            let cursor = try self.cursor ?? tree.makeCursor()
-            self.cursor = cursor
+            guard let cursor = try tableTreeCursor() else { return false }
             var valid: Bool
             if !positioned {
                 positioned = true
@@ -372,9 +381,7 @@ final class TableCursor {
             try load(cursor, &row)
             return true
         case .rowids:
-            guard let tree else { return false }
-            let cursor = try self.cursor ?? tree.makeCursor()
-            self.cursor = cursor
+            guard let cursor = try tableTreeCursor() else { return false }
             while rowidPosition < rowids.count {
                 let rowid = rowids[rowidPosition]
                 rowidPosition += 1
@@ -427,6 +434,15 @@ final class TableCursor {
         }
     }
 
+    /// The cursor over the table tree (made on first use); nil when the table has no tree.
+    private func tableTreeCursor() throws -> TreeCursor? {
+        if let cursor { return cursor }
+        guard let tree else { return nil }
+        let made = try tree.makeCursor()
+        cursor = made
+        return made
+    }
+
     private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws {
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
@@ -456,7 +472,7 @@ final class TableCursor {
             if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
             return true
         }
-        guard let rowid = try cursor.withKey({ try KeyEncoding.trailingInteger($0) }) else {
+        guard let rowid = try cursor.key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {
             throw StorageError.corrupt(page: 0, "index entry without a rowid")
         }
         let tableCursor = try self.tableCursor()
@@ -465,7 +481,7 @@ final class TableCursor {
         return true
     }
 
-    private var rowCursor: TreeCursor?
+    @exclusivity(unchecked) private var rowCursor: TreeCursor?
     private func tableCursor() throws -> TreeCursor {
         if let rowCursor { return rowCursor }
         guard let tree else { throw StorageError.corrupt(page: 0, "index without a table") }

@@ -8,29 +8,33 @@ final class SelectCursor {
     private let proxy = SubqueryProxy()
 
     @exclusivity(unchecked) private var tables: [TableCursor?]
-    private var subqueryCursors: [SelectCursor?]
-    private var subqueryCache: [Int: SubqueryResult] = [:]
+    @exclusivity(unchecked) private var subqueryCursors: [SelectCursor?]
+    @exclusivity(unchecked) private var subqueryCache: [Int: SubqueryResult] = [:]
     @exclusivity(unchecked) private var fromRows: [[[Value]]]
     @exclusivity(unchecked) private var fromPositions: [Int]
 
     // Join state.
-    private var joinStarted = false
-    private var joinDone = false
-    private var level = 0
+    @exclusivity(unchecked) private var joinStarted = false
+    @exclusivity(unchecked) private var joinDone = false
+    @exclusivity(unchecked) private var level = 0
     @exclusivity(unchecked) private var matched: [Bool]
     @exclusivity(unchecked) private var nullEmitted: [Bool]
 
     // Output state.
-    private var materialized = false
+    /// The current result row (see ``advance()``).
+    @exclusivity(unchecked) private var current: [Value] = []
+    /// Whether ``current`` holds the current row (else its outputs are read from the join's slots).
+    @exclusivity(unchecked) private var projected = true
+    @exclusivity(unchecked) private var materialized = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
-    private var bufferPosition = 0
-    private var sorter: Sorter?
+    @exclusivity(unchecked) private var bufferPosition = 0
+    @exclusivity(unchecked) private var sorter: Sorter?
     /// The memory a sort may use before it spills to temporary files.
-    var sortMemoryLimit = 64 << 20
+    @exclusivity(unchecked) var sortMemoryLimit = 64 << 20
     /// Whether the last sort spilled to temporary files (for tests).
-    private(set) var sortSpilled = false
-    private var toSkip = 0
-    private var remaining = Int.max
+    @exclusivity(unchecked) private(set) var sortSpilled = false
+    @exclusivity(unchecked) private var toSkip = 0
+    @exclusivity(unchecked) private var remaining = Int.max
     @exclusivity(unchecked) private var seen: Set<ByteKey> = []
 
     fileprivate enum SubqueryResult {
@@ -54,43 +58,51 @@ final class SelectCursor {
         fromPositions = Array(repeating: 0, count: n)
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
-        levelFilters = program.levels.map(\.filters)
-        levelMatches = program.levels.map(\.matchConditions)
+        levelFilters = program.levels.map { $0.filters.map(Condition.init) }
+        levelMatches = program.levels.map { $0.matchConditions.map(Condition.init) }
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
+        outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
+        outputsAreSlots = !program.distinct && outputSlots.allSatisfy { $0 >= 0 }
+        rowWidth = program.scope.width
+        outerWidth = program.scope.base
         proxy.cursor = self
     }
 
-    private let levelFilters: [[CompiledExpression]]
-    private let levelMatches: [[CompiledExpression]]
+    private let levelFilters: [[Condition]]
+    private let levelMatches: [[Condition]]
     private let levelIsLeft: [Bool]
     private let aggregateArguments: [[CompiledExpression]]
+    /// For each output, the slot it copies when it is a plain column reference, else −1.
+    private let outputSlots: [Int]
+    /// Whether the outputs are all plain column references, read in place (see ``advance()``).
+    private let outputsAreSlots: Bool
+    /// The number of slots of the row (``QueryScope/width``), and of its enclosing queries' part.
+    private let rowWidth: Int
+    private let outerWidth: Int
 
     /// The result column names.
     var columnNames: [String] { program.columnNames }
 
     /// Starts (or restarts) an execution: `outer` holds the enclosing query's row (empty for a top-level query).
     func open(outer: [Value] = [], parameters: BoundParameters) throws {
-        let width = program.scope.width
-        let base = program.scope.base
-        if context.row.count == width {
-            for k in 0..<width { context.row[k] = k < base && k < outer.count ? outer[k] : .null }
-        } else {
-            var row = Array(outer.prefix(base))
-            if row.count < base { row += Array(repeating: .null, count: base - row.count) }
-            row += Array(repeating: Value.null, count: width - row.count)
-            context.row = row
-        }
+        let width = rowWidth
+        let base = outerWidth
+        if context.row.count != width { context.row = Array(repeating: .null, count: width) }
+        // Only the enclosing query's slots are set here. Every other slot is written before it is read: a
+        // table's columns and rowid when its row is loaded (or its NULL row written), aggregate results when
+        // a group is finished; so a re-execution need not clear the values of the last one.
+        for k in 0..<base { context.row[k] = k < outer.count ? outer[k] : .null }
         context.parameters = parameters
         context.subqueries = proxy
-        subqueryCache.removeAll(keepingCapacity: true)
+        if !subqueryCache.isEmpty { subqueryCache.removeAll(keepingCapacity: true) }
         joinStarted = false
         joinDone = false
         materialized = false
-        buffered = []
+        if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
-        sorter = nil
-        seen.removeAll(keepingCapacity: true)
+        if sorter != nil { sorter = nil }
+        if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
         toSkip = 0
         remaining = Int.max
         if let limit = program.limit {
@@ -102,6 +114,12 @@ final class SelectCursor {
         }
     }
 
+    /// Ends an execution early: drops the cursor's share of the bound parameters, so that binding new values
+    /// before the next ``open(outer:parameters:)`` does not copy them.
+    func close() {
+        context.parameters = BoundParameters()
+    }
+
     static func integer(_ value: Value) throws -> Int64 {
         switch SQLAffinity.integer.apply(to: value) {
         case .integer(let i): return i
@@ -110,8 +128,19 @@ final class SelectCursor {
     }
 
     /// The next result row, or nil at the end.
+    ///
+    /// The array shares its storage with the cursor's row buffer: a caller that keeps it past the next
+    /// ``advance()`` makes that step copy the row, one that drops it lets the cursor refill the same storage.
     func next() throws -> [Value]? {
-        if remaining <= 0 { return nil }
+        try advance() ? currentRow() : nil
+    }
+
+    /// Moves to the next result row, read with ``column(_:)`` or ``currentRow()``; false at the end.
+    ///
+    /// When every output is a plain column of the join's row (and there is no `DISTINCT`), the row is not
+    /// copied: ``column(_:)`` reads the join's slots, and ``currentRow()`` copies them only when asked.
+    func advance() throws -> Bool {
+        if remaining <= 0 { return false }
         if program.isAggregate || !program.ordering.isEmpty {
             if !materialized {
                 materialized = true
@@ -124,21 +153,62 @@ final class SelectCursor {
                     continue
                 }
                 remaining -= 1
-                return row
+                current = row
+                projected = true
+                return true
             }
-            return nil
+            return false
         }
         while try nextJoinRow() {
-            let row = try project()
-            if program.distinct && !isNew(row) { continue }
+            if outputsAreSlots {
+                if toSkip > 0 {
+                    toSkip -= 1
+                    continue
+                }
+                remaining -= 1
+                projected = false
+                return true
+            }
+            try projectIntoCurrent()
+            projected = true
+            if program.distinct && !isNew(current) { continue }
             if toSkip > 0 {
                 toSkip -= 1
                 continue
             }
             remaining -= 1
-            return row
+            return true
         }
-        return nil
+        return false
+    }
+
+    /// Column `index` of the current row (see ``advance()``).
+    @inline(__always)
+    func column(_ index: Int) -> Value {
+        projected ? current[index] : context.row[outputSlots[index]]
+    }
+
+    /// The current row as an array (see ``next()`` for how its storage is shared).
+    func currentRow() -> [Value] {
+        if !projected {
+            let n = outputSlots.count
+            if current.count != n { current = Array(repeating: .null, count: n) }
+            for k in 0..<n { current[k] = context.row[outputSlots[k]] }
+            projected = true
+        }
+        return current
+    }
+
+    /// Evaluates the outputs into ``current``, reusing its storage when no one else holds it.
+    private func projectIntoCurrent() throws {
+        let n = outputSlots.count
+        if current.count != n {
+            current = Array(repeating: .null, count: n)
+        }
+        for k in 0..<n {
+            let slot = outputSlots[k]
+            current[k] = slot >= 0 ? context.row[slot] : try program.outputs[k].evaluate(&context)
+        }
     }
 
     private func nextMaterialized() throws -> [Value]? {
@@ -208,7 +278,9 @@ final class SelectCursor {
         return false
     }
 
-    private func passes(_ conditions: [CompiledExpression]) throws -> Bool {
+    @inline(__always)
+    private func passes(_ conditions: [Condition]) throws -> Bool {
+        if conditions.isEmpty { return true }
         for condition in conditions where !(try condition.isTrue(&context)) { return false }
         return true
     }
@@ -233,7 +305,7 @@ final class SelectCursor {
         }
     }
 
-    private var joinRowsCached: Set<Int> = []
+    @exclusivity(unchecked) private var joinRowsCached: Set<Int> = []
 
     private func advance(_ k: Int) throws -> Bool {
         // Reads single fields of `program.levels[k]`: copying the whole level (its source, access path and
@@ -306,11 +378,13 @@ final class SelectCursor {
     /// Groups the join's rows and calls `emit` with each group's row (aggregate results in their slots) that
     /// passes `HAVING`.
     private func aggregate(_ emit: () throws -> Void) throws {
-        var groupIndex: [ByteKey: Int] = [:]
-        var keys: [[UInt8]] = []
-        var accumulators: [[Accumulator]] = []
+        var groups = GroupTable()
+        var groupCount = 0
+        // The accumulators of group `g` are `accumulators[g * calls ..< (g + 1) * calls]`.
+        var accumulators: [Accumulator] = []
         var representatives: [[Value]] = []
         let fresh = program.aggregates.map { Accumulator($0) }
+        let calls = fresh.count
         let minMaxOnly =
             program.aggregates.count == 1
             && (program.aggregates[0].function == .min || program.aggregates[0].function == .max)
@@ -320,45 +394,64 @@ final class SelectCursor {
         let groupBy = program.groupBy
         let aggregateArguments = self.aggregateArguments
         while try nextJoinRow() {
-            key.removeAll(keepingCapacity: true)
-            for term in groupBy {
-                KeyEncoding.append(term.collation.keyForm(try term.expression.evaluate(&context)), to: &key)
-            }
             let g: Int
-            if !grouped && !keys.isEmpty {
+            if !grouped {
+                if groupCount == 0 {
+                    groupCount = 1
+                    accumulators.append(contentsOf: fresh)
+                    representatives.append(context.row)
+                }
                 g = 0
-            } else if let existing = groupIndex[ByteKey(key)] {
-                g = existing
             } else {
-                g = keys.count
-                groupIndex[ByteKey(key)] = g
-                keys.append(key)
-                accumulators.append(fresh)
-                representatives.append(context.row)
+                key.removeAll(keepingCapacity: true)
+                for t in 0..<groupBy.count {
+                    let value = try groupBy[t].expression.evaluate(&context)
+                    KeyEncoding.append(groupBy[t].collation.keyForm(value), to: &key)
+                }
+                let (found, inserted) = groups.group(of: key)
+                g = found
+                if inserted {
+                    groupCount += 1
+                    accumulators.append(contentsOf: fresh)
+                    representatives.append(context.row)
+                }
             }
             var changed = false
-            for a in accumulators[g].indices {
-                arguments.removeAll(keepingCapacity: true)
-                for e in aggregateArguments[a] { arguments.append(try e.evaluate(&context)) }
-                if accumulators[g][a].step(arguments) { changed = true }
+            let first = g * calls
+            for a in 0..<calls {
+                let expressions = aggregateArguments[a]
+                switch expressions.count {
+                case 0:
+                    accumulators[first + a].step()
+                case 1:
+                    let value = try expressions[0].evaluate(&context)
+                    if accumulators[first + a].step(value, separator: nil) { changed = true }
+                default:
+                    arguments.removeAll(keepingCapacity: true)
+                    for e in expressions { arguments.append(try e.evaluate(&context)) }
+                    if accumulators[first + a].step(arguments[0], separator: arguments[1]) { changed = true }
+                }
             }
             if minMaxOnly && changed { representatives[g] = context.row }
         }
-        if program.groupBy.isEmpty && keys.isEmpty {
-            keys.append([])
-            accumulators.append(fresh)
+        if program.groupBy.isEmpty && groupCount == 0 {
+            groupCount = 1
+            accumulators.append(contentsOf: fresh)
             var row = context.row
             for source in program.scope.sources {
                 for slot in source.base..<(source.base + source.width) { row[slot] = .null }
             }
             representatives.append(row)
         }
-        var order = Array(keys.indices)
-        if !program.groupBy.isEmpty { order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) } }
+        var order = Array(0..<groupCount)
+        if grouped {
+            let keys = groups.keys
+            order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+        }
         for g in order {
             context.row = representatives[g]
-            for (a, accumulator) in accumulators[g].enumerated() {
-                context.row[program.scope.aggregateSlot(a)] = try accumulator.finish()
+            for a in 0..<calls {
+                context.row[program.scope.aggregateSlot(a)] = try accumulators[g * calls + a].finish()
             }
             if let having = program.having, !(try having.isTrue(&context)) { continue }
             try emit()
@@ -415,7 +508,9 @@ private final class SubqueryProxy: SubqueryProvider {
 
 /// The running state of one aggregate call over one group.
 struct Accumulator {
-    let call: SelectProgram.AggregateCall
+    private let function: SelectProgram.AggregateCall.Function
+    private let distinct: Bool
+    private let collation: SQLCollation
     private var count: Int64 = 0
     private var sum: SQLSumAggregate
     private var minMax: SQLMinMaxAggregate
@@ -423,7 +518,9 @@ struct Accumulator {
     private var seen: Set<ByteKey> = []
 
     init(_ call: SelectProgram.AggregateCall) {
-        self.call = call
+        function = call.function
+        distinct = call.distinct
+        collation = call.collation
         minMax = SQLMinMaxAggregate(isMax: call.function == .max, collation: call.collation)
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
@@ -432,31 +529,37 @@ struct Accumulator {
         }
     }
 
-    /// Adds one row's argument values; returns whether a `min`/`max` changed its result.
-    mutating func step(_ arguments: [Value]) -> Bool {
-        if call.distinct {
-            guard let v = arguments.first, !v.isNull else { return false }
+    /// Adds one row of a call without arguments (`count(*)`).
+    mutating func step() {
+        count += 1
+    }
+
+    /// Adds one row's first argument `x` (and `group_concat`'s separator, when given); returns whether a
+    /// `min`/`max` changed its result.
+    mutating func step(_ x: Value, separator: Value?) -> Bool {
+        if distinct {
+            guard !x.isNull else { return false }
             var key: [UInt8] = []
-            KeyEncoding.append(call.collation.keyForm(v), to: &key)
+            KeyEncoding.append(collation.keyForm(x), to: &key)
             guard seen.insert(ByteKey(key)).inserted else { return false }
         }
-        switch call.function {
+        switch function {
         case .countStar:
             count += 1
         case .count:
-            if !arguments[0].isNull { count += 1 }
+            if !x.isNull { count += 1 }
         case .sum, .total, .avg:
-            sum.step(arguments[0])
+            sum.step(x)
         case .min, .max:
-            return minMax.step(arguments[0])
+            return minMax.step(x)
         case .groupConcat:
-            concat.step(arguments[0], separator: arguments.count > 1 ? arguments[1] : nil)
+            concat.step(x, separator: separator)
         }
         return false
     }
 
     func finish() throws -> Value {
-        switch call.function {
+        switch function {
         case .countStar, .count: return .integer(count)
         case .sum, .total, .avg: return try sum.finish()
         case .min, .max: return minMax.finish()

@@ -62,6 +62,17 @@ public enum SQLComparison {
         leftAffinity: SQLAffinity? = nil, rightAffinity: SQLAffinity? = nil,
         collation: SQLCollation = .binary
     ) -> Bool? {
+        if case .integer(let x) = a, case .integer(let y) = b {
+            // Two integers: no affinity converts either (only TEXT operands are converted).
+            switch op {
+            case .equal, .is: return x == y
+            case .notEqual, .isNot: return x != y
+            case .less: return x < y
+            case .lessOrEqual: return x <= y
+            case .greater: return x > y
+            case .greaterOrEqual: return x >= y
+            }
+        }
         let aNull = a.isNull
         let bNull = b.isNull
         if op == .is || op == .isNot {

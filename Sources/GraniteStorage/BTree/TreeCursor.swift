@@ -16,6 +16,9 @@ public final class TreeCursor {
     /// The current leaf, valid while the pager's cache epoch equals `leafEpoch`.
     @exclusivity(unchecked) private var leaf: TreePage?
     @exclusivity(unchecked) private var leafEpoch: UInt64 = 0
+    /// The parsed cell of the current entry, valid while `leaf` is and `cellIndex` is the leaf index.
+    @exclusivity(unchecked) private var cell = Cell()
+    @exclusivity(unchecked) private var cellIndex = -1
 
     init(tree: BTree) {
         self.tree = tree
@@ -92,7 +95,9 @@ public final class TreeCursor {
             if index < leaf.cellCount {
                 path.indices[path.count - 1] = index
                 if tree.kind == .table {
-                    currentRowid = try leaf.rowid(at: index)
+                    cell = try leaf.cell(at: index)
+                    cellIndex = index
+                    currentRowid = cell.rowid
                     return true
                 }
                 return try load(leaf)
@@ -156,6 +161,7 @@ public final class TreeCursor {
         }
         let index = path.indices[path.count - 1]
         if let leaf, leafEpoch == tree.pager.cacheEpoch, index < leaf.cellCount {
+            if index == cellIndex { return (leaf, cell) }
             return (leaf, try leaf.cell(at: index))
         }
         let page = try tree.treePage(path.pages[path.count - 1])
@@ -166,7 +172,9 @@ public final class TreeCursor {
     private func seek(_ key: SearchKey) throws -> Bool {
         try tree.pager.prepareForRead()
         try tree.pager.safePoint()
-        let (_, _, found) = try tree.descend(key, path)
+        let (leaf, index, found) = try tree.descend(key, path)
+        // On the leaf the search stopped in (the common case) the entry is loaded straight from it.
+        if index < leaf.cellCount { return try load(leaf) && found }
         let valid = try settleForward()
         return found && valid
     }
@@ -245,10 +253,12 @@ public final class TreeCursor {
 
     private func load(_ leaf: TreePage) throws -> Bool {
         let index = path.indices[path.count - 1]
+        cellIndex = -1
+        cell = try leaf.cell(at: index)
+        cellIndex = index
         if tree.kind == .table {
-            currentRowid = try leaf.rowid(at: index)
+            currentRowid = cell.rowid
         } else {
-            let cell = try leaf.cell(at: index)
             try tree.withKey(leaf, cell) { key in
                 currentKey.removeAll(keepingCapacity: true)
                 currentKey.append(contentsOf: key)

@@ -170,35 +170,9 @@ public enum KeyEncoding {
             case nullTag:
                 values.append(.null)
             case numberTag:
-                guard n - i >= 8 else { throw StorageError.malformed("number in key is truncated") }
-                var ordered: UInt64 = 0
-                for k in 0..<8 {
-                    ordered = ordered << 8 | UInt64(key[i + k])
-                }
-                i += 8
-                let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered
-                let d = Double(bitPattern: bits)
-                guard !d.isNaN else { throw StorageError.malformed("NaN in key") }
-                let integral =
-                    d == d.rounded(.towardZero) && d >= -9_223_372_036_854_775_808.0
-                    && d < 9_223_372_036_854_775_808.0
-                if i < n && key[i] == remainderMarker {
-                    guard n - i >= 3 else { throw StorageError.malformed("integer remainder in key is truncated") }
-                    let remainder = Int64(key[i + 1]) << 8 | Int64(key[i + 2])
-                    i += 3
-                    guard integral, remainder >= 1, remainder < 2048 else {
-                        throw StorageError.malformed("invalid integer remainder \(remainder) in key")
-                    }
-                    let (value, overflow) = Int64(d).addingReportingOverflow(remainder)
-                    guard !overflow, split(value) == (d, remainder) else {
-                        throw StorageError.malformed("non-canonical integer remainder \(remainder) in key")
-                    }
-                    values.append(.integer(value))
-                } else if integral {
-                    values.append(.integer(Int64(d)))
-                } else {
-                    values.append(.real(d))
-                }
+                let (value, end) = try number(key, at: i)
+                values.append(value)
+                i = end
             case textTag, blobTag:
                 var bytes: [UInt8] = []
                 var terminated = false
@@ -235,6 +209,38 @@ public enum KeyEncoding {
             }
         }
         return values
+    }
+
+    /// Decodes the number whose body starts at `start` (just after its tag); returns it and the offset after it.
+    static func number(_ key: UnsafeRawBufferPointer, at start: Int) throws -> (Value, Int) {
+        let n = key.count
+        var i = start
+        guard n - i >= 8 else { throw StorageError.malformed("number in key is truncated") }
+        var ordered: UInt64 = 0
+        for k in 0..<8 {
+            ordered = ordered << 8 | UInt64(key[i + k])
+        }
+        i += 8
+        let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered
+        let d = Double(bitPattern: bits)
+        guard !d.isNaN else { throw StorageError.malformed("NaN in key") }
+        let integral =
+            d == d.rounded(.towardZero) && d >= -9_223_372_036_854_775_808.0
+            && d < 9_223_372_036_854_775_808.0
+        if i < n && key[i] == remainderMarker {
+            guard n - i >= 3 else { throw StorageError.malformed("integer remainder in key is truncated") }
+            let remainder = Int64(key[i + 1]) << 8 | Int64(key[i + 2])
+            i += 3
+            guard integral, remainder >= 1, remainder < 2048 else {
+                throw StorageError.malformed("invalid integer remainder \(remainder) in key")
+            }
+            let (value, overflow) = Int64(d).addingReportingOverflow(remainder)
+            guard !overflow, split(value) == (d, remainder) else {
+                throw StorageError.malformed("non-canonical integer remainder \(remainder) in key")
+            }
+            return (.integer(value), i)
+        }
+        return (integral ? .integer(Int64(d)) : .real(d), i)
     }
 
     /// The last value of a key, when it is an INTEGER (an index entry's rowid), skipping the values before it
@@ -274,10 +280,15 @@ public enum KeyEncoding {
             }
         }
         guard i == n, n > 0 else { throw StorageError.malformed("truncated key") }
-        guard case .integer(let value)? = try decode(UnsafeRawBufferPointer(rebasing: key[last...])).first else {
+        guard key[last] == numberTag else {
+            // The last value is NULL, TEXT or BLOB: check it as decoding does, but it is no integer.
+            _ = try decode(UnsafeRawBufferPointer(rebasing: key[last...]))
             return nil
         }
-        return value
+        let (value, end) = try number(key, at: last + 1)
+        guard end == n else { throw StorageError.malformed("trailing bytes after the last value of a key") }
+        guard case .integer(let rowid) = value else { return nil }
+        return rowid
     }
 
     /// Decodes the key in `bytes`; see ``decode(_:)-(UnsafeRawBufferPointer)``.

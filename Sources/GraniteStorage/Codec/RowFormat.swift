@@ -712,17 +712,25 @@ public struct RowDecoder {
     ///   damaged.
     public func value(at index: Int) throws -> Value {
         let column = column(index)
+        let start = buffer.baseAddress! + column.offset
         switch column.serialType {
         case 0:
             return .null
-        case 1...8:
-            return .integer(integer(at: index)!)
+        case 1:
+            return .integer(0)
+        case 2:
+            return .integer(1)
+        case 3...8:
+            return .integer(RowCodec.loadInteger(start, width: column.length))
         case 9:
-            return .real(double(at: index)!)
+            return .real(Double(bitPattern: UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))))
         default:
             switch (column.serialType - 12) % 3 {
+            case 0:
+                return .text(
+                    try Self.makeString(UnsafeRawBufferPointer(start: start, count: column.length), column: index))
             case 1:
-                return .blob([UInt8](body(at: index)))
+                return .blob([UInt8](UnsafeRawBufferPointer(start: start, count: column.length)))
             default:
                 return .text(try text(at: index)!)
             }

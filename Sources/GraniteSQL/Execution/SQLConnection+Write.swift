@@ -234,9 +234,13 @@ extension SQLConnection {
     private func target(_ name: QualifiedName, _ session: WriteSession, _ cache: WriteCache) throws -> (
         TableDefinition, TableWriter
     ) {
+        if let writer = cache.writer {
+            session.adopt(writer)
+            return (writer.table, writer)
+        }
         let table = try cache.table ?? tableDefinition(name)
         cache.table = table
-        let writer = try cache.writer ?? session.writer(table)
+        let writer = try session.writer(table)
         cache.writer = writer
         session.adopt(writer)
         return (table, writer)
@@ -249,6 +253,30 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         let (table, writer) = try target(insert.table, session, cache)
+        if let plan = cache.insertPlan {
+            // Compiled, checked and planned by an earlier run for the same schema.
+            let returning = cache.returning
+            session.singleRowInsert = plan.singleRowInsert
+            session.started = true
+            var output: [[Value]] = []
+            if let tuples = cache.values {
+                var context = EvaluationContext(parameters: parameters)
+                for tuple in tuples {
+                    var values = writer.defaults
+                    values.reserveCapacity(values.count + 1)
+                    for k in tuple.indices {
+                        values[plan.targets[k]] = plan.affinities[k].apply(to: try tuple[k].evaluate(&context))
+                    }
+                    if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: plan.upsert),
+                        let returning
+                    {
+                        output.append(try returning.evaluate(row, parameters: parameters))
+                    }
+                }
+            }
+            try session.finish()
+            return (returning?.names ?? [], output)
+        }
         let targets: [Int]
         if let cached = cache.targets {
             targets = cached
@@ -323,6 +351,12 @@ extension SQLConnection {
         var output: [[Value]] = []
         let affinities = cache.targetAffinities ?? targets.map { table.columns[$0].affinity }
         cache.targetAffinities = affinities
+        if tuples != nil, !table.isAutoincrement {
+            // The next runs skip the checks above (their outcome depends only on the statement and the schema)
+            // and evaluate the cached VALUES directly.
+            cache.insertPlan = WriteCache.InsertPlan(
+                targets: targets, affinities: affinities, upsert: upsert, singleRowInsert: session.singleRowInsert)
+        }
         func insertRow(_ values: consuming [Value]) throws {
             if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: upsert),
                 let returning

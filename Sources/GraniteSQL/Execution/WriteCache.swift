@@ -24,6 +24,19 @@ final class WriteCache {
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
     var matching: SelectProgram?
     var matchingCursor: SelectCursor?
+    /// For INSERT … VALUES: what the first run worked out, so that later runs go straight to the rows.
+    var insertPlan: InsertPlan?
+
+    /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema.
+    struct InsertPlan {
+        /// The column receiving each value.
+        var targets: [Int]
+        /// The affinity of each target column.
+        var affinities: [SQLAffinity]
+        var upsert: [UpsertPlan]
+        /// See ``WriteSession/singleRowInsert``.
+        var singleRowInsert: Bool
+    }
 
     /// Empties the cache when it was built for another schema version or foreign key setting.
     func validate(version: Int, foreignKeys: Bool) {
@@ -43,5 +56,6 @@ final class WriteCache {
         upsert = nil
         matching = nil
         matchingCursor = nil
+        insertPlan = nil
     }
 }

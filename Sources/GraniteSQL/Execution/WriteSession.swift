@@ -109,21 +109,32 @@ final class WriteSession {
     func insert(
         _ writer: TableWriter, _ values: consuming [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
     ) throws -> [Value]? {
-        let table = writer.table
         var row = values
         let rowid: Int64
-        if let alias = table.rowidAlias, !row[alias].isNull {
+        let alias = writer.rowidAlias
+        if alias >= 0, !row[alias].isNull {
             guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
             // Like SQLite, an explicit rowid raises the sequence even if the row is skipped later.
-            if table.isAutoincrement { try raiseSequence(table, to: i) }
+            if writer.table.isAutoincrement { try raiseSequence(writer.table, to: i) }
         } else {
             rowid = try newRowid(writer)
         }
-        if let alias = table.rowidAlias { row[alias] = .integer(rowid) }
+        if alias >= 0 { row[alias] = .integer(rowid) }
         row.append(.integer(rowid))
         guard try checkColumns(writer, &row, resolution) else { return nil }
-        for (target, action) in constraintOrder(writer, resolution, upsert) {
+        let childKeys = foreignKeys && !writer.table.foreignKeys.isEmpty
+        let order = constraintOrder(writer, resolution, upsert)
+        /// A rowid conflict failing the statement, checked by the table insert itself rather than by a search
+        /// before it: when it is the last check and nothing between the checks and the insert can fail.
+        var rowidFailure: ConflictResolution?
+        for (position, (target, action)) in order.enumerated() {
+            if target == .rowid, position == order.count - 1, !childKeys, writer.keysCannotFail,
+                case .resolution(let resolution) = action, resolution != .ignore, resolution != .replace
+            {
+                rowidFailure = resolution
+                continue
+            }
             guard let existing = try conflict(writer, target, row, excluding: nil) else { continue }
             switch action {
             case .upsert(let k):
@@ -136,11 +147,14 @@ final class WriteSession {
                 throw failure(writer, target, other)
             }
         }
-        if foreignKeys {
-            try childDelta(writer, row, keys: Array(table.foreignKeys.indices), delta: 1, isNew: true)
-            try parentDelta(writer, row, references: try referencing(table), delta: -1)
+        if childKeys {
+            try childDelta(writer, row, keys: Array(writer.table.foreignKeys.indices), delta: 1, isNew: true)
         }
-        try writer.store(row)
+        // A new parent key can only resolve outstanding violations.
+        if foreignKeys && violations > 0 {
+            try parentDelta(writer, row, references: try referencing(writer.table), delta: -1)
+        }
+        try writer.store(row, rowidFailure: rowidFailure)
         changes += 1
         lastInsertedRowid = rowid
         return row
@@ -239,8 +253,9 @@ final class WriteSession {
     private func checkColumns(
         _ writer: TableWriter, _ row: inout [Value], _ resolution: ConflictResolution?
     ) throws -> Bool {
-        let table = writer.table
-        for (c, column) in table.columns.enumerated() where column.notNull && row[c].isNull {
+        for c in writer.notNullColumns where row[c].isNull {
+            let table = writer.table
+            let column = table.columns[c]
             var action = resolution ?? column.notNullConflict ?? .abort
             if action == .replace {
                 if !writer.defaults[c].isNull {
@@ -273,7 +288,15 @@ final class WriteSession {
         _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan]
     ) -> [(UniqueTarget, ConflictAction)] {
         // Without an upsert the order depends only on the table and the statement's resolution: kept by the writer.
-        let memoKey = resolution.map { $0.rawValue } ?? ""
+        let memoKey: Int
+        switch resolution {
+        case nil: memoKey = 0
+        case .rollback: memoKey = 1
+        case .abort: memoKey = 2
+        case .fail: memoKey = 3
+        case .ignore: memoKey = 4
+        case .replace: memoKey = 5
+        }
         if upsert.isEmpty, let known = writer.constraintOrders[memoKey] { return known }
         let order = computeConstraintOrder(writer, resolution, upsert)
         if upsert.isEmpty { writer.constraintOrders[memoKey] = order }

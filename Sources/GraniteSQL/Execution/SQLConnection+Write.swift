@@ -267,7 +267,8 @@ extension SQLConnection {
                     for k in tuple.indices {
                         values[plan.targets[k]] = plan.affinities[k].apply(to: try tuple[k].evaluate(&context))
                     }
-                    if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: plan.upsert),
+                    if let row = try session.insert(
+                        writer, consume values, resolution: insert.orAction, upsert: plan.upsert),
                         let returning
                     {
                         output.append(try returning.evaluate(row, parameters: parameters))
@@ -358,7 +359,7 @@ extension SQLConnection {
                 targets: targets, affinities: affinities, upsert: upsert, singleRowInsert: session.singleRowInsert)
         }
         func insertRow(_ values: consuming [Value]) throws {
-            if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: upsert),
+            if let row = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert),
                 let returning
             {
                 output.append(try returning.evaluate(row, parameters: parameters))
@@ -372,7 +373,7 @@ extension SQLConnection {
                 for k in tuple.indices {
                     values[targets[k]] = affinities[k].apply(to: try tuple[k].evaluate(&context))
                 }
-                try insertRow(values)
+                try insertRow(consume values)
             }
         } else {
             for supplied in rows {
@@ -381,7 +382,7 @@ extension SQLConnection {
                 for (k, value) in supplied.enumerated() {
                     values[targets[k]] = affinities[k].apply(to: value)
                 }
-                try insertRow(values)
+                try insertRow(consume values)
             }
         }
         try session.finish()
@@ -515,6 +516,19 @@ extension SQLConnection {
         _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
         _ parameters: BoundParameters, _ cache: WriteCache
     ) throws -> [[Value]] {
+        if !cache.rowidLookupChecked {
+            cache.rowidLookup = rowidLookup(writer, condition)
+            cache.rowidLookupChecked = true
+        }
+        if let lookup = cache.rowidLookup {
+            var context = EvaluationContext(parameters: parameters)
+            // The rowid the query planner would look up (`AccessKeys.rowid`), then the whole condition on its row.
+            guard let rowid = AccessKeys.rowid(try lookup.key.evaluate(&context)),
+                let row = try writer.fetch(rowid: rowid)
+            else { return [] }
+            var rowContext = EvaluationContext(row: row, parameters: parameters)
+            return try lookup.condition.isTrue(&rowContext) ? [row] : []
+        }
         let cursor: SelectCursor
         if let cached = cache.matchingCursor {
             cursor = cached
@@ -549,6 +563,36 @@ extension SQLConnection {
             }
         }
         return rows
+    }
+
+    /// For a condition `rowid = constant` (the rowid or its alias compared with a parameter or a literal): the
+    /// constant and the condition, compiled; nil for any other condition.
+    private func rowidLookup(_ writer: TableWriter, _ condition: SQLExpression?) -> WriteCache.RowidLookup? {
+        guard let condition, case .binary(.equal, let left, let right) = condition.kind else { return nil }
+        func isRowid(_ e: SQLExpression) -> Bool {
+            guard case .column(let reference) = e.kind, let resolved = try? writer.scope.resolve(reference) else {
+                return false
+            }
+            return resolved.slot == writer.columnCount || resolved.slot == writer.rowidAlias
+        }
+        func isConstant(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .parameter, .literal: return true
+            default: return false
+            }
+        }
+        let key: SQLExpression
+        if isRowid(left) && isConstant(right) {
+            key = right
+        } else if isRowid(right) && isConstant(left) {
+            key = left
+        } else {
+            return nil
+        }
+        guard let compiledKey = try? ExpressionCompiler.compile(key, resolver: EmptyColumnResolver()),
+            let compiledCondition = try? ExpressionCompiler.compile(condition, resolver: writer.scope)
+        else { return nil }
+        return WriteCache.RowidLookup(key: compiledKey, condition: compiledCondition)
     }
 
     private func update(

@@ -89,7 +89,12 @@ final class TableWriter {
 
     /// The evaluation row for stored `payload`: the column values (the rowid alias filled in), then the rowid.
     func row(rowid: Int64, payload: [UInt8]) throws -> [Value] {
-        var values = try RowDecoder.decode(payload)
+        try row(rowid: rowid, values: RowDecoder.decode(payload))
+    }
+
+    /// The evaluation row for the decoded stored `values`.
+    private func row(rowid: Int64, values: consuming [Value]) -> [Value] {
+        var values = values
         if values.count > table.columns.count { values.removeLast(values.count - table.columns.count) }
         while values.count < table.columns.count { values.append(defaults[values.count]) }
         if let alias = table.rowidAlias { values[alias] = .integer(rowid) }
@@ -301,8 +306,7 @@ final class TableWriter {
 
     /// The stored row of `rowid` (evaluation layout), if it exists.
     func fetch(rowid: Int64) throws -> [Value]? {
-        guard let payload = try tree.get(rowid: rowid) else { return nil }
-        return try row(rowid: rowid, payload: payload)
+        try tree.withPayload(rowid: rowid) { try row(rowid: rowid, values: RowDecoder.decode($0)) }
     }
 
     /// Stores `row` (evaluation layout, the rowid in its last slot) with its index entries; constraints must

@@ -24,8 +24,19 @@ final class WriteCache {
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
     var matching: SelectProgram?
     var matchingCursor: SelectCursor?
+    /// For UPDATE and DELETE whose condition is `rowid = constant`: the direct lookup replacing `matching`.
+    var rowidLookup: RowidLookup?
+    var rowidLookupChecked = false
     /// For INSERT … VALUES: what the first run worked out, so that later runs go straight to the rows.
     var insertPlan: InsertPlan?
+
+    /// A condition `rowid = constant`, compiled.
+    struct RowidLookup {
+        /// The constant.
+        var key: CompiledExpression
+        /// The whole condition, over the table's evaluation row.
+        var condition: CompiledExpression
+    }
 
     /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema.
     struct InsertPlan {
@@ -57,5 +68,7 @@ final class WriteCache {
         matching = nil
         matchingCursor = nil
         insertPlan = nil
+        rowidLookup = nil
+        rowidLookupChecked = false
     }
 }

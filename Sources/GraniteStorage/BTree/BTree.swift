@@ -330,6 +330,7 @@ struct BTree {
     ) throws -> (right: PageNumber, separator: [UInt8]) {
         let path = pager.path
         let number = path.pages[level]
+        if append, let quick = try appendSplit(number, cell: cell) { return quick }
         let copy = pager.scratch
         copy.copyMemory(from: try pager.page(number), byteCount: pager.pageSize)
         let old = TreePage(unchecked: number, base: copy, geometry: pager.geometry)
@@ -370,6 +371,30 @@ struct BTree {
             separator.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, number) }
             return (rightNumber, separator)
         }
+    }
+
+    /// The split of a full leaf by a cell appended after its last one (ascending keys): the leaf stays as it is and
+    /// the cell starts a new right page, which gives the same pages as rebuilding both without touching the full
+    /// one. Returns nil when the page is not a leaf with cells.
+    private func appendSplit(
+        _ number: PageNumber, cell: UnsafeRawBufferPointer
+    ) throws -> (right: PageNumber, separator: [UInt8])? {
+        let page = try treePage(number)
+        let count = page.cellCount
+        guard page.isLeaf, count > 0 else { return nil }
+        let type = page.type
+        let last = try page.cell(at: count - 1)
+        // A copy: allocating the right page may move pages in the cache.
+        let lastBytes = [UInt8](UnsafeRawBufferPointer(start: page.base + last.offset, count: last.size))
+        let separator = try lastBytes.withUnsafeBytes { try leafSeparator(left: $0, right: cell, child: number) }
+        let rightNumber = try pager.allocatePage()
+        let right = TreePage(
+            unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
+        right.initialize(type)
+        guard try right.insertCell(cell, at: 0) else {
+            throw StorageError.corrupt(page: number, "a cell does not fit in an empty page")
+        }
+        return (rightNumber, separator)
     }
 
     /// The split point that best balances bytes between two pages: for

@@ -121,6 +121,9 @@ extension SQLConnection {
     ) {
         let cache = cache ?? WriteCache()
         cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
+        if let plan = cache.insertPlan, let writer = cache.writer {
+            return try counting(parameters, cache) { try self.insert(plan, writer, session: $0, cache: cache) }
+        }
         switch statement.kind {
         case .createIndex(let create):
             try catalog.execute(statement, engine: engine)
@@ -152,15 +155,15 @@ extension SQLConnection {
                 try createSequenceTable()
             }
             cache.sequenceChecked = true
-            return try counting(parameters) {
+            return try counting(parameters, cache) {
                 try self.insert(insert, statement: statement, session: $0, cache: cache)
             }
         case .update(let update):
-            return try counting(parameters) {
+            return try counting(parameters, cache) {
                 try self.update(update, statement: statement, session: $0, cache: cache)
             }
         case .delete(let delete):
-            return try counting(parameters) {
+            return try counting(parameters, cache) {
                 try self.delete(delete, statement: statement, session: $0, cache: cache)
             }
         default:
@@ -172,9 +175,18 @@ extension SQLConnection {
     /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
     /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
     private func counting(
-        _ parameters: BoundParameters, _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
+        _ parameters: BoundParameters, _ cache: WriteCache,
+        _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
     ) throws -> (columns: [String], rows: [[Value]]) {
-        let session = makeSession(parameters)
+        // The statement's previous session, when it is for the same schema version, is reset rather than rebuilt.
+        let session: WriteSession
+        if let previous = cache.session, previous.catalog.schemaVersion == catalog.schemaVersion {
+            previous.reset(parameters: parameters)
+            session = previous
+        } else {
+            session = makeSession(parameters)
+            cache.session = session
+        }
         defer {
             if let rowid = session.lastInsertedRowid { lastInsertedRowid = rowid }
             totalChanges += session.actionChanges
@@ -248,36 +260,39 @@ extension SQLConnection {
 
     // MARK: INSERT
 
+    /// Runs an INSERT … VALUES planned by an earlier run (``WriteCache/insertPlan``) for the same schema: its
+    /// checks are done and its values compiled.
+    private func insert(
+        _ plan: WriteCache.InsertPlan, _ writer: TableWriter, session: WriteSession, cache: WriteCache
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let parameters = session.parameters
+        session.adopt(writer)
+        let returning = cache.returning
+        session.singleRowInsert = plan.singleRowInsert
+        session.started = true
+        var output: [[Value]] = []
+        var context = EvaluationContext(parameters: parameters)
+        for tuple in plan.tuples {
+            var values = writer.defaults
+            values.reserveCapacity(values.count + 1)
+            for k in tuple.indices {
+                values[plan.targets[k]] = plan.affinities[k].apply(to: try tuple[k].evaluate(&context))
+            }
+            if let row = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert),
+                let returning
+            {
+                output.append(try returning.evaluate(row, parameters: parameters))
+            }
+        }
+        try session.finish()
+        return (returning?.names ?? [], output)
+    }
+
     private func insert(
         _ insert: InsertStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         let (table, writer) = try target(insert.table, session, cache)
-        if let plan = cache.insertPlan {
-            // Compiled, checked and planned by an earlier run for the same schema.
-            let returning = cache.returning
-            session.singleRowInsert = plan.singleRowInsert
-            session.started = true
-            var output: [[Value]] = []
-            if let tuples = cache.values {
-                var context = EvaluationContext(parameters: parameters)
-                for tuple in tuples {
-                    var values = writer.defaults
-                    values.reserveCapacity(values.count + 1)
-                    for k in tuple.indices {
-                        values[plan.targets[k]] = plan.affinities[k].apply(to: try tuple[k].evaluate(&context))
-                    }
-                    if let row = try session.insert(
-                        writer, consume values, resolution: insert.orAction, upsert: plan.upsert),
-                        let returning
-                    {
-                        output.append(try returning.evaluate(row, parameters: parameters))
-                    }
-                }
-            }
-            try session.finish()
-            return (returning?.names ?? [], output)
-        }
         let targets: [Int]
         if let cached = cache.targets {
             targets = cached
@@ -352,11 +367,12 @@ extension SQLConnection {
         var output: [[Value]] = []
         let affinities = cache.targetAffinities ?? targets.map { table.columns[$0].affinity }
         cache.targetAffinities = affinities
-        if tuples != nil, !table.isAutoincrement {
+        if let tuples, !table.isAutoincrement {
             // The next runs skip the checks above (their outcome depends only on the statement and the schema)
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
-                targets: targets, affinities: affinities, upsert: upsert, singleRowInsert: session.singleRowInsert)
+                tuples: tuples, targets: targets, affinities: affinities, resolution: insert.orAction, upsert: upsert,
+                singleRowInsert: session.singleRowInsert)
         }
         func insertRow(_ values: consuming [Value]) throws {
             if let row = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert),
@@ -604,8 +620,11 @@ extension SQLConnection {
         cache.assignments = assignments
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
-        let assigned = Set(assignments.map(\.column))
-        try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
+        if !cache.foreignKeysPrepared {
+            let assigned = Set(assignments.map(\.column))
+            try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
+            cache.foreignKeysPrepared = true
+        }
         let n = table.columns.count
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
         if rows.count > 1 || !isSingleRowSafe(table, update.orAction, cache) { try ensureStatementSavepoint() }
@@ -638,7 +657,10 @@ extension SQLConnection {
         let (table, writer) = try target(delete.table, session, cache)
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
-        try session.prepareForeignKeys(table, asChild: false, asParent: true)
+        if !cache.foreignKeysPrepared {
+            try session.prepareForeignKeys(table, asChild: false, asParent: true)
+            cache.foreignKeysPrepared = true
+        }
         let n = table.columns.count
         let rows = try matchingRows(writer, delete.table, delete.whereClause, statement, session.parameters, cache)
         if rows.count > 1 || !isSingleRowSafe(table, nil, cache) { try ensureStatementSavepoint() }

@@ -31,11 +31,14 @@ final class TableWriter {
     /// The index trees, in the order of `indexes`.
     private let trees: [IndexTree]
     private let encoder = RowEncoder()
-    /// Buffers reused by every row written: the encoded row, and index keys.
-    private var rowBuffer: [UInt8] = []
-    private var keyBuffer: [UInt8] = []
-    private var oldKeyBuffer: [UInt8] = []
-    private var keyEnds: [Int] = []
+    /// The foreign keys referring to the table, once ``WriteSession`` looked them up.
+    var references: [(child: TableDefinition, key: Int)]?
+    // Buffers reused by every row written: the encoded row, and index keys. Only this object's methods touch
+    // them, never re-entrantly, so dynamic exclusivity checks are not needed.
+    @exclusivity(unchecked) private var rowBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var keyBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var oldKeyBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var keyEnds: [Int] = []
 
     init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters) throws {
         self.table = table

@@ -24,6 +24,11 @@ final class WriteCache {
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
     var matching: SelectProgram?
     var matchingCursor: SelectCursor?
+    /// The session of the statement's last run, reused by the next one (see ``WriteSession/reset(parameters:)``).
+    var session: WriteSession?
+    /// For UPDATE and DELETE: whether the foreign keys they use were checked (see
+    /// ``WriteSession/prepareForeignKeys(_:asChild:asParent:assigned:)``).
+    var foreignKeysPrepared = false
     /// For UPDATE and DELETE whose condition is `rowid = constant`: the direct lookup replacing `matching`.
     var rowidLookup: RowidLookup?
     var rowidLookupChecked = false
@@ -40,10 +45,14 @@ final class WriteCache {
 
     /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema.
     struct InsertPlan {
+        /// The `VALUES` rows.
+        var tuples: [[CompiledExpression]]
         /// The column receiving each value.
         var targets: [Int]
         /// The affinity of each target column.
         var affinities: [SQLAffinity]
+        /// The statement's `OR` resolution.
+        var resolution: ConflictResolution?
         var upsert: [UpsertPlan]
         /// See ``WriteSession/singleRowInsert``.
         var singleRowInsert: Bool
@@ -70,5 +79,7 @@ final class WriteCache {
         insertPlan = nil
         rowidLookup = nil
         rowidLookupChecked = false
+        foreignKeysPrepared = false
+        session = nil
     }
 }

@@ -39,7 +39,7 @@ struct ParentKey {
 final class WriteSession {
     let catalog: SchemaCatalog
     let engine: StorageEngine
-    let parameters: BoundParameters
+    private(set) var parameters: BoundParameters
     let foreignKeys: Bool
     /// Outstanding foreign key violations.
     var violations = 0
@@ -70,8 +70,23 @@ final class WriteSession {
         self.foreignKeys = foreignKeys
     }
 
+    /// Prepares the session for another run of the same statement with `parameters`: the per-statement state is
+    /// cleared; the writers and parent keys, which depend only on the schema, are kept.
+    func reset(parameters: BoundParameters) {
+        self.parameters = parameters
+        violations = 0
+        changes = 0
+        actionChanges = 0
+        lastInsertedRowid = nil
+        started = false
+        singleRowInsert = false
+        if !sequences.isEmpty { sequences.removeAll() }
+        if !sequenceTargets.isEmpty { sequenceTargets.removeAll() }
+    }
+
     /// The connection whose writer and reference caches the session uses, if set.
-    var connection: SQLConnection?
+    /// Unowned: sessions are kept in statement caches, which the connection itself may hold.
+    unowned var connection: SQLConnection?
 
     /// Registers a writer obtained elsewhere (a statement's cache) as the writer of its table.
     func adopt(_ writer: TableWriter) {
@@ -152,7 +167,7 @@ final class WriteSession {
         }
         // A new parent key can only resolve outstanding violations.
         if foreignKeys && violations > 0 {
-            try parentDelta(writer, row, references: try referencing(writer.table), delta: -1)
+            try parentDelta(writer, row, references: try referencing(writer), delta: -1)
         }
         try writer.store(row, rowidFailure: rowidFailure)
         changes += 1
@@ -200,7 +215,7 @@ final class WriteSession {
             {
                 childKeys.append(k)
             }
-            for reference in try referencing(table) {
+            for reference in try referencing(writer) {
                 let parentKey = try self.parentKey(reference.child, reference.key)
                 if !sameKey(parentKey, old, row) { parents.append(reference) }
             }
@@ -228,7 +243,7 @@ final class WriteSession {
         let table = writer.table
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
-            references = try referencing(table)
+            references = try referencing(writer)
             try childDelta(writer, old, keys: Array(table.foreignKeys.indices), delta: -1, isNew: false)
             if case .integer(let rowid) = old[table.columns.count] {
                 try parentDelta(writer, old, references: references, delta: 1, excluding: rowid)
@@ -476,6 +491,15 @@ final class WriteSession {
     }
 
     // MARK: Foreign keys
+
+    /// The foreign keys (child table, key number) referring to `table`.
+    func referencing(_ writer: TableWriter) throws -> [(child: TableDefinition, key: Int)] {
+        // A writer lives no longer than the schema version it was built for.
+        if let known = writer.references { return known }
+        let references = try referencing(writer.table)
+        writer.references = references
+        return references
+    }
 
     /// The foreign keys (child table, key number) referring to `table`.
     func referencing(_ table: TableDefinition) throws -> [(child: TableDefinition, key: Int)] {

@@ -339,8 +339,8 @@ struct BTree {
         var items: [UnsafeRawBufferPointer] = []
         items.reserveCapacity(old.cellCount + 1)
         for i in 0..<old.cellCount {
-            let c = try old.cell(at: i)
-            items.append(UnsafeRawBufferPointer(start: copy + c.offset, count: c.size))
+            let size = try old.cellSize(at: i)
+            items.append(UnsafeRawBufferPointer(start: copy + old.cellOffset(i), count: size))
         }
         items.insert(cell, at: index)
 
@@ -584,14 +584,14 @@ struct BTree {
         var items: [UnsafeRawBufferPointer] = []
         items.reserveCapacity(leftOld.cellCount + rightOld.cellCount + 2)
         for i in 0..<leftOld.cellCount {
-            let c = try leftOld.cell(at: i)
-            items.append(UnsafeRawBufferPointer(start: leftCopy + c.offset, count: c.size))
+            let size = try leftOld.cellSize(at: i)
+            items.append(UnsafeRawBufferPointer(start: leftCopy + leftOld.cellOffset(i), count: size))
         }
         let outcome = try pulledDown.withUnsafeBytes { pulled -> (done: Bool, merged: Bool) in
             if !isLeaf { items.append(pulled) }
             for i in 0..<rightOld.cellCount {
-                let c = try rightOld.cell(at: i)
-                items.append(UnsafeRawBufferPointer(start: rightCopy + c.offset, count: c.size))
+                let size = try rightOld.cellSize(at: i)
+                items.append(UnsafeRawBufferPointer(start: rightCopy + rightOld.cellOffset(i), count: size))
             }
             if let extra { items.insert(extra.cell, at: extra.position) }
             let total = items.reduce(0) { $0 + $1.count + 2 }

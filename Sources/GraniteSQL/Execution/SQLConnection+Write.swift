@@ -190,6 +190,7 @@ extension SQLConnection {
         defer {
             if let rowid = session.lastInsertedRowid { lastInsertedRowid = rowid }
             totalChanges += session.actionChanges
+            session.releaseParameters()
         }
         do {
             let result = try body(session)

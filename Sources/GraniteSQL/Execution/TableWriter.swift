@@ -12,7 +12,7 @@ final class TableWriter {
     let parameters: BoundParameters
     /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`):
     /// slot 0 for no resolution, then one per ``ConflictResolution`` case.
-    var constraintOrders: [[(UniqueTarget, WriteSession.ConflictAction)]?] = Array(repeating: nil, count: 6)
+    @exclusivity(unchecked) var constraintOrders: [[(UniqueTarget, WriteSession.ConflictAction)]?] = Array(repeating: nil, count: 6)
     /// Per index: how each key column is computed (a column slot or an expression) and its collation, and the
     /// partial index condition — resolved once, since keys are computed for every row written.
     private let keyParts:
@@ -32,7 +32,7 @@ final class TableWriter {
     private let trees: [IndexTree]
     private let encoder = RowEncoder()
     /// The foreign keys referring to the table, once ``WriteSession`` looked them up.
-    var references: [(child: TableDefinition, key: Int)]?
+    @exclusivity(unchecked) var references: [(child: TableDefinition, key: Int)]?
     // Buffers reused by every row written: the encoded row, and index keys. Only this object's methods touch
     // them, never re-entrantly, so dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) private var rowBuffer: [UInt8] = []

@@ -2,38 +2,40 @@ import GraniteStorage
 
 /// What a prepared INSERT, UPDATE or DELETE compiles once and reuses while the schema stays the same: its column
 /// targets, compiled `VALUES`, assignments, `RETURNING` list, upsert plans, and the query finding its rows.
+///
+/// Only the statement's own runs touch a cache, one at a time, so its properties skip dynamic exclusivity checks.
 final class WriteCache {
     /// The catalog version (and foreign key setting) the entries were built for.
-    var version = -1
-    var foreignKeys = true
-    var table: TableDefinition?
+    @exclusivity(unchecked) var version = -1
+    @exclusivity(unchecked) var foreignKeys = true
+    @exclusivity(unchecked) var table: TableDefinition?
     /// Whether the statement needs no statement savepoint (see `SQLConnection.needsNoSavepoint`).
-    var singleWrite: Bool?
+    @exclusivity(unchecked) var singleWrite: Bool?
     /// For UPDATE and DELETE: whether changing one row needs no statement savepoint.
-    var singleRowSafe: Bool?
+    @exclusivity(unchecked) var singleRowSafe: Bool?
     /// For INSERT: whether the AUTOINCREMENT sequence table is known to exist (or not needed).
-    var sequenceChecked = false
-    var writer: TableWriter?
-    var targets: [Int]?
+    @exclusivity(unchecked) var sequenceChecked = false
+    @exclusivity(unchecked) var writer: TableWriter?
+    @exclusivity(unchecked) var targets: [Int]?
     /// The affinity of each target column.
-    var targetAffinities: [SQLAffinity]?
-    var values: [[CompiledExpression]]?
-    var assignments: [(column: Int, value: CompiledExpression)]?
-    var returning: ReturningList?
-    var upsert: [UpsertPlan]?
+    @exclusivity(unchecked) var targetAffinities: [SQLAffinity]?
+    @exclusivity(unchecked) var values: [[CompiledExpression]]?
+    @exclusivity(unchecked) var assignments: [(column: Int, value: CompiledExpression)]?
+    @exclusivity(unchecked) var returning: ReturningList?
+    @exclusivity(unchecked) var upsert: [UpsertPlan]?
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
-    var matching: SelectProgram?
-    var matchingCursor: SelectCursor?
+    @exclusivity(unchecked) var matching: SelectProgram?
+    @exclusivity(unchecked) var matchingCursor: SelectCursor?
     /// The session of the statement's last run, reused by the next one (see ``WriteSession/reset(parameters:)``).
-    var session: WriteSession?
+    @exclusivity(unchecked) var session: WriteSession?
     /// For UPDATE and DELETE: whether the foreign keys they use were checked (see
     /// ``WriteSession/prepareForeignKeys(_:asChild:asParent:assigned:)``).
-    var foreignKeysPrepared = false
+    @exclusivity(unchecked) var foreignKeysPrepared = false
     /// For UPDATE and DELETE whose condition is `rowid = constant`: the direct lookup replacing `matching`.
-    var rowidLookup: RowidLookup?
-    var rowidLookupChecked = false
+    @exclusivity(unchecked) var rowidLookup: RowidLookup?
+    @exclusivity(unchecked) var rowidLookupChecked = false
     /// For INSERT … VALUES: what the first run worked out, so that later runs go straight to the rows.
-    var insertPlan: InsertPlan?
+    @exclusivity(unchecked) var insertPlan: InsertPlan?
 
     /// A condition `rowid = constant`, compiled.
     struct RowidLookup {

@@ -36,30 +36,33 @@ struct ParentKey {
 /// (a child row without parent, or a deleted parent key still referenced), and the statement fails with
 /// `FOREIGN KEY constraint failed` if the counter is not zero at its end. Every constraint is immediate here:
 /// `DEFERRABLE INITIALLY DEFERRED` constraints are checked at the end of the statement too, not at `COMMIT`.
+///
+/// The per-statement state is only touched by the statement's own thread, never through overlapping accesses, so
+/// its hot properties skip dynamic exclusivity checks.
 final class WriteSession {
     let catalog: SchemaCatalog
     let engine: StorageEngine
-    private(set) var parameters: BoundParameters
+    @exclusivity(unchecked) private(set) var parameters: BoundParameters
     let foreignKeys: Bool
     /// Outstanding foreign key violations.
-    var violations = 0
+    @exclusivity(unchecked) var violations = 0
     /// Rows inserted, updated or deleted directly by the statement (not by REPLACE or foreign key actions).
-    var changes = 0
+    @exclusivity(unchecked) var changes = 0
     /// Rows changed by foreign key actions: SQLite adds them to `total_changes()` as they happen.
-    var actionChanges = 0
+    @exclusivity(unchecked) var actionChanges = 0
     /// The rowid of the last row inserted by the statement.
-    var lastInsertedRowid: Int64?
+    @exclusivity(unchecked) var lastInsertedRowid: Int64?
     /// Whether the statement started changing rows (so that a failure resets the change counter).
-    var started = false
+    @exclusivity(unchecked) var started = false
     /// Whether the statement inserts a single row with `VALUES`: like SQLite, a missing parent then fails the
     /// statement at once, before the row is stored.
-    var singleRowInsert = false
+    @exclusivity(unchecked) var singleRowInsert = false
 
     private var writers: [String: TableWriter] = [:]
     private var parentKeys: [String: ParentKey] = [:]
     /// Per autoincrement table: the rowid of its `granite_sequence` row (if any) and its value.
-    private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
-    private var sequenceTargets: [TableDefinition] = []
+    @exclusivity(unchecked) private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
+    @exclusivity(unchecked) private var sequenceTargets: [TableDefinition] = []
 
     static let sequenceTable = "granite_sequence"
 
@@ -82,6 +85,11 @@ final class WriteSession {
         singleRowInsert = false
         if !sequences.isEmpty { sequences.removeAll() }
         if !sequenceTargets.isEmpty { sequenceTargets.removeAll() }
+    }
+
+    /// Drops the statement's parameters once it has run, so that binding the next ones does not copy them.
+    func releaseParameters() {
+        parameters = BoundParameters()
     }
 
     /// The connection whose writer and reference caches the session uses, if set.

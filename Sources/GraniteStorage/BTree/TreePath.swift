@@ -9,7 +9,7 @@ final class TreePath {
 
     let pages: UnsafeMutablePointer<PageNumber>
     let indices: UnsafeMutablePointer<Int>
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     init() {
         pages = .allocate(capacity: TreePath.maximumDepth + 1)

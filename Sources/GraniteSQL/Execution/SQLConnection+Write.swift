@@ -242,21 +242,19 @@ extension SQLConnection {
         try session.dropSequence(table)
     }
 
-    /// The statement's table and its writer, from the statement's cache when it has them; the writer is
-    /// registered with `session`.
-    private func target(_ name: QualifiedName, _ session: WriteSession, _ cache: WriteCache) throws -> (
-        TableDefinition, TableWriter
-    ) {
+    /// The writer of the statement's table, from the statement's cache when it has it; the writer is registered
+    /// with `session`.
+    private func target(_ name: QualifiedName, _ session: WriteSession, _ cache: WriteCache) throws -> TableWriter {
         if let writer = cache.writer {
             session.adopt(writer)
-            return (writer.table, writer)
+            return writer
         }
         let table = try cache.table ?? tableDefinition(name)
         cache.table = table
         let writer = try session.writer(table)
         cache.writer = writer
         session.adopt(writer)
-        return (table, writer)
+        return writer
     }
 
     // MARK: INSERT
@@ -293,7 +291,8 @@ extension SQLConnection {
         _ insert: InsertStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let (table, writer) = try target(insert.table, session, cache)
+        let writer = try target(insert.table, session, cache)
+        let table = writer.table
         let targets: [Int]
         if let cached = cache.targets {
             targets = cached
@@ -529,9 +528,12 @@ extension SQLConnection {
 
     /// The rows of `writer`'s table matching `condition` (each: the column values, then the rowid), found by the
     /// query planner with `SELECT *, rowid FROM t WHERE condition`, compiled once per cache.
+    ///
+    /// With `keysOnly`, a row found by its rowid may hold only its rowid and the columns of its index keys (see
+    /// ``TableWriter/fetch(rowid:keysOnly:)``).
     private func matchingRows(
         _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
-        _ parameters: BoundParameters, _ cache: WriteCache
+        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false
     ) throws -> [[Value]] {
         if !cache.rowidLookupChecked {
             cache.rowidLookup = rowidLookup(writer, condition)
@@ -541,7 +543,7 @@ extension SQLConnection {
             var context = EvaluationContext(parameters: parameters)
             // The rowid the query planner would look up (`AccessKeys.rowid`), then the whole condition on its row.
             guard let rowid = AccessKeys.rowid(try lookup.key.evaluate(&context)),
-                let row = try writer.fetch(rowid: rowid)
+                let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly)
             else { return [] }
             var rowContext = EvaluationContext(row: row, parameters: parameters)
             return try lookup.condition.isTrue(&rowContext) ? [row] : []
@@ -616,19 +618,22 @@ extension SQLConnection {
         _ update: UpdateStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let (table, writer) = try target(update.table, session, cache)
-        let assignments = try cache.assignments ?? compileAssignments(update.assignments, table, writer.scope)
+        let writer = try target(update.table, session, cache)
+        let assignments =
+            try cache.assignments ?? compileAssignments(update.assignments, writer.table, writer.scope)
         cache.assignments = assignments
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
         if !cache.foreignKeysPrepared {
             let assigned = Set(assignments.map(\.column))
-            try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
+            try session.prepareForeignKeys(writer.table, asChild: true, asParent: true, assigned: assigned)
             cache.foreignKeysPrepared = true
         }
-        let n = table.columns.count
+        let n = writer.columnCount
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
-        if rows.count > 1 || !isSingleRowSafe(table, update.orAction, cache) { try ensureStatementSavepoint() }
+        if rows.count > 1 || !isSingleRowSafe(writer.table, update.orAction, cache) {
+            try ensureStatementSavepoint()
+        }
         session.started = true
         var output: [[Value]] = []
         for (position, row) in rows.enumerated() {
@@ -637,12 +642,14 @@ extension SQLConnection {
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
             else { continue }
             var context = EvaluationContext(row: old, parameters: parameters)
-            var values = Array(old.prefix(n))
+            var values: [Value] = []
+            values.reserveCapacity(n + 1)
+            values.append(contentsOf: old[0..<n])
             for assignment in assignments {
-                values[assignment.column] = table.columns[assignment.column].affinity.apply(
+                values[assignment.column] = writer.affinities[assignment.column].apply(
                     to: try assignment.value.evaluate(&context))
             }
-            if let new = try session.update(writer, old: old, values: values, resolution: update.orAction),
+            if let new = try session.update(writer, old: old, values: consume values, resolution: update.orAction),
                 let returning
             {
                 output.append(try returning.evaluate(new, parameters: parameters))
@@ -655,16 +662,20 @@ extension SQLConnection {
     private func delete(
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
-        let (table, writer) = try target(delete.table, session, cache)
+        let writer = try target(delete.table, session, cache)
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
         if !cache.foreignKeysPrepared {
-            try session.prepareForeignKeys(table, asChild: false, asParent: true)
+            try session.prepareForeignKeys(writer.table, asChild: false, asParent: true)
             cache.foreignKeysPrepared = true
         }
-        let n = table.columns.count
-        let rows = try matchingRows(writer, delete.table, delete.whereClause, statement, session.parameters, cache)
-        if rows.count > 1 || !isSingleRowSafe(table, nil, cache) { try ensureStatementSavepoint() }
+        let n = writer.columnCount
+        // Without RETURNING or foreign keys, removing a row needs only its index keys.
+        let singleRowSafe = isSingleRowSafe(writer.table, nil, cache)
+        let rows = try matchingRows(
+            writer, delete.table, delete.whereClause, statement, session.parameters, cache,
+            keysOnly: returning == nil && singleRowSafe)
+        if rows.count > 1 || !singleRowSafe { try ensureStatementSavepoint() }
         session.started = true
         var output: [[Value]] = []
         for (position, row) in rows.enumerated() {

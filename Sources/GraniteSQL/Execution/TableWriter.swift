@@ -12,7 +12,8 @@ final class TableWriter {
     let parameters: BoundParameters
     /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`):
     /// slot 0 for no resolution, then one per ``ConflictResolution`` case.
-    @exclusivity(unchecked) var constraintOrders: [[(UniqueTarget, WriteSession.ConflictAction)]?] = Array(repeating: nil, count: 6)
+    @exclusivity(unchecked) var constraintOrders: [[(UniqueTarget, WriteSession.ConflictAction)]?] = Array(
+        repeating: nil, count: 6)
     /// Per index: how each key column is computed (a column slot or an expression) and its collation, and the
     /// partial index condition — resolved once, since keys are computed for every row written.
     private let keyParts:
@@ -22,12 +23,16 @@ final class TableWriter {
         )]
     /// The number of declared columns (the rowid follows them in an evaluation row).
     let columnCount: Int
+    /// The affinity of each column.
+    let affinities: [SQLAffinity]
     /// The columns declared NOT NULL.
     let notNullColumns: [Int]
     /// The position of the rowid alias column, or -1.
     let rowidAlias: Int
     /// Whether computing the index keys of a row cannot fail: every key part is a column, no index is partial.
     let keysCannotFail: Bool
+    /// Per column: whether an index key uses it.
+    private let keyColumns: [Bool]
     /// The index trees, in the order of `indexes`.
     private let trees: [IndexTree]
     private let encoder = RowEncoder()
@@ -39,6 +44,7 @@ final class TableWriter {
     @exclusivity(unchecked) private var keyBuffer: [UInt8] = []
     @exclusivity(unchecked) private var oldKeyBuffer: [UInt8] = []
     @exclusivity(unchecked) private var keyEnds: [Int] = []
+    @exclusivity(unchecked) private var decoder = RowDecoder()
 
     init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters) throws {
         self.table = table
@@ -59,8 +65,16 @@ final class TableWriter {
         self.indexes = indexes
         trees = indexes.map(\.1)
         keysCannotFail = indexes.allSatisfy { index in index.3 == nil && index.2.allSatisfy { $0 == nil } }
+        var keyColumns = Array(repeating: false, count: table.columns.count)
+        for index in indexes {
+            for column in index.0.columns {
+                if case .column(let c) = column.target, c < keyColumns.count { keyColumns[c] = true }
+            }
+        }
+        self.keyColumns = keyColumns
         columnCount = table.columns.count
         notNullColumns = table.columns.indices.filter { table.columns[$0].notNull }
+        affinities = table.columns.map(\.affinity)
         rowidAlias = table.rowidAlias ?? -1
         keyParts = indexes.map { index in
             let columns = index.0.columns.enumerated().map { position, column in
@@ -308,8 +322,28 @@ final class TableWriter {
     }
 
     /// The stored row of `rowid` (evaluation layout), if it exists.
-    func fetch(rowid: Int64) throws -> [Value]? {
-        try tree.withPayload(rowid: rowid) { try row(rowid: rowid, values: RowDecoder.decode($0)) }
+    ///
+    /// With `keysOnly`, only the columns the index keys use are read (the others are NULL), when the keys are plain
+    /// columns: enough to remove the row.
+    func fetch(rowid: Int64, keysOnly: Bool = false) throws -> [Value]? {
+        let keysOnly = keysOnly && keysCannotFail
+        return try tree.withPayload(rowid: rowid) { payload in
+            try decoder.reset(payload)
+            // The evaluation layout directly: declared columns (defaults for those added after the row was
+            // written), the rowid alias filled in, then the rowid.
+            var values: [Value] = []
+            values.reserveCapacity(columnCount + 1)
+            let stored = min(decoder.count, columnCount)
+            if keysOnly {
+                for c in 0..<stored { values.append(keyColumns[c] ? try decoder.value(at: c) : .null) }
+            } else {
+                for c in 0..<stored { values.append(try decoder.value(at: c)) }
+            }
+            for c in stored..<columnCount { values.append(defaults[c]) }
+            if rowidAlias >= 0 { values[rowidAlias] = .integer(rowid) }
+            values.append(.integer(rowid))
+            return values
+        }
     }
 
     /// Stores `row` (evaluation layout, the rowid in its last slot) with its index entries; constraints must

@@ -186,15 +186,15 @@ final class WriteSession {
     /// Replaces stored row `old` by `values` (one per declared column, affinities applied), resolving conflicts
     /// with `resolution`. Returns the new row, or nil when the change was skipped (`IGNORE`).
     func update(
-        _ writer: TableWriter, old: [Value], values: [Value], resolution: ConflictResolution?, direct: Bool = true
+        _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
+        direct: Bool = true
     ) throws -> [Value]? {
-        let table = writer.table
-        let n = table.columns.count
+        let n = writer.columnCount
         guard case .integer(let oldRowid) = old[n] else { return nil }
         var row = values
         var rowid = oldRowid
-        if let alias = table.rowidAlias {
-            guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
+        if writer.rowidAlias >= 0 {
+            guard case .integer(let i) = row[writer.rowidAlias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
         }
         row.append(.integer(rowid))
@@ -217,8 +217,8 @@ final class WriteSession {
         var parents: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             // Like SQLite, self-referencing keys are checked on every update.
-            for (k, key) in table.foreignKeys.enumerated()
-            where SchemaNames.equal(key.parentTable, table.name)
+            for (k, key) in writer.table.foreignKeys.enumerated()
+            where SchemaNames.equal(key.parentTable, writer.table.name)
                 || key.columns.contains(where: { !Self.identical(old[$0], row[$0]) })
             {
                 childKeys.append(k)
@@ -248,12 +248,11 @@ final class WriteSession {
 
     /// Deletes stored row `old`, applying foreign key actions; `direct` counts it as a change of the statement.
     func delete(_ writer: TableWriter, _ old: [Value], direct: Bool) throws {
-        let table = writer.table
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             references = try referencing(writer)
-            try childDelta(writer, old, keys: Array(table.foreignKeys.indices), delta: -1, isNew: false)
-            if case .integer(let rowid) = old[table.columns.count] {
+            try childDelta(writer, old, keys: Array(writer.table.foreignKeys.indices), delta: -1, isNew: false)
+            if case .integer(let rowid) = old[writer.table.columns.count] {
                 try parentDelta(writer, old, references: references, delta: 1, excluding: rowid)
             }
         }

@@ -131,6 +131,19 @@ struct TreePage {
         let total: UInt64
         switch base.u8(0) {
         case PageType.indexLeaf.rawValue:
+            // The common short cell: one-byte key and value lengths, read inline.
+            if p + 2 <= geometry.usableEnd {
+                let k = base.load(fromByteOffset: p, as: UInt8.self)
+                let v = base.load(fromByteOffset: p + 1, as: UInt8.self)
+                if k < 0x80 && v < 0x80 {
+                    let length = Int(k)
+                    guard length <= geometry.localLength(length + Int(v)) else { return nil }
+                    guard p + 2 + length <= geometry.usableEnd else {
+                        throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
+                    }
+                    return UnsafeRawBufferPointer(start: base + p + 2, count: length)
+                }
+            }
             let k = try varint(p, index)
             let v = try varint(p + k.length, index)
             guard k.value <= UInt64(TreePage.maxPayload), v.value <= UInt64(TreePage.maxPayload) - k.value else {

@@ -120,9 +120,12 @@ extension SQLConnection {
         columns: [String], rows: [[Value]]
     ) {
         let cache = cache ?? WriteCache()
-        cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
+        let version = catalog.schemaVersion
+        cache.validate(version: version, foreignKeys: foreignKeysEnabled)
         if let plan = cache.insertPlan, let writer = cache.writer {
-            return try counting(parameters, cache) { try self.insert(plan, writer, session: $0, cache: cache) }
+            return try counting(parameters, cache, version: version) {
+                try self.insert(plan, writer, session: $0, cache: cache)
+            }
         }
         switch statement.kind {
         case .createIndex(let create):
@@ -155,15 +158,15 @@ extension SQLConnection {
                 try createSequenceTable()
             }
             cache.sequenceChecked = true
-            return try counting(parameters, cache) {
+            return try counting(parameters, cache, version: version) {
                 try self.insert(insert, statement: statement, session: $0, cache: cache)
             }
         case .update(let update):
-            return try counting(parameters, cache) {
+            return try counting(parameters, cache, version: version) {
                 try self.update(update, statement: statement, session: $0, cache: cache)
             }
         case .delete(let delete):
-            return try counting(parameters, cache) {
+            return try counting(parameters, cache, version: version) {
                 try self.delete(delete, statement: statement, session: $0, cache: cache)
             }
         default:
@@ -175,12 +178,12 @@ extension SQLConnection {
     /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
     /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
     private func counting(
-        _ parameters: BoundParameters, _ cache: WriteCache,
+        _ parameters: BoundParameters, _ cache: WriteCache, version: Int,
         _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
     ) throws -> (columns: [String], rows: [[Value]]) {
         // The statement's previous session, when it is for the same schema version, is reset rather than rebuilt.
         let session: WriteSession
-        if let previous = cache.session, previous.catalog.schemaVersion == catalog.schemaVersion {
+        if let previous = cache.session, previous.catalog.schemaVersion == version {
             previous.reset(parameters: parameters)
             session = previous
         } else {

@@ -44,6 +44,7 @@ final class TableWriter {
     @exclusivity(unchecked) private var keyBuffer: [UInt8] = []
     @exclusivity(unchecked) private var oldKeyBuffer: [UInt8] = []
     @exclusivity(unchecked) private var keyEnds: [Int] = []
+    @exclusivity(unchecked) private var oldKeyEnds: [Int] = []
     @exclusivity(unchecked) private var decoder = RowDecoder()
 
     init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters) throws {
@@ -369,6 +370,8 @@ final class TableWriter {
         guard case .integer(let oldRowid) = old[columnCount], case .integer(let rowid) = new[columnCount] else {
             return
         }
+        // Every key first (evaluating an index expression may fail before anything is written): the entries to
+        // remove in `before` (ends in `oldKeyEnds`), those to add in `keys` (ends in `keyEnds`).
         var keys = takeBuffer(&keyBuffer)
         var before = takeBuffer(&oldKeyBuffer)
         defer {
@@ -376,19 +379,24 @@ final class TableWriter {
             oldKeyBuffer = before
         }
         keyEnds.removeAll(keepingCapacity: true)
+        oldKeyEnds.removeAll(keepingCapacity: true)
         for k in indexes.indices {
-            before.removeAll(keepingCapacity: true)
+            let oldStart = before.count
             let start = keys.count
             let hadEntry = try appendKey(k, row: old, to: &before) != nil
             let hasEntry = try appendKey(k, row: new, to: &keys) != nil
-            if rowid == oldRowid && hadEntry == hasEntry && keys[start...].elementsEqual(before) {
+            if rowid == oldRowid && hadEntry == hasEntry && keys[start...].elementsEqual(before[oldStart...]) {
                 keys.removeSubrange(start...)
+                before.removeSubrange(oldStart...)
                 keyEnds.append(-1)
+                oldKeyEnds.append(-1)
                 continue
             }
             if hadEntry {
                 KeyEncoding.append(integer: oldRowid, to: &before)
-                _ = try trees[k].delete(key: before)
+                oldKeyEnds.append(before.count)
+            } else {
+                oldKeyEnds.append(-1)
             }
             if hasEntry {
                 KeyEncoding.append(integer: rowid, to: &keys)
@@ -397,13 +405,22 @@ final class TableWriter {
                 keyEnds.append(-1)
             }
         }
-        keyBuffer = keys
+        // The table row first: an UPDATE rewrites the row it has just read, where the lookup left off.
         if rowid == oldRowid {
             _ = try withPayload(new) { try tree.replace(rowid: rowid, payload: $0) }
         } else {
             _ = try tree.delete(rowid: oldRowid)
             try withPayload(new) { try tree.insert(rowid: rowid, payload: $0) }
         }
+        try before.withUnsafeBytes { all in
+            var start = 0
+            for k in oldKeyEnds.indices where oldKeyEnds[k] >= 0 {
+                let end = oldKeyEnds[k]
+                _ = try trees[k].delete(key: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+        keyBuffer = keys
         try insertBuiltKeys()
         keys = keyBuffer
     }

@@ -242,6 +242,28 @@ struct BTree {
         return found
     }
 
+    /// Overwrites table row `rowid` in place where the last lookup found it (``Pager/rowHint``), when no tree
+    /// changed since and the new cell has the old one's size, all local: no descent. Returns false, changing
+    /// nothing, when it cannot.
+    func replaceAtHint(rowid: Int64, payload: UnsafeRawBufferPointer) throws -> Bool {
+        guard kind == .table, pager.rowHint.root == root, pager.rowHint.page != 0 else { return false }
+        try pager.prepareForWrite()
+        let hint = pager.rowHint
+        guard hint.generation == pager.treeGeneration, pager.isValidPageNumber(hint.page) else { return false }
+        let leaf = try treePage(hint.page)
+        guard leaf.isLeaf, hint.index < leaf.cellCount, try leaf.rowid(at: hint.index) == rowid else { return false }
+        let cell = try leaf.cell(at: hint.index)
+        guard cell.overflow == 0, pager.geometry.localLength(payload.count) == payload.count else { return false }
+        let replacement = try buildLeafCell(
+            rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0), payload: payload)
+        guard replacement.count == cell.size else { return false }
+        let page = try writableTreePage(hint.page)
+        (page.base + cell.offset).copyMemory(from: replacement.baseAddress!, byteCount: cell.size)
+        pager.treeGeneration &+= 1
+        try pager.safePoint()
+        return true
+    }
+
     /// Inserts `cell` at `index` of the page at `level` of the path,
     /// splitting pages up the path as needed.
     func insertCell(_ cell: UnsafeRawBufferPointer, level: Int, index: Int) throws {

@@ -634,7 +634,7 @@ extension SQLConnection {
         }
         let n = writer.columnCount
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
-        if rows.count > 1 || !isSingleRowSafe(writer.table, update.orAction, cache) {
+        if rows.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
             try ensureStatementSavepoint()
         }
         session.started = true
@@ -674,7 +674,7 @@ extension SQLConnection {
         }
         let n = writer.columnCount
         // Without RETURNING or foreign keys, removing a row needs only its index keys.
-        let singleRowSafe = isSingleRowSafe(writer.table, nil, cache)
+        let singleRowSafe = cache.singleRowSafe ?? isSingleRowSafe(writer.table, nil, cache)
         let rows = try matchingRows(
             writer, delete.table, delete.whereClause, statement, session.parameters, cache,
             keysOnly: returning == nil && singleRowSafe)

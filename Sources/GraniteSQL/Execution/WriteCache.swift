@@ -45,19 +45,32 @@ final class WriteCache {
         var condition: CompiledExpression
     }
 
-    /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema.
-    struct InsertPlan {
+    /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema (a class:
+    /// each run takes it with one reference).
+    final class InsertPlan {
         /// The `VALUES` rows.
-        var tuples: [[CompiledExpression]]
+        let tuples: [[CompiledExpression]]
         /// The column receiving each value.
-        var targets: [Int]
+        let targets: [Int]
         /// The affinity of each target column.
-        var affinities: [SQLAffinity]
+        let affinities: [SQLAffinity]
         /// The statement's `OR` resolution.
-        var resolution: ConflictResolution?
-        var upsert: [UpsertPlan]
+        let resolution: ConflictResolution?
+        let upsert: [UpsertPlan]
         /// See ``WriteSession/singleRowInsert``.
-        var singleRowInsert: Bool
+        let singleRowInsert: Bool
+
+        init(
+            tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],
+            resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool
+        ) {
+            self.tuples = tuples
+            self.targets = targets
+            self.affinities = affinities
+            self.resolution = resolution
+            self.upsert = upsert
+            self.singleRowInsert = singleRowInsert
+        }
     }
 
     /// Empties the cache when it was built for another schema version or foreign key setting.

@@ -447,14 +447,24 @@ struct BTree {
     }
 
     /// Appends cells, in order, to an empty page.
+    /// The page must be empty (just initialized): cells are laid out from the end of the content area down, as
+    /// inserting them one by one would, without per-cell bookkeeping.
     private func fill<C: Collection>(_ page: TreePage, _ cells: C) throws where C.Element == UnsafeRawBufferPointer {
+        precondition(page.cellCount == 0 && page.fragmentedBytes == 0, "fill needs an empty page")
         var i = 0
+        var start = page.contentStart
         for cell in cells {
-            guard try page.insertCell(cell, at: i) else {
+            let size = cell.count
+            guard start - size >= TreeGeometry.headerSize + 2 * (i + 1) else {
                 throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
             }
+            start -= size
+            if size > 0 { (page.base + start).copyMemory(from: cell.baseAddress!, byteCount: size) }
+            page.base.setU16(TreeGeometry.headerSize + 2 * i, start)
             i += 1
         }
+        page.base.setU16(2, i)
+        page.base.setU16(4, start)
     }
 
     /// The separator between two adjacent leaf cells, pointing at `child`:

@@ -175,6 +175,15 @@ struct TreePage {
     func rowid(at index: Int) throws -> Int64 {
         var offset = try checkedOffset(index)
         if !isLeaf { offset += 4 }
+        // Rowids below 2^21 (one to three varint bytes), read inline.
+        if offset + 3 <= geometry.usableEnd {
+            let b0 = Int64(base.load(fromByteOffset: offset, as: UInt8.self))
+            if b0 < 0x80 { return b0 }
+            let b1 = Int64(base.load(fromByteOffset: offset + 1, as: UInt8.self))
+            if b1 < 0x80 { return (b0 & 0x7F) | b1 << 7 }
+            let b2 = Int64(base.load(fromByteOffset: offset + 2, as: UInt8.self))
+            if b2 < 0x80 { return (b0 & 0x7F) | (b1 & 0x7F) << 7 | b2 << 14 }
+        }
         return Int64(bitPattern: try varint(offset, index).value)
     }
 

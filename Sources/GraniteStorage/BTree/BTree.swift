@@ -15,12 +15,33 @@ enum SearchKey {
 }
 
 /// Compares two byte strings as unsigned bytes, shorter prefix first.
+///
+/// Keys are short (an index entry is typically under 32 bytes), so they are compared eight bytes at a time inline
+/// rather than through a `memcmp` call; long keys still go to `memcmp`.
 @inline(__always)
 func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let n = min(a.count, b.count)
     if n > 0 {
-        let r = memcmp(a.baseAddress!, b.baseAddress!, n)
-        if r != 0 { return r < 0 ? -1 : 1 }
+        let x = a.baseAddress!
+        let y = b.baseAddress!
+        if n > 64 {
+            let r = memcmp(x, y, n)
+            if r != 0 { return r < 0 ? -1 : 1 }
+        } else {
+            var i = 0
+            while i + 8 <= n {
+                let u = UInt64(bigEndian: x.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let v = UInt64(bigEndian: y.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                if u != v { return u < v ? -1 : 1 }
+                i += 8
+            }
+            while i < n {
+                let u = x.load(fromByteOffset: i, as: UInt8.self)
+                let v = y.load(fromByteOffset: i, as: UInt8.self)
+                if u != v { return u < v ? -1 : 1 }
+                i += 1
+            }
+        }
     }
     return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
 }

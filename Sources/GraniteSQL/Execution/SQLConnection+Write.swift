@@ -273,12 +273,20 @@ extension SQLConnection {
         session.singleRowInsert = plan.singleRowInsert
         session.started = true
         var output: [[Value]] = []
-        var context = EvaluationContext(parameters: parameters)
+        var context: EvaluationContext?
         for tuple in plan.tuples {
             var values = writer.defaults
             values.reserveCapacity(values.count + 1)
             for k in tuple.indices {
-                values[plan.targets[k]] = plan.affinities[k].apply(to: try tuple[k].evaluate(&context))
+                let value: Value
+                switch tuple[k] {
+                case .parameter(let index): value = parameters[index]
+                case .constant(let constant): value = constant
+                case .expression(let expression):
+                    if context == nil { context = EvaluationContext(parameters: parameters) }
+                    value = try expression.evaluate(&context!)
+                }
+                values[plan.targets[k]] = plan.affinities[k].apply(to: value)
             }
             if let row = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert),
                 let returning

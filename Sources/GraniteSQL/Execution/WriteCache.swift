@@ -48,8 +48,25 @@ final class WriteCache {
     /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema (a class:
     /// each run takes it with one reference).
     final class InsertPlan {
+        /// Where a value of a `VALUES` row comes from: a bound parameter and a constant need no evaluation.
+        enum Source {
+            case parameter(Int)
+            case constant(Value)
+            case expression(CompiledExpression)
+
+            init(_ expression: CompiledExpression) {
+                if expression.prelude.isEmpty, case .parameter(let index) = expression.root {
+                    self = .parameter(index)
+                } else if let value = expression.constantValue {
+                    self = .constant(value)
+                } else {
+                    self = .expression(expression)
+                }
+            }
+        }
+
         /// The `VALUES` rows.
-        let tuples: [[CompiledExpression]]
+        let tuples: [[Source]]
         /// The column receiving each value.
         let targets: [Int]
         /// The affinity of each target column.
@@ -64,7 +81,7 @@ final class WriteCache {
             tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],
             resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool
         ) {
-            self.tuples = tuples
+            self.tuples = tuples.map { $0.map(Source.init) }
             self.targets = targets
             self.affinities = affinities
             self.resolution = resolution

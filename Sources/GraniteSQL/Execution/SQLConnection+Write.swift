@@ -120,7 +120,13 @@ extension SQLConnection {
         columns: [String], rows: [[Value]]
     ) {
         let cache = cache ?? WriteCache()
-        cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
+        let version = catalog.schemaVersion
+        cache.validate(version: version, foreignKeys: foreignKeysEnabled)
+        if let plan = cache.insertPlan, let writer = cache.writer {
+            return try counting(parameters, cache, version: version) {
+                try self.insert(plan, writer, session: $0, cache: cache)
+            }
+        }
         switch statement.kind {
         case .createIndex(let create):
             try catalog.execute(statement, engine: engine)
@@ -152,15 +158,15 @@ extension SQLConnection {
                 try createSequenceTable()
             }
             cache.sequenceChecked = true
-            return try counting(parameters) {
+            return try counting(parameters, cache, version: version) {
                 try self.insert(insert, statement: statement, session: $0, cache: cache)
             }
         case .update(let update):
-            return try counting(parameters) {
+            return try counting(parameters, cache, version: version) {
                 try self.update(update, statement: statement, session: $0, cache: cache)
             }
         case .delete(let delete):
-            return try counting(parameters) {
+            return try counting(parameters, cache, version: version) {
                 try self.delete(delete, statement: statement, session: $0, cache: cache)
             }
         default:
@@ -172,12 +178,22 @@ extension SQLConnection {
     /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
     /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
     private func counting(
-        _ parameters: BoundParameters, _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
+        _ parameters: BoundParameters, _ cache: WriteCache, version: Int,
+        _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
     ) throws -> (columns: [String], rows: [[Value]]) {
-        let session = makeSession(parameters)
+        // The statement's previous session, when it is for the same schema version, is reset rather than rebuilt.
+        let session: WriteSession
+        if let previous = cache.session, previous.catalog.schemaVersion == version {
+            previous.reset(parameters: parameters)
+            session = previous
+        } else {
+            session = makeSession(parameters)
+            cache.session = session
+        }
         defer {
             if let rowid = session.lastInsertedRowid { lastInsertedRowid = rowid }
             totalChanges += session.actionChanges
+            session.releaseParameters()
         }
         do {
             let result = try body(session)
@@ -229,26 +245,65 @@ extension SQLConnection {
         try session.dropSequence(table)
     }
 
-    /// The statement's table and its writer, from the statement's cache when it has them; the writer is
-    /// registered with `session`.
-    private func target(_ name: QualifiedName, _ session: WriteSession, _ cache: WriteCache) throws -> (
-        TableDefinition, TableWriter
-    ) {
+    /// The writer of the statement's table, from the statement's cache when it has it; the writer is registered
+    /// with `session`.
+    private func target(_ name: QualifiedName, _ session: WriteSession, _ cache: WriteCache) throws -> TableWriter {
+        if let writer = cache.writer {
+            session.adopt(writer)
+            return writer
+        }
         let table = try cache.table ?? tableDefinition(name)
         cache.table = table
-        let writer = try cache.writer ?? session.writer(table)
+        let writer = try session.writer(table)
         cache.writer = writer
         session.adopt(writer)
-        return (table, writer)
+        return writer
     }
 
     // MARK: INSERT
+
+    /// Runs an INSERT … VALUES planned by an earlier run (``WriteCache/insertPlan``) for the same schema: its
+    /// checks are done and its values compiled.
+    private func insert(
+        _ plan: WriteCache.InsertPlan, _ writer: TableWriter, session: WriteSession, cache: WriteCache
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let parameters = session.parameters
+        session.adopt(writer)
+        let returning = cache.returning
+        session.singleRowInsert = plan.singleRowInsert
+        session.started = true
+        var output: [[Value]] = []
+        var context: EvaluationContext?
+        for tuple in plan.tuples {
+            var values = writer.defaults
+            values.reserveCapacity(values.count + 1)
+            for k in tuple.indices {
+                let value: Value
+                switch tuple[k] {
+                case .parameter(let index): value = parameters[index]
+                case .constant(let constant): value = constant
+                case .expression(let expression):
+                    if context == nil { context = EvaluationContext(parameters: parameters) }
+                    value = try expression.evaluate(&context!)
+                }
+                values[plan.targets[k]] = plan.affinities[k].apply(to: value)
+            }
+            if let row = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert),
+                let returning
+            {
+                output.append(try returning.evaluate(row, parameters: parameters))
+            }
+        }
+        try session.finish()
+        return (returning?.names ?? [], output)
+    }
 
     private func insert(
         _ insert: InsertStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let (table, writer) = try target(insert.table, session, cache)
+        let writer = try target(insert.table, session, cache)
+        let table = writer.table
         let targets: [Int]
         if let cached = cache.targets {
             targets = cached
@@ -323,8 +378,15 @@ extension SQLConnection {
         var output: [[Value]] = []
         let affinities = cache.targetAffinities ?? targets.map { table.columns[$0].affinity }
         cache.targetAffinities = affinities
+        if let tuples, !table.isAutoincrement {
+            // The next runs skip the checks above (their outcome depends only on the statement and the schema)
+            // and evaluate the cached VALUES directly.
+            cache.insertPlan = WriteCache.InsertPlan(
+                tuples: tuples, targets: targets, affinities: affinities, resolution: insert.orAction, upsert: upsert,
+                singleRowInsert: session.singleRowInsert)
+        }
         func insertRow(_ values: consuming [Value]) throws {
-            if let row = try session.insert(writer, values, resolution: insert.orAction, upsert: upsert),
+            if let row = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert),
                 let returning
             {
                 output.append(try returning.evaluate(row, parameters: parameters))
@@ -338,7 +400,7 @@ extension SQLConnection {
                 for k in tuple.indices {
                     values[targets[k]] = affinities[k].apply(to: try tuple[k].evaluate(&context))
                 }
-                try insertRow(values)
+                try insertRow(consume values)
             }
         } else {
             for supplied in rows {
@@ -347,7 +409,7 @@ extension SQLConnection {
                 for (k, value) in supplied.enumerated() {
                     values[targets[k]] = affinities[k].apply(to: value)
                 }
-                try insertRow(values)
+                try insertRow(consume values)
             }
         }
         try session.finish()
@@ -477,10 +539,26 @@ extension SQLConnection {
 
     /// The rows of `writer`'s table matching `condition` (each: the column values, then the rowid), found by the
     /// query planner with `SELECT *, rowid FROM t WHERE condition`, compiled once per cache.
+    ///
+    /// With `keysOnly`, a row found by its rowid may hold only its rowid and the columns of its index keys (see
+    /// ``TableWriter/fetch(rowid:keysOnly:)``).
     private func matchingRows(
         _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
-        _ parameters: BoundParameters, _ cache: WriteCache
+        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false
     ) throws -> [[Value]] {
+        if !cache.rowidLookupChecked {
+            cache.rowidLookup = rowidLookup(writer, condition)
+            cache.rowidLookupChecked = true
+        }
+        if let lookup = cache.rowidLookup {
+            var context = EvaluationContext(parameters: parameters)
+            // The rowid the query planner would look up (`AccessKeys.rowid`), then the whole condition on its row.
+            guard let rowid = AccessKeys.rowid(try lookup.key.evaluate(&context)),
+                let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly)
+            else { return [] }
+            var rowContext = EvaluationContext(row: row, parameters: parameters)
+            return try lookup.condition.isTrue(&rowContext) ? [row] : []
+        }
         let cursor: SelectCursor
         if let cached = cache.matchingCursor {
             cursor = cached
@@ -517,20 +595,56 @@ extension SQLConnection {
         return rows
     }
 
+    /// For a condition `rowid = constant` (the rowid or its alias compared with a parameter or a literal): the
+    /// constant and the condition, compiled; nil for any other condition.
+    private func rowidLookup(_ writer: TableWriter, _ condition: SQLExpression?) -> WriteCache.RowidLookup? {
+        guard let condition, case .binary(.equal, let left, let right) = condition.kind else { return nil }
+        func isRowid(_ e: SQLExpression) -> Bool {
+            guard case .column(let reference) = e.kind, let resolved = try? writer.scope.resolve(reference) else {
+                return false
+            }
+            return resolved.slot == writer.columnCount || resolved.slot == writer.rowidAlias
+        }
+        func isConstant(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .parameter, .literal: return true
+            default: return false
+            }
+        }
+        let key: SQLExpression
+        if isRowid(left) && isConstant(right) {
+            key = right
+        } else if isRowid(right) && isConstant(left) {
+            key = left
+        } else {
+            return nil
+        }
+        guard let compiledKey = try? ExpressionCompiler.compile(key, resolver: EmptyColumnResolver()),
+            let compiledCondition = try? ExpressionCompiler.compile(condition, resolver: writer.scope)
+        else { return nil }
+        return WriteCache.RowidLookup(key: compiledKey, condition: compiledCondition)
+    }
+
     private func update(
         _ update: UpdateStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
-        let (table, writer) = try target(update.table, session, cache)
-        let assignments = try cache.assignments ?? compileAssignments(update.assignments, table, writer.scope)
+        let writer = try target(update.table, session, cache)
+        let assignments =
+            try cache.assignments ?? compileAssignments(update.assignments, writer.table, writer.scope)
         cache.assignments = assignments
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
-        let assigned = Set(assignments.map(\.column))
-        try session.prepareForeignKeys(table, asChild: true, asParent: true, assigned: assigned)
-        let n = table.columns.count
+        if !cache.foreignKeysPrepared {
+            let assigned = Set(assignments.map(\.column))
+            try session.prepareForeignKeys(writer.table, asChild: true, asParent: true, assigned: assigned)
+            cache.foreignKeysPrepared = true
+        }
+        let n = writer.columnCount
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
-        if rows.count > 1 || !isSingleRowSafe(table, update.orAction, cache) { try ensureStatementSavepoint() }
+        if rows.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
+            try ensureStatementSavepoint()
+        }
         session.started = true
         var output: [[Value]] = []
         for (position, row) in rows.enumerated() {
@@ -539,12 +653,14 @@ extension SQLConnection {
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
             else { continue }
             var context = EvaluationContext(row: old, parameters: parameters)
-            var values = Array(old.prefix(n))
+            var values: [Value] = []
+            values.reserveCapacity(n + 1)
+            values.append(contentsOf: old[0..<n])
             for assignment in assignments {
-                values[assignment.column] = table.columns[assignment.column].affinity.apply(
+                values[assignment.column] = writer.affinities[assignment.column].apply(
                     to: try assignment.value.evaluate(&context))
             }
-            if let new = try session.update(writer, old: old, values: values, resolution: update.orAction),
+            if let new = try session.update(writer, old: old, values: consume values, resolution: update.orAction),
                 let returning
             {
                 output.append(try returning.evaluate(new, parameters: parameters))
@@ -557,13 +673,20 @@ extension SQLConnection {
     private func delete(
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
-        let (table, writer) = try target(delete.table, session, cache)
+        let writer = try target(delete.table, session, cache)
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
-        try session.prepareForeignKeys(table, asChild: false, asParent: true)
-        let n = table.columns.count
-        let rows = try matchingRows(writer, delete.table, delete.whereClause, statement, session.parameters, cache)
-        if rows.count > 1 || !isSingleRowSafe(table, nil, cache) { try ensureStatementSavepoint() }
+        if !cache.foreignKeysPrepared {
+            try session.prepareForeignKeys(writer.table, asChild: false, asParent: true)
+            cache.foreignKeysPrepared = true
+        }
+        let n = writer.columnCount
+        // Without RETURNING or foreign keys, removing a row needs only its index keys.
+        let singleRowSafe = cache.singleRowSafe ?? isSingleRowSafe(writer.table, nil, cache)
+        let rows = try matchingRows(
+            writer, delete.table, delete.whereClause, statement, session.parameters, cache,
+            keysOnly: returning == nil && singleRowSafe)
+        if rows.count > 1 || !singleRowSafe { try ensureStatementSavepoint() }
         session.started = true
         var output: [[Value]] = []
         for (position, row) in rows.enumerated() {

@@ -11,6 +11,9 @@ import GraniteStorage
 /// try db.execute("INSERT INTO t(name) VALUES (?)", arguments: [.text("Ada")])
 /// let result = try db.query("SELECT id, name FROM t")
 /// ```
+///
+/// The connection's scalar state (change counters, transaction flags) is never accessed through overlapping
+/// `inout`s, so those properties skip dynamic exclusivity checks, which the per-statement path would pay many times.
 public final class SQLConnection {
     /// The storage engine the connection runs on.
     public let engine: StorageEngine
@@ -18,11 +21,11 @@ public final class SQLConnection {
     @exclusivity(unchecked) public internal(set) var catalog: SchemaCatalog
 
     /// The rowid of the most recent successful INSERT on this connection (SQLite's `last_insert_rowid()`).
-    public internal(set) var lastInsertedRowid: Int64 = 0
+    @exclusivity(unchecked) public internal(set) var lastInsertedRowid: Int64 = 0
     /// The rows inserted, updated or deleted by the most recent INSERT, UPDATE or DELETE (`changes()`).
-    public internal(set) var changes = 0
+    @exclusivity(unchecked) public internal(set) var changes = 0
     /// The rows inserted, updated or deleted since the connection opened (`total_changes()`).
-    public internal(set) var totalChanges = 0
+    @exclusivity(unchecked) public internal(set) var totalChanges = 0
     /// Table writers by table name, valid for catalog version ``writerCacheVersion``.
     var writerCache: [String: TableWriter] = [:]
     var writerCacheVersion = -1
@@ -33,13 +36,13 @@ public final class SQLConnection {
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
     @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
-    public var foreignKeysEnabled = true
+    @exclusivity(unchecked) public var foreignKeysEnabled = true
 
     private static let statementSavepoint = "granite_statement"
     /// Whether the running statement's savepoint is deferred (see `atomically(savepoint:deferred:_:)`), and
     /// whether it has been opened.
-    private var statementSavepointDeferred = false
-    private var statementSavepointOpen = false
+    @exclusivity(unchecked) private var statementSavepointDeferred = false
+    @exclusivity(unchecked) private var statementSavepointOpen = false
 
     /// Opens the running statement's deferred savepoint, if it is deferred and not open yet.
     func ensureStatementSavepoint() throws {

@@ -10,8 +10,10 @@ final class TableWriter {
     let defaults: [Value]
     let checks: [(name: String, expression: CompiledExpression)]
     let parameters: BoundParameters
-    /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`).
-    var constraintOrders: [String: [(UniqueTarget, WriteSession.ConflictAction)]] = [:]
+    /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`):
+    /// slot 0 for no resolution, then one per ``ConflictResolution`` case.
+    @exclusivity(unchecked) var constraintOrders: [[(UniqueTarget, WriteSession.ConflictAction)]?] = Array(
+        repeating: nil, count: 6)
     /// Per index: how each key column is computed (a column slot or an expression) and its collation, and the
     /// partial index condition — resolved once, since keys are computed for every row written.
     private let keyParts:
@@ -19,6 +21,31 @@ final class TableWriter {
             columns: [(slot: Int, expression: CompiledExpression?, collation: SQLCollation)],
             filter: CompiledExpression?
         )]
+    /// The number of declared columns (the rowid follows them in an evaluation row).
+    let columnCount: Int
+    /// The affinity of each column.
+    let affinities: [SQLAffinity]
+    /// The columns declared NOT NULL.
+    let notNullColumns: [Int]
+    /// The position of the rowid alias column, or -1.
+    let rowidAlias: Int
+    /// Whether computing the index keys of a row cannot fail: every key part is a column, no index is partial.
+    let keysCannotFail: Bool
+    /// Per column: whether an index key uses it.
+    private let keyColumns: [Bool]
+    /// The index trees, in the order of `indexes`.
+    private let trees: [IndexTree]
+    private let encoder = RowEncoder()
+    /// The foreign keys referring to the table, once ``WriteSession`` looked them up.
+    @exclusivity(unchecked) var references: [(child: TableDefinition, key: Int)]?
+    // Buffers reused by every row written: the encoded row, and index keys. Only this object's methods touch
+    // them, never re-entrantly, so dynamic exclusivity checks are not needed.
+    @exclusivity(unchecked) private var rowBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var keyBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var oldKeyBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var keyEnds: [Int] = []
+    @exclusivity(unchecked) private var oldKeyEnds: [Int] = []
+    @exclusivity(unchecked) private var decoder = RowDecoder()
 
     init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters) throws {
         self.table = table
@@ -37,6 +64,19 @@ final class TableWriter {
             indexes.append((index, try engine.index(named: index.storageName), keys, filter))
         }
         self.indexes = indexes
+        trees = indexes.map(\.1)
+        keysCannotFail = indexes.allSatisfy { index in index.3 == nil && index.2.allSatisfy { $0 == nil } }
+        var keyColumns = Array(repeating: false, count: table.columns.count)
+        for index in indexes {
+            for column in index.0.columns {
+                if case .column(let c) = column.target, c < keyColumns.count { keyColumns[c] = true }
+            }
+        }
+        self.keyColumns = keyColumns
+        columnCount = table.columns.count
+        notNullColumns = table.columns.indices.filter { table.columns[$0].notNull }
+        affinities = table.columns.map(\.affinity)
+        rowidAlias = table.rowidAlias ?? -1
         keyParts = indexes.map { index in
             let columns = index.0.columns.enumerated().map { position, column in
                 var slot = -1
@@ -67,7 +107,12 @@ final class TableWriter {
 
     /// The evaluation row for stored `payload`: the column values (the rowid alias filled in), then the rowid.
     func row(rowid: Int64, payload: [UInt8]) throws -> [Value] {
-        var values = try RowDecoder.decode(payload)
+        try row(rowid: rowid, values: RowDecoder.decode(payload))
+    }
+
+    /// The evaluation row for the decoded stored `values`.
+    private func row(rowid: Int64, values: consuming [Value]) -> [Value] {
+        var values = values
         if values.count > table.columns.count { values.removeLast(values.count - table.columns.count) }
         while values.count < table.columns.count { values.append(defaults[values.count]) }
         if let alias = table.rowidAlias { values[alias] = .integer(rowid) }
@@ -92,31 +137,41 @@ final class TableWriter {
     /// The key of `row` in index number `k` without the rowid, or nil when the row is not in a partial index.
     /// `hasNull` reports whether any key value is NULL (such entries never conflict).
     func indexPrefix(_ k: Int, row: [Value]) throws -> (key: [UInt8], hasNull: Bool)? {
-        let parts = keyParts[k]
+        var key: [UInt8] = []
+        key.reserveCapacity(32)
+        guard let hasNull = try appendKey(k, row: row, to: &key) else { return nil }
+        return (key, hasNull)
+    }
+
+    /// Appends the key of `row` in index number `k` (without the rowid) to `key`; returns whether a key value is
+    /// NULL, or nil (appending nothing) when the row is not in a partial index.
+    private func appendKey(_ k: Int, row: [Value], to key: inout [UInt8]) throws -> Bool? {
         var context: EvaluationContext?
-        if let filter = parts.filter {
+        if let filter = keyParts[k].filter {
             var c = EvaluationContext(row: row, parameters: parameters)
             if !(try filter.isTrue(&c)) { return nil }
             context = c
         }
-        var key: [UInt8] = []
-        key.reserveCapacity(32)
         var hasNull = false
-        for part in parts.columns {
-            var value: Value
+        for part in keyParts[k].columns {
             if let compiled = part.expression {
                 if context == nil { context = EvaluationContext(row: row, parameters: parameters) }
-                value = try compiled.evaluate(&context!)
+                let value = part.collation.keyForm(try compiled.evaluate(&context!))
+                if value.isNull { hasNull = true }
+                KeyEncoding.append(value, to: &key)
             } else if part.slot >= 0 {
-                value = row[part.slot]
+                if case .text = row[part.slot], part.collation != .binary {
+                    KeyEncoding.append(part.collation.keyForm(row[part.slot]), to: &key)
+                } else {
+                    if row[part.slot].isNull { hasNull = true }
+                    KeyEncoding.append(row[part.slot], to: &key)
+                }
             } else {
-                value = .null
+                hasNull = true
+                KeyEncoding.append(.null, to: &key)
             }
-            value = part.collation.keyForm(value)
-            if value.isNull { hasNull = true }
-            KeyEncoding.append(value, to: &key)
         }
-        return (key, hasNull)
+        return hasNull
     }
 
     /// The key prefix of index `k` for its first `values.count` columns holding `values`.
@@ -197,24 +252,70 @@ final class TableWriter {
 
     // MARK: Writing
 
-    func insertEntries(_ prefixes: [[UInt8]?], rowid: Int64) throws {
-        for (k, prefix) in prefixes.enumerated() {
-            if let prefix { try indexes[k].tree.insert(key: Self.fullKey(prefix, rowid: rowid)) }
-        }
-    }
-
-    func deleteEntries(of row: [Value], rowid: Int64) throws {
+    /// Builds the full keys (rowid appended) of `row` in every index into ``keyBuffer``: `keyEnds[k]` is the end
+    /// of index `k`'s key, or -1 when the row is not in that (partial) index.
+    private func buildKeys(_ row: [Value], rowid: Int64) throws {
+        var keys = takeBuffer(&keyBuffer)
+        defer { keyBuffer = keys }
+        keyEnds.removeAll(keepingCapacity: true)
         for k in indexes.indices {
-            if let (prefix, _) = try indexPrefix(k, row: row) {
-                _ = try indexes[k].tree.delete(key: Self.fullKey(prefix, rowid: rowid))
+            if try appendKey(k, row: row, to: &keys) != nil {
+                KeyEncoding.append(integer: rowid, to: &keys)
+                keyEnds.append(keys.count)
+            } else {
+                keyEnds.append(-1)
             }
         }
     }
 
+    /// Inserts the keys ``buildKeys(_:rowid:)`` built.
+    private func insertBuiltKeys() throws {
+        try keyBuffer.withUnsafeBytes { all in
+            var start = 0
+            for k in keyEnds.indices where keyEnds[k] >= 0 {
+                let end = keyEnds[k]
+                try trees[k].insert(
+                    key: UnsafeRawBufferPointer(rebasing: all[start..<end]),
+                    value: UnsafeRawBufferPointer(start: nil, count: 0))
+                start = end
+            }
+        }
+    }
+
+    /// Empties `buffer` (keeping its capacity) and hands it over, leaving an empty array behind, so that it can
+    /// be filled without exclusive access to this object.
+    private func takeBuffer(_ buffer: inout [UInt8]) -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    func deleteEntries(of row: [Value], rowid: Int64) throws {
+        var key = takeBuffer(&keyBuffer)
+        defer { keyBuffer = key }
+        for k in indexes.indices {
+            key.removeAll(keepingCapacity: true)
+            if try appendKey(k, row: row, to: &key) != nil {
+                KeyEncoding.append(integer: rowid, to: &key)
+                _ = try trees[k].delete(key: key)
+            }
+        }
+    }
+
+    /// The stored form of `row` (evaluation layout): its declared columns, the rowid alias stored as NULL.
     func payload(_ row: [Value]) -> [UInt8] {
-        var values = Array(row.prefix(table.columns.count))
-        if let alias = table.rowidAlias { values[alias] = .null }
-        return RowEncoder().encode(values)
+        var bytes: [UInt8] = []
+        RowEncoder().encode(row, count: columnCount, nullAt: table.rowidAlias ?? -1, into: &bytes)
+        return bytes
+    }
+
+    /// Calls `body` with the stored form of `row`, encoded into a reused buffer.
+    private func withPayload<R>(_ row: [Value], _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var bytes = takeBuffer(&rowBuffer)
+        defer { rowBuffer = bytes }
+        encoder.encode(row, count: columnCount, nullAt: rowidAlias, into: &bytes)
+        return try bytes.withUnsafeBytes(body)
     }
 
     var rowidName: String {
@@ -222,49 +323,111 @@ final class TableWriter {
     }
 
     /// The stored row of `rowid` (evaluation layout), if it exists.
-    func fetch(rowid: Int64) throws -> [Value]? {
-        guard let payload = try tree.get(rowid: rowid) else { return nil }
-        return try row(rowid: rowid, payload: payload)
+    ///
+    /// With `keysOnly`, only the columns the index keys use are read (the others are NULL), when the keys are plain
+    /// columns: enough to remove the row.
+    func fetch(rowid: Int64, keysOnly: Bool = false) throws -> [Value]? {
+        let keysOnly = keysOnly && keysCannotFail
+        return try tree.withPayload(rowid: rowid) { payload in
+            try decoder.reset(payload)
+            // The evaluation layout directly: declared columns (defaults for those added after the row was
+            // written), the rowid alias filled in, then the rowid.
+            var values: [Value] = []
+            values.reserveCapacity(columnCount + 1)
+            let stored = min(decoder.count, columnCount)
+            if keysOnly {
+                for c in 0..<stored { values.append(keyColumns[c] ? try decoder.value(at: c) : .null) }
+            } else {
+                for c in 0..<stored { values.append(try decoder.value(at: c)) }
+            }
+            for c in stored..<columnCount { values.append(defaults[c]) }
+            if rowidAlias >= 0 { values[rowidAlias] = .integer(rowid) }
+            values.append(.integer(rowid))
+            return values
+        }
     }
 
     /// Stores `row` (evaluation layout, the rowid in its last slot) with its index entries; constraints must
     /// have been checked.
-    func store(_ row: [Value]) throws {
-        guard case .integer(let rowid) = row[table.columns.count] else { return }
-        var prefixes: [[UInt8]?] = []
-        for k in indexes.indices { prefixes.append(try indexPrefix(k, row: row)?.key) }
-        try tree.insert(rowid: rowid, payload: payload(row))
-        try insertEntries(prefixes, rowid: rowid)
+    ///
+    /// With `rowidFailure`, the rowid has not been checked: an existing row with that rowid fails the store, with
+    /// that resolution, before anything is written.
+    func store(_ row: [Value], rowidFailure: ConflictResolution? = nil) throws {
+        guard case .integer(let rowid) = row[columnCount] else { return }
+        // Keys first: evaluating an index expression may fail, before anything is written.
+        try buildKeys(row, rowid: rowid)
+        do {
+            try withPayload(row) { try tree.insert(rowid: rowid, payload: $0) }
+        } catch StorageError.duplicateKey where rowidFailure != nil {
+            throw self.rowidFailure(resolution: rowidFailure)
+        }
+        try insertBuiltKeys()
     }
 
     /// Replaces stored row `old` by `new` (evaluation layouts): the table row in place when the rowid stays, and
     /// only the index entries whose keys change.
     func replace(_ old: [Value], with new: [Value]) throws {
-        let n = table.columns.count
-        guard case .integer(let oldRowid) = old[n], case .integer(let rowid) = new[n] else { return }
-        var inserts: [[UInt8]?] = []
+        guard case .integer(let oldRowid) = old[columnCount], case .integer(let rowid) = new[columnCount] else {
+            return
+        }
+        // Every key first (evaluating an index expression may fail before anything is written): the entries to
+        // remove in `before` (ends in `oldKeyEnds`), those to add in `keys` (ends in `keyEnds`).
+        var keys = takeBuffer(&keyBuffer)
+        var before = takeBuffer(&oldKeyBuffer)
+        defer {
+            keyBuffer = keys
+            oldKeyBuffer = before
+        }
+        keyEnds.removeAll(keepingCapacity: true)
+        oldKeyEnds.removeAll(keepingCapacity: true)
         for k in indexes.indices {
-            let before = try indexPrefix(k, row: old)?.key
-            let after = try indexPrefix(k, row: new)?.key
-            if before == after && rowid == oldRowid {
-                inserts.append(nil)
+            let oldStart = before.count
+            let start = keys.count
+            let hadEntry = try appendKey(k, row: old, to: &before) != nil
+            let hasEntry = try appendKey(k, row: new, to: &keys) != nil
+            if rowid == oldRowid && hadEntry == hasEntry && keys[start...].elementsEqual(before[oldStart...]) {
+                keys.removeSubrange(start...)
+                before.removeSubrange(oldStart...)
+                keyEnds.append(-1)
+                oldKeyEnds.append(-1)
                 continue
             }
-            if let before { _ = try indexes[k].tree.delete(key: Self.fullKey(before, rowid: oldRowid)) }
-            inserts.append(after)
+            if hadEntry {
+                KeyEncoding.append(integer: oldRowid, to: &before)
+                oldKeyEnds.append(before.count)
+            } else {
+                oldKeyEnds.append(-1)
+            }
+            if hasEntry {
+                KeyEncoding.append(integer: rowid, to: &keys)
+                keyEnds.append(keys.count)
+            } else {
+                keyEnds.append(-1)
+            }
         }
+        // The table row first: an UPDATE rewrites the row it has just read, where the lookup left off.
         if rowid == oldRowid {
-            _ = try tree.replace(rowid: rowid, payload: payload(new))
+            _ = try withPayload(new) { try tree.replace(rowid: rowid, payload: $0) }
         } else {
             _ = try tree.delete(rowid: oldRowid)
-            try tree.insert(rowid: rowid, payload: payload(new))
+            try withPayload(new) { try tree.insert(rowid: rowid, payload: $0) }
         }
-        try insertEntries(inserts, rowid: rowid)
+        try before.withUnsafeBytes { all in
+            var start = 0
+            for k in oldKeyEnds.indices where oldKeyEnds[k] >= 0 {
+                let end = oldKeyEnds[k]
+                _ = try trees[k].delete(key: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+        keyBuffer = keys
+        try insertBuiltKeys()
+        keys = keyBuffer
     }
 
     /// Removes stored row `row` (evaluation layout) and its index entries.
     func remove(_ row: [Value]) throws {
-        guard case .integer(let rowid) = row[table.columns.count] else { return }
+        guard case .integer(let rowid) = row[columnCount] else { return }
         try deleteEntries(of: row, rowid: rowid)
         _ = try tree.delete(rowid: rowid)
     }

@@ -2,28 +2,93 @@ import GraniteStorage
 
 /// What a prepared INSERT, UPDATE or DELETE compiles once and reuses while the schema stays the same: its column
 /// targets, compiled `VALUES`, assignments, `RETURNING` list, upsert plans, and the query finding its rows.
+///
+/// Only the statement's own runs touch a cache, one at a time, so its properties skip dynamic exclusivity checks.
 final class WriteCache {
     /// The catalog version (and foreign key setting) the entries were built for.
-    var version = -1
-    var foreignKeys = true
-    var table: TableDefinition?
+    @exclusivity(unchecked) var version = -1
+    @exclusivity(unchecked) var foreignKeys = true
+    @exclusivity(unchecked) var table: TableDefinition?
     /// Whether the statement needs no statement savepoint (see `SQLConnection.needsNoSavepoint`).
-    var singleWrite: Bool?
+    @exclusivity(unchecked) var singleWrite: Bool?
     /// For UPDATE and DELETE: whether changing one row needs no statement savepoint.
-    var singleRowSafe: Bool?
+    @exclusivity(unchecked) var singleRowSafe: Bool?
     /// For INSERT: whether the AUTOINCREMENT sequence table is known to exist (or not needed).
-    var sequenceChecked = false
-    var writer: TableWriter?
-    var targets: [Int]?
+    @exclusivity(unchecked) var sequenceChecked = false
+    @exclusivity(unchecked) var writer: TableWriter?
+    @exclusivity(unchecked) var targets: [Int]?
     /// The affinity of each target column.
-    var targetAffinities: [SQLAffinity]?
-    var values: [[CompiledExpression]]?
-    var assignments: [(column: Int, value: CompiledExpression)]?
-    var returning: ReturningList?
-    var upsert: [UpsertPlan]?
+    @exclusivity(unchecked) var targetAffinities: [SQLAffinity]?
+    @exclusivity(unchecked) var values: [[CompiledExpression]]?
+    @exclusivity(unchecked) var assignments: [(column: Int, value: CompiledExpression)]?
+    @exclusivity(unchecked) var returning: ReturningList?
+    @exclusivity(unchecked) var upsert: [UpsertPlan]?
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
-    var matching: SelectProgram?
-    var matchingCursor: SelectCursor?
+    @exclusivity(unchecked) var matching: SelectProgram?
+    @exclusivity(unchecked) var matchingCursor: SelectCursor?
+    /// The session of the statement's last run, reused by the next one (see ``WriteSession/reset(parameters:)``).
+    @exclusivity(unchecked) var session: WriteSession?
+    /// For UPDATE and DELETE: whether the foreign keys they use were checked (see
+    /// ``WriteSession/prepareForeignKeys(_:asChild:asParent:assigned:)``).
+    @exclusivity(unchecked) var foreignKeysPrepared = false
+    /// For UPDATE and DELETE whose condition is `rowid = constant`: the direct lookup replacing `matching`.
+    @exclusivity(unchecked) var rowidLookup: RowidLookup?
+    @exclusivity(unchecked) var rowidLookupChecked = false
+    /// For INSERT … VALUES: what the first run worked out, so that later runs go straight to the rows.
+    @exclusivity(unchecked) var insertPlan: InsertPlan?
+
+    /// A condition `rowid = constant`, compiled.
+    struct RowidLookup {
+        /// The constant.
+        var key: CompiledExpression
+        /// The whole condition, over the table's evaluation row.
+        var condition: CompiledExpression
+    }
+
+    /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema (a class:
+    /// each run takes it with one reference).
+    final class InsertPlan {
+        /// Where a value of a `VALUES` row comes from: a bound parameter and a constant need no evaluation.
+        enum Source {
+            case parameter(Int)
+            case constant(Value)
+            case expression(CompiledExpression)
+
+            init(_ expression: CompiledExpression) {
+                if expression.prelude.isEmpty, case .parameter(let index) = expression.root {
+                    self = .parameter(index)
+                } else if let value = expression.constantValue {
+                    self = .constant(value)
+                } else {
+                    self = .expression(expression)
+                }
+            }
+        }
+
+        /// The `VALUES` rows.
+        let tuples: [[Source]]
+        /// The column receiving each value.
+        let targets: [Int]
+        /// The affinity of each target column.
+        let affinities: [SQLAffinity]
+        /// The statement's `OR` resolution.
+        let resolution: ConflictResolution?
+        let upsert: [UpsertPlan]
+        /// See ``WriteSession/singleRowInsert``.
+        let singleRowInsert: Bool
+
+        init(
+            tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],
+            resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool
+        ) {
+            self.tuples = tuples.map { $0.map(Source.init) }
+            self.targets = targets
+            self.affinities = affinities
+            self.resolution = resolution
+            self.upsert = upsert
+            self.singleRowInsert = singleRowInsert
+        }
+    }
 
     /// Empties the cache when it was built for another schema version or foreign key setting.
     func validate(version: Int, foreignKeys: Bool) {
@@ -43,5 +108,10 @@ final class WriteCache {
         upsert = nil
         matching = nil
         matchingCursor = nil
+        insertPlan = nil
+        rowidLookup = nil
+        rowidLookupChecked = false
+        foreignKeysPrepared = false
+        session = nil
     }
 }

@@ -36,30 +36,33 @@ struct ParentKey {
 /// (a child row without parent, or a deleted parent key still referenced), and the statement fails with
 /// `FOREIGN KEY constraint failed` if the counter is not zero at its end. Every constraint is immediate here:
 /// `DEFERRABLE INITIALLY DEFERRED` constraints are checked at the end of the statement too, not at `COMMIT`.
+///
+/// The per-statement state is only touched by the statement's own thread, never through overlapping accesses, so
+/// its hot properties skip dynamic exclusivity checks.
 final class WriteSession {
     let catalog: SchemaCatalog
     let engine: StorageEngine
-    let parameters: BoundParameters
+    @exclusivity(unchecked) private(set) var parameters: BoundParameters
     let foreignKeys: Bool
     /// Outstanding foreign key violations.
-    var violations = 0
+    @exclusivity(unchecked) var violations = 0
     /// Rows inserted, updated or deleted directly by the statement (not by REPLACE or foreign key actions).
-    var changes = 0
+    @exclusivity(unchecked) var changes = 0
     /// Rows changed by foreign key actions: SQLite adds them to `total_changes()` as they happen.
-    var actionChanges = 0
+    @exclusivity(unchecked) var actionChanges = 0
     /// The rowid of the last row inserted by the statement.
-    var lastInsertedRowid: Int64?
+    @exclusivity(unchecked) var lastInsertedRowid: Int64?
     /// Whether the statement started changing rows (so that a failure resets the change counter).
-    var started = false
+    @exclusivity(unchecked) var started = false
     /// Whether the statement inserts a single row with `VALUES`: like SQLite, a missing parent then fails the
     /// statement at once, before the row is stored.
-    var singleRowInsert = false
+    @exclusivity(unchecked) var singleRowInsert = false
 
     private var writers: [String: TableWriter] = [:]
     private var parentKeys: [String: ParentKey] = [:]
     /// Per autoincrement table: the rowid of its `granite_sequence` row (if any) and its value.
-    private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
-    private var sequenceTargets: [TableDefinition] = []
+    @exclusivity(unchecked) private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
+    @exclusivity(unchecked) private var sequenceTargets: [TableDefinition] = []
 
     static let sequenceTable = "granite_sequence"
 
@@ -70,8 +73,28 @@ final class WriteSession {
         self.foreignKeys = foreignKeys
     }
 
+    /// Prepares the session for another run of the same statement with `parameters`: the per-statement state is
+    /// cleared; the writers and parent keys, which depend only on the schema, are kept.
+    func reset(parameters: BoundParameters) {
+        self.parameters = parameters
+        violations = 0
+        changes = 0
+        actionChanges = 0
+        lastInsertedRowid = nil
+        started = false
+        singleRowInsert = false
+        if !sequences.isEmpty { sequences.removeAll() }
+        if !sequenceTargets.isEmpty { sequenceTargets.removeAll() }
+    }
+
+    /// Drops the statement's parameters once it has run, so that binding the next ones does not copy them.
+    func releaseParameters() {
+        parameters = BoundParameters()
+    }
+
     /// The connection whose writer and reference caches the session uses, if set.
-    var connection: SQLConnection?
+    /// Unowned: sessions are kept in statement caches, which the connection itself may hold.
+    unowned var connection: SQLConnection?
 
     /// Registers a writer obtained elsewhere (a statement's cache) as the writer of its table.
     func adopt(_ writer: TableWriter) {
@@ -109,21 +132,32 @@ final class WriteSession {
     func insert(
         _ writer: TableWriter, _ values: consuming [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
     ) throws -> [Value]? {
-        let table = writer.table
         var row = values
         let rowid: Int64
-        if let alias = table.rowidAlias, !row[alias].isNull {
+        let alias = writer.rowidAlias
+        if alias >= 0, !row[alias].isNull {
             guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
             // Like SQLite, an explicit rowid raises the sequence even if the row is skipped later.
-            if table.isAutoincrement { try raiseSequence(table, to: i) }
+            if writer.table.isAutoincrement { try raiseSequence(writer.table, to: i) }
         } else {
             rowid = try newRowid(writer)
         }
-        if let alias = table.rowidAlias { row[alias] = .integer(rowid) }
+        if alias >= 0 { row[alias] = .integer(rowid) }
         row.append(.integer(rowid))
         guard try checkColumns(writer, &row, resolution) else { return nil }
-        for (target, action) in constraintOrder(writer, resolution, upsert) {
+        let childKeys = foreignKeys && !writer.table.foreignKeys.isEmpty
+        let order = constraintOrder(writer, resolution, upsert)
+        /// A rowid conflict failing the statement, checked by the table insert itself rather than by a search
+        /// before it: when it is the last check and nothing between the checks and the insert can fail.
+        var rowidFailure: ConflictResolution?
+        for (position, (target, action)) in order.enumerated() {
+            if target == .rowid, position == order.count - 1, !childKeys, writer.keysCannotFail,
+                case .resolution(let resolution) = action, resolution != .ignore, resolution != .replace
+            {
+                rowidFailure = resolution
+                continue
+            }
             guard let existing = try conflict(writer, target, row, excluding: nil) else { continue }
             switch action {
             case .upsert(let k):
@@ -136,11 +170,14 @@ final class WriteSession {
                 throw failure(writer, target, other)
             }
         }
-        if foreignKeys {
-            try childDelta(writer, row, keys: Array(table.foreignKeys.indices), delta: 1, isNew: true)
-            try parentDelta(writer, row, references: try referencing(table), delta: -1)
+        if childKeys {
+            try childDelta(writer, row, keys: Array(writer.table.foreignKeys.indices), delta: 1, isNew: true)
         }
-        try writer.store(row)
+        // A new parent key can only resolve outstanding violations.
+        if foreignKeys && violations > 0 {
+            try parentDelta(writer, row, references: try referencing(writer), delta: -1)
+        }
+        try writer.store(row, rowidFailure: rowidFailure)
         changes += 1
         lastInsertedRowid = rowid
         return row
@@ -149,15 +186,15 @@ final class WriteSession {
     /// Replaces stored row `old` by `values` (one per declared column, affinities applied), resolving conflicts
     /// with `resolution`. Returns the new row, or nil when the change was skipped (`IGNORE`).
     func update(
-        _ writer: TableWriter, old: [Value], values: [Value], resolution: ConflictResolution?, direct: Bool = true
+        _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
+        direct: Bool = true
     ) throws -> [Value]? {
-        let table = writer.table
-        let n = table.columns.count
+        let n = writer.columnCount
         guard case .integer(let oldRowid) = old[n] else { return nil }
         var row = values
         var rowid = oldRowid
-        if let alias = table.rowidAlias {
-            guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
+        if writer.rowidAlias >= 0 {
+            guard case .integer(let i) = row[writer.rowidAlias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
         }
         row.append(.integer(rowid))
@@ -180,13 +217,13 @@ final class WriteSession {
         var parents: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             // Like SQLite, self-referencing keys are checked on every update.
-            for (k, key) in table.foreignKeys.enumerated()
-            where SchemaNames.equal(key.parentTable, table.name)
+            for (k, key) in writer.table.foreignKeys.enumerated()
+            where SchemaNames.equal(key.parentTable, writer.table.name)
                 || key.columns.contains(where: { !Self.identical(old[$0], row[$0]) })
             {
                 childKeys.append(k)
             }
-            for reference in try referencing(table) {
+            for reference in try referencing(writer) {
                 let parentKey = try self.parentKey(reference.child, reference.key)
                 if !sameKey(parentKey, old, row) { parents.append(reference) }
             }
@@ -211,12 +248,11 @@ final class WriteSession {
 
     /// Deletes stored row `old`, applying foreign key actions; `direct` counts it as a change of the statement.
     func delete(_ writer: TableWriter, _ old: [Value], direct: Bool) throws {
-        let table = writer.table
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
-            references = try referencing(table)
-            try childDelta(writer, old, keys: Array(table.foreignKeys.indices), delta: -1, isNew: false)
-            if case .integer(let rowid) = old[table.columns.count] {
+            references = try referencing(writer)
+            try childDelta(writer, old, keys: Array(writer.table.foreignKeys.indices), delta: -1, isNew: false)
+            if case .integer(let rowid) = old[writer.table.columns.count] {
                 try parentDelta(writer, old, references: references, delta: 1, excluding: rowid)
             }
         }
@@ -239,8 +275,9 @@ final class WriteSession {
     private func checkColumns(
         _ writer: TableWriter, _ row: inout [Value], _ resolution: ConflictResolution?
     ) throws -> Bool {
-        let table = writer.table
-        for (c, column) in table.columns.enumerated() where column.notNull && row[c].isNull {
+        for c in writer.notNullColumns where row[c].isNull {
+            let table = writer.table
+            let column = table.columns[c]
             var action = resolution ?? column.notNullConflict ?? .abort
             if action == .replace {
                 if !writer.defaults[c].isNull {
@@ -273,7 +310,15 @@ final class WriteSession {
         _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan]
     ) -> [(UniqueTarget, ConflictAction)] {
         // Without an upsert the order depends only on the table and the statement's resolution: kept by the writer.
-        let memoKey = resolution.map { $0.rawValue } ?? ""
+        let memoKey: Int
+        switch resolution {
+        case nil: memoKey = 0
+        case .rollback: memoKey = 1
+        case .abort: memoKey = 2
+        case .fail: memoKey = 3
+        case .ignore: memoKey = 4
+        case .replace: memoKey = 5
+        }
         if upsert.isEmpty, let known = writer.constraintOrders[memoKey] { return known }
         let order = computeConstraintOrder(writer, resolution, upsert)
         if upsert.isEmpty { writer.constraintOrders[memoKey] = order }
@@ -453,6 +498,15 @@ final class WriteSession {
     }
 
     // MARK: Foreign keys
+
+    /// The foreign keys (child table, key number) referring to `table`.
+    func referencing(_ writer: TableWriter) throws -> [(child: TableDefinition, key: Int)] {
+        // A writer lives no longer than the schema version it was built for.
+        if let known = writer.references { return known }
+        let references = try referencing(writer.table)
+        writer.references = references
+        return references
+    }
 
     /// The foreign keys (child table, key number) referring to `table`.
     func referencing(_ table: TableDefinition) throws -> [(child: TableDefinition, key: Int)] {

@@ -15,12 +15,33 @@ enum SearchKey {
 }
 
 /// Compares two byte strings as unsigned bytes, shorter prefix first.
+///
+/// Keys are short (an index entry is typically under 32 bytes), so they are compared eight bytes at a time inline
+/// rather than through a `memcmp` call; long keys still go to `memcmp`.
 @inline(__always)
 func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let n = min(a.count, b.count)
     if n > 0 {
-        let r = memcmp(a.baseAddress!, b.baseAddress!, n)
-        if r != 0 { return r < 0 ? -1 : 1 }
+        let x = a.baseAddress!
+        let y = b.baseAddress!
+        if n > 64 {
+            let r = memcmp(x, y, n)
+            if r != 0 { return r < 0 ? -1 : 1 }
+        } else {
+            var i = 0
+            while i + 8 <= n {
+                let u = UInt64(bigEndian: x.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let v = UInt64(bigEndian: y.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                if u != v { return u < v ? -1 : 1 }
+                i += 8
+            }
+            while i < n {
+                let u = x.load(fromByteOffset: i, as: UInt8.self)
+                let v = y.load(fromByteOffset: i, as: UInt8.self)
+                if u != v { return u < v ? -1 : 1 }
+                i += 1
+            }
+        }
     }
     return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
 }
@@ -242,6 +263,28 @@ struct BTree {
         return found
     }
 
+    /// Overwrites table row `rowid` in place where the last lookup found it (``Pager/rowHint``), when no tree
+    /// changed since and the new cell has the old one's size, all local: no descent. Returns false, changing
+    /// nothing, when it cannot.
+    func replaceAtHint(rowid: Int64, payload: UnsafeRawBufferPointer) throws -> Bool {
+        guard kind == .table, pager.rowHint.root == root, pager.rowHint.page != 0 else { return false }
+        try pager.prepareForWrite()
+        let hint = pager.rowHint
+        guard hint.generation == pager.treeGeneration, pager.isValidPageNumber(hint.page) else { return false }
+        let leaf = try treePage(hint.page)
+        guard leaf.isLeaf, hint.index < leaf.cellCount, try leaf.rowid(at: hint.index) == rowid else { return false }
+        let cell = try leaf.cell(at: hint.index)
+        guard cell.overflow == 0, pager.geometry.localLength(payload.count) == payload.count else { return false }
+        let replacement = try buildLeafCell(
+            rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0), payload: payload)
+        guard replacement.count == cell.size else { return false }
+        let page = try writableTreePage(hint.page)
+        (page.base + cell.offset).copyMemory(from: replacement.baseAddress!, byteCount: cell.size)
+        pager.treeGeneration &+= 1
+        try pager.safePoint()
+        return true
+    }
+
     /// Inserts `cell` at `index` of the page at `level` of the path,
     /// splitting pages up the path as needed.
     func insertCell(_ cell: UnsafeRawBufferPointer, level: Int, index: Int) throws {
@@ -330,6 +373,7 @@ struct BTree {
     ) throws -> (right: PageNumber, separator: [UInt8]) {
         let path = pager.path
         let number = path.pages[level]
+        if append, let quick = try appendSplit(number, cell: cell) { return quick }
         let copy = pager.scratch
         copy.copyMemory(from: try pager.page(number), byteCount: pager.pageSize)
         let old = TreePage(unchecked: number, base: copy, geometry: pager.geometry)
@@ -338,8 +382,8 @@ struct BTree {
         var items: [UnsafeRawBufferPointer] = []
         items.reserveCapacity(old.cellCount + 1)
         for i in 0..<old.cellCount {
-            let c = try old.cell(at: i)
-            items.append(UnsafeRawBufferPointer(start: copy + c.offset, count: c.size))
+            let size = try old.cellSize(at: i)
+            items.append(UnsafeRawBufferPointer(start: copy + old.cellOffset(i), count: size))
         }
         items.insert(cell, at: index)
 
@@ -372,6 +416,30 @@ struct BTree {
         }
     }
 
+    /// The split of a full leaf by a cell appended after its last one (ascending keys): the leaf stays as it is and
+    /// the cell starts a new right page, which gives the same pages as rebuilding both without touching the full
+    /// one. Returns nil when the page is not a leaf with cells.
+    private func appendSplit(
+        _ number: PageNumber, cell: UnsafeRawBufferPointer
+    ) throws -> (right: PageNumber, separator: [UInt8])? {
+        let page = try treePage(number)
+        let count = page.cellCount
+        guard page.isLeaf, count > 0 else { return nil }
+        let type = page.type
+        let last = try page.cell(at: count - 1)
+        // A copy: allocating the right page may move pages in the cache.
+        let lastBytes = [UInt8](UnsafeRawBufferPointer(start: page.base + last.offset, count: last.size))
+        let separator = try lastBytes.withUnsafeBytes { try leafSeparator(left: $0, right: cell, child: number) }
+        let rightNumber = try pager.allocatePage()
+        let right = TreePage(
+            unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
+        right.initialize(type)
+        guard try right.insertCell(cell, at: 0) else {
+            throw StorageError.corrupt(page: number, "a cell does not fit in an empty page")
+        }
+        return (rightNumber, separator)
+    }
+
     /// The split point that best balances bytes between two pages: for
     /// leaves the index of the first item of the right page; with `promote`
     /// the index of the item that moves up to the parent.
@@ -400,14 +468,24 @@ struct BTree {
     }
 
     /// Appends cells, in order, to an empty page.
+    /// The page must be empty (just initialized): cells are laid out from the end of the content area down, as
+    /// inserting them one by one would, without per-cell bookkeeping.
     private func fill<C: Collection>(_ page: TreePage, _ cells: C) throws where C.Element == UnsafeRawBufferPointer {
+        precondition(page.cellCount == 0 && page.fragmentedBytes == 0, "fill needs an empty page")
         var i = 0
+        var start = page.contentStart
         for cell in cells {
-            guard try page.insertCell(cell, at: i) else {
+            let size = cell.count
+            guard start - size >= TreeGeometry.headerSize + 2 * (i + 1) else {
                 throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
             }
+            start -= size
+            if size > 0 { (page.base + start).copyMemory(from: cell.baseAddress!, byteCount: size) }
+            page.base.setU16(TreeGeometry.headerSize + 2 * i, start)
             i += 1
         }
+        page.base.setU16(2, i)
+        page.base.setU16(4, start)
     }
 
     /// The separator between two adjacent leaf cells, pointing at `child`:
@@ -559,14 +637,14 @@ struct BTree {
         var items: [UnsafeRawBufferPointer] = []
         items.reserveCapacity(leftOld.cellCount + rightOld.cellCount + 2)
         for i in 0..<leftOld.cellCount {
-            let c = try leftOld.cell(at: i)
-            items.append(UnsafeRawBufferPointer(start: leftCopy + c.offset, count: c.size))
+            let size = try leftOld.cellSize(at: i)
+            items.append(UnsafeRawBufferPointer(start: leftCopy + leftOld.cellOffset(i), count: size))
         }
         let outcome = try pulledDown.withUnsafeBytes { pulled -> (done: Bool, merged: Bool) in
             if !isLeaf { items.append(pulled) }
             for i in 0..<rightOld.cellCount {
-                let c = try rightOld.cell(at: i)
-                items.append(UnsafeRawBufferPointer(start: rightCopy + c.offset, count: c.size))
+                let size = try rightOld.cellSize(at: i)
+                items.append(UnsafeRawBufferPointer(start: rightCopy + rightOld.cellOffset(i), count: size))
             }
             if let extra { items.insert(extra.cell, at: extra.position) }
             let total = items.reduce(0) { $0 + $1.count + 2 }

@@ -35,6 +35,12 @@ public struct IndexTree {
         try key.withUnsafeBytes { try tree.delete(.bytes($0)) }
     }
 
+    /// Deletes a key; returns whether it existed.
+    @discardableResult
+    public func delete(key: UnsafeRawBufferPointer) throws -> Bool {
+        try tree.delete(.bytes(key))
+    }
+
     /// Calls `body` with the value stored at `key`; nil when absent.
     public func withValue<R>(key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         let t = tree

@@ -32,7 +32,9 @@ public struct TableTree {
     /// Inserts or overwrites a row; returns whether a row was replaced.
     @discardableResult
     public func replace(rowid: Int64, payload: UnsafeRawBufferPointer) throws -> Bool {
-        try tree.insert(
+        // An UPDATE rewrites the row it just read: where that lookup left off, when nothing changed since.
+        if try tree.replaceAtHint(rowid: rowid, payload: payload) { return true }
+        return try tree.insert(
             .rowid(rowid), rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0),
             payload: payload, replace: true)
     }
@@ -54,6 +56,7 @@ public struct TableTree {
         let t = tree
         let (leaf, index, found) = try t.descend(.rowid(rowid), pager.path)
         guard found else { return nil }
+        pager.rowHint = RowHint(root: root, generation: pager.treeGeneration, page: leaf.number, index: index)
         let result = try t.withPayload(leaf, try leaf.cell(at: index), body)
         try pager.safePoint()
         return result
@@ -84,4 +87,13 @@ public struct TableTree {
         let cursor = try makeCursor()
         return try cursor.last() ? cursor.rowid : nil
     }
+}
+
+/// Where a lookup by rowid found its row: tree, leaf page and cell index, valid while the pager's tree generation
+/// is `generation` (any change to any tree, rollback or new snapshot bumps it).
+struct RowHint {
+    var root: PageNumber = 0
+    var generation: UInt64 = 0
+    var page: PageNumber = 0
+    var index = 0
 }

@@ -131,6 +131,19 @@ struct TreePage {
         let total: UInt64
         switch base.u8(0) {
         case PageType.indexLeaf.rawValue:
+            // The common short cell: one-byte key and value lengths, read inline.
+            if p + 2 <= geometry.usableEnd {
+                let k = base.load(fromByteOffset: p, as: UInt8.self)
+                let v = base.load(fromByteOffset: p + 1, as: UInt8.self)
+                if k < 0x80 && v < 0x80 {
+                    let length = Int(k)
+                    guard length <= geometry.localLength(length + Int(v)) else { return nil }
+                    guard p + 2 + length <= geometry.usableEnd else {
+                        throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
+                    }
+                    return UnsafeRawBufferPointer(start: base + p + 2, count: length)
+                }
+            }
             let k = try varint(p, index)
             let v = try varint(p + k.length, index)
             guard k.value <= UInt64(TreePage.maxPayload), v.value <= UInt64(TreePage.maxPayload) - k.value else {
@@ -162,6 +175,15 @@ struct TreePage {
     func rowid(at index: Int) throws -> Int64 {
         var offset = try checkedOffset(index)
         if !isLeaf { offset += 4 }
+        // Rowids below 2^21 (one to three varint bytes), read inline.
+        if offset + 3 <= geometry.usableEnd {
+            let b0 = Int64(base.load(fromByteOffset: offset, as: UInt8.self))
+            if b0 < 0x80 { return b0 }
+            let b1 = Int64(base.load(fromByteOffset: offset + 1, as: UInt8.self))
+            if b1 < 0x80 { return (b0 & 0x7F) | b1 << 7 }
+            let b2 = Int64(base.load(fromByteOffset: offset + 2, as: UInt8.self))
+            if b2 < 0x80 { return (b0 & 0x7F) | (b1 & 0x7F) << 7 | b2 << 14 }
+        }
         return Int64(bitPattern: try varint(offset, index).value)
     }
 
@@ -245,6 +267,54 @@ struct TreePage {
         return c
     }
 
+    /// The number of bytes cell `index` occupies, checked against the page bounds like ``cell(at:)`` but without
+    /// building a ``Cell`` (page rebuilds need only sizes).
+    @inline(__always)
+    func cellSize(at index: Int) throws -> Int {
+        let offset = try checkedOffset(index)
+        let end = geometry.usableEnd
+        /// A varint at `p`: its one-byte form inline, longer ones through ``varint(_:_:)``.
+        @inline(__always) func read(_ p: Int) throws -> (value: UInt64, length: Int) {
+            if p < end {
+                let first = base.load(fromByteOffset: p, as: UInt8.self)
+                if first < 0x80 { return (UInt64(first), 1) }
+            }
+            return try varint(p, index)
+        }
+        var p = offset
+        let payload: UInt64
+        switch base.u8(0) {
+        case PageType.tableLeaf.rawValue:
+            p += try read(p).length
+            let l = try read(p)
+            payload = l.value
+            p += l.length
+        case PageType.tableInterior.rawValue:
+            guard p + 4 <= end else { throw StorageError.corrupt(page: number, "cell \(index) is truncated") }
+            return 4 + (try read(p + 4).length)
+        case PageType.indexLeaf.rawValue:
+            let k = try read(p)
+            let v = try read(p + k.length)
+            guard k.value <= UInt64(TreePage.maxPayload), v.value <= UInt64(TreePage.maxPayload) - k.value else {
+                throw StorageError.corrupt(page: number, "cell \(index) key/value lengths are too large")
+            }
+            payload = k.value + v.value
+            p += k.length + v.length
+        default:  // index interior
+            guard p + 4 <= end else { throw StorageError.corrupt(page: number, "cell \(index) is truncated") }
+            let k = try read(p + 4)
+            payload = k.value
+            p += 4 + k.length
+        }
+        guard payload <= UInt64(TreePage.maxPayload) else {
+            throw StorageError.corrupt(page: number, "cell \(index) payload length \(payload) is too large")
+        }
+        let local = geometry.localLength(Int(payload))
+        let cellEnd = p + local + (local < Int(payload) ? 4 : 0)
+        guard cellEnd <= end else { throw StorageError.corrupt(page: number, "cell \(index) overflows its page") }
+        return cellEnd - offset
+    }
+
     // MARK: Changing cells
 
     /// Inserts a cell at `index` if it fits (defragmenting when needed);
@@ -298,7 +368,7 @@ struct TreePage {
         let source = TreePage(unchecked: number, base: copy, geometry: geometry)
         var end = geometry.usableEnd
         for i in 0..<count {
-            let size = try source.cell(at: i).size
+            let size = try source.cellSize(at: i)
             guard end - size >= TreeGeometry.headerSize + 2 * count else {
                 throw StorageError.corrupt(page: number, "cells overlap (their sizes exceed the page)")
             }

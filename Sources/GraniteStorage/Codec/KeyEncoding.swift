@@ -125,11 +125,8 @@ public enum KeyEncoding {
         let bits = (d == 0 ? 0.0 : d).bitPattern
         let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
         key.append(numberTag)
-        var shift: UInt64 = 56
-        for _ in 0..<8 {
-            key.append(UInt8(truncatingIfNeeded: ordered >> shift))
-            shift &-= 8
-        }
+        // The body big-endian, appended in one piece.
+        withUnsafeBytes(of: ordered.bigEndian) { key.append(contentsOf: $0) }
     }
 
     /// Appends `tag`, then `bytes` with every 0x00 as 0x00 0xFF, then 0x00 0x01.

@@ -152,13 +152,24 @@ public struct RowEncoder: Sendable {
 
     /// Appends the encoding of the row `values` to `bytes`.
     public func encode(_ values: [Value], into bytes: inout [UInt8]) {
+        encode(values, count: values.count, into: &bytes)
+    }
+
+    /// Appends the encoding of the row made of the first `count` of `values` to `bytes`, with column `nullAt`
+    /// (if in range) encoded as NULL whatever its value: a table row without its rowid alias, without copying
+    /// the values into a new array.
+    public func encode(_ values: [Value], count: Int, nullAt: Int = -1, into bytes: inout [UInt8]) {
+        precondition(count <= values.count, "count exceeds the values given")
         // Pass 1: sizes, and the compressed bodies (kept only where compression pays).
         var compressed: [(column: Int, body: [UInt8])] = []
         var serialBytes = 0
         var bodyBytes = 0
-        for column in values.indices {
-            let value = values[column]
-            switch value {
+        for column in 0..<count {
+            if column == nullAt {
+                serialBytes += 1
+                continue
+            }
+            switch values[column] {
             case .null:
                 serialBytes += 1
             case .integer(let i):
@@ -195,9 +206,13 @@ public struct RowEncoder: Sendable {
             var h = Varint.write(UInt64(headerLength), to: base)
             var b = headerLength
             var nextCompressed = 0
-            for column in values.indices {
-                let value = values[column]
-                switch value {
+            for column in 0..<count {
+                if column == nullAt {
+                    base.storeBytes(of: 0, toByteOffset: h, as: UInt8.self)
+                    h += 1
+                    continue
+                }
+                switch values[column] {
                 case .null:
                     base.storeBytes(of: 0, toByteOffset: h, as: UInt8.self)
                     h += 1

@@ -11,11 +11,11 @@ final class PageCache {
     var capacity: Int
 
     @exclusivity(unchecked) private var frameCount = 0
-    private var frameCapacity = 0
-    private var buffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    private var frameToPage: UnsafeMutablePointer<PageNumber>
+    @exclusivity(unchecked) private var frameCapacity = 0
+    @exclusivity(unchecked) private var buffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    @exclusivity(unchecked) private var frameToPage: UnsafeMutablePointer<PageNumber>
     /// Bit 0: dirty; bit 1: referenced.
-    private var flags: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var flags: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var freeFrames: [Int32] = []
     private let table: PageTable
     @exclusivity(unchecked) private var hand = 0

@@ -4,11 +4,11 @@
 /// slot. Storage sits behind raw pointers so lookups on the pager's hot path
 /// pay no reallocation or exclusivity checks.
 final class PageTable {
-    private var keys: UnsafeMutablePointer<PageNumber>
-    private var values: UnsafeMutablePointer<Int32>
-    private var size: Int
-    private var mask: Int
-    private(set) var count = 0
+    @exclusivity(unchecked) private var keys: UnsafeMutablePointer<PageNumber>
+    @exclusivity(unchecked) private var values: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var size: Int
+    @exclusivity(unchecked) private var mask: Int
+    @exclusivity(unchecked) private(set) var count = 0
 
     init(minimumCapacity: Int) {
         var size = 16

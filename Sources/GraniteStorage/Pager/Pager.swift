@@ -38,6 +38,8 @@ public final class Pager {
     let path = TreePath()
     /// Bumped by every change to any tree, so cursors can tell they must re-seek.
     @exclusivity(unchecked) var treeGeneration: UInt64 = 0
+    /// Where the last lookup of a row by rowid found it; valid while ``treeGeneration`` stays the same.
+    @exclusivity(unchecked) var rowHint = RowHint()
     /// A page-sized scratch buffer for page rebuilds.
     let scratch: UnsafeMutableRawPointer
     /// A second scratch buffer (merges work on two pages).

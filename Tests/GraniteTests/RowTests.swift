@@ -105,6 +105,21 @@ final class RowTests: XCTestCase {
         }
     }
 
+    func testCursorRowOutlivingItsCursorOrExecution() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)") }
+        try dbQueue.read { db in
+            // The cursor goes away: the row keeps what it showed.
+            let kept = try XCTUnwrap(Row.fetchCursor(db, sql: "SELECT a FROM t ORDER BY a").next())
+            XCTAssertEqual(kept["a"] as Int, 1)
+            // The cursor is exhausted: the reused row reads as NULL rather than trapping.
+            let cursor = try Row.fetchCursor(db, sql: "SELECT a FROM t ORDER BY a")
+            var last: Row?
+            while let row = try cursor.next() { last = row }
+            XCTAssertNil(last?["a"] as Int?)
+        }
+    }
+
     func testFetchMethods() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

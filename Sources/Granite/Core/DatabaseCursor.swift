@@ -22,18 +22,18 @@ final class StatementExecution {
         if !isDone { statement.reset(ifExecution: executionID) }
     }
 
-    /// The next row's values, or nil at the end.
+    /// Moves to the next row (read through the statement); false at the end.
     @inline(__always)
-    func step() throws -> [GraniteStorage.Value]? {
-        if isDone { return nil }
+    func advance() throws -> Bool {
+        if isDone { return false }
         do {
-            if let values = try statement.step() { return values }
+            if try statement.stepRow() { return true }
         } catch {
             isDone = true
             throw error
         }
         isDone = true
-        return nil
+        return false
     }
 }
 
@@ -56,14 +56,20 @@ public final class RowCursor: DatabaseCursor {
         execution = try StatementExecution(statement: statement, arguments: arguments)
     }
 
+    deinit {
+        // The row outlives the cursor: it keeps the values it shows before the statement is reset.
+        row?.detach()
+    }
+
     /// The next row (the same instance each time, with new values).
     public func next() throws -> Row? {
-        guard let values = try execution.step() else { return nil }
-        if let row {
-            row.values = values
-            return row
+        guard try execution.advance() else {
+            row?.detach()
+            return nil
         }
-        let row = Row(values: values, layout: statement.layout(), statement: statement)
+        if let row { return row }
+        let statement = self.statement
+        let row = Row(prepared: statement.prepared, layout: statement.layout(), statement: statement)
         self.row = row
         return row
     }
@@ -82,10 +88,11 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 
     /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
     public func next() throws -> Value? {
-        guard let values = try execution.step() else { return nil }
-        guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
-        if let value = Value.fromDatabaseValue(DatabaseValue(values[0])) { return value }
-        throw statement.leftmostColumnMismatch(Value.self, values)
+        guard try execution.advance() else { return nil }
+        let prepared = statement.prepared
+        guard prepared.columnCount > 0 else { throw statement.database.noColumnError(statement) }
+        if let value = Value.fromDatabaseValue(DatabaseValue(prepared.column(at: 0))) { return value }
+        throw statement.leftmostColumnMismatch(Value.self)
     }
 }
 
@@ -104,16 +111,18 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 
     /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
     public func next() throws -> Value? {
-        guard let values = try execution.step() else { return nil }
-        guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
-        if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: 0) { return value }
-        throw statement.leftmostColumnMismatch(Value.self, values)
+        guard try execution.advance() else { return nil }
+        let prepared = statement.prepared
+        guard prepared.columnCount > 0 else { throw statement.database.noColumnError(statement) }
+        if let value = Value.fromStatement(SQLiteStatement(prepared: prepared), atUncheckedIndex: 0) { return value }
+        throw statement.leftmostColumnMismatch(Value.self)
     }
 }
 
 extension Statement {
     /// The error for a leftmost column that does not decode as `type`.
-    func leftmostColumnMismatch(_ type: Any.Type, _ values: [GraniteStorage.Value]) -> RowDecodingError {
+    func leftmostColumnMismatch(_ type: Any.Type) -> RowDecodingError {
+        let values = currentValues()
         let row = Row(values: values, layout: layout(), statement: self)
         return RowDecodingError.valueMismatch(
             type, row: row, key: .columnIndex(0), databaseValue: DatabaseValue(values[0]))

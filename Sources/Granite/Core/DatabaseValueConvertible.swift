@@ -78,27 +78,44 @@ extension StatementColumnConvertible {
 /// The current row of a running statement, as handed to ``StatementColumnConvertible`` types. (The name is
 /// GRDB's, where it is SQLite's statement handle; Granite passes a view of the row's values.)
 public struct SQLiteStatement {
+    /// The running statement whose current row this is, or nil for a row of copied values.
+    @usableFromInline let prepared: PreparedStatement?
     @usableFromInline let values: [GraniteStorage.Value]
 
-    @inlinable init(values: [GraniteStorage.Value]) { self.values = values }
+    @inlinable init(values: [GraniteStorage.Value]) {
+        prepared = nil
+        self.values = values
+    }
+
+    @inlinable init(prepared: PreparedStatement) {
+        self.prepared = prepared
+        values = []
+    }
 
     /// The number of columns.
-    public var columnCount: Int { values.count }
+    public var columnCount: Int { prepared?.columnCount ?? values.count }
+
+    /// The engine value at `index`.
+    @inlinable
+    public func value(atIndex index: CInt) -> GraniteStorage.Value {
+        if let prepared { return prepared.column(at: Int(index)) }
+        return values[Int(index)]
+    }
 
     /// Whether the value at `index` is NULL.
     @inlinable
     public func isNull(atIndex index: CInt) -> Bool {
-        if case .null = values[Int(index)] { return true }
+        if case .null = value(atIndex: index) { return true }
         return false
     }
 
     /// The value at `index`.
-    public func databaseValue(atIndex index: CInt) -> DatabaseValue { DatabaseValue(values[Int(index)]) }
+    public func databaseValue(atIndex index: CInt) -> DatabaseValue { DatabaseValue(value(atIndex: index)) }
 
     /// The value at `index` converted to an integer as SQLite's `sqlite3_column_int64` does.
     @inlinable
     public func int64(atIndex index: CInt) -> Int64 {
-        switch values[Int(index)] {
+        switch value(atIndex: index) {
         case .integer(let v): return v
         case .real(let v): return Self.int64(fromDouble: v)
         case .text(let s): return Self.int64(fromText: s)
@@ -109,7 +126,7 @@ public struct SQLiteStatement {
     /// The value at `index` converted to a double as SQLite's `sqlite3_column_double` does.
     @inlinable
     public func double(atIndex index: CInt) -> Double {
-        switch values[Int(index)] {
+        switch value(atIndex: index) {
         case .integer(let v): return Double(v)
         case .real(let v): return v
         case .text(let s): return Double(s.trimmingSQLSpaces) ?? Double(Self.int64(fromText: s))
@@ -119,7 +136,7 @@ public struct SQLiteStatement {
 
     /// The value at `index` as text, as SQLite's `sqlite3_column_text` gives it.
     public func text(atIndex index: CInt) -> String {
-        switch values[Int(index)] {
+        switch value(atIndex: index) {
         case .integer(let v): return String(v)
         case .real(let v): return DatabaseValue(storage: .double(v)).sqliteText
         case .text(let s): return s
@@ -130,7 +147,7 @@ public struct SQLiteStatement {
 
     /// The value at `index` as bytes, as SQLite's `sqlite3_column_blob` gives it.
     public func data(atIndex index: CInt) -> Data {
-        switch values[Int(index)] {
+        switch value(atIndex: index) {
         case .blob(let b): return Data(b)
         case .text(let s): return Data(s.utf8)
         case .null: return Data()

@@ -39,9 +39,9 @@ extension Row {
         let execution = try StatementExecution(statement: statement, arguments: arguments)
         var rows: [Row] = []
         var layout: RowLayout?
-        while let values = try execution.step() {
+        while try execution.advance() {
             if layout == nil { layout = statement.layout() }
-            rows.append(Row(values: values, layout: layout!))
+            rows.append(Row(values: statement.currentValues(), layout: layout!))
         }
         return rows
     }
@@ -54,8 +54,8 @@ extension Row {
     /// The first row of a prepared statement, if any.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
         let execution = try StatementExecution(statement: statement, arguments: arguments)
-        guard let values = try execution.step() else { return nil }
-        return Row(values: values, layout: statement.layout())
+        guard try execution.advance() else { return nil }
+        return Row(values: statement.currentValues(), layout: statement.layout())
     }
 }
 
@@ -157,12 +157,12 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// it is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         let execution = try StatementExecution(statement: statement, arguments: arguments)
-        guard let values = try execution.step() else { return nil }
-        guard !values.isEmpty else { throw statement.database.noColumnError(statement) }
-        let view = SQLiteStatement(values: values)
+        guard try execution.advance() else { return nil }
+        guard statement.prepared.columnCount > 0 else { throw statement.database.noColumnError(statement) }
+        let view = SQLiteStatement(prepared: statement.prepared)
         if view.isNull(atIndex: 0) { return nil }
         if let value = Self(sqliteStatement: view, index: 0) { return value }
-        throw statement.leftmostColumnMismatch(Self.self, values)
+        throw statement.leftmostColumnMismatch(Self.self)
     }
 }
 

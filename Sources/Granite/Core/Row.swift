@@ -1,4 +1,5 @@
 import Foundation
+import GraniteSQL
 import GraniteStorage
 
 /// The column names of rows from one statement, shared by those rows, with a case-insensitive lookup.
@@ -59,13 +60,45 @@ final class RowLayout: @unchecked Sendable {
 /// Column names are looked up case-insensitively; when several columns share a name, the leftmost wins.
 /// Rows iterated from a ``RowCursor`` are one reused instance: call ``copy()`` to keep one.
 public final class Row {
+    /// The values of a row that owns them (empty while the row is a cursor's view of its statement).
     @usableFromInline var values: [GraniteStorage.Value]
+    /// The running statement whose current row this row shows, or nil when the row owns its values.
+    @usableFromInline var prepared: PreparedStatement?
     let layout: RowLayout
     /// The statement the row comes from, while it is the current row of a cursor (for error context).
     @usableFromInline var statement: Statement?
 
     /// The number of columns.
-    public var count: Int { values.count }
+    public var count: Int { prepared == nil ? values.count : layout.names.count }
+
+    /// The engine value at `index` (unchecked).
+    @inlinable
+    func value(at index: Int) -> GraniteStorage.Value {
+        if let prepared { return prepared.isActive ? prepared.column(at: index) : .null }
+        return values[index]
+    }
+
+    /// A row that shows the current row of a running statement, without copying it.
+    init(prepared: PreparedStatement, layout: RowLayout, statement: Statement) {
+        values = []
+        self.prepared = prepared
+        self.layout = layout
+        self.statement = statement
+    }
+
+    /// The values, copied out of the statement when the row shows one.
+    var ownedValues: [GraniteStorage.Value] {
+        guard prepared != nil else { return values }
+        return (0..<count).map(value(at:))
+    }
+
+    /// Stops showing the statement: the row keeps the values of the current row while the statement still
+    /// has one (its cursor goes away), and reads as NULLs when the execution has ended.
+    func detach() {
+        guard let prepared else { return }
+        values = prepared.isActive ? ownedValues : Array(repeating: .null, count: layout.names.count)
+        self.prepared = nil
+    }
 
     init(values: [GraniteStorage.Value], layout: RowLayout, statement: Statement? = nil) {
         self.values = values
@@ -99,7 +132,7 @@ public final class Row {
 
     /// A copy that keeps its values when the original is a cursor's reused row.
     public func copy() -> Row {
-        Row(values: values, layout: layout)
+        Row(values: ownedValues, layout: layout)
     }
 
     // MARK: Columns
@@ -108,7 +141,7 @@ public final class Row {
     public var columnNames: [String] { layout.names }
 
     /// The values, from left to right.
-    public var databaseValues: [DatabaseValue] { values.map(DatabaseValue.init) }
+    public var databaseValues: [DatabaseValue] { ownedValues.map(DatabaseValue.init) }
 
     /// Whether the row has a column named `columnName` (case-insensitively).
     public func hasColumn(_ columnName: String) -> Bool { layout.index(of: columnName) != nil }
@@ -118,19 +151,19 @@ public final class Row {
 
     /// Whether a value is not NULL.
     public var containsNonNullValue: Bool {
-        values.contains { if case .null = $0 { return false } else { return true } }
+        ownedValues.contains { if case .null = $0 { return false } else { return true } }
     }
 
     /// Whether the value at `index` is NULL.
     public func hasNull(atIndex index: Int) -> Bool {
         checkIndex(index)
-        if case .null = values[index] { return true }
+        if case .null = value(at: index) { return true }
         return false
     }
 
     @usableFromInline
     func checkIndex(_ index: Int) {
-        precondition(index >= 0 && index < values.count, "row index out of range")
+        precondition(index >= 0 && index < count, "row index out of range")
     }
 
     // MARK: Untyped subscripts
@@ -138,14 +171,14 @@ public final class Row {
     /// `Int64`, `Double`, `String`, `Data` or nil, depending on the value at `index`.
     public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
         checkIndex(index)
-        return DatabaseValue(values[index]).storage.value
+        return DatabaseValue(value(at: index)).storage.value
     }
 
     /// `Int64`, `Double`, `String`, `Data` or nil, depending on the value of the column; nil when the column
     /// is missing.
     public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
         guard let index = layout.index(of: columnName) else { return nil }
-        return DatabaseValue(values[index]).storage.value
+        return DatabaseValue(value(at: index)).storage.value
     }
 
     /// `Int64`, `Double`, `String`, `Data` or nil, depending on the value of the column; nil when the column
@@ -201,7 +234,7 @@ public final class Row {
         _ type: Value.Type = Value.self, atIndex index: Int
     ) throws -> Value {
         checkIndex(index)
-        let dbValue = DatabaseValue(values[index])
+        let dbValue = DatabaseValue(value(at: index))
         if let value = Value.fromDatabaseValue(dbValue) { return value }
         throw RowDecodingError.valueMismatch(Value.self, row: self, key: .columnIndex(index), databaseValue: dbValue)
     }
@@ -222,10 +255,11 @@ public final class Row {
         throws -> Value
     {
         if statement != nil {
-            if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
+            let view = prepared.map(SQLiteStatement.init(prepared:)) ?? SQLiteStatement(values: values)
+            if let value = Value.fromStatement(view, atUncheckedIndex: CInt(index)) {
                 return value
             }
-        } else if let value = Value.fromDatabaseValue(DatabaseValue(values[index])) {
+        } else if let value = Value.fromDatabaseValue(DatabaseValue(value(at: index))) {
             return value
         }
         throw fastDecodingFailure(Value.self, index: index)
@@ -234,7 +268,7 @@ public final class Row {
     @usableFromInline
     func fastDecodingFailure(_ type: Any.Type, index: Int) -> RowDecodingError {
         RowDecodingError.valueMismatch(
-            type, row: self, key: .columnIndex(index), databaseValue: DatabaseValue(values[index]))
+            type, row: self, key: .columnIndex(index), databaseValue: DatabaseValue(value(at: index)))
     }
 
     /// The value of the column converted to `Value`; `Value.fromMissingColumn()` when the column is missing
@@ -246,7 +280,7 @@ public final class Row {
             if let value = Value.fromMissingColumn() { return value }
             throw RowDecodingError.columnNotFound(columnName, row: self)
         }
-        let dbValue = DatabaseValue(values[index])
+        let dbValue = DatabaseValue(value(at: index))
         if let value = Value.fromDatabaseValue(dbValue) { return value }
         throw RowDecodingError.valueMismatch(
             Value.self, row: self, key: .columnName(columnName), databaseValue: dbValue)
@@ -274,11 +308,9 @@ public final class Row {
     /// The first non-NULL value among the columns, converted to `T`.
     public func coalesce<T: DatabaseValueConvertible>(_ columns: some Collection<String>) -> T? {
         for name in columns {
-            if let index = layout.index(of: name), let value = T.fromDatabaseValue(DatabaseValue(values[index])),
-                !DatabaseValue(values[index]).isNull
-            {
-                return value
-            }
+            guard let index = layout.index(of: name) else { continue }
+            let dbValue = DatabaseValue(value(at: index))
+            if !dbValue.isNull, let converted = T.fromDatabaseValue(dbValue) { return converted }
         }
         return nil
     }
@@ -291,7 +323,7 @@ public final class Row {
     /// The blob (or text bytes) at `index`, nil for NULL.
     public func dataNoCopy(atIndex index: Int) -> Data? {
         checkIndex(index)
-        switch values[index] {
+        switch value(at: index) {
         case .null: return nil
         case .blob(let b): return Data(b)
         case .text(let s): return Data(s.utf8)
@@ -340,11 +372,11 @@ extension Row: RandomAccessCollection {
     /// The first position.
     public var startIndex: Index { Index(0) }
     /// The position past the last column.
-    public var endIndex: Index { Index(values.count) }
+    public var endIndex: Index { Index(count) }
 
     /// The column name and value at `position`.
     public subscript(position: Index) -> (String, DatabaseValue) {
-        (layout.names[position.offset], DatabaseValue(values[position.offset]))
+        (layout.names[position.offset], DatabaseValue(value(at: position.offset)))
     }
 }
 

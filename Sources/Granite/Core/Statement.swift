@@ -132,6 +132,28 @@ public final class Statement {
         return row
     }
 
+    /// Moves to the next row of the running execution (read it with ``column(_:)``); false at the end.
+    @inline(__always)
+    func stepRow() throws -> Bool {
+        let found: Bool
+        do {
+            found = try prepared.stepRow()
+        } catch {
+            finishProfile()
+            throw database.failure(error, in: self)
+        }
+        if !found {
+            finishProfile()
+            database.statementDidFinish(self)
+        }
+        return found
+    }
+
+    /// The values of the current row, copied.
+    func currentValues() -> [GraniteStorage.Value] {
+        (0..<prepared.columnCount).map { prepared.column(at: $0) }
+    }
+
     private func finishProfile() {
         if let start = profileStart {
             profileStart = nil

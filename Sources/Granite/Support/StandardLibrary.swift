@@ -45,7 +45,7 @@ extension _DatabaseInteger {
     /// does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if case .integer(let v) = sqliteStatement.values[Int(index)] {
+        if case .integer(let v) = sqliteStatement.value(atIndex: index) {
             guard let x = Self(exactly: v) else { return nil }
             self = x
         } else {
@@ -115,7 +115,7 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     /// The column as text, converted as SQLite's `sqlite3_column_text` does.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if case .text(let s) = sqliteStatement.values[Int(index)] {
+        if case .text(let s) = sqliteStatement.value(atIndex: index) {
             self = s
         } else {
             self = sqliteStatement.text(atIndex: index)

@@ -105,7 +105,7 @@ extension Date: StatementColumnConvertible {
     /// A timestamp from a number, a date from a text, nil otherwise (see ``fromDatabaseValue(_:)``).
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqliteStatement.values[Int(index)] {
+        switch sqliteStatement.value(atIndex: index) {
         case .integer(let seconds):
             self.init(timeIntervalSince1970: Double(seconds))
         case .real(let seconds):

@@ -25,7 +25,7 @@ extension Decimal: DatabaseValueConvertible {
 extension Decimal: StatementColumnConvertible {
     /// The decimal of an INTEGER, a REAL or a TEXT; nil for a BLOB or an unparsable text.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqliteStatement.values[Int(index)] {
+        switch sqliteStatement.value(atIndex: index) {
         case .integer(let value): self.init(value)
         case .real(let value): self.init(value)
         case .text(let string):

@@ -38,7 +38,7 @@ extension UUID: DatabaseValueConvertible {
 extension UUID: StatementColumnConvertible {
     /// A UUID from a 16-byte BLOB or a TEXT; nil for other values.
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqliteStatement.values[Int(index)] {
+        switch sqliteStatement.value(atIndex: index) {
         case .blob(let bytes) where bytes.count == 16:
             self.init(bytes: bytes)
         case .text(let string):

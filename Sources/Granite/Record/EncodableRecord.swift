@@ -37,7 +37,10 @@ extension EncodableRecord {
         encoder.outputFormatting = .sortedKeys
         for (key, value) in databaseEncodingUserInfo {
             // Foundation wants Sendable values, GRDB's user info holds `Any`: both existentials share a layout.
-            encoder.userInfo[key] = unsafeBitCast(value, to: (any Sendable).self)
+            let sendable: any Sendable = withUnsafePointer(to: value) { pointer in
+                pointer.withMemoryRebound(to: (any Sendable).self, capacity: 1) { $0.pointee }
+            }
+            encoder.userInfo[key] = sendable
         }
         return encoder
     }

@@ -104,7 +104,7 @@ extension MutablePersistableRecord {
         if let key = statements.primaryKeyDictionary {
             let tableName = Self.databaseTableName
             do {
-                let columns = try Set(db.columns(in: tableName).map(\.name))
+                let columns = try Set(db.cachedColumnNames(tableName))
                 return try updateAndFetchWithCallbacks(
                     db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
             } catch RecordError.recordNotFound(databaseTableName: tableName, key: key) {

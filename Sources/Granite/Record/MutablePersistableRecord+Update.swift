@@ -53,7 +53,7 @@ extension MutablePersistableRecord {
     ///
     /// - throws: ``RecordError/recordNotFound(databaseTableName:key:)`` when no row has the primary key.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
-        let columns = try db.columns(in: Self.databaseTableName).map(\.name)
+        let columns = try db.cachedColumnNames(Self.databaseTableName)
         try update(db, onConflict: conflictResolution, columns: columns)
     }
 
@@ -133,7 +133,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
-        let columns = try db.columns(in: Self.databaseTableName).map(\.name)
+        let columns = try db.cachedColumnNames(Self.databaseTableName)
         return try updateAndFetch(
             db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
     }

@@ -88,7 +88,7 @@ struct PersistenceStatements {
         let wanted = Set(columns.map { $0.lowercased() })
             .intersection(container.columns.map { $0.lowercased() })
             .subtracting(primaryKey.columns.map { $0.lowercased() })
-        var updated = try db.columns(in: tableName).map(\.name).filter { wanted.contains($0.lowercased()) }
+        var updated = try db.cachedColumnNames(tableName).filter { wanted.contains($0.lowercased()) }
         if updated.isEmpty {
             // Still write something, so that the update is a real change of the row.
             updated = primaryKey.columns

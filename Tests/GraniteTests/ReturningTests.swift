@@ -27,6 +27,16 @@ private struct Player: MutablePersistableRecord, FetchableRecord, Equatable {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+/// The README's partial player.
+private struct PartialPlayer: PersistableRecord {
+    static let databaseTableName = "player"
+    typealias Columns = Player.Columns
+    var name: String
+    func encode(to container: inout PersistenceContainer) {
+        container["name"] = name
+    }
+}
+
 private final class SQLRecorder: @unchecked Sendable {
     var sql: [String] = []
 }
@@ -117,6 +127,24 @@ final class ReturningTests: XCTestCase {
             XCTAssertEqual(name, "Craig")
             XCTAssertEqual(
                 recorder.sql.last, "INSERT INTO \"player\" (\"id\", \"name\") VALUES (5,'Craig') RETURNING \"name\"")
+        }
+    }
+
+    func testReadmePartialPlayer() throws {
+        let (dbQueue, recorder) = try makeDatabase()
+        try dbQueue.write { db in
+            let partialPlayer = PartialPlayer(name: "Alice")
+            let player = try partialPlayer.insertAndFetch(db, as: Player.self)
+            XCTAssertEqual(recorder.sql.last, "INSERT INTO \"player\" (\"name\") VALUES ('Alice') RETURNING *")
+            XCTAssertEqual(player, Player(id: 1, name: "Alice", score: 1000))
+
+            let score = try PartialPlayer(name: "Bob").insertAndFetch(db) { statement in
+                try Int.fetchOne(statement)
+            } select: {
+                [$0.score]
+            }
+            XCTAssertEqual(recorder.sql.last, "INSERT INTO \"player\" (\"name\") VALUES ('Bob') RETURNING \"score\"")
+            XCTAssertEqual(score, 1000)
         }
     }
 }

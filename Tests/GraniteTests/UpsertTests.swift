@@ -41,6 +41,31 @@ private struct Vocabulary: PersistableRecord, FetchableRecord {
     }
 }
 
+/// The README's vocabulary, whose `count` and `isTainted` columns have defaults.
+private struct Word: PersistableRecord, FetchableRecord {
+    static let databaseTableName = "word"
+    var word: String
+    var kind: String
+    var isTainted: Bool
+    var count: Int = 1
+    init(word: String, kind: String, isTainted: Bool) {
+        self.word = word
+        self.kind = kind
+        self.isTainted = isTainted
+    }
+    init(row: Row) {
+        word = row["word"]
+        kind = row["kind"]
+        isTainted = row["isTainted"]
+        count = row["count"]
+    }
+    func encode(to container: inout PersistenceContainer) {
+        container["word"] = word
+        container["kind"] = kind
+        container["isTainted"] = isTainted
+    }
+}
+
 private final class SQLRecorder: @unchecked Sendable {
     var sql: [String] = []
 }
@@ -53,6 +78,8 @@ final class UpsertTests: XCTestCase {
                 sql: """
                     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT NOT NULL);
                     CREATE TABLE vocabulary (word TEXT NOT NULL UNIQUE, count INT NOT NULL);
+                    CREATE TABLE word (word TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL,
+                                       isTainted BOOLEAN DEFAULT 0, count INT DEFAULT 1);
                     """)
         }
         let recorder = SQLRecorder()
@@ -126,6 +153,32 @@ final class UpsertTests: XCTestCase {
                     + "ON CONFLICT DO UPDATE SET \"id\" = \"id\" RETURNING *, \"rowid\"")
             try Vocabulary(word: "world", count: 3).upsert(db)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT SUM(count) FROM vocabulary"), 5)
+        }
+    }
+
+    func testReadmeVocabulary() throws {
+        let (dbQueue, recorder) = try makeDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO word VALUES ('jovial', 'noun', 1, 3)")
+            let vocabulary = Word(word: "jovial", kind: "adjective", isTainted: false)
+            let upserted = try vocabulary.upsertAndFetch(
+                db, onConflict: ["word"],
+                doUpdate: { _ in
+                    [
+                        Column("count") += 1,
+                        Column("isTainted").noOverwrite,
+                    ]
+                })
+            XCTAssertEqual(
+                recorder.sql.last,
+                "INSERT INTO \"word\" (\"word\", \"kind\", \"isTainted\") VALUES ('jovial','adjective',0) "
+                    + "ON CONFLICT(\"word\") DO UPDATE SET \"count\" = \"count\" + 1, \"kind\" = \"excluded\".\"kind\" "
+                    + "RETURNING *, \"rowid\"")
+            XCTAssertEqual(upserted.count, 4)
+            XCTAssertEqual(upserted.kind, "adjective")
+            XCTAssertTrue(upserted.isTainted)
+            let fresh = try Word(word: "ebullient", kind: "adjective", isTainted: false).upsertAndFetch(db)
+            XCTAssertEqual(fresh.count, 1)
         }
     }
 }

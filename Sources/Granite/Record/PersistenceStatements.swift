@@ -66,7 +66,7 @@ struct PersistenceStatements {
             }
         }
         let context = SQLGenerationContext(db)
-        let updates = try assignments.map { try $0.sql(context) }.joined(separator: ", ")
+        let updates = try assignments.filter(\.overwrites).map { try $0.sql(context) }.joined(separator: ", ")
         if updates.isEmpty {
             // Without any assignment, a conflict would return no row: update a primary key column with
             // itself so that RETURNING always produces the row.

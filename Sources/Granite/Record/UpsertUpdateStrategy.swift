@@ -20,3 +20,19 @@ public struct UpsertUpdateStrategy: OptionSet, Sendable {
     /// (unless the `doUpdate` assignments update it).
     public static let allColumns = Self(rawValue: 1 << 0)
 }
+
+extension ColumnExpression {
+    /// An upsert assignment that keeps the existing value of the column on conflict (it adds nothing to the
+    /// `DO UPDATE` clause, and prevents the `.allColumns` strategy from overwriting the column).
+    ///
+    /// ```swift
+    /// try vocabulary.upsertAndFetch(db, onConflict: ["word"], doUpdate: { _ in
+    ///     [Column("count") += 1, Column("isTainted").noOverwrite]
+    /// })
+    /// ```
+    public var noOverwrite: ColumnAssignment {
+        var assignment = ColumnAssignment(columnName: name, value: .column(name))
+        assignment.overwrites = false
+        return assignment
+    }
+}

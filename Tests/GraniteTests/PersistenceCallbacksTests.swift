@@ -67,6 +67,20 @@ private struct Refusing: MutablePersistableRecord {
     func willSave(_ db: Database) throws { throw Refused() }
 }
 
+/// The README's validating link.
+private struct Link: PersistableRecord {
+    struct ValidationError: Error {}
+    var id: Int64
+    var url: String
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["url"] = url
+    }
+    func willSave(_ db: Database) throws {
+        if !url.contains("://") { throw ValidationError() }
+    }
+}
+
 final class PersistenceCallbacksTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -195,6 +209,20 @@ final class PersistenceCallbacksTests: XCTestCase {
             var refusing = Refusing()
             XCTAssertThrowsError(try refusing.insert(db)) { XCTAssertTrue($0 is Refusing.Refused) }
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 0)
+        }
+    }
+
+    func testValidationInWillSave() throws {
+        try makeDatabase().write { db in
+            try db.execute(sql: "CREATE TABLE link (id INTEGER PRIMARY KEY, url TEXT NOT NULL)")
+            let link = Link(id: 1, url: "relative/path")
+            XCTAssertThrowsError(try link.insert(db)) { XCTAssertTrue($0 is Link.ValidationError) }
+            XCTAssertThrowsError(try link.update(db)) { XCTAssertTrue($0 is Link.ValidationError) }
+            XCTAssertThrowsError(try link.save(db)) { XCTAssertTrue($0 is Link.ValidationError) }
+            XCTAssertThrowsError(try link.upsert(db)) { XCTAssertTrue($0 is Link.ValidationError) }
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link"), 0)
+            try Link(id: 1, url: "https://example.com").insert(db)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link"), 1)
         }
     }
 }

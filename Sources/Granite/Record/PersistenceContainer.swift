@@ -9,10 +9,9 @@
 /// }
 /// ```
 public struct PersistenceContainer: Sendable {
-    /// Column names and values, in insertion order.
+    /// Column names and values, in insertion order. Records have few columns: a linear, case-insensitive
+    /// search is faster than hashing lowercased names.
     private var elements: [(column: String, value: DatabaseValue)] = []
-    /// Positions in `elements`, keyed by lowercased column name.
-    private var positions: [String: Int] = [:]
 
     /// Creates an empty container.
     init() {}
@@ -20,7 +19,6 @@ public struct PersistenceContainer: Sendable {
     /// Creates a container reserving room for `minimumCapacity` columns.
     init(minimumCapacity: Int) {
         elements.reserveCapacity(minimumCapacity)
-        positions.reserveCapacity(minimumCapacity)
     }
 
     /// Creates a container filled by `record`.
@@ -34,19 +32,23 @@ public struct PersistenceContainer: Sendable {
         try self.init(record)
     }
 
+    /// The position of a column (case-insensitive).
+    private func position(of column: String) -> Int? {
+        if let index = elements.firstIndex(where: { $0.column == column }) { return index }
+        return elements.firstIndex { sameIdentifier($0.column, column) }
+    }
+
     /// The value of a column (case-insensitive), or nil if the column was not set. Setting nil stores NULL.
     public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
         get {
-            guard let index = positions[column.lowercased()] else { return nil }
+            guard let index = position(of: column) else { return nil }
             return elements[index].value
         }
         set {
             let value = newValue?.databaseValue ?? .null
-            let key = column.lowercased()
-            if let index = positions[key] {
+            if let index = position(of: column) {
                 elements[index].value = value
             } else {
-                positions[key] = elements.count
                 elements.append((column, value))
             }
         }
@@ -66,7 +68,7 @@ public struct PersistenceContainer: Sendable {
 
     /// The value of a column (case-insensitive), NULL when the column is missing.
     func databaseValue(at column: String) -> DatabaseValue {
-        guard let index = positions[column.lowercased()] else { return .null }
+        guard let index = position(of: column) else { return .null }
         return elements[index].value
     }
 
@@ -76,6 +78,16 @@ public struct PersistenceContainer: Sendable {
             let old = container.databaseValue(at: column)
             return value == old ? nil : (column, old)
         }
+    }
+}
+
+/// Whether two identifiers are equal, ignoring ASCII case (as SQLite does).
+private func sameIdentifier(_ lhs: String, _ rhs: String) -> Bool {
+    let l = lhs.utf8
+    let r = rhs.utf8
+    guard l.count == r.count else { return false }
+    return zip(l, r).allSatisfy { a, b in
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
     }
 }
 

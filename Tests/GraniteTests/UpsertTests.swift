@@ -2,6 +2,9 @@ import Granite
 import XCTest
 
 private struct Player: MutablePersistableRecord, FetchableRecord, Equatable {
+    enum Columns {
+        static let score = Column("score")
+    }
     var id: Int64?
     var name: String
     var score: Int
@@ -179,6 +182,22 @@ final class UpsertTests: XCTestCase {
             XCTAssertTrue(upserted.isTainted)
             let fresh = try Word(word: "ebullient", kind: "adjective", isTainted: false).upsertAndFetch(db)
             XCTAssertEqual(fresh.count, 1)
+        }
+    }
+
+    func testExcludedDynamicMember() throws {
+        let (dbQueue, recorder) = try makeDatabase()
+        try dbQueue.write { db in
+            var player = Player(id: 1, name: "Arthur", score: 10)
+            try player.insert(db)
+            var other = Player(id: 1, name: "Arthur", score: 5)
+            let upserted = try other.upsertAndFetch(db) { excluded in
+                [Player.Columns.score.set(to: Player.Columns.score * excluded.score)]
+            }
+            XCTAssertEqual(upserted.score, 50)
+            XCTAssertTrue(
+                recorder.sql.last!.contains("DO UPDATE SET \"score\" = \"score\" * \"excluded\".\"score\""),
+                recorder.sql.last!)
         }
     }
 }

@@ -8,7 +8,8 @@
 ///     [Column("score") += excluded["score"]]
 /// })
 /// ```
-public struct TableAlias<RowDecoder>: Sendable {
+@dynamicMemberLookup
+public final class TableAlias<RowDecoder>: Sendable {
     let name: String
 
     init(name: String) {
@@ -24,5 +25,14 @@ public struct TableAlias<RowDecoder>: Sendable {
     /// The qualified column: `"excluded"."score"`.
     public subscript(_ column: some ColumnExpression) -> SQLExpression {
         self[column.name]
+    }
+}
+
+extension TableAlias where RowDecoder: TableRecord {
+    /// The qualified column of the record's `Columns`: `excluded.score` is `"excluded"."score"`.
+    public subscript<T: ColumnExpression>(dynamicMember keyPath: KeyPath<RowDecoder.DatabaseComponents, T>)
+        -> SQLExpression
+    {
+        self[RowDecoder.databaseComponents[keyPath: keyPath]]
     }
 }

@@ -417,4 +417,23 @@ final class MutablePersistableRecordTests: XCTestCase {
             XCTAssertEqual(key, ["isoCode": "FR".databaseValue])
         }
     }
+
+    func testUpdateConstraintViolation() throws {
+        let (dbQueue, recorder) = try makeDatabase()
+        try dbQueue.write { db in
+            var arthur = Player(name: "Arthur", score: 1)
+            try arthur.insert(db)
+            var barbara = Player(name: "Barbara", score: 2)
+            try barbara.insert(db)
+            barbara.name = "Arthur"
+            XCTAssertThrowsError(try barbara.update(db)) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_CONSTRAINT)
+            }
+            try barbara.update(db, onConflict: .replace)
+            XCTAssertEqual(
+                recorder.last, "UPDATE OR REPLACE \"player\" SET \"name\"='Arthur', \"score\"=2 WHERE \"id\"=2")
+            XCTAssertFalse(try arthur.exists(db), "the conflicting row was replaced")
+            XCTAssertEqual(try Player.fetchAll(db), [barbara])
+        }
+    }
 }

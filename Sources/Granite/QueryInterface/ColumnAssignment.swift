@@ -7,6 +7,8 @@
 public struct ColumnAssignment: Sendable {
     let columnName: String
     let value: SQLExpression
+    /// False for ``ColumnExpression/noOverwrite``, which upserts leave out of their `DO UPDATE` clause.
+    var overwrites = true
 
     func sql(_ context: SQLGenerationContext) throws -> String {
         try columnName.quotedDatabaseIdentifier + " = " + value.sql(context)

@@ -224,7 +224,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let context = SQLGenerationContext(db)
         guard
             let sql = try relation.updateSQL(
-                context, conflictResolution: conflictResolution, assignments: assignments)
+                context, conflictResolution: conflictResolution ?? Self.defaultConflictResolutionForUpdate,
+                assignments: assignments)
         else { return 0 }
         try db.execute(sql: sql, arguments: context.statementArguments)
         return db.changesCount

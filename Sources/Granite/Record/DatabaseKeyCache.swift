@@ -5,6 +5,7 @@ struct DatabaseKeyCache {
     fileprivate var primaryKeys: [String: PrimaryKeyInfo] = [:]
     fileprivate var uniqueIndexes: [String: [[String]]] = [:]
     fileprivate var tableExistence: [String: Bool] = [:]
+    fileprivate var columnNames: [String: [String]] = [:]
 
     /// Forgets everything when the catalog changed.
     fileprivate mutating func validate(_ version: Int) {
@@ -41,6 +42,13 @@ extension Database {
     func cachedTableExists(_ tableName: String) throws -> Bool {
         try withKeyCache { cache in
             try cache.value(\.tableExistence, tableName.lowercased()) { try tableExists(tableName) }
+        }
+    }
+
+    /// The names of the columns of a table, in order (cached).
+    func cachedColumnNames(_ tableName: String) throws -> [String] {
+        try withKeyCache { cache in
+            try cache.value(\.columnNames, tableName.lowercased()) { try columns(in: tableName).map(\.name) }
         }
     }
 

@@ -146,6 +146,7 @@ public final class Database {
     }
 
     /// A statement for the fetch and execute methods: cached, or fresh when the cached one is still running.
+    @usableFromInline
     func internalStatement(sql: String) throws -> Statement {
         if let statement = internalStatements[sql], !statement.prepared.isActive { return statement }
         let statement = try Statement(database: self, prepared: prepare(sql))

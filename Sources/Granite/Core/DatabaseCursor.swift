@@ -1,3 +1,4 @@
+import GraniteSQL
 import GraniteStorage
 
 /// A cursor over the rows of a running statement.
@@ -7,13 +8,17 @@ public protocol DatabaseCursor: Cursor {
 }
 
 /// The common state of database cursors: the statement, its execution number, and whether it is done.
+@usableFromInline
 final class StatementExecution {
-    let statement: Statement
+    @usableFromInline let statement: Statement
+    /// The engine statement (kept alive by `statement`).
+    @usableFromInline unowned(unsafe) let prepared: PreparedStatement
     private let executionID: Int
     private var isDone = false
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
+        prepared = statement.prepared
         try statement.start(arguments: arguments)
         executionID = statement.executionID
     }
@@ -23,7 +28,7 @@ final class StatementExecution {
     }
 
     /// Moves to the next row (read through the statement); false at the end.
-    @inline(__always)
+    @usableFromInline
     func advance() throws -> Bool {
         if isDone { return false }
         do {
@@ -34,6 +39,18 @@ final class StatementExecution {
         }
         isDone = true
         return false
+    }
+
+    /// Throws when the statement has no column to decode a value from.
+    @usableFromInline
+    func checkLeftmostColumn() throws {
+        if prepared.columnCount == 0 { throw statement.database.noColumnError(statement) }
+    }
+
+    /// The error for a leftmost column that does not decode as `type`.
+    @usableFromInline
+    func leftmostColumnMismatch(_ type: Any.Type) -> RowDecodingError {
+        statement.leftmostColumnMismatch(type)
     }
 }
 
@@ -77,7 +94,7 @@ public final class RowCursor: DatabaseCursor {
 
 /// A cursor of values decoded from the leftmost column.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
-    private let execution: StatementExecution
+    @usableFromInline let execution: StatementExecution
 
     /// The statement the cursor runs.
     public var statement: Statement { execution.statement }
@@ -87,12 +104,12 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     }
 
     /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
+    @inlinable
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
-        let prepared = statement.prepared
-        guard prepared.columnCount > 0 else { throw statement.database.noColumnError(statement) }
-        if let value = Value.fromDatabaseValue(DatabaseValue(prepared.column(at: 0))) { return value }
-        throw statement.leftmostColumnMismatch(Value.self)
+        try execution.checkLeftmostColumn()
+        if let value = Value.fromDatabaseValue(DatabaseValue(execution.prepared.column(at: 0))) { return value }
+        throw execution.leftmostColumnMismatch(Value.self)
     }
 }
 
@@ -100,22 +117,25 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>:
     DatabaseCursor
 {
-    private let execution: StatementExecution
+    @usableFromInline let execution: StatementExecution
 
     /// The statement the cursor runs.
     public var statement: Statement { execution.statement }
 
+    @usableFromInline
     init(statement: Statement, arguments: StatementArguments?) throws {
         execution = try StatementExecution(statement: statement, arguments: arguments)
     }
 
     /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
+    @inlinable
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
-        let prepared = statement.prepared
-        guard prepared.columnCount > 0 else { throw statement.database.noColumnError(statement) }
-        if let value = Value.fromStatement(SQLiteStatement(prepared: prepared), atUncheckedIndex: 0) { return value }
-        throw statement.leftmostColumnMismatch(Value.self)
+        try execution.checkLeftmostColumn()
+        if let value = Value.fromStatement(SQLiteStatement(prepared: execution.prepared), atUncheckedIndex: 0) {
+            return value
+        }
+        throw execution.leftmostColumnMismatch(Value.self)
     }
 }
 

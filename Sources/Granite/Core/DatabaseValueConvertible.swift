@@ -79,7 +79,8 @@ extension StatementColumnConvertible {
 /// GRDB's, where it is SQLite's statement handle; Granite passes a view of the row's values.)
 public struct SQLiteStatement {
     /// The running statement whose current row this is, or nil for a row of copied values.
-    @usableFromInline let prepared: PreparedStatement?
+    /// Unowned: whoever hands out the view (a cursor, a row) keeps the statement alive while it is used.
+    @usableFromInline unowned(unsafe) let prepared: PreparedStatement?
     @usableFromInline let values: [GraniteStorage.Value]
 
     @inlinable init(values: [GraniteStorage.Value]) {

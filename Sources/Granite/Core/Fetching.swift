@@ -125,6 +125,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     /// The values of the leftmost column of `sql`, decoded through the fast path.
+    @inlinable
     public static func fetchAll(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
     ) throws -> [Self] {
@@ -146,6 +147,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     }
 
     /// The values of the leftmost column of a prepared statement, decoded through the fast path.
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
         let cursor = try FastDatabaseValueCursor<Self>(statement: statement, arguments: arguments)
         var result: [Self] = []

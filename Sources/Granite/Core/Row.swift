@@ -61,12 +61,13 @@ final class RowLayout: @unchecked Sendable {
 /// Rows iterated from a ``RowCursor`` are one reused instance: call ``copy()`` to keep one.
 public final class Row {
     /// The values of a row that owns them (empty while the row is a cursor's view of its statement).
-    @usableFromInline var values: [GraniteStorage.Value]
-    /// The running statement whose current row this row shows, or nil when the row owns its values.
-    @usableFromInline var prepared: PreparedStatement?
+    @exclusivity(unchecked) @usableFromInline var values: [GraniteStorage.Value]
+    /// The running statement whose current row this row shows, or nil when the row owns its values. Unowned:
+    /// ``statement`` keeps it alive.
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var prepared: PreparedStatement?
     let layout: RowLayout
     /// The statement the row comes from, while it is the current row of a cursor (for error context).
-    @usableFromInline var statement: Statement?
+    @exclusivity(unchecked) @usableFromInline var statement: Statement?
 
     /// The number of columns.
     public var count: Int { prepared == nil ? values.count : layout.names.count }

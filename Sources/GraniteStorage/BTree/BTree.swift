@@ -480,7 +480,7 @@ struct BTree {
                 throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
             }
             start -= size
-            if size > 0 { (page.base + start).copyMemory(from: cell.baseAddress!, byteCount: size) }
+            if size > 0 { copyCell(to: page.base + start, from: cell.baseAddress!, count: size) }
             page.base.setU16(TreeGeometry.headerSize + 2 * i, start)
             i += 1
         }

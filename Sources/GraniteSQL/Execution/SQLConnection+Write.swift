@@ -551,11 +551,19 @@ extension SQLConnection {
             cache.rowidLookupChecked = true
         }
         if let lookup = cache.rowidLookup {
-            var context = EvaluationContext(parameters: parameters)
-            // The rowid the query planner would look up (`AccessKeys.rowid`), then the whole condition on its row.
-            guard let rowid = AccessKeys.rowid(try lookup.key.evaluate(&context)),
-                let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly)
+            // The rowid the query planner would look up (`AccessKeys.rowid`), then the whole condition on its row
+            // unless the key is that integer already (`rowid = i` holds for the row of rowid i).
+            let key: Value
+            switch lookup.key {
+            case .parameter(let index): key = parameters[index]
+            case .constant(let constant): key = constant
+            case .expression(let expression):
+                var context = EvaluationContext(parameters: parameters)
+                key = try expression.evaluate(&context)
+            }
+            guard let rowid = AccessKeys.rowid(key), let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly)
             else { return [] }
+            if case .integer = key { return [row] }
             var rowContext = EvaluationContext(row: row, parameters: parameters)
             return try lookup.condition.isTrue(&rowContext) ? [row] : []
         }
@@ -622,7 +630,7 @@ extension SQLConnection {
         guard let compiledKey = try? ExpressionCompiler.compile(key, resolver: EmptyColumnResolver()),
             let compiledCondition = try? ExpressionCompiler.compile(condition, resolver: writer.scope)
         else { return nil }
-        return WriteCache.RowidLookup(key: compiledKey, condition: compiledCondition)
+        return WriteCache.RowidLookup(key: .init(compiledKey), condition: compiledCondition)
     }
 
     private func update(
@@ -633,6 +641,8 @@ extension SQLConnection {
         let assignments =
             try cache.assignments ?? compileAssignments(update.assignments, writer.table, writer.scope)
         cache.assignments = assignments
+        let sources = cache.assignmentSources ?? assignments.map { ($0.column, WriteCache.ValueSource($0.value)) }
+        cache.assignmentSources = sources
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
         cache.returning = returning
         if !cache.foreignKeysPrepared {
@@ -652,13 +662,21 @@ extension SQLConnection {
             guard case .integer(let rowid) = row[n],
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
             else { continue }
-            var context = EvaluationContext(row: old, parameters: parameters)
+            var context: EvaluationContext?
             var values: [Value] = []
             values.reserveCapacity(n + 1)
             values.append(contentsOf: old[0..<n])
-            for assignment in assignments {
-                values[assignment.column] = writer.affinities[assignment.column].apply(
-                    to: try assignment.value.evaluate(&context))
+            for (column, source) in sources {
+                let value: Value
+                switch source {
+                case .parameter(let index): value = parameters[index]
+                case .constant(let constant): value = constant
+                case .expression(let expression):
+                    // Every assignment sees the old row.
+                    if context == nil { context = EvaluationContext(row: old, parameters: parameters) }
+                    value = try expression.evaluate(&context!)
+                }
+                values[column] = writer.affinities[column].apply(to: value)
             }
             if let new = try session.update(writer, old: old, values: consume values, resolution: update.orAction),
                 let returning

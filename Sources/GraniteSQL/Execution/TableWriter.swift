@@ -291,18 +291,6 @@ final class TableWriter {
         return taken
     }
 
-    func deleteEntries(of row: [Value], rowid: Int64) throws {
-        var key = takeBuffer(&keyBuffer)
-        defer { keyBuffer = key }
-        for k in indexes.indices {
-            key.removeAll(keepingCapacity: true)
-            if try appendKey(k, row: row, to: &key) != nil {
-                KeyEncoding.append(integer: rowid, to: &key)
-                _ = try trees[k].delete(key: key)
-            }
-        }
-    }
-
     /// The stored form of `row` (evaluation layout): its declared columns, the rowid alias stored as NULL.
     func payload(_ row: [Value]) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -428,8 +416,18 @@ final class TableWriter {
     /// Removes stored row `row` (evaluation layout) and its index entries.
     func remove(_ row: [Value]) throws {
         guard case .integer(let rowid) = row[columnCount] else { return }
-        try deleteEntries(of: row, rowid: rowid)
+        // Keys first (evaluating an index expression may fail before anything is written), then the table row: a
+        // DELETE removes the row it has just read, where the lookup left off.
+        try buildKeys(row, rowid: rowid)
         _ = try tree.delete(rowid: rowid)
+        try keyBuffer.withUnsafeBytes { all in
+            var start = 0
+            for k in keyEnds.indices where keyEnds[k] >= 0 {
+                let end = keyEnds[k]
+                _ = try trees[k].delete(key: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
     }
 
     /// Fills index `name` (just created, empty) from the table's rows.

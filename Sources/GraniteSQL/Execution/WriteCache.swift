@@ -21,6 +21,8 @@ final class WriteCache {
     @exclusivity(unchecked) var targetAffinities: [SQLAffinity]?
     @exclusivity(unchecked) var values: [[CompiledExpression]]?
     @exclusivity(unchecked) var assignments: [(column: Int, value: CompiledExpression)]?
+    /// For UPDATE: `assignments` with their values' sources.
+    @exclusivity(unchecked) var assignmentSources: [(column: Int, value: ValueSource)]?
     @exclusivity(unchecked) var returning: ReturningList?
     @exclusivity(unchecked) var upsert: [UpsertPlan]?
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
@@ -37,10 +39,27 @@ final class WriteCache {
     /// For INSERT … VALUES: what the first run worked out, so that later runs go straight to the rows.
     @exclusivity(unchecked) var insertPlan: InsertPlan?
 
+    /// Where a value comes from: a bound parameter and a constant need no evaluation.
+    enum ValueSource {
+        case parameter(Int)
+        case constant(Value)
+        case expression(CompiledExpression)
+
+        init(_ expression: CompiledExpression) {
+            if expression.prelude.isEmpty, case .parameter(let index) = expression.root {
+                self = .parameter(index)
+            } else if let value = expression.constantValue {
+                self = .constant(value)
+            } else {
+                self = .expression(expression)
+            }
+        }
+    }
+
     /// A condition `rowid = constant`, compiled.
     struct RowidLookup {
         /// The constant.
-        var key: CompiledExpression
+        var key: ValueSource
         /// The whole condition, over the table's evaluation row.
         var condition: CompiledExpression
     }
@@ -48,25 +67,8 @@ final class WriteCache {
     /// The outcome of an INSERT's checks and planning, which depends only on the statement and the schema (a class:
     /// each run takes it with one reference).
     final class InsertPlan {
-        /// Where a value of a `VALUES` row comes from: a bound parameter and a constant need no evaluation.
-        enum Source {
-            case parameter(Int)
-            case constant(Value)
-            case expression(CompiledExpression)
-
-            init(_ expression: CompiledExpression) {
-                if expression.prelude.isEmpty, case .parameter(let index) = expression.root {
-                    self = .parameter(index)
-                } else if let value = expression.constantValue {
-                    self = .constant(value)
-                } else {
-                    self = .expression(expression)
-                }
-            }
-        }
-
         /// The `VALUES` rows.
-        let tuples: [[Source]]
+        let tuples: [[ValueSource]]
         /// The column receiving each value.
         let targets: [Int]
         /// The affinity of each target column.
@@ -81,7 +83,7 @@ final class WriteCache {
             tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],
             resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool
         ) {
-            self.tuples = tuples.map { $0.map(Source.init) }
+            self.tuples = tuples.map { $0.map(ValueSource.init) }
             self.targets = targets
             self.affinities = affinities
             self.resolution = resolution
@@ -104,6 +106,7 @@ final class WriteCache {
         targetAffinities = nil
         values = nil
         assignments = nil
+        assignmentSources = nil
         returning = nil
         upsert = nil
         matching = nil

@@ -285,6 +285,29 @@ struct BTree {
         return true
     }
 
+    /// Deletes table row `rowid` where the last lookup found it (``Pager/rowHint``), when no tree changed since and
+    /// the leaf stays full enough to need no rebalancing (which would need the descent's path). Returns false,
+    /// changing nothing, when it cannot.
+    func deleteAtHint(rowid: Int64) throws -> Bool {
+        guard kind == .table, pager.rowHint.root == root, pager.rowHint.page != 0 else { return false }
+        try pager.prepareForWrite()
+        let hint = pager.rowHint
+        guard hint.generation == pager.treeGeneration, pager.isValidPageNumber(hint.page) else { return false }
+        let leaf = try treePage(hint.page)
+        guard leaf.isLeaf, hint.index < leaf.cellCount, try leaf.rowid(at: hint.index) == rowid else { return false }
+        let cell = try leaf.cell(at: hint.index)
+        guard
+            hint.page == root
+                || (leaf.cellCount > 1 && leaf.usedBytes - cell.size - 2 >= pager.geometry.minimumFill)
+        else { return false }
+        pager.treeGeneration &+= 1
+        let page = try writableTreePage(hint.page)
+        try freeOverflow(page, cell)
+        page.removeCell(at: hint.index, size: cell.size)
+        try pager.safePoint()
+        return true
+    }
+
     /// Inserts `cell` at `index` of the page at `level` of the path,
     /// splitting pages up the path as needed.
     func insertCell(_ cell: UnsafeRawBufferPointer, level: Int, index: Int) throws {
@@ -480,7 +503,7 @@ struct BTree {
                 throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
             }
             start -= size
-            if size > 0 { (page.base + start).copyMemory(from: cell.baseAddress!, byteCount: size) }
+            if size > 0 { copyCell(to: page.base + start, from: cell.baseAddress!, count: size) }
             page.base.setU16(TreeGeometry.headerSize + 2 * i, start)
             i += 1
         }

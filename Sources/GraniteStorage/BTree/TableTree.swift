@@ -48,7 +48,9 @@ public struct TableTree {
     /// Deletes a row; returns whether it existed.
     @discardableResult
     public func delete(rowid: Int64) throws -> Bool {
-        try tree.delete(.rowid(rowid))
+        // A DELETE removes the row it just read: where that lookup left off, when nothing changed since.
+        if try tree.deleteAtHint(rowid: rowid) { return true }
+        return try tree.delete(.rowid(rowid))
     }
 
     /// Calls `body` with the payload of the row at `rowid`; nil when absent.

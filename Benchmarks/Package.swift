@@ -25,12 +25,24 @@ let package = Package(
             name: "RowWorkloadsGRDB",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The record workloads: one source file, compiled against Granite and against GRDB.
+        .target(
+            name: "RecordWorkloadsGranite",
+            dependencies: [.product(name: "Granite", package: "Granite")],
+            swiftSettings: [.define("GRANITE")]
+        ),
+        .target(
+            name: "RecordWorkloadsGRDB",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "granite-bench",
             dependencies: [
                 "CSQLite",
                 "RowWorkloadsGranite",
                 "RowWorkloadsGRDB",
+                "RecordWorkloadsGranite",
+                "RecordWorkloadsGRDB",
                 .product(name: "GraniteStorage", package: "Granite"),
                 .product(name: "GraniteSQL", package: "Granite"),
             ]

@@ -12,6 +12,7 @@ struct BenchOptions {
     var transactionRows = 100_000
     var sqlRows = 100_000
     var rowCount = 100_000
+    var recordCount = 100_000
     var sqlDurability = WALSync.full
     var only: Set<Workload> = Set(Workload.allCases)
     var seed: UInt64 = 0x4752_414E_4954_4521
@@ -38,6 +39,7 @@ struct BenchOptions {
           --txn-rows N      rows of the single large WAL transaction (default 100000)
           --sql-rows N      rows of the SQL workloads' player table (default 100000)
           --row-count N     rows of the row workloads' table (default 100000)
+          --record-count N  records of the record workloads' table (default 100000)
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -55,6 +57,11 @@ struct BenchOptions {
                               rows            Granite's GRDB-compatible API against
                                               GRDB 7.10.0 on SQLite: cached-statement
                                               inserts, Row cursor, Int.fetchAll
+                              records         Granite's record API against GRDB
+                                              7.10.0 on SQLite (WAL, synchronous
+                                              NORMAL): insert, fetchAll, fetchOne(id:),
+                                              order+limit, filter, update, delete,
+                                              one-record transactions, file size
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -107,6 +114,7 @@ struct BenchOptions {
             case "--txn-rows": options.transactionRows = try positive()
             case "--sql-rows": options.sqlRows = try positive()
             case "--row-count": options.rowCount = try positive()
+            case "--record-count": options.recordCount = try positive()
             case "--sql-sync":
                 let text = try value()
                 guard let level = WALSync(rawValue: text.lowercased()) else {
@@ -134,6 +142,7 @@ enum Workload: String, CaseIterable, Comparable {
     case transaction = "txn"
     case sql
     case rows
+    case records
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

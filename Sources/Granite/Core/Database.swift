@@ -29,6 +29,8 @@ public final class Database {
     private var internalStatements: [String: Statement] = [:]
     private var scripts: [String: [GraniteSQL.Statement]] = [:]
     private var savepointDepth = 0
+    /// The SQL text of record INSERTs, by table, conflict resolution and columns.
+    var persistenceSQLCache: [PersistenceSQLKey: String] = [:]
     /// Primary and unique keys used by the query interface, valid for one schema version.
     var keyCache = DatabaseKeyCache()
 

@@ -212,7 +212,13 @@ extension Sequence where Element == SQL {
 extension String {
     /// The string as a quoted SQL identifier: `"name"`, with inner quotes doubled.
     public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if !utf8.contains(0x22) { return "\"" + self + "\"" }
+        var quoted = "\""
+        for character in unicodeScalars {
+            if character == "\"" { quoted.unicodeScalars.append("\"") }
+            quoted.unicodeScalars.append(character)
+        }
+        return quoted + "\""
     }
 }
 

@@ -74,13 +74,16 @@ public final class Statement {
 
     /// Binds `arguments` without checking them: missing values are NULL, extra values are ignored.
     public func setUncheckedArguments(_ arguments: StatementArguments) {
-        var copy = arguments
+        var next = 0
         var values: [GraniteStorage.Value] = []
+        values.reserveCapacity(argumentNames.count)
+        let hasNamed = !arguments.namedValues.isEmpty
         for name in argumentNames {
-            if let name, let value = copy.namedValues[name] {
+            if hasNamed, let name, let value = arguments.namedValues[name] {
                 values.append(value.engineValue)
-            } else if !copy.values.isEmpty {
-                values.append(copy.values.removeFirst().engineValue)
+            } else if next < arguments.values.count {
+                values.append(arguments.values[next].engineValue)
+                next += 1
             } else {
                 values.append(.null)
             }

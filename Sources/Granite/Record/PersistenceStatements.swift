@@ -31,10 +31,13 @@ struct PersistenceStatements {
     func insertStatement(
         onConflict conflictResolution: Database.ConflictResolution, returning selection: [any SQLSelectable]
     ) throws -> Statement {
-        let verb = conflictResolution == .abort ? "INSERT" : "INSERT OR \(conflictResolution.rawValue)"
-        let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let sql =
-            "\(verb) INTO \(tableName.quotedDatabaseIdentifier) (\(columns)) VALUES (\(questionMarks(container.count)))"
+        let key = PersistenceSQLKey(kind: conflictResolution.rawValue, table: tableName, columns: container.columns)
+        let sql = db.persistenceSQL(key) {
+            let verb = conflictResolution == .abort ? "INSERT" : "INSERT OR \(conflictResolution.rawValue)"
+            let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            return
+                "\(verb) INTO \(tableName.quotedDatabaseIdentifier) (\(columns)) VALUES (\(questionMarks(container.count)))"
+        }
         return try makeStatement(sql: sql, arguments: container.values, returning: selection)
     }
 
@@ -143,6 +146,24 @@ struct PersistenceStatements {
         let statement = try db.cachedStatement(sql: sql + " RETURNING " + returning)
         try statement.setArguments(StatementArguments(arguments + context.arguments))
         return statement
+    }
+}
+
+/// What an INSERT's SQL text depends on.
+struct PersistenceSQLKey: Hashable {
+    var kind: String
+    var table: String
+    var columns: [String]
+}
+
+extension Database {
+    /// The SQL text for `key`, built by `make` the first time (GRDB rebuilds it per record; the text is the same).
+    func persistenceSQL(_ key: PersistenceSQLKey, _ make: () -> String) -> String {
+        if let sql = persistenceSQLCache[key] { return sql }
+        let sql = make()
+        if persistenceSQLCache.count >= 256 { persistenceSQLCache.removeAll() }
+        persistenceSQLCache[key] = sql
+        return sql
     }
 }
 

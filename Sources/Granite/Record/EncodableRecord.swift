@@ -21,6 +21,18 @@ public protocol EncodableRecord {
 
     /// The JSON encoder used for a JSON column.
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+    /// How an Encodable record encodes the `Data` of a column (`.deferredToData` by default).
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
+
+    /// How an Encodable record encodes the `Date` of a column (`.deferredToDate` by default).
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
+    /// How an Encodable record encodes the `UUID` of a column (`.deferredToUUID` by default).
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
+
+    /// How an Encodable record maps coding keys to columns (`.useDefaultKeys` by default).
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
 }
 
 extension EncodableRecord {
@@ -44,6 +56,24 @@ extension EncodableRecord {
         }
         return encoder
     }
+
+    /// `.deferredToData`.
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+        .deferredToData
+    }
+
+    /// `.deferredToDate`.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .deferredToDate
+    }
+
+    /// `.deferredToUUID`.
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        .deferredToUUID
+    }
+
+    /// `.useDefaultKeys`.
+    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
     /// The encoded values, by column name.
     ///

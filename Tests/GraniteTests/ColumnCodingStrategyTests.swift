@@ -97,3 +97,22 @@ final class ColumnCodingStrategyTests: XCTestCase {
         }
     }
 }
+
+/// Keys whose snake case conversion follows Foundation's JSON encoder, as GRDB's does.
+private struct SnakeKeys: Encodable, EncodableRecord {
+    var myURLProperty = 1
+    var property1Name = 2
+    var aB = 3
+    var simple = 4
+    var URLValue = 5
+    var _private = 6
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+}
+
+final class SnakeCaseConversionTests: XCTestCase {
+    func testConversions() throws {
+        XCTAssertEqual(
+            Set(try SnakeKeys().databaseDictionary.keys),
+            ["my_url_property", "property1_name", "a_b", "simple", "u_rl_value", "_private"])
+    }
+}

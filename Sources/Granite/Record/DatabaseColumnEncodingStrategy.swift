@@ -25,28 +25,33 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
         }
     }
 
-    /// `myURLProperty` → `my_url_property`: words break before an uppercase letter that follows a lowercase
-    /// one, and before the last capital of an uppercase run that is followed by a lowercase letter.
+    /// `myURLProperty` → `my_url_property`, as Foundation's JSON encoder converts keys. Scanning from the second
+    /// character, each uppercase letter ends the current word; a run of capitals before a lowercase letter is
+    /// a word of its own, except its last capital which starts the next word. The first character is
+    /// expected to be lowercase (`URLValue` gives `u_rl_value`).
     static func snakeCase(fromCamelCase name: String) -> String {
         let characters = Array(name)
         guard !characters.isEmpty else { return name }
-        var words: [String] = []
-        var current = String(characters[0])
-        for index in 1..<characters.count {
-            let character = characters[index]
-            if character.isUppercase {
-                let previous = characters[index - 1]
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let afterLower = !previous.isUppercase
-                let endsAcronym = previous.isUppercase && (next?.isLowercase ?? false)
-                if afterLower || endsAcronym {
-                    words.append(current)
-                    current = ""
-                }
+        var words: [ArraySlice<Character>] = []
+        var wordStart = 0
+        var position = 1
+        while let upper = characters[position...].firstIndex(where: \.isUppercase) {
+            words.append(characters[wordStart..<upper])
+            guard let lower = characters[upper...].firstIndex(where: \.isLowercase) else {
+                wordStart = upper
+                position = characters.count
+                break
             }
-            current.append(character)
+            if lower == upper + 1 {
+                wordStart = upper
+            } else {
+                words.append(characters[upper..<(lower - 1)])
+                wordStart = lower - 1
+            }
+            position = lower + 1
+            if position >= characters.count { break }
         }
-        words.append(current)
-        return words.map { $0.lowercased() }.joined(separator: "_")
+        words.append(characters[wordStart...])
+        return words.map { String($0).lowercased() }.joined(separator: "_")
     }
 }

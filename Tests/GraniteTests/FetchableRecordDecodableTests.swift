@@ -108,6 +108,18 @@ final class FetchableRecordDecodableTests: XCTestCase {
         }
     }
 
+    func testMissingNonOptionalValues() throws {
+        XCTAssertThrowsError(try fetch(Team.self, "SELECT 'Reds' AS name")) { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(key.stringValue, "members")
+        }
+        struct Event: Decodable, FetchableRecord { var date: Date }
+        XCTAssertThrowsError(try fetch(Event.self, "SELECT 1 AS other")) { error in
+            XCTAssertTrue(error is RowDecodingError, "\(error)")
+            XCTAssertTrue("\(error)".contains("column not found: \"date\""), "\(error)")
+        }
+    }
+
     func testNestedJSONArray() throws {
         let team = try XCTUnwrap(fetch(Team.self, #"SELECT 'Reds' AS name, '["a","b"]' AS members"#))
         XCTAssertEqual(team.members, ["a", "b"])

@@ -76,10 +76,16 @@ private struct RowDecoder<R: FetchableRecord>: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch(
-            [Any].self,
-            DecodingError.Context(
-                codingPath: codingPath, debugDescription: "unkeyed decoding from a database row is not supported"))
+        guard let key = codingPath.last else {
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "unkeyed decoding from a database row is not supported"))
+        }
+        // A collection property without a column.
+        throw DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(codingPath: codingPath.dropLast(), debugDescription: "No available prefetched rows"))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {

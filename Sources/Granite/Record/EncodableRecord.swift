@@ -47,13 +47,7 @@ extension EncodableRecord {
         encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.nonConformingFloatEncodingStrategy = .throw
         encoder.outputFormatting = .sortedKeys
-        for (key, value) in databaseEncodingUserInfo {
-            // Foundation wants Sendable values, GRDB's user info holds `Any`: both existentials share a layout.
-            let sendable: any Sendable = withUnsafePointer(to: value) { pointer in
-                pointer.withMemoryRebound(to: (any Sendable).self, capacity: 1) { $0.pointee }
-            }
-            encoder.userInfo[key] = sendable
-        }
+        encoder.userInfo = sendableUserInfo(databaseEncodingUserInfo)
         return encoder
     }
 

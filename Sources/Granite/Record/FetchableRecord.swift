@@ -62,19 +62,6 @@ extension FetchableRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
 
-/// Foundation's coders want Sendable user info values, GRDB's user info holds `Any`: both existentials share
-/// a layout, so the values are carried over as they are.
-func sendableUserInfo(_ userInfo: [CodingUserInfoKey: Any]) -> [CodingUserInfoKey: any Sendable] {
-    var result: [CodingUserInfoKey: any Sendable] = [:]
-    for (key, value) in userInfo {
-        let sendable: any Sendable = withUnsafePointer(to: value) { pointer in
-            pointer.withMemoryRebound(to: (any Sendable).self, capacity: 1) { $0.pointee }
-        }
-        result[key] = sendable
-    }
-    return result
-}
-
 extension FetchableRecord {
     /// A cursor over the records of `sql`.
     public static func fetchCursor(

@@ -116,3 +116,28 @@ final class SnakeCaseConversionTests: XCTestCase {
             ["my_url_property", "property1_name", "a_b", "simple", "u_rl_value", "_private"])
     }
 }
+
+/// Per-column strategies receive the column name, after the column strategy.
+private struct Stamp: Codable, FetchableRecord, PersistableRecord {
+    var createdAt: Date
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        column == "created_at" ? .secondsSince1970 : .deferredToDate
+    }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        column == "created_at" ? .timeIntervalSince1970 : .deferredToDate
+    }
+}
+
+final class ColumnStrategyWithValueStrategyTests: XCTestCase {
+    func testValueStrategiesSeeConvertedColumnNames() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE stamp (created_at)")
+            try Stamp(createdAt: Date(timeIntervalSince1970: 60)).insert(db)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT created_at FROM stamp"), 60)
+            XCTAssertEqual(try Stamp.fetchOne(db)?.createdAt, Date(timeIntervalSince1970: 60))
+        }
+    }
+}

@@ -21,6 +21,18 @@ public protocol EncodableRecord {
 
     /// The JSON encoder used for a JSON column.
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+    /// How an Encodable record encodes the `Data` of a column (`.deferredToData` by default).
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
+
+    /// How an Encodable record encodes the `Date` of a column (`.deferredToDate` by default).
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
+    /// How an Encodable record encodes the `UUID` of a column (`.deferredToUUID` by default).
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
+
+    /// How an Encodable record maps coding keys to columns (`.useDefaultKeys` by default).
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
 }
 
 extension EncodableRecord {
@@ -35,15 +47,27 @@ extension EncodableRecord {
         encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.nonConformingFloatEncodingStrategy = .throw
         encoder.outputFormatting = .sortedKeys
-        for (key, value) in databaseEncodingUserInfo {
-            // Foundation wants Sendable values, GRDB's user info holds `Any`: both existentials share a layout.
-            let sendable: any Sendable = withUnsafePointer(to: value) { pointer in
-                pointer.withMemoryRebound(to: (any Sendable).self, capacity: 1) { $0.pointee }
-            }
-            encoder.userInfo[key] = sendable
-        }
+        encoder.userInfo = sendableUserInfo(databaseEncodingUserInfo)
         return encoder
     }
+
+    /// `.deferredToData`.
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+        .deferredToData
+    }
+
+    /// `.deferredToDate`.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .deferredToDate
+    }
+
+    /// `.deferredToUUID`.
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        .deferredToUUID
+    }
+
+    /// `.useDefaultKeys`.
+    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 
     /// The encoded values, by column name.
     ///

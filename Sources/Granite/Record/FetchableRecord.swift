@@ -1,3 +1,5 @@
+import Foundation
+
 /// A type that can be built from a database row, and fetched from SQL and requests.
 ///
 /// ```swift
@@ -14,6 +16,50 @@
 public protocol FetchableRecord {
     /// Decodes a record from `row`. The row is reused during iteration: call `row.copy()` to keep it.
     init(row: Row) throws
+
+    /// The user info of the decoders of a Decodable record (empty by default).
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// The JSON decoder of a JSON column of a Decodable record.
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How a Decodable record decodes the `Data` of a column (`.deferredToData` by default).
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
+
+    /// How a Decodable record decodes the `Date` of a column (`.deferredToDate` by default).
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
+
+    /// How a Decodable record maps columns to coding keys (`.useDefaultKeys` by default).
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+}
+
+extension FetchableRecord {
+    /// Empty.
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// A JSON decoder for base64 data, dates in milliseconds since 1970, throwing on non-conforming floats,
+    /// with the ``databaseDecodingUserInfo``.
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        decoder.userInfo = sendableUserInfo(databaseDecodingUserInfo)
+        return decoder
+    }
+
+    /// `.deferredToData`.
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+        .deferredToData
+    }
+
+    /// `.deferredToDate`.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .deferredToDate
+    }
+
+    /// `.useDefaultKeys`.
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
 
 extension FetchableRecord {

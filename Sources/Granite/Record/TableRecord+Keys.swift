@@ -1,3 +1,5 @@
+import Foundation
+
 // Primary and unique keys: `Player.fetchOne(db, key: 1)`, `Citizenship.fetchOne(db, key: ["a": 1, "b": 2])`.
 
 /// An error thrown by record methods.
@@ -25,25 +27,55 @@ extension RecordError: CustomStringConvertible {
 
 // MARK: - Filtering by key
 
+/// A record type, captured by the filter of a request.
+private struct EncodableRecordType: @unchecked Sendable {
+    var type: any EncodableRecord.Type
+}
+
 extension TableRequest where Self: FilteredRequest & TypedRequest {
     /// Filters by primary key: `filter(key: 1)` is `WHERE "id" = 1`. A NULL key matches nothing.
     public func filter(key: some DatabaseValueConvertible) -> Self {
-        let value = key.databaseValue
-        if value.isNull { return none() }
-        return filter(primaryKeyValues: [value])
+        if key.databaseValue.isNull { return none() }
+        return filter(keys: [key])
     }
 
-    /// Filters by primary keys: `WHERE "id" IN (1, 2, 3)`.
-    public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
-        filter(primaryKeyValues: keys.map(\.databaseValue))
+    /// Filters by primary keys: `WHERE "id" IN (1, 2, 3)`. Data, Date and UUID keys of an
+    /// ``EncodableRecord`` are encoded through the record's strategies for the primary key column.
+    public func filter<Keys: Collection>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
+        if let recordType = (RowDecoder.self as? any EncodableRecord.Type).map({ EncodableRecordType(type: $0) }) {
+            if Keys.Element.self == Data.self || Keys.Element.self == Data?.self {
+                let datas = keys.compactMap { $0 as? Data }
+                return filter(encodedPrimaryKeys: datas.count) { column in
+                    let strategy = recordType.type.databaseDataEncodingStrategy(for: column)
+                    return try datas.map { try strategy.encode($0) }
+                }
+            } else if Keys.Element.self == Date.self || Keys.Element.self == Date?.self {
+                let dates = keys.compactMap { $0 as? Date }
+                return filter(encodedPrimaryKeys: dates.count) { column in
+                    let strategy = recordType.type.databaseDateEncodingStrategy(for: column)
+                    return dates.map { strategy.encode($0) }
+                }
+            } else if Keys.Element.self == UUID.self || Keys.Element.self == UUID?.self {
+                let uuids = keys.compactMap { $0 as? UUID }
+                return filter(encodedPrimaryKeys: uuids.count) { column in
+                    let strategy = recordType.type.databaseUUIDEncodingStrategy(for: column)
+                    return uuids.map { strategy.encode($0) }
+                }
+            }
+        }
+        let values = keys.map(\.databaseValue)
+        return filter(encodedPrimaryKeys: values.count) { _ in values }
     }
 
-    func filter(primaryKeyValues values: [DatabaseValue]) -> Self {
-        if values.isEmpty { return none() }
+    /// Filters by `count` primary key values, encoded for the primary key column once connected.
+    private func filter(
+        encodedPrimaryKeys count: Int, _ encode: @escaping @Sendable (String) throws -> [DatabaseValue]
+    ) -> Self {
+        if count == 0 { return none() }
         let tableName = databaseTableName
         return filterWhenConnected { db in
             let column = try db.filteringPrimaryKeyColumn(tableName)
-            return SQLExpression.in(.column(column), values.map(SQLExpression.databaseValue))
+            return SQLExpression.in(.column(column), try encode(column).map(SQLExpression.databaseValue))
         }
     }
 

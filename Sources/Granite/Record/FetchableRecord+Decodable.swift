@@ -1,0 +1,329 @@
+import Foundation
+
+// Decodable records: `init(row:)` for free.
+
+extension FetchableRecord where Self: Decodable {
+    /// Decodes the record from the columns of `row`, through the record's coding strategies.
+    ///
+    /// ```swift
+    /// struct Player: Decodable, FetchableRecord { var id: Int64; var name: String }
+    /// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+    /// ```
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
+    }
+}
+
+/// Decodes Decodable records from rows.
+///
+/// ```swift
+/// let player = try FetchableRecordDecoder().decode(Player.self, from: row)
+/// ```
+public class FetchableRecordDecoder {
+    /// A decoder.
+    public init() {}
+
+    /// Decodes a record from `row`.
+    public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
+        try T(from: RowDecoder<T>(row: row, codingPath: [], columnStrategy: T.databaseColumnDecodingStrategy))
+    }
+}
+
+/// Thrown by a column decoder when the value needs a keyed or unkeyed container: it is JSON.
+struct JSONRequiredError: Error {}
+
+/// The opened-existential helpers of the decoders.
+private func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(
+    _ type: V.Type, row: Row, index: Int
+) throws -> V {
+    try row.decode(V.self, atIndex: index)
+}
+
+private func decodeValue<V: DatabaseValueConvertible>(_ type: V.Type, row: Row, index: Int) throws -> V {
+    try row.decode(V.self, atIndex: index)
+}
+
+/// Decodes a Decodable value from the column at `index`, through the strategies of `R`: Data and Date through
+/// the record's strategies, DatabaseValueConvertible values natively, other values through
+/// `makeOtherwise`.
+private func decodeColumn<R: FetchableRecord, T: Decodable>(
+    _ type: T.Type, record: R.Type, row: Row, index: Int, otherwise makeOtherwise: () throws -> T
+) throws -> T {
+    if T.self == Data.self {
+        let column = row.columnNames[index]
+        return try R.databaseDataDecodingStrategy(for: column).decode(fromRow: row, atIndex: index) as! T
+    } else if T.self == Date.self {
+        let column = row.columnNames[index]
+        return try R.databaseDateDecodingStrategy(for: column).decode(fromRow: row, atIndex: index) as! T
+    } else if let type = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
+        return try decodeFast(type, row: row, index: index) as! T
+    } else if let type = T.self as? any DatabaseValueConvertible.Type {
+        return try decodeValue(type, row: row, index: index) as! T
+    } else {
+        return try makeOtherwise()
+    }
+}
+
+/// The decoder of a record: keyed by column.
+private struct RowDecoder<R: FetchableRecord>: Decoder {
+    var row: Row
+    var codingPath: [any CodingKey]
+    var columnStrategy: DatabaseColumnDecodingStrategy
+    var userInfo: [CodingUserInfoKey: Any] { R.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(KeyedContainer<R, Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard let key = codingPath.last else {
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "unkeyed decoding from a database row is not supported"))
+        }
+        // A collection property without a column.
+        throw DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(codingPath: codingPath.dropLast(), debugDescription: "No available prefetched rows"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard let key = codingPath.last else {
+            return SingleValueRowDecoder<R>(row: row, columnStrategy: columnStrategy)
+        }
+        guard let index = row.index(forColumn: key.stringValue) else {
+            throw RowDecodingError.columnNotFound(key.stringValue, row: row)
+        }
+        return ColumnDecoder<R>(row: row, index: index, codingPath: codingPath)
+    }
+}
+
+/// The keyed container of a record decoder: a key is a column.
+private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RowDecoder<R>
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    /// Column names by key string, when the column strategy is not `.useDefaultKeys`.
+    private let columnsByKey: [String: String]?
+    /// The first missing key decoded from the whole row.
+    private var rootKey: (any CodingKey)?
+
+    init(decoder: RowDecoder<R>) {
+        self.decoder = decoder
+        if case .useDefaultKeys = decoder.columnStrategy {
+            columnsByKey = nil
+        } else {
+            var columnsByKey: [String: String] = [:]
+            for column in decoder.row.columnNames {
+                if let key: Key = decoder.columnStrategy.key(forColumn: column), columnsByKey[key.stringValue] == nil {
+                    columnsByKey[key.stringValue] = column
+                }
+            }
+            self.columnsByKey = columnsByKey
+        }
+    }
+
+    var row: Row { decoder.row }
+
+    var allKeys: [Key] {
+        let names = columnsByKey.map { Array($0.keys) } ?? row.columnNames
+        return Set(names).compactMap(Key.init(stringValue:))
+    }
+
+    func contains(_ key: Key) -> Bool { index(forKey: key) != nil }
+
+    /// The index of the column for `key`, if any.
+    private func index(forKey key: Key) -> Int? {
+        guard let columnsByKey else { return row.index(forColumn: key.stringValue) }
+        return columnsByKey[key.stringValue].flatMap(row.index(forColumn:))
+    }
+
+    /// The column for `key`, or a ``RowDecodingError`` that names the key and its conversion.
+    private func column(forKey key: Key) throws -> String {
+        guard let columnsByKey else { return key.stringValue }
+        if let column = columnsByKey[key.stringValue] { return column }
+        var description = "\(key) (\(String(reflecting: key.stringValue)))"
+        if case .convertFromSnakeCase = decoder.columnStrategy {
+            let snake = DatabaseColumnEncodingStrategy.snakeCase(fromCamelCase: key.stringValue)
+            let back = DatabaseColumnDecodingStrategy.camelCase(fromSnakeCase: snake)
+            if back != key.stringValue {
+                description += ", with divergent representation \(back), converted to \(snake)"
+            } else if snake != key.stringValue {
+                description += ", converted to \(snake)"
+            }
+        }
+        throw RowDecodingError(
+            kind: .keyNotFound, message: "key not found: \(description)", row: row,
+            key: .columnName(key.stringValue))
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let index = index(forKey: key) else { return true }
+        return row.hasNull(atIndex: index)
+    }
+
+    private func decodePrimitive<V: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: V.Type, forKey key: Key
+    ) throws -> V {
+        try row.decode(V.self, forColumn: column(forKey: key))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodePrimitive(type, forKey: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodePrimitive(type, forKey: key) }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = index(forKey: key), !row.hasNull(atIndex: index) else { return nil }
+        return try decode(type, atIndex: index, key: key)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let index = index(forKey: key) {
+            return try decode(type, atIndex: index, key: key)
+        }
+        // A missing column: the first such key decodes a value from the whole row (a nested record).
+        if let rootKey {
+            let keys = [rootKey.stringValue, key.stringValue].sorted()
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "No such key: \(keys.joined(separator: " or "))"))
+        }
+        rootKey = key
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: row) as! T
+        }
+        return try T(
+            from: RowDecoder<R>(row: row, codingPath: codingPath + [key], columnStrategy: .useDefaultKeys))
+    }
+
+    /// Decodes the column at `index`: natively, or from JSON.
+    private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
+        try decodeColumn(type, record: R.self, row: row, index: index) {
+            do {
+                return try T(from: ColumnDecoder<R>(row: row, index: index, codingPath: codingPath + [key]))
+            } catch is JSONRequiredError {
+                return try row.withUnsafeData(atIndex: index) { data in
+                    guard let data else {
+                        throw DecodingError.valueNotFound(
+                            Data.self,
+                            DecodingError.Context(codingPath: codingPath + [key], debugDescription: "Missing Data"))
+                    }
+                    return try R.databaseJSONDecoder(for: key.stringValue).decode(T.self, from: data)
+                }
+            }
+        }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        throw DecodingError.typeMismatch(
+            KeyedDecodingContainer<NestedKey>.self,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "not implemented: building a nested container for the key '\(key.stringValue)'"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            (any UnkeyedDecodingContainer).self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "unkeyed decoding is not supported"))
+    }
+
+    func superDecoder() throws -> any Decoder { decoder }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+}
+
+/// The single value container of a whole row (a record that decodes itself from one value).
+private struct SingleValueRowDecoder<R: FetchableRecord>: SingleValueDecodingContainer {
+    var row: Row
+    var columnStrategy: DatabaseColumnDecodingStrategy
+    var codingPath: [any CodingKey] { [] }
+    private var first: ColumnDecoder<R> { ColumnDecoder(row: row, index: 0, codingPath: []) }
+
+    init(row: Row, columnStrategy: DatabaseColumnDecodingStrategy) {
+        self.row = row
+        self.columnStrategy = columnStrategy
+    }
+
+    private func checkFirst() throws -> ColumnDecoder<R> {
+        guard row.count > 0 else {
+            throw DecodingError.valueNotFound(
+                Any.self, DecodingError.Context(codingPath: [], debugDescription: "the row has no column"))
+        }
+        return first
+    }
+
+    func decodeNil() -> Bool { row.count == 0 || row.hasNull(atIndex: 0) }
+    func decode(_ type: Bool.Type) throws -> Bool { try checkFirst().decode(type) }
+    func decode(_ type: String.Type) throws -> String { try checkFirst().decode(type) }
+    func decode(_ type: Double.Type) throws -> Double { try checkFirst().decode(type) }
+    func decode(_ type: Float.Type) throws -> Float { try checkFirst().decode(type) }
+    func decode(_ type: Int.Type) throws -> Int { try checkFirst().decode(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try checkFirst().decode(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try checkFirst().decode(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try checkFirst().decode(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try checkFirst().decode(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try checkFirst().decode(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try checkFirst().decode(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try checkFirst().decode(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try checkFirst().decode(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try checkFirst().decode(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: row) as! T
+        }
+        return try T(from: RowDecoder<R>(row: row, codingPath: [], columnStrategy: columnStrategy))
+    }
+}
+
+/// The decoder of one column: single values only; keyed and unkeyed containers mean JSON.
+private struct ColumnDecoder<R: FetchableRecord>: Decoder, SingleValueDecodingContainer {
+    var row: Row
+    var index: Int
+    var codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { R.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw JSONRequiredError()
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw JSONRequiredError() }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { row.hasNull(atIndex: index) }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try row.decode(atIndex: index) }
+    func decode(_ type: String.Type) throws -> String { try row.decode(atIndex: index) }
+    func decode(_ type: Double.Type) throws -> Double { try row.decode(atIndex: index) }
+    func decode(_ type: Float.Type) throws -> Float { try row.decode(atIndex: index) }
+    func decode(_ type: Int.Type) throws -> Int { try row.decode(atIndex: index) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try row.decode(atIndex: index) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try row.decode(atIndex: index) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try row.decode(atIndex: index) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt.Type) throws -> UInt { try row.decode(atIndex: index) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try row.decode(atIndex: index) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decodeColumn(type, record: R.self, row: row, index: index) { try T(from: self) }
+    }
+}

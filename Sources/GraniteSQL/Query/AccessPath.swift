@@ -447,13 +447,20 @@ final class TableCursor {
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
         guard !needed.isEmpty else { return }
-        try cursor.withPayload { raw in
-            try decoder.reset(raw)
-            for c in needed {
-                row[base + c] = c < decoder.count ? try decoder.value(at: c) : defaults[c]
-            }
+        if let raw = try cursor.localPayload() {
+            try decode(raw, &row)
+        } else {
+            try cursor.withPayload { raw in try decode(raw, &row) }
         }
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+    }
+
+    /// Writes the needed columns of the row in `raw` into `row`.
+    private func decode(_ raw: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
+        try decoder.reset(raw)
+        for c in needed {
+            row[base + c] = c < decoder.count ? try decoder.value(at: c) : defaults[c]
+        }
     }
 
     /// Loads the row of the current index entry; false when the entry's row is missing (a damaged index).

@@ -119,6 +119,9 @@ final class BTreeModelTests: XCTestCase {
             }
             XCTAssertEqual(cursor.rowid, model.keys[i], context)
             XCTAssertEqual(try cursor.payload(), model.rows[model.keys[i]], context)
+            if let local = try cursor.localPayload() {
+                XCTAssertEqual([UInt8](local), model.rows[model.keys[i]], "local payload, \(context)")
+            }
             i += 1
             ok = try cursor.next()
         }

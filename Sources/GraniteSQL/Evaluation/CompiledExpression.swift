@@ -286,10 +286,22 @@ public struct CompiledExpression: Sendable {
     public let affinity: SQLAffinity?
     /// The collation the expression carries (explicit `COLLATE` or a column's), or `nil`.
     public let collation: SQLCollation?
+    /// The slot read when the expression is nothing but a column reference, else −1 (evaluated without
+    /// walking the node tree).
+    let slot: Int
+
+    init(root: EvalNode, prelude: [EvalNode], affinity: SQLAffinity?, collation: SQLCollation?) {
+        self.root = root
+        self.prelude = prelude
+        self.affinity = affinity
+        self.collation = collation
+        if prelude.isEmpty, case .column(let slot) = root { self.slot = slot } else { self.slot = -1 }
+    }
 
     /// Evaluates the expression against `context`.
     @inline(__always)
     public func evaluate(_ context: inout EvaluationContext) throws -> Value {
+        if slot >= 0 { return context.row[slot] }
         if !prelude.isEmpty {
             for p in prelude { _ = try p.evaluate(&context) }
         }
@@ -317,7 +329,6 @@ extension CompiledExpression {
 
     /// The slot the expression reads, when it is nothing but a column reference.
     var columnSlot: Int? {
-        guard prelude.isEmpty, case .column(let slot) = root else { return nil }
-        return slot
+        slot >= 0 ? slot : nil
     }
 }

@@ -185,6 +185,8 @@ final class TableCursor {
     private enum Method { case scan, rowids, rowidRange, index }
     private let method: Method
     private let search: IndexSearch?
+    /// For an index search: the affinity and collation keys are built with, per index column.
+    private let indexRules: [(SQLAffinity, SQLCollation)]
     /// The rowid values of a `.rowids` method.
     private let rowidValues: [CompiledExpression]
 
@@ -229,6 +231,12 @@ final class TableCursor {
             }
         }
         coveringColumns = covering
+        if case .index(let search) = path.method {
+            let definition = reader.indexes[search.index].definition
+            indexRules = definition.columns.indices.map { Self.columnRule(reader, definition, $0) }
+        } else {
+            indexRules = []
+        }
     }
 
     /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
@@ -288,7 +296,7 @@ final class TableCursor {
         var prefixes: [[UInt8]] = [[]]
         var complete = true
         for (position, values) in search.equalities.enumerated() {
-            let (affinity, collation) = columnRule(definition, position)
+            let (affinity, collation) = indexRules[position]
             var keys: [[UInt8]] = []
             for value in values {
                 let v = try value.evaluate(&context)
@@ -310,7 +318,7 @@ final class TableCursor {
         low = nil
         high = nil
         if complete, search.equalities.count < definition.columns.count {
-            let (affinity, collation) = columnRule(definition, search.equalities.count)
+            let (affinity, collation) = indexRules[search.equalities.count]
             for bound in search.lows {
                 let v = try bound.value.evaluate(&context)
                 if v.isNull {
@@ -337,7 +345,9 @@ final class TableCursor {
         if cursor == nil { cursor = try reader.indexes[search.index].tree.makeCursor() }
     }
 
-    private func columnRule(_ index: IndexDefinition, _ position: Int) -> (SQLAffinity, SQLCollation) {
+    private static func columnRule(_ reader: TableReader, _ index: IndexDefinition, _ position: Int) -> (
+        SQLAffinity, SQLCollation
+    ) {
         let column = index.columns[position]
         let collation = SQLCollation(name: column.collation ?? "BINARY") ?? .binary
         guard case .column(let c) = column.target else { return (.blob, collation) }
@@ -447,13 +457,20 @@ final class TableCursor {
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
         guard !needed.isEmpty else { return }
-        try cursor.withPayload { raw in
-            try decoder.reset(raw)
-            for c in needed {
-                row[base + c] = c < decoder.count ? try decoder.value(at: c) : defaults[c]
-            }
+        if let raw = try cursor.localPayload() {
+            try decode(raw, &row)
+        } else {
+            try cursor.withPayload { raw in try decode(raw, &row) }
         }
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+    }
+
+    /// Writes the needed columns of the row in `raw` into `row`.
+    private func decode(_ raw: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
+        try decoder.reset(raw)
+        for c in needed {
+            row[base + c] = c < decoder.count ? try decoder.value(at: c) : defaults[c]
+        }
     }
 
     /// Loads the row of the current index entry; false when the entry's row is missing (a damaged index).

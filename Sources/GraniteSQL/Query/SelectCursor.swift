@@ -63,6 +63,10 @@ final class SelectCursor {
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
         outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
+        groupBySlots = program.groupBy.map { $0.expression.columnSlot ?? -1 }
+        aggregateArgumentSlots = program.aggregates.map {
+            $0.arguments.count == 1 ? $0.arguments[0].columnSlot ?? -1 : -1
+        }
         outputsAreSlots = !program.distinct && outputSlots.allSatisfy { $0 >= 0 }
         rowWidth = program.scope.width
         outerWidth = program.scope.base
@@ -75,6 +79,10 @@ final class SelectCursor {
     private let aggregateArguments: [[CompiledExpression]]
     /// For each output, the slot it copies when it is a plain column reference, else −1.
     private let outputSlots: [Int]
+    /// For each `GROUP BY` term, and for each aggregate call of one argument, the slot it reads when it is a
+    /// plain column reference, else −1.
+    private let groupBySlots: [Int]
+    private let aggregateArgumentSlots: [Int]
     /// Whether the outputs are all plain column references, read in place (see ``advance()``).
     private let outputsAreSlots: Bool
     /// The number of slots of the row (``QueryScope/width``), and of its enclosing queries' part.
@@ -405,7 +413,8 @@ final class SelectCursor {
             } else {
                 key.removeAll(keepingCapacity: true)
                 for t in 0..<groupBy.count {
-                    let value = try groupBy[t].expression.evaluate(&context)
+                    let slot = groupBySlots[t]
+                    let value = slot >= 0 ? context.row[slot] : try groupBy[t].expression.evaluate(&context)
                     KeyEncoding.append(groupBy[t].collation.keyForm(value), to: &key)
                 }
                 let (found, inserted) = groups.group(of: key)
@@ -424,7 +433,8 @@ final class SelectCursor {
                 case 0:
                     accumulators[first + a].step()
                 case 1:
-                    let value = try expressions[0].evaluate(&context)
+                    let slot = aggregateArgumentSlots[a]
+                    let value = slot >= 0 ? context.row[slot] : try expressions[0].evaluate(&context)
                     if accumulators[first + a].step(value, separator: nil) { changed = true }
                 default:
                     arguments.removeAll(keepingCapacity: true)

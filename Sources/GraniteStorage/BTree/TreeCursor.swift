@@ -141,6 +141,17 @@ public final class TreeCursor {
         }
     }
 
+    /// The current entry's payload when the page holds all of it (no overflow pages), else nil; for a table tree
+    /// the row, for an index tree the value stored with the key. The bytes are the page's own: they stay valid
+    /// until the cursor or its tree is used again (read them at once, as ``withPayload(_:)`` does).
+    public func localPayload() throws -> UnsafeRawBufferPointer? {
+        let (page, cell) = try currentCell()
+        guard cell.overflow == 0 else { return nil }
+        let payload = UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: cell.payloadLength)
+        if tree.kind == .table { return payload }
+        return UnsafeRawBufferPointer(rebasing: payload[cell.keyLength...])
+    }
+
     /// The current entry's payload (see ``withPayload(_:)``).
     public func payload() throws -> [UInt8] {
         try withPayload { [UInt8]($0) }

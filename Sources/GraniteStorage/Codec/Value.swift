@@ -202,6 +202,24 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
 /// Byte-string helpers shared by the value, row and key codecs.
 @usableFromInline
 enum CodecBytes {
+    /// Whether every byte of `bytes` is below 0x80 (tested eight bytes at a time).
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var high: UInt64 = 0
+        var i = 0
+        while n - i >= 8 {
+            high |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n {
+            high |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// `memcmp` of the common prefix, then the shorter buffer first; returns −1, 0 or 1.
     @inlinable
     static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
@@ -230,6 +248,8 @@ enum CodecBytes {
     @usableFromInline
     static func validatedString(_ utf8: UnsafeRawBufferPointer) -> String? {
         var s = String(decoding: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        // ASCII is valid UTF-8: nothing can have been repaired.
+        if isASCII(utf8) { return s }
         // Repair only ever replaces bytes with U+FFFD, so equal bytes mean the input was valid.
         let same = s.withUTF8 { compare(UnsafeRawBufferPointer($0), utf8) == 0 }
         return same ? s : nil

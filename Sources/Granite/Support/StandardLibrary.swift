@@ -41,6 +41,16 @@ extension _DatabaseInteger {
         }
     }
 
+    /// nil for NULL, else ``init(sqliteStatement:index:)``, reading the column once for the common case.
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        switch sqliteStatement.value(atIndex: index) {
+        case .null: return nil
+        case .integer(let v): return Self(exactly: v)
+        default: return Self(sqliteStatement: sqliteStatement, index: index)
+        }
+    }
+
     /// The column converted as SQLite's `sqlite3_column_int64` does (text and blobs convert too); nil when it
     /// does not fit.
     @inlinable
@@ -79,6 +89,17 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
 
+    /// nil for NULL, else the column converted as SQLite's `sqlite3_column_double` does, read once.
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Double? {
+        switch sqliteStatement.value(atIndex: index) {
+        case .null: return nil
+        case .real(let v): return v
+        case .integer(let v): return Double(v)
+        default: return sqliteStatement.double(atIndex: index)
+        }
+    }
+
     /// The column converted as SQLite's `sqlite3_column_double` does.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
@@ -110,6 +131,16 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         if case .string(let s) = dbValue.storage { return s }
         return nil
+    }
+
+    /// nil for NULL, else the column as text, read once.
+    @inlinable
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
+        switch sqliteStatement.value(atIndex: index) {
+        case .null: return nil
+        case .text(let s): return s
+        default: return sqliteStatement.text(atIndex: index)
+        }
     }
 
     /// The column as text, converted as SQLite's `sqlite3_column_text` does.

@@ -113,37 +113,23 @@ public struct SQLiteStatement {
     /// The value at `index`.
     public func databaseValue(atIndex index: CInt) -> DatabaseValue { DatabaseValue(value(atIndex: index)) }
 
-    /// The value at `index` converted to an integer as SQLite's `sqlite3_column_int64` does.
+    /// The value at `index` converted to an integer as SQLite's `sqlite3_column_int64` does (the engine's
+    /// `sqlInteger`).
     @inlinable
     public func int64(atIndex index: CInt) -> Int64 {
-        switch value(atIndex: index) {
-        case .integer(let v): return v
-        case .real(let v): return Self.int64(fromDouble: v)
-        case .text(let s): return Self.int64(fromText: s)
-        case .null, .blob: return 0
-        }
+        value(atIndex: index).sqlInteger
     }
 
-    /// The value at `index` converted to a double as SQLite's `sqlite3_column_double` does.
+    /// The value at `index` converted to a double as SQLite's `sqlite3_column_double` does (the engine's
+    /// `sqlReal`).
     @inlinable
     public func double(atIndex index: CInt) -> Double {
-        switch value(atIndex: index) {
-        case .integer(let v): return Double(v)
-        case .real(let v): return v
-        case .text(let s): return Double(s.trimmingSQLSpaces) ?? Double(Self.int64(fromText: s))
-        case .null, .blob: return 0
-        }
+        value(atIndex: index).sqlReal
     }
 
-    /// The value at `index` as text, as SQLite's `sqlite3_column_text` gives it.
+    /// The value at `index` as text, as SQLite's `sqlite3_column_text` gives it (the engine's `sqlText`).
     public func text(atIndex index: CInt) -> String {
-        switch value(atIndex: index) {
-        case .integer(let v): return String(v)
-        case .real(let v): return DatabaseValue(storage: .double(v)).sqliteText
-        case .text(let s): return s
-        case .blob(let b): return String(decoding: b, as: UTF8.self)
-        case .null: return ""
-        }
+        value(atIndex: index).sqlText ?? ""
     }
 
     /// The value at `index` as bytes, as SQLite's `sqlite3_column_blob` gives it.
@@ -153,66 +139,6 @@ public struct SQLiteStatement {
         case .text(let s): return Data(s.utf8)
         case .null: return Data()
         case .integer, .real: return Data(text(atIndex: index).utf8)
-        }
-    }
-
-    @usableFromInline
-    static func int64(fromDouble v: Double) -> Int64 {
-        if v.isNaN { return 0 }
-        if v >= 9.223372036854775807e18 { return .max }
-        if v <= -9.223372036854775808e18 { return .min }
-        return Int64(v)
-    }
-
-    @usableFromInline
-    static func int64(fromText s: String) -> Int64 {
-        // Leading integer prefix, like SQLite's text-to-integer conversion.
-        var result: Int64 = 0
-        var negative = false
-        var started = false
-        for byte in s.utf8 {
-            if !started {
-                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
-                started = true
-                if byte == 0x2D {
-                    negative = true
-                    continue
-                }
-                if byte == 0x2B { continue }
-            }
-            guard byte >= 0x30 && byte <= 0x39 else { break }
-            let (m, o1) = result.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(byte - 0x30))
-            if o1 || o2 { return negative ? .min : .max }
-            result = a
-        }
-        return negative ? -result : result
-    }
-}
-
-extension String {
-    /// The string without leading and trailing ASCII spaces (SQLite's numeric text rules).
-    @usableFromInline
-    var trimmingSQLSpaces: Substring {
-        let bytes = utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
-        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
-        while end > start, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-        return self[start..<end]
-    }
-}
-
-extension DatabaseValue {
-    /// The text SQLite gives a double (15 significant digits, at least one decimal).
-    var sqliteText: String {
-        switch storage {
-        case .double(let v): return SQLRealFormatting.render(v)
-        case .int64(let v): return String(v)
-        case .string(let s): return s
-        case .blob(let d): return String(decoding: d, as: UTF8.self)
-        case .null: return ""
         }
     }
 }

@@ -24,13 +24,10 @@ extension MutablePersistableRecord {
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
         try willDelete(db)
-        var deleted: Bool?
-        try aroundDelete(db) {
-            let result = try deleteWithoutCallbacks(db)
-            deleted = result
-            return result
+        let deleted = try runAround("aroundDelete", { try aroundDelete(db, delete: $0) }) {
+            let deleted = try deleteWithoutCallbacks(db)
+            return (deleted, deleted)
         }
-        guard let deleted else { throw persistenceCallbackMisuse("aroundDelete") }
         didDelete(deleted: deleted)
         return deleted
     }

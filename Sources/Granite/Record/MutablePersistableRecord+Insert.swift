@@ -110,18 +110,15 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
         try willSave(db)
-        var success: (inserted: InsertionSuccess, returned: T)?
         var record = self
-        try aroundSave(db) {
+        let (inserted, returned) = try runAround("aroundSave", { try aroundSave(db, save: $0) }) {
             let result = try record.insertAndFetchWithCallbacks(
                 db, onConflict: conflictResolution, selection: selection, fetch: fetch)
-            success = result
-            return PersistenceSuccess(result.0)
+            return (PersistenceSuccess(result.0), result)
         }
         self = record
-        guard let success else { throw persistenceCallbackMisuse("aroundSave") }
-        didSave(PersistenceSuccess(success.inserted))
-        return success.returned
+        didSave(PersistenceSuccess(inserted))
+        return returned
     }
 
     /// `willInsert`, `aroundInsert` { INSERT }, `didInsert`.
@@ -130,16 +127,13 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> (InsertionSuccess, T) {
         try willInsert(db)
-        var success: (inserted: InsertionSuccess, returned: T)?
-        try aroundInsert(db) {
+        let result = try runAround("aroundInsert", { try aroundInsert(db, insert: $0) }) {
             let result = try insertAndFetchWithoutCallbacks(
                 db, onConflict: conflictResolution, selection: selection, fetch: fetch)
-            success = result
-            return result.0
+            return (result.0, result)
         }
-        guard let success else { throw persistenceCallbackMisuse("aroundInsert") }
-        didInsert(success.inserted)
-        return success
+        didInsert(result.0)
+        return result
     }
 
     func insertAndFetchWithoutCallbacks<T>(

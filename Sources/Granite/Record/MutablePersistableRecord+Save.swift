@@ -81,18 +81,15 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
         try willSave(db)
-        var success: (saved: PersistenceSuccess, returned: T)?
         var record = self
-        try aroundSave(db) {
+        let (saved, returned) = try runAround("aroundSave", { try aroundSave(db, save: $0) }) {
             let result = try record.updateOrInsertAndFetchWithCallbacks(
                 db, onConflict: conflictResolution, selection: selection, fetch: fetch)
-            success = result
-            return result.0
+            return (result.0, result)
         }
         self = record
-        guard let success else { throw persistenceCallbackMisuse("aroundSave") }
-        didSave(success.saved)
-        return success.returned
+        didSave(saved)
+        return returned
     }
 
     /// Updates when the primary key is not NULL, and inserts when it is NULL or when the update finds no row.

@@ -200,16 +200,13 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
         try willSave(db)
-        var success: (updated: PersistenceSuccess, returned: T)?
-        try aroundSave(db) {
+        let (updated, returned) = try runAround("aroundSave", { try aroundSave(db, save: $0) }) {
             let result = try updateAndFetchWithCallbacks(
                 db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
-            success = result
-            return result.0
+            return (result.0, result)
         }
-        guard let success else { throw persistenceCallbackMisuse("aroundSave") }
-        didSave(success.updated)
-        return success.returned
+        didSave(updated)
+        return returned
     }
 
     /// `willUpdate`, `aroundUpdate` { UPDATE }, `didUpdate`.
@@ -218,16 +215,13 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> (PersistenceSuccess, T) {
         try willUpdate(db, columns: columns)
-        var success: (updated: PersistenceSuccess, returned: T)?
-        try aroundUpdate(db, columns: columns) {
+        let result = try runAround("aroundUpdate", { try aroundUpdate(db, columns: columns, update: $0) }) {
             let result = try updateAndFetchWithoutCallbacks(
                 db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
-            success = result
-            return result.0
+            return (result.0, result)
         }
-        guard let success else { throw persistenceCallbackMisuse("aroundUpdate") }
-        didUpdate(success.updated)
-        return success
+        didUpdate(result.0)
+        return result
     }
 
     func updateAndFetchWithoutCallbacks<T>(

@@ -58,19 +58,16 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], decode: (Row) throws -> T
     ) throws -> T {
         try willSave(db)
-        var success: (inserted: InsertionSuccess, returned: T)?
         var record = self
-        try aroundSave(db) {
+        let (inserted, returned) = try runAround("aroundSave", { try aroundSave(db, save: $0) }) {
             let result = try record.upsertAndFetchWithCallbacks(
                 db, onConflict: conflictTarget, updating: strategy, doUpdate: assignments, selection: selection,
                 decode: decode)
-            success = result
-            return PersistenceSuccess(result.0)
+            return (PersistenceSuccess(result.0), result)
         }
         self = record
-        guard let success else { throw persistenceCallbackMisuse("aroundSave") }
-        didSave(PersistenceSuccess(success.inserted))
-        return success.returned
+        didSave(PersistenceSuccess(inserted))
+        return returned
     }
 
     /// `willInsert`, `aroundInsert` { upsert }, `didInsert`.
@@ -80,17 +77,14 @@ extension MutablePersistableRecord {
         selection: [any SQLSelectable], decode: (Row) throws -> T
     ) throws -> (InsertionSuccess, T) {
         try willInsert(db)
-        var success: (inserted: InsertionSuccess, returned: T)?
-        try aroundInsert(db) {
+        let result = try runAround("aroundInsert", { try aroundInsert(db, insert: $0) }) {
             let result = try upsertAndFetchWithoutCallbacks(
                 db, onConflict: conflictTarget, updating: strategy, doUpdate: assignments, selection: selection,
                 decode: decode)
-            success = result
-            return result.0
+            return (result.0, result)
         }
-        guard let success else { throw persistenceCallbackMisuse("aroundInsert") }
-        didInsert(success.inserted)
-        return success
+        didInsert(result.0)
+        return result
     }
 
     func upsertAndFetchWithoutCallbacks<T>(

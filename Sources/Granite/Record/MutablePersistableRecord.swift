@@ -65,6 +65,25 @@ extension MutablePersistableRecord {
     }
 
     /// The error thrown when an around callback did not call its action, or swallowed its error.
+    /// Runs `action` inside the `around…` callback `around` and returns the second part of its result; the first
+    /// part is what the callback's action function returns. Throws when the callback never calls the action.
+    func runAround<Success, Result>(
+        _ callbackName: String, _ around: (() throws -> Success) throws -> Void,
+        _ action: () throws -> (Success, Result)
+    ) throws -> Result {
+        var result: Result?
+        // The callback and the action are both non-escaping; the action does not really escape the callback.
+        try withoutActuallyEscaping(action) { action in
+            try around {
+                let (success, value) = try action()
+                result = value
+                return success
+            }
+        }
+        guard let result else { throw persistenceCallbackMisuse(callbackName) }
+        return result
+    }
+
     func persistenceCallbackMisuse(_ callbackName: String) -> DatabaseError {
         DatabaseError(
             resultCode: .SQLITE_MISUSE,

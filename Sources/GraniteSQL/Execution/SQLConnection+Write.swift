@@ -277,6 +277,7 @@ extension SQLConnection {
         for tuple in plan.tuples {
             var values = writer.defaults
             values.reserveCapacity(values.count + 1)
+            if plan.explicitRowid { values.append(.null) }
             for k in tuple.indices {
                 let value: Value
                 switch tuple[k] {
@@ -309,9 +310,10 @@ extension SQLConnection {
             targets = cached
         } else if let names = insert.columns {
             targets = try names.map { name in
-                if let index = table.columnIndex(named: name) { return index }
-                if SchemaNames.isRowidName(name), let alias = table.rowidAlias { return alias }
-                throw SQLExecutionError("table \(table.name) has no column named \(name)")
+                guard let slot = Self.writableSlot(name, table) else {
+                    throw SQLExecutionError("table \(table.name) has no column named \(name)")
+                }
+                return slot
             }
         } else {
             targets = Array(table.columns.indices)
@@ -367,7 +369,9 @@ extension SQLConnection {
         }
         let mayWriteSeveral =
             insert.returning != nil
-            || session.constraintOrder(writer, insert.orAction, upsert).contains {
+            || session.constraintOrder(
+                writer, insert.orAction, upsert, explicitRowid: targets.contains(table.columns.count)
+            ).contains {
                 if case .resolution(.replace) = $0.1 { return true }
                 return false
             }
@@ -376,14 +380,16 @@ extension SQLConnection {
         try session.prepareForeignKeys(table, asChild: false, asParent: !session.singleRowInsert)
         session.started = true
         var output: [[Value]] = []
-        let affinities = cache.targetAffinities ?? targets.map { table.columns[$0].affinity }
+        let affinities =
+            cache.targetAffinities
+            ?? targets.map { $0 < table.columns.count ? table.columns[$0].affinity : SQLAffinity.integer }
         cache.targetAffinities = affinities
         if let tuples, !table.isAutoincrement {
             // The next runs skip the checks above (their outcome depends only on the statement and the schema)
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
                 tuples: tuples, targets: targets, affinities: affinities, resolution: insert.orAction, upsert: upsert,
-                singleRowInsert: session.singleRowInsert)
+                singleRowInsert: session.singleRowInsert, explicitRowid: targets.contains(table.columns.count))
         }
         func insertRow(_ values: consuming [Value]) throws {
             if let row = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert),
@@ -392,11 +398,14 @@ extension SQLConnection {
                 output.append(try returning.evaluate(row, parameters: parameters))
             }
         }
+        // An explicit hidden rowid goes after the declared columns (see ``Self/writableSlot(_:_:)``).
+        let explicitRowid = targets.contains(table.columns.count)
         if let tuples {
             var context = EvaluationContext(parameters: parameters)
             for tuple in tuples {
                 var values = writer.defaults
                 values.reserveCapacity(values.count + 1)
+                if explicitRowid { values.append(.null) }
                 for k in tuple.indices {
                     values[targets[k]] = affinities[k].apply(to: try tuple[k].evaluate(&context))
                 }
@@ -406,6 +415,7 @@ extension SQLConnection {
             for supplied in rows {
                 var values = writer.defaults
                 values.reserveCapacity(values.count + 1)
+                if explicitRowid { values.append(.null) }
                 for (k, value) in supplied.enumerated() {
                     values[targets[k]] = affinities[k].apply(to: value)
                 }
@@ -445,19 +455,15 @@ extension SQLConnection {
         var terms: [(column: Int, collation: String)] = []
         for indexed in columns {
             guard let name = indexed.columnName else { continue }
-            let position: Int
-            if let c = table.columnIndex(named: name) {
-                position = c
-            } else if SchemaNames.isRowidName(name), let alias = table.rowidAlias {
-                position = alias
-            } else {
+            guard let position = Self.writableSlot(name, table) else {
                 throw SQLExecutionError("no such column: \(name)")
             }
-            let collation = indexed.collation ?? table.columns[position].collation ?? "binary"
+            let declared = position < table.columns.count ? table.columns[position].collation : nil
+            let collation = indexed.collation ?? declared ?? "binary"
             terms.append((position, SchemaNames.key(collation)))
         }
         if terms.count == columns.count {
-            if terms.count == 1, terms[0].column == table.rowidAlias { return .rowid }
+            if terms.count == 1, terms[0].column == table.rowidAlias ?? table.columns.count { return .rowid }
             for (k, entry) in writer.indexes.enumerated() {
                 let index = entry.definition
                 guard index.unique, index.columns.count == terms.count else { continue }
@@ -475,6 +481,14 @@ extension SQLConnection {
         throw SQLExecutionError("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")
     }
 
+    /// The evaluation slot a column list or `SET` names with `name`: a declared column; else, for `rowid`, `oid`
+    /// or `_rowid_`, the INTEGER PRIMARY KEY or (the slot after the declared columns) the hidden rowid.
+    static func writableSlot(_ name: String, _ table: TableDefinition) -> Int? {
+        if let index = table.columnIndex(named: name) { return index }
+        guard SchemaNames.isRowidName(name) else { return nil }
+        return table.rowidAlias ?? table.columns.count
+    }
+
     private func compileAssignments(
         _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver
     ) throws -> [(column: Int, value: CompiledExpression)] {
@@ -482,12 +496,7 @@ extension SQLConnection {
         for assignment in assignments {
             guard assignment.columns.count == 1 else { throw SQLExecutionError.unsupported("row-value assignment") }
             let name = assignment.columns[0]
-            let column: Int
-            if let index = table.columnIndex(named: name) {
-                column = index
-            } else if SchemaNames.isRowidName(name), let alias = table.rowidAlias {
-                column = alias
-            } else {
+            guard let column = Self.writableSlot(name, table) else {
                 throw SQLExecutionError("no such column: \(name)")
             }
             compiled.append((column, try ExpressionCompiler.compile(assignment.value, resolver: resolver)))
@@ -525,10 +534,9 @@ extension SQLConnection {
         _ expression: SQLExpression, _ table: TableDefinition?, _ statement: Statement
     ) -> String {
         if case .column(let reference) = expression.kind {
-            if SchemaNames.isRowidName(reference.column), let table, table.columnIndex(named: reference.column) == nil,
-                let alias = table.rowidAlias
-            {
-                return table.columns[alias].name
+            if SchemaNames.isRowidName(reference.column), let table, table.columnIndex(named: reference.column) == nil {
+                // Like SQLite: the INTEGER PRIMARY KEY's name, else `rowid` whichever spelling was used.
+                return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
             }
             return reference.column
         }
@@ -651,6 +659,8 @@ extension SQLConnection {
             cache.foreignKeysPrepared = true
         }
         let n = writer.columnCount
+        // `SET rowid = …` on a table without INTEGER PRIMARY KEY: the new rowid follows the declared columns.
+        let movesRowid = sources.contains { $0.column == n }
         let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
         if rows.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
             try ensureStatementSavepoint()
@@ -665,7 +675,7 @@ extension SQLConnection {
             var context: EvaluationContext?
             var values: [Value] = []
             values.reserveCapacity(n + 1)
-            values.append(contentsOf: old[0..<n])
+            values.append(contentsOf: old[0..<(movesRowid ? n + 1 : n)])
             for (column, source) in sources {
                 let value: Value
                 switch source {
@@ -676,7 +686,7 @@ extension SQLConnection {
                     if context == nil { context = EvaluationContext(row: old, parameters: parameters) }
                     value = try expression.evaluate(&context!)
                 }
-                values[column] = writer.affinities[column].apply(to: value)
+                values[column] = (column < n ? writer.affinities[column] : .integer).apply(to: value)
             }
             if let new = try session.update(writer, old: old, values: consume values, resolution: update.orAction),
                 let returning

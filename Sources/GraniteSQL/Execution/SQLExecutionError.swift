@@ -27,6 +27,8 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         case primaryKey = 1555
         /// `SQLITE_CONSTRAINT_UNIQUE`.
         case unique = 2067
+        /// `SQLITE_CONSTRAINT_ROWID`: an explicit rowid of a table without INTEGER PRIMARY KEY is taken.
+        case rowid = 2579
     }
 
     /// The kind of failure.

@@ -11,9 +11,10 @@ final class TableWriter {
     let checks: [(name: String, expression: CompiledExpression)]
     let parameters: BoundParameters
     /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`):
-    /// slot 0 for no resolution, then one per ``ConflictResolution`` case.
+    /// slot 0 for no resolution, then one per ``ConflictResolution`` case; slots 6 to 11 the same with an
+    /// explicit hidden rowid.
     @exclusivity(unchecked) var constraintOrders: [[(UniqueTarget, WriteSession.ConflictAction)]?] = Array(
-        repeating: nil, count: 6)
+        repeating: nil, count: 12)
     /// Per index: how each key column is computed (a column slot or an expression) and its collation, and the
     /// partial index condition — resolved once, since keys are computed for every row written.
     private let keyParts:
@@ -245,9 +246,11 @@ final class TableWriter {
             code, "UNIQUE constraint failed: \(names.joined(separator: ", "))", resolution: resolution)
     }
 
-    /// The error for a rowid (INTEGER PRIMARY KEY) conflict.
+    /// The error for a rowid conflict: of the INTEGER PRIMARY KEY, or of an explicit hidden rowid.
     func rowidFailure(resolution: ConflictResolution? = nil) -> SQLExecutionError {
-        .constraint(.primaryKey, "UNIQUE constraint failed: \(table.name).\(rowidName)", resolution: resolution)
+        .constraint(
+            rowidAlias >= 0 ? .primaryKey : .rowid, "UNIQUE constraint failed: \(table.name).\(rowidName)",
+            resolution: resolution)
     }
 
     // MARK: Writing

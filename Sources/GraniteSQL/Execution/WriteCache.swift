@@ -78,10 +78,12 @@ final class WriteCache {
         let upsert: [UpsertPlan]
         /// See ``WriteSession/singleRowInsert``.
         let singleRowInsert: Bool
+        /// Whether a target is the hidden rowid (the slot after the declared columns).
+        let explicitRowid: Bool
 
         init(
             tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],
-            resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool
+            resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool, explicitRowid: Bool
         ) {
             self.tuples = tuples.map { $0.map(ValueSource.init) }
             self.targets = targets
@@ -89,6 +91,7 @@ final class WriteCache {
             self.resolution = resolution
             self.upsert = upsert
             self.singleRowInsert = singleRowInsert
+            self.explicitRowid = explicitRowid
         }
     }
 

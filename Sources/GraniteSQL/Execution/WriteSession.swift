@@ -126,28 +126,36 @@ final class WriteSession {
 
     // MARK: Row operations
 
-    /// Inserts `values` (one per declared column, affinities applied) into `writer`'s table, resolving
-    /// conflicts with `resolution` (the statement's `OR` action), the constraints' own clauses and `upsert`.
-    /// Returns the row written (inserted, or updated by `DO UPDATE`), or nil when the row was skipped.
+    /// Inserts `values` (one per declared column, affinities applied, then optionally an explicit hidden rowid)
+    /// into `writer`'s table, resolving conflicts with `resolution` (the statement's `OR` action), the
+    /// constraints' own clauses and `upsert`. Returns the row written (inserted, or updated by `DO UPDATE`), or
+    /// nil when the row was skipped.
     func insert(
         _ writer: TableWriter, _ values: consuming [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
     ) throws -> [Value]? {
         var row = values
         let rowid: Int64
         let alias = writer.rowidAlias
+        /// Whether a table without INTEGER PRIMARY KEY receives a given rowid, which may then conflict.
+        var explicitRowid = false
         if alias >= 0, !row[alias].isNull {
             guard case .integer(let i) = row[alias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
             // Like SQLite, an explicit rowid raises the sequence even if the row is skipped later.
             if writer.table.isAutoincrement { try raiseSequence(writer.table, to: i) }
+        } else if row.count > writer.columnCount, !row[writer.columnCount].isNull {
+            guard case .integer(let i) = row.removeLast() else { throw SQLExecutionError.datatypeMismatch }
+            rowid = i
+            explicitRowid = true
         } else {
+            if row.count > writer.columnCount { row.removeLast() }
             rowid = try newRowid(writer)
         }
         if alias >= 0 { row[alias] = .integer(rowid) }
         row.append(.integer(rowid))
         guard try checkColumns(writer, &row, resolution) else { return nil }
         let childKeys = foreignKeys && !writer.table.foreignKeys.isEmpty
-        let order = constraintOrder(writer, resolution, upsert)
+        let order = constraintOrder(writer, resolution, upsert, explicitRowid: explicitRowid)
         /// A rowid conflict failing the statement, checked by the table insert itself rather than by a search
         /// before it: when it is the last check and nothing between the checks and the insert can fail.
         var rowidFailure: ConflictResolution?
@@ -183,8 +191,9 @@ final class WriteSession {
         return row
     }
 
-    /// Replaces stored row `old` by `values` (one per declared column, affinities applied), resolving conflicts
-    /// with `resolution`. Returns the new row, or nil when the change was skipped (`IGNORE`).
+    /// Replaces stored row `old` by `values` (one per declared column, affinities applied, then optionally a new
+    /// hidden rowid), resolving conflicts with `resolution`. Returns the new row, or nil when the change was
+    /// skipped (`IGNORE`).
     func update(
         _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
         direct: Bool = true
@@ -196,10 +205,15 @@ final class WriteSession {
         if writer.rowidAlias >= 0 {
             guard case .integer(let i) = row[writer.rowidAlias] else { throw SQLExecutionError.datatypeMismatch }
             rowid = i
+        } else if row.count > n {
+            // `SET rowid = …` on a table without INTEGER PRIMARY KEY moves the row.
+            guard case .integer(let i) = row.removeLast() else { throw SQLExecutionError.datatypeMismatch }
+            rowid = i
         }
         row.append(.integer(rowid))
         guard try checkColumns(writer, &row, resolution) else { return nil }
-        for (target, action) in constraintOrder(writer, resolution, []) {
+        let moved = writer.rowidAlias < 0 && rowid != oldRowid
+        for (target, action) in constraintOrder(writer, resolution, [], explicitRowid: moved) {
             if target == .rowid && rowid == oldRowid { continue }
             guard let existing = try conflict(writer, target, row, excluding: oldRowid) else { continue }
             switch action {
@@ -224,6 +238,9 @@ final class WriteSession {
                 childKeys.append(k)
             }
             for reference in try referencing(writer) {
+                // A key whose columns keep their values is not looked at (as in SQLite, which then raises no
+                // mismatch for it either, e.g. when only the hidden rowid moves).
+                if Self.keyUnchanged(reference, writer.table, old, row) { continue }
                 let parentKey = try self.parentKey(reference.child, reference.key)
                 if !sameKey(parentKey, old, row) { parents.append(reference) }
             }
@@ -305,12 +322,13 @@ final class WriteSession {
 
     /// The unique constraints of `writer`'s table in SQLite's checking order, with their resolutions: upsert
     /// targets first, then the rowid, then the indexes (those resolving by `REPLACE` last); a rowid resolved by
-    /// its own `ON CONFLICT REPLACE` comes after the indexes.
+    /// its own `ON CONFLICT REPLACE` comes after the indexes. With `explicitRowid`, a table without INTEGER
+    /// PRIMARY KEY checks its rowid too (a given rowid may be taken).
     func constraintOrder(
-        _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan]
+        _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan], explicitRowid: Bool = false
     ) -> [(UniqueTarget, ConflictAction)] {
         // Without an upsert the order depends only on the table and the statement's resolution: kept by the writer.
-        let memoKey: Int
+        var memoKey: Int
         switch resolution {
         case nil: memoKey = 0
         case .rollback: memoKey = 1
@@ -319,14 +337,16 @@ final class WriteSession {
         case .ignore: memoKey = 4
         case .replace: memoKey = 5
         }
+        let checksRowid = explicitRowid && writer.rowidAlias < 0
+        if checksRowid { memoKey += 6 }
         if upsert.isEmpty, let known = writer.constraintOrders[memoKey] { return known }
-        let order = computeConstraintOrder(writer, resolution, upsert)
+        let order = computeConstraintOrder(writer, resolution, upsert, checksRowid: checksRowid)
         if upsert.isEmpty { writer.constraintOrders[memoKey] = order }
         return order
     }
 
     private func computeConstraintOrder(
-        _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan]
+        _ writer: TableWriter, _ resolution: ConflictResolution?, _ upsert: [UpsertPlan], checksRowid: Bool
     ) -> [(UniqueTarget, ConflictAction)] {
         let table = writer.table
         func action(_ target: UniqueTarget) -> ConflictAction {
@@ -349,7 +369,7 @@ final class WriteSession {
             unique.filter { writer.indexes[$0].definition.onConflict != .replace }
             + unique.filter { writer.indexes[$0].definition.onConflict == .replace }
         var deferRowid = false
-        if table.rowidAlias != nil, !order.contains(.rowid) {
+        if table.rowidAlias != nil || checksRowid, !order.contains(.rowid) {
             deferRowid =
                 resolution == nil && table.primaryKeyConflict == .replace && !unique.isEmpty && upsert.isEmpty
             if !deferRowid { order.append(.rowid) }
@@ -390,10 +410,17 @@ final class WriteSession {
         guard let assignments = plan.assignments else { return nil }
         var context = EvaluationContext(row: existing + excluded, parameters: parameters)
         if let condition = plan.condition, !(try condition.isTrue(&context)) { return nil }
-        var values = Array(existing.prefix(writer.table.columns.count))
+        let n = writer.columnCount
+        var values = Array(existing.prefix(n))
         for assignment in assignments {
-            values[assignment.column] = writer.table.columns[assignment.column].affinity.apply(
-                to: try assignment.value.evaluate(&context))
+            let value = try assignment.value.evaluate(&context)
+            if assignment.column == n {
+                // `SET rowid = …` of a table without INTEGER PRIMARY KEY: the row's new rowid.
+                if values.count == n { values.append(.null) }
+                values[n] = SQLAffinity.integer.apply(to: value)
+            } else {
+                values[assignment.column] = writer.affinities[assignment.column].apply(to: value)
+            }
         }
         return try update(writer, old: existing, values: values, resolution: .abort)
     }
@@ -625,6 +652,29 @@ final class WriteSession {
     }
 
     static func identical(_ a: Value, _ b: Value) -> Bool { a.type == b.type && a == b }
+
+    /// Whether every parent column of foreign key `reference` (into `table`) holds identical values in rows `old`
+    /// and `new`; false when a parent column is unknown, so that the mismatch is still raised.
+    static func keyUnchanged(
+        _ reference: (child: TableDefinition, key: Int), _ table: TableDefinition, _ old: [Value], _ new: [Value]
+    ) -> Bool {
+        let key = reference.child.foreignKeys[reference.key]
+        var columns: [Int] = []
+        if key.parentColumns.isEmpty {
+            if key.columns.count == 1, let alias = table.rowidAlias {
+                columns = [alias]
+            } else {
+                columns = table.primaryKey.map(\.column)
+            }
+        } else {
+            for name in key.parentColumns {
+                guard let c = table.columnIndex(named: name) else { return false }
+                columns.append(c)
+            }
+        }
+        guard !columns.isEmpty else { return false }
+        return columns.allSatisfy { identical(old[$0], new[$0]) }
+    }
 
     /// The parent key values of parent row `row`.
     private func keyValues(_ key: ParentKey, _ row: [Value]) -> [Value] {

@@ -76,6 +76,12 @@ extension SQLSelectable where Self == AllColumns {
     public static var allColumns: AllColumns { AllColumns() }
 }
 
+extension SQLSelectable where Self == Column {
+    /// The hidden `rowid` column, for a selection that adds it to the columns:
+    /// `static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }`.
+    public static var rowID: Self { Column.rowID }
+}
+
 /// All columns of a table but some: `static var databaseSelection: [any SQLSelectable] {
 /// [.allColumns(excluding: ["generatedColumn"])] }`.
 public struct AllColumnsExcluding: SQLSelectable, Sendable {

@@ -1,25 +1,27 @@
-// The deterministic data of `granite demo`: every row is a pure function of its rowid,
-// so a reader can regenerate what it expects to find without keeping the rows.
+// The deterministic data of `granite demo`: every player is a pure function of its number, so that the demo
+// can compute what its queries must return without asking the database.
 
+import Foundation
 import GraniteStorage
 
-/// The `people` rows of the demo database.
+/// The players of the demo database.
 ///
-/// Columns: name TEXT, age INTEGER, score REAL, email TEXT or NULL, bio TEXT
-/// (JSON-like, 300–600 bytes, repetitive so that it compresses), photo BLOB or
-/// NULL (every 7th row a few hundred bytes, every 500th row 20 KB so that the
-/// row spills to overflow pages).
+/// Player `n` (1...playerCount) gets id `n`: a name, one of the teams, a score in 0...999, 2 to 9
+/// achievements (stored as JSON, 300 bytes and more, repetitive so that it compresses) and, for every 7th
+/// player, an avatar of a few hundred bytes (every 500th: 20 KB, spilling to overflow pages).
 enum DemoData {
-    /// The number of rows, with rowids 1...rowCount.
-    static let rowCount = 5_000
-    /// The number of point lookups made by the demo.
-    static let lookupCount = 1_000
-    /// The name prefix of the demo's index range scan.
-    static let rangePrefix = "Ma"
-    /// The column names, for display.
-    static let columnNames = ["name", "age", "score", "email", "bio", "photo"]
+    /// The number of players inserted.
+    static let playerCount = 5_000
+    /// The team the queries look at.
+    static let featuredTeam = "Granite"
+    /// The id the demo fetches, updates and checks.
+    static let featuredID: Int64 = 42
+    /// Players scoring below this are deleted at the end.
+    static let deletionThreshold = 50
 
     private static let seed: UInt64 = 0x4752_414E_4954_4521  // "GRANITE!"
+
+    static let teams = ["Basalt", "Granite", "Marble", "Obsidian", "Quartz"]
 
     private static let firstNames = [
         "Ada", "Alan", "Barbara", "Brian", "Claude", "Dennis", "Donald", "Edsger", "Frances", "Grace",
@@ -50,45 +52,44 @@ enum DemoData {
         list[Int(rng.next(below: UInt64(list.count)))]
     }
 
-    /// The name of row `rowid` (also the first column of ``row(_:)``).
+    /// The name of player `rowid`.
     static func name(_ rowid: Int64) -> String {
         var rng = generator(rowid, stream: 1)
         return pick(firstNames, &rng) + " " + pick(lastNames, &rng)
     }
 
-    /// The values of row `rowid`.
-    static func row(_ rowid: Int64) -> [Value] {
+    private static let titles = [
+        "First win", "Perfect round", "Comeback", "Marathon", "Speed run", "Team player", "Collector",
+        "Explorer", "Untouchable", "Veteran", "Sharpshooter", "Strategist",
+    ]
+
+    /// Player number `rowid`, not inserted yet (no id).
+    static func player(_ rowid: Int64) -> Player {
         var rng = generator(rowid, stream: 2)
         let name = name(rowid)
-        let first = String(name.prefix { $0 != " " })
-        let age = Int64(18 + rng.next(below: 73))
-        let score = Double(rng.next(below: 100_000)) / 100
-        let email: Value =
-            rng.next(below: 5) == 0
-            ? .null
-            : .text(name.lowercased().replacingSpaces(with: ".") + "\(rowid)@example.com")
-        let city = pick(cities, &rng)
-        var chosen: [String] = []
-        for _ in 0..<(2 + rng.next(below: 4)) { chosen.append(pick(interests, &rng)) }
-        let target = 300 + Int(rng.next(below: 301))
-        var bio = "{\"id\":\(rowid),\"name\":\"\(name)\",\"city\":\"\(city)\",\"age\":\(age),"
-        bio += "\"interests\":[" + chosen.map { "\"\($0)\"" }.joined(separator: ",") + "],\"about\":\""
-        var sentence = 0
-        while bio.utf8.count < target - 2 {
-            let interest = chosen[sentence % chosen.count]
-            bio += "\(first) lives in \(city) and enjoys \(interest). "
-            sentence += 1
+        let team = pick(teams, &rng)
+        let score = Int(rng.next(below: 1_000))
+        var achievements: [Player.Achievement] = []
+        for season in 1...(2 + Int(rng.next(below: 8))) {
+            let title = pick(titles, &rng)
+            let city = pick(cities, &rng)
+            let interest = pick(interests, &rng)
+            achievements.append(
+                Player.Achievement(
+                    title: title, season: season, points: 10 * (1 + Int(rng.next(below: 50))),
+                    note:
+                        "\(name) earned \(title) in \(city) during season \(season), between two games of \(interest)."
+                ))
         }
-        bio = String(decoding: bio.utf8.prefix(target - 2), as: UTF8.self) + "\"}"
-        let photo: Value
+        let avatar: Data?
         if rowid % 500 == 0 {
-            photo = .blob(bytes(20_000, &rng))
+            avatar = Data(bytes(20_000, &rng))
         } else if rowid % 7 == 0 {
-            photo = .blob(bytes(200 + Int(rng.next(below: 600)), &rng))
+            avatar = Data(bytes(200 + Int(rng.next(below: 600)), &rng))
         } else {
-            photo = .null
+            avatar = nil
         }
-        return [.text(name), .integer(age), .real(score), email, .text(bio), photo]
+        return Player(id: nil, name: name, team: team, score: score, achievements: achievements, avatar: avatar)
     }
 
     private static func bytes(_ count: Int, _ rng: inout SplitMix64) -> [UInt8] {
@@ -101,16 +102,4 @@ enum DemoData {
         return Array(result.prefix(count))
     }
 
-    /// The rowids of the demo's point lookups.
-    static func lookupRowids() -> [Int64] {
-        var rng = SplitMix64(seed: seed ^ 0x4C4F_4F4B)
-        return (0..<lookupCount).map { _ in Int64(1 + rng.next(below: UInt64(rowCount))) }
-    }
-}
-
-extension String {
-    /// The string with every space replaced by `replacement`.
-    func replacingSpaces(with replacement: String) -> String {
-        split(separator: " ", omittingEmptySubsequences: false).joined(separator: replacement)
-    }
 }

@@ -95,6 +95,9 @@ final class GraniteCLITests: XCTestCase {
             file: file, line: line)
     }
 
+    /// The players left in the demo database: 5,000 inserted, 263 of them scoring below 50 deleted.
+    static let demoPlayers = 4737
+
     /// Builds the demo database in the test directory and returns its path.
     func makeDemo(_ name: String = "demo.granite") throws -> String {
         let path = directory.appendingPathComponent(name).path
@@ -123,16 +126,39 @@ final class GraniteCLITests: XCTestCase {
         let again = try granite("demo", path, "--json")
         XCTAssertEqual(again.status, 0, again.stderr)
         let demo = try json(again)
-        XCTAssertEqual(demo["rows"] as? Int, 5000)
+        // 5,000 players inserted, those scoring below 50 deleted.
+        XCTAssertEqual(demo["players"] as? Int, Self.demoPlayers)
+        let steps = try XCTUnwrap(demo["steps"] as? [[String: Any]])
+        XCTAssertEqual(steps.count, 8)
+        for step in steps {
+            XCTAssertFalse((step["sql"] as? [Any] ?? []).isEmpty, "\(step["title"] ?? "?") ran no SQL")
+        }
+        let queries = steps.flatMap { ($0["sql"] as? [[String: Any]] ?? []).compactMap { $0["sql"] as? String } }
+        XCTAssertTrue(queries.contains("SELECT * FROM \"player\" WHERE \"team\" = ? ORDER BY \"score\" DESC LIMIT 5"))
+        XCTAssertTrue(queries.contains("UPDATE \"player\" SET \"score\"=?, \"achievements\"=? WHERE \"id\"=?"))
         XCTAssertEqual((demo["integrity"] as? [String: Any])?["ok"] as? Bool, true)
         XCTAssertEqual((demo["verification"] as? [String: Any])?["ok"] as? Bool, true)
         let compression = try XCTUnwrap(demo["compression"] as? [String: Any])
         XCTAssertGreaterThan(compression["compressedValues"] as? Int ?? 0, 1000)
         XCTAssertGreaterThan(compression["savedBytes"] as? Int ?? 0, 0)
         let trees = try XCTUnwrap(demo["trees"] as? [[String: Any]])
-        // The SQL table `people` lives in tree t:1, its index `people_by_name` in i:2.
-        XCTAssertEqual(Set(trees.compactMap { $0["name"] as? String }), ["(catalog)", "granite_schema", "t:1", "i:2"])
-        XCTAssertGreaterThan(trees.first { $0["name"] as? String == "t:1" }?["overflowPages"] as? Int ?? 0, 0)
+        // The migrations table comes first (t:1 and its primary key index i:2), then `player` (t:3), the
+        // AUTOINCREMENT sequence (t:4) and the score index (i:5).
+        var objects: [String: String] = [:]
+        for tree in trees {
+            if let object = tree["object"] as? String, let name = (tree["tree"] as? [String: Any])?["name"] as? String {
+                objects[object] = name
+            }
+        }
+        XCTAssertEqual(
+            objects,
+            [
+                "(catalog)": "(catalog)", "granite_schema": "granite_schema", "grdb_migrations": "t:1",
+                "granite_autoindex_grdb_migrations_1": "i:2", "player": "t:3", "granite_sequence": "t:4",
+                "player_on_score": "i:5",
+            ])
+        let player = trees.first { $0["object"] as? String == "player" }?["tree"] as? [String: Any]
+        XCTAssertGreaterThan(player?["overflowPages"] as? Int ?? 0, 0)
     }
 
     func testDemoUsesTheDefaultFileName() throws {
@@ -155,7 +181,7 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertEqual(header["formatVersion"] as? Int, 1)
         let pageCount = try XCTUnwrap(header["pageCount"] as? Int)
         XCTAssertEqual(infoJSON["fileSize"] as? Int, pageCount * 4096)
-        XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 3)
+        XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 6)
 
         let pages = try granite("pages", path)
         XCTAssertEqual(pages.status, 0, pages.stderr)
@@ -183,7 +209,7 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertTrue(page2.stdout.contains("00000000  05 "), page2.stdout)
         let page2JSON = try json(granite("page", path, "2", "--hex", "--json"))
         XCTAssertEqual(page2JSON["type"] as? String, "index-leaf")
-        XCTAssertEqual((page2JSON["cells"] as? [Any])?.count, 3)
+        XCTAssertEqual((page2JSON["cells"] as? [Any])?.count, 6)
         XCTAssertGreaterThan((page2JSON["hex"] as? [String])?.count ?? 0, 2)
 
         // A table leaf shows decoded rows, with compressed text.
@@ -193,18 +219,18 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertTrue(leafPage.stdout.contains("rowid"), leafPage.stdout)
         XCTAssertTrue(leafPage.stdout.contains("compressed: plain"), leafPage.stdout)
 
-        let tree = try granite("tree", path, "people")
+        let tree = try granite("tree", path, "player")
         XCTAssertEqual(tree.status, 0, tree.stderr)
-        XCTAssertTrue(tree.stdout.contains("5,000"), tree.stdout)
-        let treeJSON = try json(granite("tree", path, "people", "--json"))
-        XCTAssertEqual(treeJSON["entries"] as? Int, 5000)
+        XCTAssertTrue(tree.stdout.contains("4,737"), tree.stdout)
+        let treeJSON = try json(granite("tree", path, "player", "--json"))
+        XCTAssertEqual(treeJSON["entries"] as? Int, Self.demoPlayers)
         XCTAssertEqual(treeJSON["kind"] as? String, "table")
         XCTAssertGreaterThanOrEqual(treeJSON["depth"] as? Int ?? 0, 2)
         let catalog = try json(granite("tree", path, "--catalog", "--json"))
-        XCTAssertEqual(catalog["entries"] as? Int, 3, "granite_schema, t:1 (people), i:2 (people_by_name)")
-        let index = try json(granite("tree", path, "people_by_name", "--json"))
+        XCTAssertEqual(catalog["entries"] as? Int, 6, "granite_schema, t:1, i:2, t:3 (player), t:4, i:5")
+        let index = try json(granite("tree", path, "player_on_score", "--json"))
         XCTAssertEqual(index["kind"] as? String, "index")
-        XCTAssertEqual(index["entries"] as? Int, 5000)
+        XCTAssertEqual(index["entries"] as? Int, Self.demoPlayers)
     }
 
     func testBadArgumentsFailWithAMessage() throws {
@@ -240,7 +266,7 @@ final class GraniteCLITests: XCTestCase {
         let checkJSON = try json(granite("check", damaged, "--json"))
         XCTAssertEqual(checkJSON["ok"] as? Bool, false)
 
-        for arguments in [["pages", damaged], ["page", damaged, "\(page)"], ["tree", damaged, "people"]] {
+        for arguments in [["pages", damaged], ["page", damaged, "\(page)"], ["tree", damaged, "player"]] {
             let result = try granite(arguments)
             XCTAssertTrue(result.exited, "\(arguments) crashed: \(result.stderr)")
             XCTAssertNotEqual(result.status, 0, "\(arguments) succeeded on a damaged file")

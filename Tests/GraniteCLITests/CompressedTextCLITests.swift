@@ -34,6 +34,9 @@ extension SQLCommandTests {
             "SELECT id FROM docs WHERE body LIKE '%\"alpha\"%'",
             "SELECT id FROM docs WHERE body > '{\"name\":\"b' ORDER BY id",
             "SELECT substr(body, 1, 20), length(body) FROM docs WHERE id = 3",
+            "SELECT typeof(body), instr(body, 'Paris'), hex(substr(body, 1, 4)), upper(body) = upper(body) FROM docs",
+            "SELECT a.id, b.id FROM docs a JOIN docs b ON a.body = b.body ORDER BY a.id",
+            "SELECT count(DISTINCT body), max(body) = (SELECT body FROM docs WHERE id = 4) FROM docs",
         ] {
             let expected = try run(sqlite3, ["-csv", reference, query])
             let actual = try self.granite(["--csv", granite, query])

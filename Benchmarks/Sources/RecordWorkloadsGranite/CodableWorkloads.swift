@@ -210,7 +210,7 @@ public final class CodableHarness {
         return produced
     }
 
-    /// Inserts every pending record in one transaction.
+    /// Inserts every pending record in one transaction (digested after the timing, by ``digestFetched()``).
     public func insertAll() throws {
         let profiles = pendingProfiles
         let players = pendingPlayers
@@ -220,10 +220,8 @@ public final class CodableHarness {
             for profile in profiles { try profile.insert(db) }
             for player in players { try player.insert(db) }
         }
-        var digest = CodableDigest()
-        for profile in profiles { profile.digest(&digest) }
-        for player in players { player.digest(&digest) }
-        produced = (profiles.count + players.count, digest.hash)
+        fetchedProfiles = profiles
+        fetchedPlayers = players
     }
 
     /// Fetches the whole table (digested after the timing, by ``digestFetched()``).
@@ -237,7 +235,7 @@ public final class CodableHarness {
     var fetchedProfiles: [Profile] = []
     var fetchedPlayers: [AchievementPlayer] = []
 
-    /// Digests the records of the last ``fetchAll()`` (untimed).
+    /// Digests the records of the last ``insertAll()`` or ``fetchAll()`` (untimed).
     public func digestFetched() {
         var digest = CodableDigest()
         for profile in fetchedProfiles { profile.digest(&digest) }

@@ -27,11 +27,13 @@ extension Benchmark {
         let path = "\(directory)/db"
         var run = CodableRun()
         if engine == 1 {
-            let harness = try RecordWorkloadsGRDB.CodableHarness(path: path, dataset: .init(dataset), recordCount: records)
+            let harness = try RecordWorkloadsGRDB.CodableHarness(
+                path: path, dataset: .init(dataset), recordCount: records)
             run.synchronous = try harness.synchronousLevel()
             var start = MonotonicClock.nanoseconds()
             try harness.insertAll()
             run.insert = MonotonicClock.nanoseconds() - start
+            harness.digestFetched()
             run.inserted = harness.takeResult()
             start = MonotonicClock.nanoseconds()
             try harness.fetchAll()
@@ -46,6 +48,7 @@ extension Benchmark {
             var start = MonotonicClock.nanoseconds()
             try harness.insertAll()
             run.insert = MonotonicClock.nanoseconds() - start
+            harness.digestFetched()
             run.inserted = harness.takeResult()
             start = MonotonicClock.nanoseconds()
             try harness.fetchAll()

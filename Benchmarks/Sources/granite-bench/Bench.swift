@@ -82,6 +82,7 @@ final class Benchmark {
         let sql = selected.contains(.sql)
         let rowLevel = selected.contains(.rows)
         let recordLevel = selected.contains(.records)
+        let codableLevel = selected.contains(.codable)
         var parts: [String] = []
         if storage {
             parts.append(
@@ -124,6 +125,15 @@ final class Benchmark {
                 the same Swift code on Granite's DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, \
                 PRAGMA synchronous = NORMAL for both; Granite ignores that pragma, so its code alone also sets \
                 configuration.durability = .normal, the only difference), ratio column = Granite/GRDB
+                """)
+        }
+        if codableLevel {
+            parts.append(
+                """
+                Codable workloads: \(options.codableCount) records per data set (Codable synthesis, nested array \
+                property in a JSON column), the same Swift code on Granite's DatabaseQueue and on GRDB 7.10.0's \
+                (journalMode .wal, synchronous NORMAL for both), Granite jsonCompressionThreshold 128 (and nil, \
+                untimed, for its file size), ratio column = Granite/GRDB
                 """)
         }
         let configuration = """
@@ -175,6 +185,9 @@ final class Benchmark {
         }
         if recordLevel {
             try recordWorkloads(records: options.recordCount, table: &table, notes: &notes)
+        }
+        if codableLevel {
+            try codableWorkloads(records: options.codableCount, table: &table, notes: &notes)
         }
 
         print(configuration)

@@ -13,6 +13,7 @@ struct BenchOptions {
     var sqlRows = 100_000
     var rowCount = 100_000
     var recordCount = 100_000
+    var codableCount = 10_000
     var sqlDurability = WALSync.full
     var only: Set<Workload> = Set(Workload.allCases)
     var seed: UInt64 = 0x4752_414E_4954_4521
@@ -40,6 +41,7 @@ struct BenchOptions {
           --sql-rows N      rows of the SQL workloads' player table (default 100000)
           --row-count N     rows of the row workloads' table (default 100000)
           --record-count N  records of the record workloads' table (default 100000)
+          --codable-count N records of each Codable workload's table (default 10000)
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -62,6 +64,11 @@ struct BenchOptions {
                                               NORMAL): insert, fetchAll, fetchOne(id:),
                                               order+limit, filter, update, delete,
                                               one-record transactions, file size
+                              codable         Codable records with a nested JSON
+                                              array property against GRDB 7.10.0
+                                              (WAL, synchronous NORMAL): insert,
+                                              fetchAll, file size (Granite with JSON
+                                              compression on and off)
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -115,6 +122,7 @@ struct BenchOptions {
             case "--sql-rows": options.sqlRows = try positive()
             case "--row-count": options.rowCount = try positive()
             case "--record-count": options.recordCount = try positive()
+            case "--codable-count": options.codableCount = try positive()
             case "--sql-sync":
                 let text = try value()
                 guard let level = WALSync(rawValue: text.lowercased()) else {
@@ -143,6 +151,7 @@ enum Workload: String, CaseIterable, Comparable {
     case sql
     case rows
     case records
+    case codable
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

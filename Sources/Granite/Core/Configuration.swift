@@ -72,9 +72,16 @@ public struct Configuration: Sendable {
     /// The number of pages each connection caches (default 2000).
     public var pageCacheSize: Int = 2000
 
-    /// JSON column payloads at least this long (in bytes) are stored zlib-compressed when that saves space
-    /// (default 1024; `Int.max` turns compression off).
-    public var jsonCompressionThreshold: Int = 1024
+    /// TEXT values (JSON columns of Codable records, raw-SQL JSON, long text) of at least this many UTF-8 bytes
+    /// are stored zlib-compressed when that saves space (default 128; `nil` turns compression off). Reading is
+    /// transparent. Only values written later are affected; a negative value makes opening the database fail.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.jsonCompressionThreshold = 4096   // compress only payloads of 4 KiB or more
+    /// config.jsonCompressionThreshold = nil    // store every TEXT value plain
+    /// ```
+    public var jsonCompressionThreshold: Int? = 128
 
     /// Functions run on each new connection, in order.
     var setups: [@Sendable (Database) throws -> Void] = []

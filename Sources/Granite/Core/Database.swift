@@ -39,6 +39,12 @@ public final class Database {
         self.configuration = configuration
         self.description = description
         connection.foreignKeysEnabled = configuration.foreignKeysEnabled
+        if let threshold = configuration.jsonCompressionThreshold, threshold < 0 {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "invalid jsonCompressionThreshold \(threshold): use a byte count of 0 or more, or nil")
+        }
+        connection.textCompressionThreshold = configuration.jsonCompressionThreshold
         isReadOnly = configuration.readonly
     }
 

@@ -111,6 +111,7 @@ extension SQLConnection {
         let key = SchemaNames.key(table.name)
         if let writer = writerCache[key] { return writer }
         let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: BoundParameters())
+        writer.compressionThreshold = textCompressionThreshold
         writerCache[key] = writer
         return writer
     }

@@ -37,6 +37,21 @@ public final class SQLConnection {
     @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
     @exclusivity(unchecked) public var foreignKeysEnabled = true
+    /// The UTF-8 length from which TEXT values written to tables are stored zlib-compressed, when that saves
+    /// space (default 128; `nil`: never). Reading is unaffected: compressed and plain text read alike.
+    ///
+    /// ```swift
+    /// db.textCompressionThreshold = 1024   // compress only TEXT of 1 KiB or more
+    /// db.textCompressionThreshold = nil    // store every TEXT plain
+    /// ```
+    ///
+    /// A threshold of 0 or less tries to compress every TEXT value.
+    public var textCompressionThreshold: Int? = 128 {
+        didSet {
+            // Writers already made (some held by cached statements) switch to the new threshold.
+            for writer in writerCache.values { writer.compressionThreshold = textCompressionThreshold }
+        }
+    }
 
     private static let statementSavepoint = "granite_statement"
     /// Whether the running statement's savepoint is deferred (see `atomically(savepoint:deferred:_:)`), and

@@ -36,7 +36,13 @@ final class TableWriter {
     private let keyColumns: [Bool]
     /// The index trees, in the order of `indexes`.
     private let trees: [IndexTree]
-    private let encoder = RowEncoder()
+    @exclusivity(unchecked) private var encoder = RowEncoder()
+    /// The UTF-8 length from which the TEXT values of rows written are stored compressed (`nil`: never); see
+    /// ``SQLConnection/textCompressionThreshold``.
+    var compressionThreshold: Int? {
+        get { encoder.compressionThreshold }
+        set { encoder = RowEncoder(compressionThreshold: newValue) }
+    }
     /// The foreign keys referring to the table, once ``WriteSession`` looked them up.
     @exclusivity(unchecked) var references: [(child: TableDefinition, key: Int)]?
     // Buffers reused by every row written: the encoded row, and index keys. Only this object's methods touch
@@ -297,7 +303,7 @@ final class TableWriter {
     /// The stored form of `row` (evaluation layout): its declared columns, the rowid alias stored as NULL.
     func payload(_ row: [Value]) -> [UInt8] {
         var bytes: [UInt8] = []
-        RowEncoder().encode(row, count: columnCount, nullAt: table.rowidAlias ?? -1, into: &bytes)
+        encoder.encode(row, count: columnCount, nullAt: table.rowidAlias ?? -1, into: &bytes)
         return bytes
     }
 

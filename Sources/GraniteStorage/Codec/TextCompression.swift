@@ -4,7 +4,7 @@ import CZlib
 /// zlib compression of text bodies, as stored in compressed-text row columns.
 ///
 /// A stream is in the zlib format of RFC 1950 (two-byte header, deflate data, Adler-32 of the
-/// uncompressed bytes), produced by zlib's `compress2` at level 6.
+/// uncompressed bytes), produced by zlib's deflate at level 6.
 ///
 /// ```swift
 /// let utf8 = Array(String(repeating: "{\"a\":1}", count: 50).utf8)
@@ -35,12 +35,19 @@ public enum TextCompression {
     ///
     /// Returns `nil` when zlib fails or when the result would exceed `maxLength` bytes (prefix
     /// included); zlib then stops as soon as its output is full, so incompressible input costs little.
+    ///
+    /// The deflate data is produced with a window and hash table sized to the input (see
+    /// ``deflateParameters(forLength:)``), then wrapped in the zlib header of a 32 KiB window and the
+    /// Adler-32 trailer: for short text this avoids allocating and clearing zlib's default 256 KiB of
+    /// state per value, while the stream stays a standard one (it never refers further back than 32 KiB).
     @usableFromInline
     static func compress(_ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?) -> [UInt8]? {
         guard utf8.count <= Int(UInt32.max) else { return nil }
         let bound = Int(compressBound(uLong(utf8.count)))
         let capacity = min(maxLength ?? Int.max, prefix + bound)
-        guard capacity > prefix else { return nil }
+        // Room for the two header bytes, the four trailer bytes and at least one byte of deflate data.
+        guard capacity > prefix + 6 else { return nil }
+        let (windowBits, memoryLevel) = deflateParameters(forLength: utf8.count)
         var failed = false
         let result = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
             initialized = 0
@@ -48,22 +55,57 @@ public enum TextCompression {
                 failed = true
                 return
             }
-            var destLength = uLong(capacity - prefix)
             // zlib does not read the source when its length is zero, but it gets a valid address anyway.
             var dummy: UInt8 = 0
-            let status = withUnsafeMutablePointer(to: &dummy) { dummyPointer in
+            let written = withUnsafeMutablePointer(to: &dummy) { dummyPointer -> Int? in
                 let source = utf8.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(dummyPointer)
-                return compress2(outBase + prefix, &destLength, source, uLong(utf8.count), level)
+                var stream = z_stream()
+                guard
+                    deflateInit2_(
+                        &stream, level, Z_DEFLATED, -windowBits, memoryLevel, Z_DEFAULT_STRATEGY, zlibVersion(),
+                        Int32(MemoryLayout<z_stream>.size)) == Z_OK
+                else { return nil }
+                defer { deflateEnd(&stream) }
+                stream.next_in = UnsafeMutablePointer(mutating: source)
+                stream.avail_in = uInt(utf8.count)
+                stream.next_out = outBase + prefix + 2
+                stream.avail_out = uInt(capacity - prefix - 6)
+                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { return nil }
+                let end = prefix + 2 + Int(stream.total_out)
+                let checksum = UInt32(truncatingIfNeeded: adler32(1, source, uInt(utf8.count)))
+                for k in 0..<4 { outBase[end + k] = UInt8(truncatingIfNeeded: checksum >> (24 - 8 * UInt32(k))) }
+                return end + 4
             }
-            guard status == Z_OK else {
+            guard let written else {
                 failed = true
                 return
             }
             outBase.initialize(repeating: 0, count: prefix)
-            initialized = prefix + Int(destLength)
+            outBase[prefix] = zlibHeader.cmf
+            outBase[prefix + 1] = zlibHeader.flg
+            initialized = written
         }
         return failed ? nil : result
     }
+
+    /// The deflate window (log2 of its size, 9–15) and memory level (1–8) used for `count` bytes of input:
+    /// the smallest window that holds the whole input with zlib's 262-byte lookahead margin, so that matches
+    /// reach as far back as with a 32 KiB window, and a literal buffer large enough for one block.
+    static func deflateParameters(forLength count: Int) -> (windowBits: Int32, memoryLevel: Int32) {
+        var windowBits: Int32 = 9
+        while windowBits < 15 && (1 << windowBits) < count + 262 { windowBits += 1 }
+        return (windowBits, min(8, max(1, windowBits - 6)))
+    }
+
+    /// The two-byte zlib header (RFC 1950) written before the deflate data: method 8 (deflate), a 32 KiB
+    /// window, and the compression-level hint of ``level``, with the check bits that make it a multiple of 31.
+    static let zlibHeader: (cmf: UInt8, flg: UInt8) = {
+        let cmf: UInt16 = 0x78
+        let levelHint: UInt16 = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+        var header = cmf << 8 | levelHint << 6
+        header += 31 - header % 31
+        return (UInt8(header >> 8), UInt8(header & 0xFF))
+    }()
 
     /// Inflates the zlib `stream`, which must hold exactly one complete stream that inflates to exactly
     /// `expectedLength` bytes.

@@ -1,0 +1,43 @@
+import CZlib
+import XCTest
+
+@testable import GraniteStorage
+
+/// The streams `TextCompression.compress` writes with input-sized deflate parameters are standard zlib streams.
+final class TextCompressionStreamTests: XCTestCase {
+    func testStreamsOfEverySizeInflateWithZlibItself() throws {
+        let seed: UInt64 = 0x5EED_0001
+        var state = seed
+        let words = ["{\"kind\":\"login\",", "\"place\":\"Paris\"}", "granite ", "événement ", "数据 "]
+        for count in [0, 1, 127, 128, 250, 4_000, 32_000, 33_000, 100_000, 1 << 20] {
+            var text = ""
+            while text.utf8.count < count {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += words[Int(state >> 33) % words.count]
+                if state & 0xF000 == 0 { text += String(state, radix: 36) }
+            }
+            let utf8 = Array(text.utf8)
+            let stream = try XCTUnwrap(utf8.withUnsafeBytes { TextCompression.compress($0) }, "seed \(seed)")
+            XCTAssertEqual(Array(stream.prefix(2)), [0x78, 0x9C], "zlib header of a 32 KiB window, level 6")
+            // zlib's own one-shot decoder accepts the stream and gives back the input.
+            var inflated = [UInt8](repeating: 0, count: max(utf8.count, 1))
+            var length = uLong(inflated.count)
+            let status = stream.withUnsafeBufferPointer { source in
+                uncompress(&inflated, &length, source.baseAddress, uLong(source.count))
+            }
+            XCTAssertEqual(status, Z_OK, "\(utf8.count) bytes, seed \(seed)")
+            XCTAssertEqual(Array(inflated.prefix(Int(length))), utf8, "\(utf8.count) bytes, seed \(seed)")
+            // And so does Granite's decoder.
+            let back = try stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: utf8.count) }
+            XCTAssertEqual(back, utf8)
+        }
+    }
+
+    func testDeflateParametersFitTheInput() {
+        XCTAssertEqual(TextCompression.deflateParameters(forLength: 0).windowBits, 9)
+        XCTAssertEqual(TextCompression.deflateParameters(forLength: 250).windowBits, 9)
+        XCTAssertEqual(TextCompression.deflateParameters(forLength: 251).windowBits, 10)
+        XCTAssertTrue(TextCompression.deflateParameters(forLength: 3_000) == (12, 6))
+        XCTAssertTrue(TextCompression.deflateParameters(forLength: 1 << 20) == (15, 8))
+    }
+}

@@ -126,28 +126,37 @@ public enum TextCompression {
             throw StorageError.malformed(
                 "compressed text claims \(expectedLength) bytes from a \(stream.count)-byte stream")
         }
+        // One inflate call with Z_FINISH into a buffer of the exact size: zlib then never allocates its 32 KiB
+        // sliding window (uncompress2 would, on every call), only its decoder state.
         var status: Int32 = Z_OK
         var produced = 0
-        var consumed = 0
+        var unconsumed = 0
         let result = [UInt8](unsafeUninitializedCapacity: expectedLength) { out, initialized in
-            var destLength = uLong(expectedLength)
-            var sourceLength = uLong(stream.count)
+            initialized = 0
             var dummy: UInt8 = 0
-            status = withUnsafeMutablePointer(to: &dummy) { dummyPointer in
-                // With a zero length zlib inflates into its own one-byte buffer to detect excess output.
-                let dest = out.baseAddress ?? dummyPointer
-                return uncompress2(dest, &destLength, source, &sourceLength)
+            status = withUnsafeMutablePointer(to: &dummy) { dummyPointer -> Int32 in
+                var z = z_stream()
+                let initStatus = inflateInit_(&z, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+                guard initStatus == Z_OK else { return initStatus }
+                defer { inflateEnd(&z) }
+                z.next_in = UnsafeMutablePointer(mutating: source)
+                z.avail_in = uInt(stream.count)
+                // zlib needs an output address even when nothing may be written.
+                z.next_out = out.baseAddress ?? dummyPointer
+                z.avail_out = uInt(expectedLength)
+                let inflated = inflate(&z, Z_FINISH)
+                produced = Int(z.total_out)
+                unconsumed = Int(z.avail_in)
+                if inflated == Z_BUF_ERROR && z.avail_out == 0 && z.avail_in > 0 { return Z_BUF_ERROR }
+                return inflated == Z_BUF_ERROR ? Z_DATA_ERROR : inflated
             }
-            produced = Int(destLength)
-            consumed = Int(sourceLength)
             // Only report what zlib wrote; on error nothing is used.
-            initialized = status == Z_OK ? min(produced, expectedLength) : 0
+            initialized = status == Z_STREAM_END ? min(produced, expectedLength) : 0
         }
         switch status {
-        case Z_OK:
+        case Z_STREAM_END:
             break
         case Z_BUF_ERROR:
-            // uncompress2 reports a truncated stream as Z_DATA_ERROR; this is "output full".
             throw StorageError.malformed("compressed text inflates to more than the claimed \(expectedLength) bytes")
         case Z_MEM_ERROR:
             throw StorageError.malformed("out of memory inflating compressed text")
@@ -157,8 +166,8 @@ public enum TextCompression {
         guard produced == expectedLength else {
             throw StorageError.malformed("compressed text inflates to \(produced) bytes, expected \(expectedLength)")
         }
-        guard consumed == stream.count else {
-            throw StorageError.malformed("\(stream.count - consumed) trailing bytes after compressed text stream")
+        guard unconsumed == 0 else {
+            throw StorageError.malformed("\(unconsumed) trailing bytes after compressed text stream")
         }
         return result
     }

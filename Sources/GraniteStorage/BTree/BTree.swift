@@ -258,14 +258,15 @@ struct BTree {
         }
         pager.treeGeneration &+= 1
         let cell = try buildLeafCell(rowid: rowid, key: key, payload: payload)
-        if let split = try insertCell(cell, level: path.count - 1, index: index) {
+        if let split = try insertCell(cell, level: path.count - 1, index: index), kind == .table {
             try spreadAfterSplit(left: split.left, right: split.right)
         }
         try pager.safePoint()
         return found
     }
 
-    /// After a leaf split in the middle of a tree, which leaves two half-full pages, moves cells from the fuller
+    /// After a table leaf split in the middle of a tree (rows that grew, or inserts below the largest rowid), which
+    /// leaves two half-full pages, moves cells from the fuller
     /// outer neighbours into them (left page with its left sibling, right page with its right sibling): a split
     /// then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move is an ordinary
     /// redistribution between two siblings, found by a fresh descent, so the tree is valid between them.
@@ -394,7 +395,7 @@ struct BTree {
     }
 
     /// Instead of splitting a full leaf, spreads its cells and the new one
-    /// over the leaf and a sibling with room (an eighth of a page or more), which
+    /// over the leaf and a sibling with room (an eighth of a page or more for a table, a quarter for an index), which
     /// keeps leaves fuller under random inserts. Returns whether it did.
     private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
         let path = pager.path
@@ -402,7 +403,10 @@ struct BTree {
         let parent = try treePage(path.pages[parentLevel])
         let childIndex = path.indices[parentLevel]
         let number = path.pages[level]
-        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / 8
+        // Table leaves accept a sibling with less room: their cells are few and large, and their splits come from
+        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing. Index
+        // leaves under random inserts share only with a sibling a quarter empty, which keeps inserts cheap.
+        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 8 : 4)
         if childIndex > 0 {
             let leftNumber = try childPage(parent, childIndex - 1)
             let left = try treePage(leftNumber)
@@ -755,6 +759,13 @@ struct BTree {
                 right.setRightChild(rightOld.rightChild)
                 newSeparator = [UInt8](items[k])
                 newSeparator.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftNumber) }
+            }
+            if newSeparator.count == separatorCell.size {
+                // Same size: overwrite the separator in place, which leaves no fragment in the parent.
+                newSeparator.withUnsafeBytes {
+                    (parent.base + separatorCell.offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                }
+                return (true, false)
             }
             parent.removeCell(at: separator, size: separatorCell.size)
             // Reinsert the separator; the path above the parent is still valid.

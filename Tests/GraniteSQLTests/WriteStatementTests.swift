@@ -87,6 +87,39 @@ final class WriteStatementTests: XCTestCase {
         XCTAssertEqual(try rows(db, "SELECT id, u FROM t"), [[.integer(2), .text("c")]])
     }
 
+    /// An UPDATE by rowid that sets columns from parameters reads only the columns it keeps and the index keys of
+    /// the old row: the other columns, the index entries and the constraints must come out as with a full read.
+    func testUpdateByRowidSettingParameters() throws {
+        let db = try open(
+            "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT NOT NULL, team TEXT, score INTEGER, note TEXT UNIQUE, "
+                + "c REAL CHECK (c IS NULL OR c > 0)); CREATE INDEX p_score ON p(score)")
+        try db.execute("INSERT INTO p VALUES (1, 'a', 'x', 10, 'n1', 1.5), (2, 'b', 'y', 20, 'n2', NULL)")
+        let update = try db.prepare("UPDATE p SET name = ?, team = ?, c = ? WHERE id = ?")
+        try update.bind([.text("a2"), .text("x2"), .real(2.5), .integer(1)])
+        try update.execute()
+        XCTAssertEqual(
+            try rows(db, "SELECT * FROM p ORDER BY id"),
+            [
+                [.integer(1), .text("a2"), .text("x2"), .integer(10), .text("n1"), .real(2.5)],
+                [.integer(2), .text("b"), .text("y"), .integer(20), .text("n2"), .null],
+            ])
+        // The same statement again: NOT NULL and CHECK still apply to the new values.
+        try update.bind([.null, .text("x3"), .real(3), .integer(2)])
+        expectError("NOT NULL constraint failed: p.name") { try update.execute() }
+        try update.bind([.text("b2"), .text("x3"), .real(-1), .integer(2)])
+        XCTAssertThrowsError(try update.execute())
+        // A key column set by a parameter moves the index entry; a UNIQUE column keeps checking conflicts.
+        try db.execute(
+            "UPDATE p SET score = ?, note = ? WHERE id = ?", arguments: [.integer(5), .text("n9"), .integer(2)])
+        XCTAssertEqual(try rows(db, "SELECT id FROM p WHERE score = 5"), [[.integer(2)]])
+        XCTAssertEqual(try rows(db, "SELECT id FROM p WHERE score = 20"), [])
+        XCTAssertEqual(try rows(db, "SELECT name, team FROM p WHERE id = 2"), [[.text("b"), .text("y")]])
+        expectError("UNIQUE constraint failed: p.note") {
+            try db.execute("UPDATE p SET note = ? WHERE id = ?", arguments: [.text("n1"), .integer(2)])
+        }
+        XCTAssertEqual(try rows(db, "PRAGMA integrity_check"), [[.text("ok")]])
+    }
+
     func testConstraintConflictClauses() throws {
         let db = try open(
             "CREATE TABLE t(id INTEGER PRIMARY KEY ON CONFLICT REPLACE, u UNIQUE ON CONFLICT IGNORE, "

@@ -30,6 +30,34 @@ final class TreeShapeTests: XCTestCase {
         XCTAssertGreaterThan(stats.leafFill, 0.6)
     }
 
+    /// Rows that grow in place (an UPDATE lengthening a text column) split full leaves; the halves then take cells
+    /// from their full neighbours, so that the table gains one page for about three split ones.
+    func testRowsGrowingInPlaceKeepLeavesFull() throws {
+        let engine = try StorageEngine.inMemory()
+        let table = try engine.createTable(named: "t")
+        let count = 20_000
+        for rowid in 1...count { try table.insert(rowid: Int64(rowid), payload: payloadBytes(50, seed: UInt64(rowid))) }
+        // One row in ten grows by 10 bytes, in a spread-out order.
+        var grown = Set<Int>()
+        for k in 0..<count / 10 {
+            let rowid = (k * 7_919) % count + 1
+            grown.insert(rowid)
+            XCTAssertTrue(try table.replace(rowid: Int64(rowid), payload: payloadBytes(60, seed: UInt64(rowid))))
+        }
+        let report = engine.checkIntegrity()
+        XCTAssertTrue(report.isOK, report.problems.joined(separator: "\n"))
+        let stats = try XCTUnwrap(report.trees.first { $0.info.name == "t" })
+        XCTAssertEqual(stats.entries, count)
+        print("leaf fill after growing rows: \(stats.leafFill)")
+        XCTAssertGreaterThan(stats.leafFill, 0.76, "split leaves should take cells from full neighbours")
+        for rowid in 1...count {
+            let expected = payloadBytes(grown.contains(rowid) ? 60 : 50, seed: UInt64(rowid))
+            let stored = try table.get(rowid: Int64(rowid))
+            XCTAssertEqual(stored, expected, "row \(rowid)")
+            if stored != expected { break }
+        }
+    }
+
     func testDeletesMergePagesAndCollapseRoot() throws {
         var options = StorageOptions()
         options.pageSize = 1024

@@ -553,7 +553,7 @@ extension SQLConnection {
     /// ``TableWriter/fetch(rowid:keysOnly:)``).
     private func matchingRows(
         _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
-        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false
+        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false, unread: [Bool]? = nil
     ) throws -> [[Value]] {
         if !cache.rowidLookupChecked {
             cache.rowidLookup = rowidLookup(writer, condition)
@@ -570,7 +570,8 @@ extension SQLConnection {
                 var context = EvaluationContext(parameters: parameters)
                 key = try expression.evaluate(&context)
             }
-            guard let rowid = AccessKeys.rowid(key), let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly)
+            guard let rowid = AccessKeys.rowid(key),
+                let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly, unread: unread)
             else { return [] }
             if case .integer = key { return [row] }
             var rowContext = EvaluationContext(row: row, parameters: parameters)
@@ -662,7 +663,10 @@ extension SQLConnection {
         let n = writer.columnCount
         // `SET rowid = …` on a table without INTEGER PRIMARY KEY: the new rowid follows the declared columns.
         let movesRowid = sources.contains { $0.column == n }
-        let rows = try matchingRows(writer, update.table, update.whereClause, statement, parameters, cache)
+        let unread = cache.unreadColumns ?? unreadColumns(writer, sources, returning: returning != nil)
+        cache.unreadColumns = unread
+        let rows = try matchingRows(
+            writer, update.table, update.whereClause, statement, parameters, cache, unread: unread)
         if rows.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
             try ensureStatementSavepoint()
         }
@@ -697,6 +701,24 @@ extension SQLConnection {
         }
         try session.finish()
         return (returning?.names ?? [], output)
+    }
+
+    /// The columns an UPDATE need not read from the old row: those it sets to a parameter or a constant, when
+    /// nothing else looks at their old values (no index key uses them, the index keys are plain columns, no
+    /// RETURNING, no foreign key from or to the table). Reading a row is then cheaper: no text is decoded for a
+    /// column that is about to be overwritten.
+    private func unreadColumns(
+        _ writer: TableWriter, _ sources: [(column: Int, value: WriteCache.ValueSource)], returning: Bool
+    ) -> [Bool] {
+        var unread = [Bool](repeating: false, count: writer.columnCount)
+        let foreignKeys =
+            foreignKeysEnabled && (!writer.table.foreignKeys.isEmpty || !cachedReferences(writer.table).isEmpty)
+        guard !returning, !foreignKeys, writer.keysCannotFail else { return unread }
+        for (column, source) in sources {
+            if case .expression = source { return [Bool](repeating: false, count: writer.columnCount) }
+            if column < unread.count, !writer.isKeyColumn(column) { unread[column] = true }
+        }
+        return unread
     }
 
     private func delete(

@@ -319,11 +319,15 @@ final class TableWriter {
         table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 
+    /// Whether an index key uses column `column` (as a plain column).
+    func isKeyColumn(_ column: Int) -> Bool { keyColumns[column] }
+
     /// The stored row of `rowid` (evaluation layout), if it exists.
     ///
     /// With `keysOnly`, only the columns the index keys use are read (the others are NULL), when the keys are plain
-    /// columns: enough to remove the row.
-    func fetch(rowid: Int64, keysOnly: Bool = false) throws -> [Value]? {
+    /// columns: enough to remove the row. Columns marked in `unread` are left NULL too (an UPDATE that overwrites
+    /// them).
+    func fetch(rowid: Int64, keysOnly: Bool = false, unread: [Bool]? = nil) throws -> [Value]? {
         let keysOnly = keysOnly && keysCannotFail
         return try tree.withPayload(rowid: rowid) { payload in
             try decoder.reset(payload)
@@ -334,6 +338,8 @@ final class TableWriter {
             let stored = min(decoder.count, columnCount)
             if keysOnly {
                 for c in 0..<stored { values.append(keyColumns[c] ? try decoder.value(at: c) : .null) }
+            } else if let unread, unread.count >= stored {
+                for c in 0..<stored { values.append(unread[c] ? .null : try decoder.value(at: c)) }
             } else {
                 for c in 0..<stored { values.append(try decoder.value(at: c)) }
             }

@@ -24,6 +24,8 @@ final class WriteCache {
     /// For UPDATE: `assignments` with their values' sources.
     @exclusivity(unchecked) var assignmentSources: [(column: Int, value: ValueSource)]?
     @exclusivity(unchecked) var returning: ReturningList?
+    /// UPDATE: per column, whether the old row's value need not be read (see `SQLConnection.unreadColumns`).
+    @exclusivity(unchecked) var unreadColumns: [Bool]?
     @exclusivity(unchecked) var upsert: [UpsertPlan]?
     /// For UPDATE and DELETE: `SELECT *, rowid FROM t WHERE …`, and a cursor running it.
     @exclusivity(unchecked) var matching: SelectProgram?
@@ -111,6 +113,7 @@ final class WriteCache {
         assignments = nil
         assignmentSources = nil
         returning = nil
+        unreadColumns = nil
         upsert = nil
         matching = nil
         matchingCursor = nil

@@ -258,9 +258,50 @@ struct BTree {
         }
         pager.treeGeneration &+= 1
         let cell = try buildLeafCell(rowid: rowid, key: key, payload: payload)
-        try insertCell(cell, level: path.count - 1, index: index)
+        if let split = try insertCell(cell, level: path.count - 1, index: index), kind == .table {
+            try spreadAfterSplit(left: split.left, right: split.right)
+        }
         try pager.safePoint()
         return found
+    }
+
+    /// After a table leaf split in the middle of a tree (rows that grew, or inserts below the largest rowid), which
+    /// leaves two half-full pages, moves cells from the fuller
+    /// outer neighbours into them (left page with its left sibling, right page with its right sibling): a split
+    /// then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move is an ordinary
+    /// redistribution between two siblings, found by a fresh descent, so the tree is valid between them.
+    private func spreadAfterSplit(left: PageNumber, right: PageNumber) throws {
+        try spread(right, withLeftSibling: false)
+        try spread(left, withLeftSibling: true)
+    }
+
+    /// Redistributes the cells of leaf `number` and its left or right sibling (under the same parent) when the
+    /// sibling has less than half the page's free space.
+    private func spread(_ number: PageNumber, withLeftSibling: Bool) throws {
+        let page = try treePage(number)
+        guard page.isLeaf, page.cellCount > 0 else { return }
+        let path = pager.path
+        let reached: PageNumber
+        if kind == .table {
+            reached = try descend(.rowid(try page.rowid(at: 0)), path).leaf.number
+        } else {
+            let first = try withKey(page, try page.cell(at: 0)) { [UInt8]($0) }
+            reached = try first.withUnsafeBytes { try descend(.bytes($0), path).leaf.number }
+        }
+        guard reached == number, path.count >= 2 else { return }
+        let parentLevel = path.count - 2
+        let parent = try treePage(path.pages[parentLevel])
+        let childIndex = path.indices[parentLevel]
+        let separator = withLeftSibling ? childIndex - 1 : childIndex
+        guard separator >= 0, separator < parent.cellCount else { return }
+        let sibling = try childPage(parent, withLeftSibling ? childIndex - 1 : childIndex + 1)
+        let siblingPage = try treePage(sibling)
+        // `page` may have moved in the cache during the descent: read its free space again.
+        guard siblingPage.isLeaf, siblingPage.freeBytes * 2 < (try treePage(number)).freeBytes else { return }
+        pager.treeGeneration &+= 1
+        try mergeOrRedistribute(
+            parentLevel: parentLevel, separator: separator, left: withLeftSibling ? sibling : number,
+            right: withLeftSibling ? number : sibling)
     }
 
     /// Overwrites table row `rowid` in place where the last lookup found it (``Pager/rowHint``), when no tree
@@ -309,11 +350,14 @@ struct BTree {
     }
 
     /// Inserts `cell` at `index` of the page at `level` of the path,
-    /// splitting pages up the path as needed.
-    func insertCell(_ cell: UnsafeRawBufferPointer, level: Int, index: Int) throws {
+    /// splitting pages up the path as needed. Returns the two pages of a leaf split away from the right edge.
+    @discardableResult
+    func insertCell(
+        _ cell: UnsafeRawBufferPointer, level: Int, index: Int
+    ) throws -> (left: PageNumber, right: PageNumber)? {
         let path = pager.path
         let page = try writableTreePage(path.pages[level])
-        if try page.insertCell(cell, at: index) { return }
+        if try page.insertCell(cell, at: index) { return nil }
         let append = try index == page.cellCount && isRightEdge(below: level)
         let isLeaf = page.isLeaf
         var level = level
@@ -321,7 +365,8 @@ struct BTree {
             try deepenRoot()
             level = 1
         }
-        if isLeaf && !append, try shiftToSibling(level: level, index: index, cell: cell) { return }
+        if isLeaf && !append, try shiftToSibling(level: level, index: index, cell: cell) { return nil }
+        let splitPage = path.pages[level]
         let (right, separator) = try split(level: level, index: index, cell: cell, append: append)
         let parentLevel = level - 1
         let parent = try writableTreePage(path.pages[parentLevel])
@@ -331,7 +376,8 @@ struct BTree {
         } else {
             parent.setRightChild(right)
         }
-        try separator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: parentIndex) }
+        _ = try separator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: parentIndex) }
+        return isLeaf && !append ? (splitPage, right) : nil
     }
 
     /// Moves the root's contents to a new child so the root can split while
@@ -349,7 +395,7 @@ struct BTree {
     }
 
     /// Instead of splitting a full leaf, spreads its cells and the new one
-    /// over the leaf and a sibling with room (a quarter page or more), which
+    /// over the leaf and a sibling with room (an eighth of a page or more for a table, a quarter for an index), which
     /// keeps leaves fuller under random inserts. Returns whether it did.
     private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
         let path = pager.path
@@ -357,7 +403,10 @@ struct BTree {
         let parent = try treePage(path.pages[parentLevel])
         let childIndex = path.indices[parentLevel]
         let number = path.pages[level]
-        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / 4
+        // Table leaves accept a sibling with less room: their cells are few and large, and their splits come from
+        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing. Index
+        // leaves under random inserts share only with a sibling a quarter empty, which keeps inserts cheap.
+        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 8 : 4)
         if childIndex > 0 {
             let leftNumber = try childPage(parent, childIndex - 1)
             let left = try treePage(leftNumber)
@@ -711,10 +760,17 @@ struct BTree {
                 newSeparator = [UInt8](items[k])
                 newSeparator.withUnsafeMutableBytes { $0.baseAddress!.setU32(0, leftNumber) }
             }
+            if newSeparator.count == separatorCell.size {
+                // Same size: overwrite the separator in place, which leaves no fragment in the parent.
+                newSeparator.withUnsafeBytes {
+                    (parent.base + separatorCell.offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                }
+                return (true, false)
+            }
             parent.removeCell(at: separator, size: separatorCell.size)
             // Reinsert the separator; the path above the parent is still valid.
             pager.path.indices[parentLevel] = separator
-            try newSeparator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: separator) }
+            _ = try newSeparator.withUnsafeBytes { try insertCell($0, level: parentLevel, index: separator) }
             return (true, false)
         }
         // A merge took a cell from the parent, which may now be underfull.

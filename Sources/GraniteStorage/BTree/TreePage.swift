@@ -315,6 +315,39 @@ struct TreePage {
         return cellEnd - offset
     }
 
+    /// The size of leaf cell `index` when its lengths are one-byte varints and its payload is all local (the
+    /// common short cell), read without building a ``Cell``; nil for any other cell (then ``cellSize(at:)``
+    /// decides, and reports damage). The cell is checked to lie in `contentStart ..< usableEnd`.
+    @inline(__always)
+    func quickLeafCellSize(at index: Int, contentStart: Int) -> Int? {
+        let offset = cellOffset(index)
+        let end = geometry.usableEnd
+        guard offset >= contentStart, offset + 2 <= end else { return nil }
+        let payload: Int
+        var p = offset
+        switch base.u8(0) {
+        case PageType.indexLeaf.rawValue:
+            let k = base.load(fromByteOffset: p, as: UInt8.self)
+            let v = base.load(fromByteOffset: p + 1, as: UInt8.self)
+            guard k < 0x80, v < 0x80 else { return nil }
+            payload = Int(k) + Int(v)
+            p += 2
+        case PageType.tableLeaf.rawValue:
+            // Rowid varint of up to three bytes, then a one-byte payload length.
+            var n = 0
+            while n < 3, p + n < end, base.load(fromByteOffset: p + n, as: UInt8.self) >= 0x80 { n += 1 }
+            guard n < 3, p + n + 1 < end else { return nil }
+            let length = base.load(fromByteOffset: p + n + 1, as: UInt8.self)
+            guard length < 0x80 else { return nil }
+            payload = Int(length)
+            p += n + 2
+        default:
+            return nil
+        }
+        guard payload <= geometry.maxLocal, p + payload <= end else { return nil }
+        return p + payload - offset
+    }
+
     // MARK: Changing cells
 
     /// Inserts a cell at `index` if it fits (defragmenting when needed);
@@ -367,8 +400,9 @@ struct TreePage {
         copy.copyMemory(from: base, byteCount: geometry.pageSize)
         let source = TreePage(unchecked: number, base: copy, geometry: geometry)
         var end = geometry.usableEnd
+        let start = contentStart
         for i in 0..<count {
-            let size = try source.cellSize(at: i)
+            let size = try source.quickLeafCellSize(at: i, contentStart: start) ?? source.cellSize(at: i)
             guard end - size >= TreeGeometry.headerSize + 2 * count else {
                 throw StorageError.corrupt(page: number, "cells overlap (their sizes exceed the page)")
             }

@@ -68,14 +68,17 @@ public final class Row {
     let layout: RowLayout
     /// The statement the row comes from, while it is the current row of a cursor (for error context).
     @exclusivity(unchecked) @usableFromInline var statement: Statement?
+    /// The number of columns (the statement's, or the number of values).
+    @usableFromInline let columnCount: Int
 
     /// The number of columns.
-    public var count: Int { prepared == nil ? values.count : layout.names.count }
+    @inlinable
+    public var count: Int { columnCount }
 
     /// The engine value at `index` (unchecked).
     @inlinable
     func value(at index: Int) -> GraniteStorage.Value {
-        if let prepared { return prepared.isActive ? prepared.column(at: index) : .null }
+        if let prepared { return prepared.currentValue(at: index) }
         return values[index]
     }
 
@@ -85,6 +88,7 @@ public final class Row {
         self.prepared = prepared
         self.layout = layout
         self.statement = statement
+        columnCount = layout.names.count
     }
 
     /// The values, copied out of the statement when the row shows one.
@@ -105,6 +109,7 @@ public final class Row {
         self.values = values
         self.layout = layout
         self.statement = statement
+        columnCount = values.count
     }
 
     /// An empty row.
@@ -162,9 +167,9 @@ public final class Row {
         return false
     }
 
-    @usableFromInline
+    @inlinable
     func checkIndex(_ index: Int) {
-        precondition(index >= 0 && index < count, "row index out of range")
+        precondition(index >= 0 && index < columnCount, "row index out of range")
     }
 
     // MARK: Untyped subscripts
@@ -255,9 +260,13 @@ public final class Row {
     func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, at index: Int)
         throws -> Value
     {
-        if statement != nil {
-            let view = prepared.map(SQLiteStatement.init(prepared:)) ?? SQLiteStatement(values: values)
-            if let value = Value.fromStatement(view, atUncheckedIndex: CInt(index)) {
+        if let prepared {
+            // A cursor's current row (which always has its statement).
+            if let value = Value.fromStatement(SQLiteStatement(prepared: prepared), atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if statement != nil {
+            if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(DatabaseValue(value(at: index))) {

@@ -53,12 +53,24 @@ public final class PreparedStatement {
         case done
     }
 
-    init(connection: SQLConnection, statement: Statement) throws {
+    /// A statement for the parsed `statement`; `compiled` is a program compiled earlier for the same `SELECT`
+    /// text, and the schema version it was compiled for (it is used when the schema has not changed since).
+    init(connection: SQLConnection, statement: Statement, compiled: (SelectProgram, Int)? = nil) throws {
         self.connection = connection
         self.statement = statement
         if case .select = statement.kind { isSelect = true } else { isSelect = false }
+        if let (program, version) = compiled {
+            self.program = program
+            programVersion = version
+        }
         columnNames = []
         columnNames = try connection.resultColumns(of: self)
+    }
+
+    /// The compiled `SELECT` and the schema version it was compiled for, once compiled.
+    var compiledProgram: (SelectProgram, Int)? {
+        guard let program else { return nil }
+        return (program, programVersion)
     }
 
     deinit {

@@ -33,9 +33,16 @@ final class RowLayout: @unchecked Sendable {
         }
     }
 
+    /// Whether no two names are equal ignoring case (computed on first use).
+    private var distinctIgnoringCase: Bool?
+
     /// The index of the leftmost column named `name`, case-insensitively.
     func index(of name: String) -> Int? {
         if names.count <= 8 {
+            // When no two names are equal ignoring case, a name spelled exactly as a column's is that column:
+            // comparing exact spellings first skips the case-insensitive comparisons of the usual lookup.
+            let distinct = distinctIgnoringCase ?? computeDistinctIgnoringCase()
+            if distinct, let index = names.firstIndex(of: name) { return index }
             return names.firstIndex { RowLayout.equalIgnoringCase($0, name) }
         }
         if lookup == nil {
@@ -44,6 +51,20 @@ final class RowLayout: @unchecked Sendable {
             lookup = table
         }
         return lookup![name.lowercased()]
+    }
+}
+
+extension RowLayout {
+    fileprivate func computeDistinctIgnoringCase() -> Bool {
+        var distinct = true
+        outer: for i in names.indices {
+            for j in names.indices where j > i && RowLayout.equalIgnoringCase(names[i], names[j]) {
+                distinct = false
+                break outer
+            }
+        }
+        distinctIgnoringCase = distinct
+        return distinct
     }
 }
 

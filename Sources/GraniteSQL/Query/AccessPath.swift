@@ -184,6 +184,11 @@ final class TableCursor {
     private let restColumns: [Int]
     /// The cursor whose current row still has ``restColumns`` to decode, if any.
     @exclusivity(unchecked) private var pendingRest: TreeCursor?
+    /// One past the last of ``firstColumns`` and of ``restColumns``: the row header is parsed that far only.
+    private let firstLimit: Int
+    private let restLimit: Int
+    /// The column limit of the decoder's current row.
+    @exclusivity(unchecked) private var decoderLimit = 0
     /// For a covering index search: (position in the index key, column) pairs.
     private let coveringColumns: [(key: Int, column: Int, real: Bool)]
     private let columnCount: Int
@@ -248,6 +253,8 @@ final class TableCursor {
             firstColumns = needed.filter { read.contains(base + $0) }
             restColumns = needed.filter { !read.contains(base + $0) }
         }
+        firstLimit = (firstColumns.last ?? -1) + 1
+        restLimit = max(firstLimit, (restColumns.last ?? -1) + 1)
         var covering: [(Int, Int, Bool)] = []
         if case .index(let search) = path.method, search.covering {
             for (k, column) in reader.indexes[search.index].definition.columns.enumerated() {
@@ -418,14 +425,19 @@ final class TableCursor {
         guard let cursor = pendingRest else { return }
         pendingRest = nil
         if let raw = try cursor.localPayload() {
-            // The decoder still holds the row when its bytes are the same (nothing moved them since).
-            if raw.baseAddress != decoder.buffer.baseAddress || raw.count != decoder.buffer.count {
-                try decoder.reset(raw)
+            // The decoder still holds the row when its bytes are the same (nothing moved them since) and it
+            // parsed the header far enough.
+            if raw.baseAddress != decoder.buffer.baseAddress || raw.count != decoder.buffer.count
+                || decoderLimit < restLimit
+            {
+                try decoder.reset(raw, columnLimit: restLimit)
+                decoderLimit = restLimit
             }
             try decode(restColumns, &row)
         } else {
             try cursor.withPayload { raw in
-                try decoder.reset(raw)
+                try decoder.reset(raw, columnLimit: restLimit)
+                decoderLimit = restLimit
                 try decode(restColumns, &row)
             }
         }
@@ -537,11 +549,13 @@ final class TableCursor {
         if !restColumns.isEmpty { pendingRest = cursor }
         guard !firstColumns.isEmpty else { return }
         if let raw = try cursor.localPayload() {
-            try decoder.reset(raw)
+            try decoder.reset(raw, columnLimit: firstLimit)
+            decoderLimit = firstLimit
             try decode(firstColumns, &row)
         } else {
             try cursor.withPayload { raw in
-                try decoder.reset(raw)
+                try decoder.reset(raw, columnLimit: firstLimit)
+                decoderLimit = firstLimit
                 try decode(firstColumns, &row)
             }
         }

@@ -46,6 +46,17 @@ final class EarlyFilterTests: XCTestCase {
         XCTAssertEqual(rows, expected)
     }
 
+    func testFilterOnTheRowidAloneDecodesEveryColumnAfterwards() throws {
+        let db = try makeDatabase()
+        let rows = try db.query("SELECT name, note, id FROM p WHERE id % 3 = 0 AND rowid < 40").rows
+        var expected: [[Value]] = []
+        for i in 0..<39 where (i + 1) % 3 == 0 {
+            let note = i % 7 == 0 ? String(repeating: "n\(i)-", count: 2_000) : "short \(i)"
+            expected.append([.text("player \(i)"), .text(note), .integer(Int64(i + 1))])
+        }
+        XCTAssertEqual(rows, expected)
+    }
+
     func testSeveralConditionsAndAJoin() throws {
         let db = try makeDatabase()
         // score = 3i and k = 30j: i = 10j, whose team is team0.

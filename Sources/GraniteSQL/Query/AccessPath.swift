@@ -182,8 +182,12 @@ final class TableCursor {
     private let firstColumns: [Int]
     /// The columns decoded once a row passes ``filters``.
     private let restColumns: [Int]
-    /// The cursor whose current row still has ``restColumns`` to decode, if any.
-    @exclusivity(unchecked) private var pendingRest: TreeCursor?
+    /// The cursor whose current row still has ``restColumns`` to decode, if any (one of this cursor's own tree
+    /// cursors, which it keeps alive).
+    @exclusivity(unchecked) private unowned(unsafe) var pendingRest: TreeCursor?
+    /// The bytes of that row when the page holds all of them: still valid when the rest is decoded, since only
+    /// ``filters`` run in between, which read no tree.
+    @exclusivity(unchecked) private var pendingBytes: UnsafeRawBufferPointer?
     /// One past the last of ``firstColumns`` and of ``restColumns``: the row header is parsed that far only.
     private let firstLimit: Int
     private let restLimit: Int
@@ -424,7 +428,7 @@ final class TableCursor {
     private func loadRest(_ row: inout [Value]) throws {
         guard let cursor = pendingRest else { return }
         pendingRest = nil
-        if let raw = try cursor.localPayload() {
+        if let raw = try pendingBytes ?? cursor.localPayload() {
             // The decoder still holds the row when its bytes are the same (nothing moved them since) and it
             // parsed the header far enough.
             if raw.baseAddress != decoder.buffer.baseAddress || raw.count != decoder.buffer.count
@@ -546,9 +550,17 @@ final class TableCursor {
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
-        if !restColumns.isEmpty { pendingRest = cursor }
-        guard !firstColumns.isEmpty else { return }
+        if !restColumns.isEmpty {
+            pendingRest = cursor
+            pendingBytes = nil
+        }
+        guard !firstColumns.isEmpty else {
+            // The decoder holds an earlier row: make ``loadRest(_:)`` load this one whatever its address.
+            decoderLimit = 0
+            return
+        }
         if let raw = try cursor.localPayload() {
+            if !restColumns.isEmpty { pendingBytes = raw }
             try decoder.reset(raw, columnLimit: firstLimit)
             decoderLimit = firstLimit
             try decode(firstColumns, &row)

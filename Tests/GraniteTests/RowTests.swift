@@ -56,6 +56,16 @@ final class RowTests: XCTestCase {
             let row = try XCTUnwrap(Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS A"))
             XCTAssertEqual(row["a"] as Int, 1)
             XCTAssertEqual(row.index(forColumn: "A"), 0)
+            // Exact spellings are looked up first only when no two names differ by case alone.
+            let cursorRow = try XCTUnwrap(Row.fetchCursor(db, sql: "SELECT 1 AS b, 2 AS X, 3 AS B").next())
+            XCTAssertEqual(cursorRow["B"] as Int, 1)
+            XCTAssertEqual(cursorRow["x"] as Int, 2)
+            let distinct = try XCTUnwrap(Row.fetchOne(db, sql: "SELECT 1 AS id, 2 AS Name, 3 AS name2"))
+            XCTAssertEqual(distinct["Name"] as Int, 2)
+            XCTAssertEqual(distinct["NAME"] as Int, 2)
+            XCTAssertEqual(distinct["name2"] as Int, 3)
+            XCTAssertEqual(distinct.index(forColumn: "ID"), 0)
+            XCTAssertNil(distinct.index(forColumn: "nam"))
         }
     }
 

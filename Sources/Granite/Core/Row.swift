@@ -33,9 +33,16 @@ final class RowLayout: @unchecked Sendable {
         }
     }
 
+    /// Whether no two names are equal ignoring case (computed on first use).
+    private var distinctIgnoringCase: Bool?
+
     /// The index of the leftmost column named `name`, case-insensitively.
     func index(of name: String) -> Int? {
         if names.count <= 8 {
+            // When no two names are equal ignoring case, a name spelled exactly as a column's is that column:
+            // comparing exact spellings first skips the case-insensitive comparisons of the usual lookup.
+            let distinct = distinctIgnoringCase ?? computeDistinctIgnoringCase()
+            if distinct, let index = names.firstIndex(of: name) { return index }
             return names.firstIndex { RowLayout.equalIgnoringCase($0, name) }
         }
         if lookup == nil {
@@ -44,6 +51,20 @@ final class RowLayout: @unchecked Sendable {
             lookup = table
         }
         return lookup![name.lowercased()]
+    }
+}
+
+extension RowLayout {
+    fileprivate func computeDistinctIgnoringCase() -> Bool {
+        var distinct = true
+        outer: for i in names.indices {
+            for j in names.indices where j > i && RowLayout.equalIgnoringCase(names[i], names[j]) {
+                distinct = false
+                break outer
+            }
+        }
+        distinctIgnoringCase = distinct
+        return distinct
     }
 }
 
@@ -68,14 +89,17 @@ public final class Row {
     let layout: RowLayout
     /// The statement the row comes from, while it is the current row of a cursor (for error context).
     @exclusivity(unchecked) @usableFromInline var statement: Statement?
+    /// The number of columns (the statement's, or the number of values).
+    @usableFromInline let columnCount: Int
 
     /// The number of columns.
-    public var count: Int { prepared == nil ? values.count : layout.names.count }
+    @inlinable
+    public var count: Int { columnCount }
 
     /// The engine value at `index` (unchecked).
     @inlinable
     func value(at index: Int) -> GraniteStorage.Value {
-        if let prepared { return prepared.isActive ? prepared.column(at: index) : .null }
+        if let prepared { return prepared.currentValue(at: index) }
         return values[index]
     }
 
@@ -85,6 +109,7 @@ public final class Row {
         self.prepared = prepared
         self.layout = layout
         self.statement = statement
+        columnCount = layout.names.count
     }
 
     /// The values, copied out of the statement when the row shows one.
@@ -105,6 +130,7 @@ public final class Row {
         self.values = values
         self.layout = layout
         self.statement = statement
+        columnCount = values.count
     }
 
     /// An empty row.
@@ -162,9 +188,9 @@ public final class Row {
         return false
     }
 
-    @usableFromInline
+    @inlinable
     func checkIndex(_ index: Int) {
-        precondition(index >= 0 && index < count, "row index out of range")
+        precondition(index >= 0 && index < columnCount, "row index out of range")
     }
 
     // MARK: Untyped subscripts
@@ -255,9 +281,13 @@ public final class Row {
     func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, at index: Int)
         throws -> Value
     {
-        if statement != nil {
-            let view = prepared.map(SQLiteStatement.init(prepared:)) ?? SQLiteStatement(values: values)
-            if let value = Value.fromStatement(view, atUncheckedIndex: CInt(index)) {
+        if let prepared {
+            // A cursor's current row (which always has its statement).
+            if let value = Value.fromStatement(SQLiteStatement(prepared: prepared), atUncheckedIndex: CInt(index)) {
+                return value
+            }
+        } else if statement != nil {
+            if let value = Value.fromStatement(SQLiteStatement(values: values), atUncheckedIndex: CInt(index)) {
                 return value
             }
         } else if let value = Value.fromDatabaseValue(DatabaseValue(value(at: index))) {

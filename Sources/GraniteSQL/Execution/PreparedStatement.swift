@@ -37,25 +37,40 @@ public final class PreparedStatement {
     @exclusivity(unchecked) private var program: SelectProgram?
     @exclusivity(unchecked) private var programVersion = -1
     @exclusivity(unchecked) private var cursor: SelectCursor?
+    /// The cursor of the running `SELECT` while it has a current row, nil otherwise: ``column(at:)`` reads it
+    /// without retaining it (``cursor`` keeps it alive).
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var liveCursor: SelectCursor?
     @exclusivity(unchecked) private var holdsRead = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
     @exclusivity(unchecked) private var bufferPosition = 0
-    @exclusivity(unchecked) private var state = State.ready
+    @usableFromInline @exclusivity(unchecked) var state = State.ready
     /// Whether the statement is a `SELECT` (run lazily through a cursor).
     private let isSelect: Bool
 
-    private enum State {
+    @usableFromInline enum State {
         case ready
         case running
         case done
     }
 
-    init(connection: SQLConnection, statement: Statement) throws {
+    /// A statement for the parsed `statement`; `compiled` is a program compiled earlier for the same `SELECT`
+    /// text, and the schema version it was compiled for (it is used when the schema has not changed since).
+    init(connection: SQLConnection, statement: Statement, compiled: (SelectProgram, Int)? = nil) throws {
         self.connection = connection
         self.statement = statement
         if case .select = statement.kind { isSelect = true } else { isSelect = false }
+        if let (program, version) = compiled {
+            self.program = program
+            programVersion = version
+        }
         columnNames = []
         columnNames = try connection.resultColumns(of: self)
+    }
+
+    /// The compiled `SELECT` and the schema version it was compiled for, once compiled.
+    var compiledProgram: (SelectProgram, Int)? {
+        guard let program else { return nil }
+        return (program, programVersion)
     }
 
     deinit {
@@ -96,6 +111,7 @@ public final class PreparedStatement {
         program = compiled
         programVersion = connection.catalog.schemaVersion
         cursor = nil
+        liveCursor = nil
         return compiled
     }
 
@@ -191,7 +207,23 @@ public final class PreparedStatement {
 
     /// The value of result column `index` (zero-based) of the row the last ``stepRow()`` (or ``step()``)
     /// produced. Traps when there is no current row or `index` is not below ``columnCount``.
+    @inlinable
     public func column(at index: Int) -> Value {
+        if let liveCursor { return liveCursor.column(index) }
+        return bufferedColumn(at: index)
+    }
+
+    /// The value of result column `index` of the current row, like ``column(at:)``, or NULL when the statement
+    /// has no current row (it is done or was reset).
+    @inlinable
+    public func currentValue(at index: Int) -> Value {
+        if let liveCursor { return liveCursor.column(index) }
+        return isActive ? bufferedColumn(at: index) : .null
+    }
+
+    /// ``column(at:)`` for a statement without a live cursor (rows of a statement that is not a `SELECT`).
+    @usableFromInline
+    func bufferedColumn(at index: Int) -> Value {
         precondition(state == .running, "no current row: step the statement first")
         if let cursor { return cursor.column(index) }
         return buffered[bufferPosition - 1][index]
@@ -236,6 +268,7 @@ public final class PreparedStatement {
             }
             cursor.sortMemoryLimit = connection.sortMemoryLimit
             try cursor.open(parameters: arguments)
+            liveCursor = cursor
             return
         }
         let result = try connection.run(statement, parameters: arguments, cache: writeCache)
@@ -245,6 +278,7 @@ public final class PreparedStatement {
 
     private func finish() {
         state = .done
+        liveCursor = nil
         if holdsRead {
             holdsRead = false
             connection.releaseStatementRead()
@@ -256,6 +290,7 @@ public final class PreparedStatement {
     }
 
     /// Whether an execution is under way (stepped, not yet done or reset).
+    @inlinable
     public var isActive: Bool { state == .running }
     /// Whether the last sort of this statement spilled to temporary files.
     public var sortSpilled: Bool { cursor?.sortSpilled ?? false }

@@ -102,6 +102,11 @@ public final class SQLConnection {
     private var statementCacheOrder: [String] = []
     /// The maximum number of statements ``cachedStatement(_:)`` keeps.
     public var statementCacheCapacity = 128
+    /// Parsed and compiled `SELECT` statements, by SQL text: a statement prepared again from the same text
+    /// skips parsing, and planning while the schema is unchanged (each statement still runs its own cursor).
+    private var selectCache: [String: (statement: Statement, program: SelectProgram, version: Int)] = [:]
+    /// The maximum number of entries of ``selectCache`` (it is emptied when full).
+    private static let selectCacheCapacity = 64
     /// Parsed scripts run by ``execute(_:arguments:)``, by SQL text.
     private var scriptCache: [String: [(statement: Statement, cache: WriteCache)]] = [:]
 
@@ -115,13 +120,26 @@ public final class SQLConnection {
     }
 
     private func prepareWithoutSuggestions(_ sql: String) throws -> PreparedStatement {
+        if let cached = selectCache[sql] {
+            let prepared = try PreparedStatement(
+                connection: self, statement: cached.statement, compiled: (cached.program, cached.version))
+            if let (program, version) = prepared.compiledProgram, program !== cached.program {
+                selectCache[sql] = (cached.statement, program, version)
+            }
+            return prepared
+        }
         let statements = try Parser.parseScript(sql)
         guard statements.count == 1 else {
             throw SQLExecutionError(
                 .misuse,
                 statements.isEmpty ? "no statement in SQL" : "multiple statements found in SQL: use execute")
         }
-        return try PreparedStatement(connection: self, statement: statements[0])
+        let prepared = try PreparedStatement(connection: self, statement: statements[0])
+        if case .select = statements[0].kind, let (program, version) = prepared.compiledProgram {
+            if selectCache.count >= Self.selectCacheCapacity { selectCache.removeAll() }
+            selectCache[sql] = (statements[0], program, version)
+        }
+        return prepared
     }
 
     /// Plans an already parsed statement (one element of ``Parser/parseScript(_:)``).
@@ -159,6 +177,7 @@ public final class SQLConnection {
     /// Empties the statement cache.
     public func clearStatementCache() {
         statementCache.removeAll()
+        selectCache.removeAll()
         statementCacheOrder.removeAll()
         scriptCache.removeAll()
     }

@@ -172,8 +172,27 @@ final class TableCursor {
     let path: AccessPath
     /// The first slot of the table's row.
     let base: Int
-    /// The columns to decode (relative positions), ascending.
+    /// The columns to decode (relative positions), ascending; the rowid alias column is not among them (it is
+    /// set from the rowid).
     let needed: [Int]
+    /// The conditions tested as soon as the columns they read are loaded, before the other columns are decoded
+    /// (see ``init(reader:path:base:used:filters:)``).
+    let filters: [Condition]
+    /// The columns decoded before ``filters`` are tested (all of ``needed`` when there are no filters).
+    private let firstColumns: [Int]
+    /// The columns decoded once a row passes ``filters``.
+    private let restColumns: [Int]
+    /// The cursor whose current row still has ``restColumns`` to decode, if any (one of this cursor's own tree
+    /// cursors, which it keeps alive).
+    @exclusivity(unchecked) private unowned(unsafe) var pendingRest: TreeCursor?
+    /// The bytes of that row when the page holds all of them: still valid when the rest is decoded, since only
+    /// ``filters`` run in between, which read no tree.
+    @exclusivity(unchecked) private var pendingBytes: UnsafeRawBufferPointer?
+    /// One past the last of ``firstColumns`` and of ``restColumns``: the row header is parsed that far only.
+    private let firstLimit: Int
+    private let restLimit: Int
+    /// The column limit of the decoder's current row.
+    @exclusivity(unchecked) private var decoderLimit = 0
     /// For a covering index search: (position in the index key, column) pairs.
     private let coveringColumns: [(key: Int, column: Int, real: Bool)]
     private let columnCount: Int
@@ -204,7 +223,11 @@ final class TableCursor {
     @exclusivity(unchecked) private var exhausted = true
     @exclusivity(unchecked) private var positioned = false
 
-    init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>) {
+    /// A cursor over `reader`'s table through `path`, writing the `used` columns (relative positions) into the
+    /// slots from `base`. `filters` are conditions of the query that read nothing but this table's columns and
+    /// slots set before it (see ``earlyFilters(_:)``): the cursor tests them on each candidate row
+    /// after decoding only the columns they read, and yields only the rows that pass.
+    init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>, filters: [CompiledExpression] = []) {
         self.reader = reader
         self.path = path
         self.base = base
@@ -221,7 +244,21 @@ final class TableCursor {
         }
         if case .index(let search) = path.method { self.search = search } else { self.search = nil }
         if case .rowids(let values) = path.method { rowidValues = values } else { rowidValues = [] }
-        needed = used.filter { $0 < reader.table.columns.count }.sorted()
+        let alias = reader.table.rowidAlias
+        let needed = used.filter { $0 < reader.table.columns.count && $0 != alias }.sorted()
+        self.needed = needed
+        self.filters = filters.map(Condition.init)
+        if filters.isEmpty {
+            firstColumns = needed
+            restColumns = []
+        } else {
+            var read = Set<Int>()
+            for filter in filters { read.formUnion(filter.readSlots ?? []) }
+            firstColumns = needed.filter { read.contains(base + $0) }
+            restColumns = needed.filter { !read.contains(base + $0) }
+        }
+        firstLimit = (firstColumns.last ?? -1) + 1
+        restLimit = max(firstLimit, (restColumns.last ?? -1) + 1)
         var covering: [(Int, Int, Bool)] = []
         if case .index(let search) = path.method, search.covering {
             for (k, column) in reader.indexes[search.index].definition.columns.enumerated() {
@@ -354,8 +391,64 @@ final class TableCursor {
         return (reader.table.columns[c].affinity, collation)
     }
 
-    /// Advances to the next row and writes its needed columns and rowid into `row`; false when done.
-    func next(_ row: inout [Value]) throws -> Bool {
+    /// The conditions among `filters` (a level's, which read this table and earlier ones) that the cursor can
+    /// test itself (see ``init(reader:path:base:used:filters:)``): those that read named slots only (no
+    /// subquery, which may read any slot, nor aggregate). The others are returned in `rest`, in their order.
+    static func earlyFilters(_ filters: [CompiledExpression]) -> (
+        early: [CompiledExpression], rest: [CompiledExpression]
+    ) {
+        var early: [CompiledExpression] = []
+        var rest: [CompiledExpression] = []
+        for filter in filters {
+            if filter.readSlots != nil { early.append(filter) } else { rest.append(filter) }
+        }
+        return (early, rest)
+    }
+
+    /// Advances to the next row that passes ``filters`` and writes its needed columns and rowid into
+    /// `context.row`; false when done.
+    func next(_ context: inout EvaluationContext) throws -> Bool {
+        if filters.isEmpty { return try step(&context.row) }
+        while try step(&context.row) {
+            if try passesFilters(&context) {
+                try loadRest(&context.row)
+                return true
+            }
+        }
+        return false
+    }
+
+    @inline(__always)
+    private func passesFilters(_ context: inout EvaluationContext) throws -> Bool {
+        for filter in filters where !(try filter.isTrue(&context)) { return false }
+        return true
+    }
+
+    /// Decodes the columns of the current row left out before its filters were tested.
+    private func loadRest(_ row: inout [Value]) throws {
+        guard let cursor = pendingRest else { return }
+        pendingRest = nil
+        if let raw = try pendingBytes ?? cursor.localPayload() {
+            // The decoder still holds the row when its bytes are the same (nothing moved them since) and it
+            // parsed the header far enough.
+            if raw.baseAddress != decoder.buffer.baseAddress || raw.count != decoder.buffer.count
+                || decoderLimit < restLimit
+            {
+                try decoder.reset(raw, columnLimit: restLimit)
+                decoderLimit = restLimit
+            }
+            try decode(restColumns, &row)
+        } else {
+            try cursor.withPayload { raw in
+                try decoder.reset(raw, columnLimit: restLimit)
+                decoderLimit = restLimit
+                try decode(restColumns, &row)
+            }
+        }
+    }
+
+    /// Advances to the next candidate row and writes its rowid and first columns into `row`; false when done.
+    private func step(_ row: inout [Value]) throws -> Bool {
         if exhausted { return false }
         switch method {
         case .scan, .rowidRange:
@@ -456,20 +549,39 @@ final class TableCursor {
     private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws {
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
-        guard !needed.isEmpty else { return }
-        if let raw = try cursor.localPayload() {
-            try decode(raw, &row)
-        } else {
-            try cursor.withPayload { raw in try decode(raw, &row) }
-        }
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+        if !restColumns.isEmpty {
+            pendingRest = cursor
+            pendingBytes = nil
+        }
+        guard !firstColumns.isEmpty else {
+            // The decoder holds an earlier row: make ``loadRest(_:)`` load this one whatever its address.
+            decoderLimit = 0
+            return
+        }
+        if let raw = try cursor.localPayload() {
+            if !restColumns.isEmpty { pendingBytes = raw }
+            try decoder.reset(raw, columnLimit: firstLimit)
+            decoderLimit = firstLimit
+            try decode(firstColumns, &row)
+        } else {
+            try cursor.withPayload { raw in
+                try decoder.reset(raw, columnLimit: firstLimit)
+                decoderLimit = firstLimit
+                try decode(firstColumns, &row)
+            }
+        }
     }
 
-    /// Writes the needed columns of the row in `raw` into `row`.
-    private func decode(_ raw: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
-        try decoder.reset(raw)
-        for c in needed {
-            row[base + c] = c < decoder.count ? try decoder.value(at: c) : defaults[c]
+    /// Writes `columns` of the decoder's row into `row`.
+    @inline(__always)
+    private func decode(_ columns: [Int], _ row: inout [Value]) throws {
+        // Local copies: reading the stored decoder for each column would retain and release its storage.
+        let decoder = self.decoder
+        let count = decoder.count
+        let base = self.base
+        for c in columns {
+            row[base + c] = c < count ? try decoder.value(at: c) : defaults[c]
         }
     }
 

@@ -2,9 +2,10 @@ import GraniteStorage
 
 /// Runs a ``SelectProgram``: a nested-loop join over the table cursors, then grouping, `DISTINCT`, sorting and
 /// `LIMIT`. Rows are produced one at a time; only aggregation and sorting hold rows in memory.
+@usableFromInline
 final class SelectCursor {
     let program: SelectProgram
-    @exclusivity(unchecked) private var context: EvaluationContext
+    @usableFromInline @exclusivity(unchecked) var context: EvaluationContext
     private let proxy = SubqueryProxy()
 
     @exclusivity(unchecked) private var tables: [TableCursor?]
@@ -22,9 +23,9 @@ final class SelectCursor {
 
     // Output state.
     /// The current result row (see ``advance()``).
-    @exclusivity(unchecked) private var current: [Value] = []
+    @usableFromInline @exclusivity(unchecked) var current: [Value] = []
     /// Whether ``current`` holds the current row (else its outputs are read from the join's slots).
-    @exclusivity(unchecked) private var projected = true
+    @usableFromInline @exclusivity(unchecked) var projected = true
     @exclusivity(unchecked) private var materialized = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
     @exclusivity(unchecked) private var bufferPosition = 0
@@ -47,10 +48,21 @@ final class SelectCursor {
         self.program = program
         context = EvaluationContext()
         let n = program.levels.count
+        // The filters of a table level (but a LEFT JOIN's, tested on its NULL row too) that read named slots
+        // only are tested by its table cursor, before it decodes the columns they do not read.
+        var filters: [[CompiledExpression]] = []
         tables = program.levels.map { level in
             if case .table(let reader, let path) = level.kind {
-                return TableCursor(reader: reader, path: path, base: level.source.base, used: level.source.used)
+                var early: [CompiledExpression] = []
+                var rest = level.filters
+                if !level.isLeft && level.matchConditions.isEmpty {
+                    (early, rest) = TableCursor.earlyFilters(level.filters)
+                }
+                filters.append(rest)
+                return TableCursor(
+                    reader: reader, path: path, base: level.source.base, used: level.source.used, filters: early)
             }
+            filters.append(level.filters)
             return nil
         }
         subqueryCursors = Array(repeating: nil, count: program.subqueries.count)
@@ -58,7 +70,7 @@ final class SelectCursor {
         fromPositions = Array(repeating: 0, count: n)
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
-        levelFilters = program.levels.map { $0.filters.map(Condition.init) }
+        levelFilters = filters.map { $0.map(Condition.init) }
         levelMatches = program.levels.map { $0.matchConditions.map(Condition.init) }
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
@@ -78,7 +90,7 @@ final class SelectCursor {
     private let levelIsLeft: [Bool]
     private let aggregateArguments: [[CompiledExpression]]
     /// For each output, the slot it copies when it is a plain column reference, else −1.
-    private let outputSlots: [Int]
+    @usableFromInline let outputSlots: [Int]
     /// For each `GROUP BY` term, and for each aggregate call of one argument, the slot it reads when it is a
     /// plain column reference, else −1.
     private let groupBySlots: [Int]
@@ -191,7 +203,7 @@ final class SelectCursor {
     }
 
     /// Column `index` of the current row (see ``advance()``).
-    @inline(__always)
+    @inlinable
     func column(_ index: Int) -> Value {
         projected ? current[index] : context.row[outputSlots[index]]
     }
@@ -320,7 +332,7 @@ final class SelectCursor {
         // conditions) once per candidate row costs a retain and a release of each of its references.
         while true {
             if let table = tables[k] {
-                guard try table.next(&context.row) else { return false }
+                guard try table.next(&context) else { return false }
             } else {
                 guard fromPositions[k] < fromRows[k].count else { return false }
                 let values = fromRows[k][fromPositions[k]]

@@ -487,9 +487,26 @@ public struct RowDecoder {
         columnCount = count
     }
 
+    /// Loads the first `limit` columns of the row in `buffer` (all of them when it has fewer), for a reader that
+    /// needs no column at or after `limit`: the rest of the header is not parsed, nor checked. The columns it
+    /// loads are validated as ``reset(_:)`` does, so reading them is safe on any bytes; ``count`` is then the
+    /// smaller of the row's column count and `limit`.
+    public mutating func reset(_ buffer: UnsafeRawBufferPointer, columnLimit limit: Int) throws {
+        self.buffer = UnsafeRawBufferPointer(start: nil, count: 0)
+        headerLength = 0
+        columnCount = 0
+        let (h, count) = try Self.parse(buffer, into: &columns, limit: limit)
+        self.buffer = buffer
+        headerLength = h
+        columnCount = count
+    }
+
     /// Validates the row in `buffer` and stores its columns at the start of `columns` (growing it when
-    /// needed). Returns the header length and the column count.
-    static func parse(_ buffer: UnsafeRawBufferPointer, into columns: inout [Column]) throws -> (Int, Int) {
+    /// needed). Returns the header length and the column count. With a `limit`, parsing stops after that many
+    /// columns (and the end of the last body is then not checked against the end of the buffer).
+    static func parse(_ buffer: UnsafeRawBufferPointer, into columns: inout [Column], limit: Int = .max) throws
+        -> (Int, Int)
+    {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw StorageError.malformed("empty row")
         }
@@ -515,7 +532,7 @@ public struct RowDecoder {
                         Column(serialType: 0, offset: 0, length: 0), count: wanted - columns.count))
             }
             let finished = try columns.withUnsafeMutableBufferPointer { slots -> Bool in
-                while offset < headerLength {
+                while offset < headerLength && count < limit {
                     if count == slots.count { return false }
                     let serialType: UInt64
                     let first = base.load(fromByteOffset: offset, as: UInt8.self)
@@ -562,7 +579,7 @@ public struct RowDecoder {
             }
             if finished { break }
         }
-        guard bodyOffset == size else {
+        guard bodyOffset == size || count == limit else {
             throw StorageError.malformed("\(size - bodyOffset) trailing bytes after the last column body")
         }
         return (headerLength, count)

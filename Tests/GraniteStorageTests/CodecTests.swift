@@ -1,3 +1,4 @@
+import CZlib
 import XCTest
 
 @testable import GraniteStorage
@@ -155,11 +156,15 @@ final class CodecTests: XCTestCase {
     /// The examples printed in FORMAT.md decode as documented (decoding does not depend on the zlib version).
     func testFormatDocumentExamples() throws {
         let compressed: [UInt8] = [
-            0x02, 0x41, 0x17, 0x78, 0x9c, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03,
+            0x02, 0x41, 0x17, 0x78, 0x5e, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01, 0x68, 0x03,
             0x08, 0xb1,
         ]
         XCTAssertEqual(try RowDecoder.decode(compressed), [.text("hello hello hello hello")])
         XCTAssertEqual(RowEncoder(compressionThreshold: 16).encode([.text("hello hello hello hello")]).count, 19)
+        // The writer's header: a 32 KiB window and level hint 1 (deflate level 2).
+        XCTAssertEqual(
+            Array(RowEncoder(compressionThreshold: 16).encode([.text("hello hello hello hello")]).prefix(5)),
+            [0x02, 0x41, 0x17, 0x78, 0x5e])
         XCTAssertEqual(
             hex(RowEncoder().encode([.integer(0), .integer(1), .integer(-1), .integer(300), .integer(-129)])),
             "06 01 02 03 04 04 ff 2c 01 7f ff")
@@ -311,7 +316,16 @@ final class CodecTests: XCTestCase {
     func testHighlyCompressibleTextStaysWithinTheExpansionBound() throws {
         let text = String(repeating: "a", count: 3 << 20)
         let bytes = try roundTrip([.text(text)])
-        XCTAssertLessThan(bytes.count, text.utf8.count / 1000)
+        XCTAssertLessThan(bytes.count, text.utf8.count / 100)
+        // zlib's densest stream (level 9) comes close to deflate's 1032:1 limit, and the decoder still accepts it.
+        let utf8 = Array(text.utf8)
+        var stream = [UInt8](repeating: 0, count: Int(compressBound(uLong(utf8.count))))
+        var length = uLong(stream.count)
+        XCTAssertEqual(compress2(&stream, &length, utf8, uLong(utf8.count), 9), Z_OK)
+        stream.removeLast(stream.count - Int(length))
+        XCTAssertLessThan(stream.count, utf8.count / 1000)
+        let back = try stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: utf8.count) }
+        XCTAssertTrue(back == utf8)
     }
 
     func testThresholdAndNilThreshold() throws {
@@ -356,6 +370,9 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(try empty.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: 0) }, [])
         let rejected: [(stream: [UInt8], expected: Int)] = [
             (stream, text.count - 1),  // inflates to more
+            (stream, text.count - 258),  // inflates to more, within the decoder's output slack
+            (stream, text.count - 259),  // inflates to more than the output buffer holds
+            (stream, 0),
             (stream, text.count + 1),  // inflates to less
             (stream, -1),
             (stream, TextCompression.maxUncompressedLength + 1),

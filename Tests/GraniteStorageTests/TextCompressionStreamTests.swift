@@ -18,7 +18,7 @@ final class TextCompressionStreamTests: XCTestCase {
             }
             let utf8 = Array(text.utf8)
             let stream = try XCTUnwrap(utf8.withUnsafeBytes { TextCompression.compress($0) }, "seed \(seed)")
-            XCTAssertEqual(Array(stream.prefix(2)), [0x78, 0x9C], "zlib header of a 32 KiB window, level 6")
+            XCTAssertEqual(Array(stream.prefix(2)), [0x78, 0x5E], "zlib header of a 32 KiB window, level 2 (hint 1)")
             // zlib's own one-shot decoder accepts the stream and gives back the input.
             var inflated = [UInt8](repeating: 0, count: max(utf8.count, 1))
             var length = uLong(inflated.count)
@@ -31,6 +31,31 @@ final class TextCompressionStreamTests: XCTestCase {
             let back = try stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: utf8.count) }
             XCTAssertEqual(back, utf8)
         }
+    }
+
+    func testShortInputsUseFixedHuffmanCodes() throws {
+        // The first deflate block header follows the two zlib header bytes: bit 0 BFINAL, bits 1–2 BTYPE
+        // (1 = fixed codes, 2 = dynamic codes).
+        func blockType(_ text: String) throws -> UInt8 {
+            let stream = try XCTUnwrap(Array(text.utf8).withUnsafeBytes { TextCompression.compress($0) })
+            let back = try stream.withUnsafeBytes {
+                try TextCompression.decompress($0, expectedLength: text.utf8.count)
+            }
+            XCTAssertEqual(back, Array(text.utf8))
+            return (stream[2] >> 1) & 3
+        }
+        var state: UInt64 = 0x5EED_0002
+        var words: [String] = []
+        for _ in 0..<400 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            words.append(String(state >> 40, radix: 36))
+        }
+        let text = words.joined(separator: ",")
+        let short = String(text.prefix(TextCompression.fixedCodesBelow - 1))
+        XCTAssertEqual(try blockType(short), 1, "fixed codes under \(TextCompression.fixedCodesBelow) bytes")
+        XCTAssertEqual(try blockType(text), 2, "dynamic codes for \(text.utf8.count) bytes of varied text")
+        XCTAssertEqual(TextCompression.strategy(forLength: 255), Z_FIXED)
+        XCTAssertEqual(TextCompression.strategy(forLength: 256), Z_DEFAULT_STRATEGY)
     }
 
     func testDeflateParametersFitTheInput() {

@@ -214,15 +214,30 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
             do {
                 return try T(from: ColumnDecoder<R>(row: row, index: index, codingPath: codingPath + [key]))
             } catch is JSONRequiredError {
-                return try row.withUnsafeData(atIndex: index) { data in
-                    guard let data else {
-                        throw DecodingError.valueNotFound(
-                            Data.self,
-                            DecodingError.Context(codingPath: codingPath + [key], debugDescription: "Missing Data"))
-                    }
-                    return try R.databaseJSONDecoder(for: key.stringValue).decode(T.self, from: data)
-                }
+                return try decodeJSON(type, atIndex: index, key: key)
             }
+        }
+    }
+
+    /// Decodes the JSON text (or blob) of the column at `index` with the record's JSON decoder. A text is
+    /// handed to the decoder in place, without copying its bytes into a new `Data`.
+    private func decodeJSON<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
+        let decoder = R.databaseJSONDecoder(for: key.stringValue)
+        switch try row.decode(DatabaseValue.self, atIndex: index).storage {
+        case .string(var text):
+            return try text.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                    return try decoder.decode(T.self, from: Data())
+                }
+                let data = Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: utf8.count, deallocator: .none)
+                return try decoder.decode(T.self, from: data)
+            }
+        case .blob(let data):
+            return try decoder.decode(T.self, from: data)
+        case .null, .int64, .double:
+            throw DecodingError.valueNotFound(
+                Data.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "Missing Data"))
         }
     }
 

@@ -220,6 +220,37 @@ final class EvaluatorDifferentialTests: XCTestCase {
         }
     }
 
+    /// Constant operands SQLite evaluates once (factoring): an untaken branch is still evaluated when its operand
+    /// is hoisted to the statement prologue, and never when it sits inside an operand that is itself factored.
+    func testConstantFactoringMatchesSQLite() {
+        let oracle = ExpressionOracle()
+        let cases = [
+            // Hoisted from an untaken branch: an error in both engines.
+            "CASE WHEN 0 THEN NOT (1 BETWEEN 0 AND abs(-9223372036854775808)) END",
+            "CASE WHEN 1 THEN 5 ELSE NOT (NOT (1 BETWEEN 0 AND abs(-9223372036854775808))) END",
+            // Inside a factored operand nothing more is hoisted: no error.
+            "-CASE WHEN 1 THEN 0 ELSE NOT (1 BETWEEN 0 AND abs(-9223372036854775808)) END",
+            "abs(CASE WHEN 1 THEN 5 ELSE NOT (1 BETWEEN 0 AND abs(-9223372036854775808)) END)",
+            "-CASE WHEN 3 THEN 1 ELSE (7 NOT BETWEEN ?2 AND (8 NOT LIKE '1_' ESCAPE '')) END",
+            "-CASE WHEN 1 LIKE 1 THEN 1 ELSE (1 NOT BETWEEN 0 AND ('a' LIKE 'b' ESCAPE '')) END",
+            // A constant function call (LIKE included) is factored as a whole: no error.
+            "CASE WHEN 0 THEN abs(NOT (1 BETWEEN 0 AND abs(-9223372036854775808))) END",
+            "iif(0, NOT (1 BETWEEN 0 AND abs(-9223372036854775808)), 3)",
+            "coalesce(1, NOT (1 BETWEEN 0 AND abs(-9223372036854775808)))",
+            "IIF(typeof(?1), (?3 NOT BETWEEN 1 AND (2 NOT LIKE 'x' ESCAPE 'ab')), x'7867')",
+            // Not constant (a parameter is; a column is not in this resolver-free setting): evaluated lazily.
+            "CASE WHEN 1 THEN 2 ELSE abs(-9223372036854775808) END",
+        ]
+        var failures: [String] = []
+        for text in cases {
+            let (expected, bound) = oracle.evaluate("SELECT " + text, ["?2": .integer(4)])
+            var context = EvaluationContext(parameters: bound)
+            let actual = granite(text, resolver: EmptyColumnResolver(), &context)
+            if !sameOutcome(expected, actual) { failures.append("\(text): sqlite=\(expected) granite=\(actual)") }
+        }
+        XCTAssertEqual(failures, [])
+    }
+
     func testColumnExpressionsAgainstSQLite() {
         let seed = Env.seed
         let columns: [SimpleColumnResolver.Column] = [

@@ -68,6 +68,9 @@ extension ExpressionCompiler {
         /// Constant subexpressions SQLite evaluates once at statement start even when they sit in a branch that
         /// is never taken (see ``operand(_:)``).
         var prelude: [EvalNode] = []
+        /// Whether constant operands are factored out (SQLite's `okConstFactor`); off while compiling the inside
+        /// of an operand that is itself factored (see ``operand(_:)``).
+        var factoring = true
         /// Set when the next node compiled is in jump position (see ``condition(_:)``).
         var pendingJump = false
 
@@ -82,9 +85,16 @@ extension ExpressionCompiler {
         /// from BETWEEN's bounds, such an operand can still call a function that fails
         /// (`CASE WHEN 0 THEN NOT (1 BETWEEN 0 AND abs(-9223372036854775808)) END` is an error); those
         /// operands are recorded in ``prelude``.
+        ///
+        /// A factored operand is coded once with factoring switched off inside it (in the prologue, or inline
+        /// under `OP_Once` when it has `EP_HasFunc`), so nothing within it is hoisted: an untaken branch inside
+        /// `-CASE WHEN 1 THEN 0 ELSE NOT (1 BETWEEN 0 AND abs(-9223372036854775808)) END` is never evaluated.
         mutating func operand(_ e: SQLExpression) throws -> EvalNode {
+            let factored = factoring && isRuntimeConstant(e)
+            if factored { factoring = false }
             let n = try node(e)
-            if lazyDepth > 0, n.constantValue == nil, isRuntimeConstant(e), !sqliteHasFunction(e), containsCall(e) {
+            if factored { factoring = true }
+            if factored, lazyDepth > 0, n.constantValue == nil, !sqliteHasFunction(e), containsCall(e) {
                 prelude.append(n)
             }
             return n
@@ -310,14 +320,16 @@ extension ExpressionCompiler {
                 }
                 return fold(.searchedCase(branches, otherwise), children)
             case .between(let x, let lo, let hi, let negated):
+                // SQLite's NOT BETWEEN is NOT(BETWEEN): the BETWEEN is an operand and may be factored (see
+                // ``operand(_:)``), which switches factoring off inside it.
+                let factored = negated && !jump && factoring && isRuntimeConstant(e)
+                if factored { factoring = false }
                 let a = try operand(x)
                 let b = try operand(lo)
                 let c = try operand(hi)
+                if factored { factoring = true }
                 let n = fold(.between(a, b, c, try rule(x, lo), try rule(x, hi), negated: negated), [a, b, c])
-                // SQLite's NOT BETWEEN is NOT(BETWEEN): the BETWEEN is an operand and may be hoisted.
-                if negated, !jump, lazyDepth > 0, n.constantValue == nil, isRuntimeConstant(e), !sqliteHasFunction(e),
-                    containsCall(e)
-                {
+                if factored, lazyDepth > 0, n.constantValue == nil, !sqliteHasFunction(e), containsCall(e) {
                     prelude.append(n)
                 }
                 return n
@@ -360,6 +372,10 @@ extension ExpressionCompiler {
             case .inTable:
                 throw SQLEvaluationError("IN table is not supported here")
             case .like(let x, let op, let pattern, let escape, let negated):
+                // LIKE and GLOB are function calls in SQLite: a constant one is factored as a whole.
+                let factored = factoring && isRuntimeConstant(e)
+                if factored { factoring = false }
+                defer { if factored { factoring = true } }
                 switch op {
                 case .like:
                     let v = try operand(x)
@@ -520,6 +536,11 @@ extension ExpressionCompiler {
             if distinct {
                 throw SQLEvaluationError("DISTINCT aggregates must have exactly one argument")
             }
+            // SQLite codes a constant call once (`sqlite3ExprCodeRunJustOnce`), with factoring off inside it, before
+            // it looks at what the function is (so this holds for the inline iif/coalesce too).
+            let factored = factoring && name != "random" && args.allSatisfy(isRuntimeConstant)
+            if factored { factoring = false }
+            defer { if factored { factoring = true } }
             var nodes: [EvalNode] = []
             switch name {
             case "iif":

@@ -72,6 +72,11 @@ final class Oracle {
         sqlite3_close(db)
     }
 
+    /// Switches SQLite's query-planner optimizations off or back on (see `granite_oracle_disable_optimizations`).
+    func setOptimizations(enabled: Bool) {
+        _ = granite_oracle_disable_optimizations(db, enabled ? 0 : 0xFFFF_FFFF)
+    }
+
     func execute(_ sql: String) {
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         precondition(rc == SQLITE_OK, "\(sql): \(String(cString: sqlite3_errmsg(db)))")

@@ -164,8 +164,9 @@ final class SelectDifferentialTests: XCTestCase {
             case 6: return "\(x) \(src.int(0...3) == 0 ? "NOT " : "")BETWEEN \(literal()) AND \(literal())"
             case 7:
                 // SQLite 3.40 returns no rows at all for t LEFT JOIN u ON u.id LIKE 'a%' (its LIKE optimization on
-                // the INTEGER PRIMARY KEY): no prefix patterns on the rowid.
-                let key = x.hasSuffix("id") || x.hasSuffix("rowid")
+                // the INTEGER PRIMARY KEY, also under a COLLATE): no prefix patterns on the rowid.
+                let column = x.components(separatedBy: " COLLATE ")[0]
+                let key = column.hasSuffix("id") || column.hasSuffix("rowid")
                 return
                     "\(x) LIKE \(src.pick(key ? ["'%b'", "'_'", "'%'"] : ["'a%'", "'%b'", "'_'", "'A'", "'%'", "'é%'"]))"
             case 8: return "\(x) IS \(src.bool() ? "" : "NOT ")NULL"

@@ -104,9 +104,23 @@ extension ExpressionCompiler {
         /// AND / OR / NOT / IS TRUE / BETWEEN then short-circuit. The node evaluates to 1 when `e` is true and to
         /// 0 or NULL otherwise.
         mutating func condition(_ e: SQLExpression) throws -> EvalNode {
-            pendingJump = true
-            let n = try node(e)
+            let n = try jumpChild(e)
             return n.constantValue == nil ? .condition(n) : n
+        }
+
+        /// Whether SQLite's `sqlite3ExprIfTrue`/`IfFalse` code `e` as a jump of its own; any other expression they
+        /// evaluate with `sqlite3ExprCodeTemp`, that is as an operand (which a constant one is factored as).
+        static func isCodedAsJump(_ e: SQLExpression) -> Bool {
+            switch e.kind {
+            case .binary(let op, _, _):
+                switch op {
+                case .and, .or, .equal, .notEqual, .is, .isNot, .less, .lessOrEqual, .greater, .greaterOrEqual:
+                    return true
+                default: return false
+                }
+            case .unary(.not, _), .between, .isNull, .inList, .inSelect, .inTable: return true
+            default: return false
+            }
         }
 
         /// Compiles `e` as conditionally evaluated.
@@ -250,6 +264,7 @@ extension ExpressionCompiler {
 
         /// Compiles a child of a node in jump position that SQLite also codes as a jump (AND, OR, NOT, IS TRUE).
         mutating func jumpChild(_ e: SQLExpression) throws -> EvalNode {
+            if !Self.isCodedAsJump(e) { return try operand(e) }
             pendingJump = true
             return try node(e)
         }

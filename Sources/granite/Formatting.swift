@@ -171,13 +171,12 @@ func decodeKeyPrefix(_ key: [UInt8]) -> [String]? {
         case KeyEncoding.nullTag:
             values.append("NULL")
             i += 1
-        case KeyEncoding.numberTag:
-            var end = i + 9
-            guard end <= key.count else {
+        case let tag where KeyEncoding.isNumberTag(tag):
+            let end = key.withUnsafeBytes { KeyEncoding.numberEnd($0, at: i) }
+            guard let end else {
                 values.append("number…")
                 return values
             }
-            if end < key.count && key[end] == KeyEncoding.remainderMarker { end = min(end + 3, key.count) }
             guard let decoded = try? KeyEncoding.decode(Array(key[i..<end])), let value = decoded.first else {
                 return values.isEmpty ? nil : values + ["number…"]
             }

@@ -178,7 +178,7 @@ final class GraniteCLITests: XCTestCase {
         let infoJSON = try json(granite("info", path, "--json"))
         let header = try XCTUnwrap(infoJSON["header"] as? [String: Any])
         XCTAssertEqual(header["pageSize"] as? Int, 4096)
-        XCTAssertEqual(header["formatVersion"] as? Int, 1)
+        XCTAssertEqual(header["formatVersion"] as? Int, 2)
         let pageCount = try XCTUnwrap(header["pageCount"] as? Int)
         XCTAssertEqual(infoJSON["fileSize"] as? Int, pageCount * 4096)
         XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 6)

@@ -169,16 +169,19 @@ final class CodecTests: XCTestCase {
             hex(RowEncoder().encode([.integer(0), .integer(1), .integer(-1), .integer(300), .integer(-129)])),
             "06 01 02 03 04 04 ff 2c 01 7f ff")
         let keys: [(Value, String)] = [
-            (.real(-.infinity), "20 00 0f ff ff ff ff ff ff"),
-            (.integer(Int64.min), "20 3c 1f ff ff ff ff ff ff"),
-            (.real(-2.5), "20 3f fb ff ff ff ff ff ff"),
-            (.integer(0), "20 80 00 00 00 00 00 00 00"),
-            (.real(2.5), "20 c0 04 00 00 00 00 00 00"),
-            (.real(3.0), "20 c0 08 00 00 00 00 00 00"),
-            (.integer(twoTo53), "20 c3 40 00 00 00 00 00 00"),
-            (.integer(Int64.max), "20 c3 df ff ff ff ff ff ff ff 03 ff"),
-            (.real(twoTo63), "20 c3 e0 00 00 00 00 00 00"),
-            (.real(.infinity), "20 ff f0 00 00 00 00 00 00"),
+            (.real(-.infinity), "17 00 0f ff ff ff ff ff ff"),
+            (.integer(Int64.min), "18 7f ff ff ff ff ff ff ff"),
+            (.real(-2.5), "1f fc ff c0 1f ff ff ff ff ff ff"),
+            (.integer(0), "20"),
+            (.integer(-1), "1f fe"),
+            (.integer(255), "21 ff"),
+            (.integer(-256), "1e fe ff"),
+            (.real(2.5), "21 02 ff 3f e0 00 00 00 00 00 00"),
+            (.real(3.0), "21 03"),
+            (.integer(twoTo53), "27 20 00 00 00 00 00 00"),
+            (.integer(Int64.max), "28 7f ff ff ff ff ff ff ff"),
+            (.real(twoTo63), "29 43 e0 00 00 00 00 00 00"),
+            (.real(.infinity), "29 7f f0 00 00 00 00 00 00"),
             (.text("a"), "30 61 00 01"),
             (.text("a\0b"), "30 61 00 ff 62 00 01"),
             (.text(""), "30 00 01"),
@@ -188,7 +191,7 @@ final class CodecTests: XCTestCase {
         for (value, expected) in keys {
             XCTAssertEqual(hex(key(value)), expected, "\(value)")
         }
-        XCTAssertEqual(hex(key(.text("Ada"), .integer(42))), "30 41 64 61 00 01 20 c0 45 00 00 00 00 00 00")
+        XCTAssertEqual(hex(key(.text("Ada"), .integer(42))), "30 41 64 61 00 01 21 2a")
     }
 
     func testEmptyRow() throws {
@@ -558,9 +561,10 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(key(.integer(3)), key(.real(3.0)))
         XCTAssertEqual(key(.integer(0)), key(.real(-0.0)))
         XCTAssertEqual(key(.real(.nan)), key(.null))
-        XCTAssertEqual(hex(key(.integer(3))), "20 c0 08 00 00 00 00 00 00")
-        XCTAssertEqual(hex(key(.integer(-1))), "20 40 0f ff ff ff ff ff ff")
-        XCTAssertEqual(hex(key(.integer(twoTo53 + 1))), "20 c3 40 00 00 00 00 00 00 ff 00 01")
+        XCTAssertEqual(hex(key(.integer(3))), "21 03")
+        XCTAssertEqual(hex(key(.integer(-1))), "1f fe")
+        XCTAssertEqual(hex(key(.integer(twoTo53 + 1))), "27 20 00 00 00 00 00 01")
+        XCTAssertEqual(hex(key(.real(-0.5))), "1f fe ff c0 1f ff ff ff ff ff ff")
         XCTAssertEqual(hex(key(.text("a\0"))), "30 61 00 ff 00 01")
         let ascending: [[UInt8]] = [
             key(.null), key(.real(-.infinity)), key(.integer(Int64.min)), key(.integer(-twoTo53 - 1)),
@@ -575,8 +579,11 @@ final class CodecTests: XCTestCase {
                 memcmpSign(ascending[i - 1], ascending[i]), -1, "\(i): \(hex(ascending[i - 1])) vs \(hex(ascending[i]))"
             )
         }
-        // A remainder sorts after its rounded value even when more values follow.
-        XCTAssertEqual(memcmpSign(key(.real(Double(twoTo53)), .blob([0xFF])), key(.integer(twoTo53 + 1))), -1)
+        // A fraction sorts after its integer part even when more values follow, and before the next integer.
+        XCTAssertEqual(memcmpSign(key(.integer(2), .blob([0xFF])), key(.real(2.5))), -1)
+        XCTAssertEqual(memcmpSign(key(.real(2.5), .blob([0xFF])), key(.integer(3))), -1)
+        XCTAssertEqual(memcmpSign(key(.integer(-3), .blob([0xFF])), key(.real(-2.5))), -1)
+        XCTAssertEqual(memcmpSign(key(.real(-2.5), .blob([0xFF])), key(.integer(-2))), -1)
         XCTAssertEqual(memcmpSign(key(.text("a")), key(.text("a"), .null)), -1)
     }
 
@@ -595,13 +602,19 @@ final class CodecTests: XCTestCase {
         let bad: [(String, [UInt8])] = [
             ("unknown tag", [0x50]),
             ("truncated number", Array(three.dropLast())),
-            ("truncated remainder", three + [0xFF, 0x00]),
-            ("remainder on a small number", three + [0xFF, 0x00, 0x01]),
-            ("remainder zero", key(.real(Double(twoTo53))) + [0xFF, 0x00, 0x00]),
-            ("remainder too large", key(.real(Double(twoTo53))) + [0xFF, 0x08, 0x00]),
-            ("remainder on a fraction", key(.real(2.5)) + [0xFF, 0x00, 0x01]),
-            ("remainder overflows", key(.real(twoTo63.nextDown)) + [0xFF, 0x04, 0x00]),
-            ("NaN", [0x20, 0xFF, 0xF8, 0, 0, 0, 0, 0, 0]),
+            ("truncated fraction", three + [0xFF, 0x3F, 0xE0]),
+            ("fraction zero", three + [0xFF, 0, 0, 0, 0, 0, 0, 0, 0]),
+            ("fraction one", three + [0xFF, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0]),
+            ("fraction NaN", three + [0xFF, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0]),
+            ("fraction on a large integer", key(.integer(twoTo53)) + [0xFF, 0x3F, 0xE0, 0, 0, 0, 0, 0, 0]),
+            ("fraction below the integer's precision", key(.integer(1 << 50)) + [0xFF, 0, 0, 0, 0, 0, 0, 0, 1]),
+            ("non-minimal positive integer", [0x22, 0x00, 0x03]),
+            ("non-minimal negative integer", [0x1E, 0xFF, 0xFE]),
+            ("positive integer too large", [0x28, 0x80, 0, 0, 0, 0, 0, 0, 0]),
+            ("negative integer too small", [0x18, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]),
+            ("huge tag on a small real", [0x29, 0x40, 0x08, 0, 0, 0, 0, 0, 0]),
+            ("huge negative tag on a small real", [0x17, 0x3F, 0xF7, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+            ("NaN", [0x29, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0]),
             ("unterminated text", [0x30, 0x61]),
             ("unterminated after 0x00", [0x30, 0x61, 0x00]),
             ("bad escape", [0x40, 0x00, 0x02]),

@@ -210,6 +210,18 @@ final class CorruptionTests: XCTestCase {
         XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: tooMany))) { error in
             XCTAssertTrue("\(error)".contains("page 1"), "\(error)")
         }
+        // A consistent header of format version 1, whose index keys this version cannot read.
+        var version1 = bytes
+        version1.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress!
+            base.setU32(8, 1)
+            base.setU32(60, Checksum.checksum32(base, count: 60))
+            PageLayout.seal(base, number: 1, pageSize: 512)
+        }
+        XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: version1))) { error in
+            guard case StorageError.notADatabase(let message) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(message, "unsupported format version 1")
+        }
         let truncated = Array(bytes[0..<(bytes.count - 700)])
         XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: truncated)))
     }

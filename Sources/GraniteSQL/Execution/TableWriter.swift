@@ -192,7 +192,7 @@ final class TableWriter {
     }
 
     /// The rowids of the entries of index `k` starting with `prefix` (a superset of the matching rows: a number's
-    /// key may continue with a remainder).
+    /// key may continue with a fraction).
     func rowids(_ k: Int, prefix: [UInt8]) throws -> [Int64] {
         var rowids: [Int64] = []
         let cursor = try indexes[k].tree.makeCursor()
@@ -218,8 +218,8 @@ final class TableWriter {
         guard try cursor.seek(atOrAfter: prefix) else { return false }
         let key = cursor.key
         guard key.count > prefix.count, key.starts(with: prefix) else { return false }
-        // A number's encoding may continue with a remainder marker: then it is a different value.
-        return key[prefix.count] != KeyEncoding.remainderMarker
+        // A number's encoding may continue with a fraction: then it is a different value.
+        return key[prefix.count] != KeyEncoding.fractionMarker
     }
 
     /// The row of `rowid` whose index entry in index `k` has key `prefix`, other than `excluding`, if any.
@@ -229,8 +229,8 @@ final class TableWriter {
         while valid {
             let key = cursor.key
             guard key.count > prefix.count, key.starts(with: prefix) else { return nil }
-            // A number's encoding may continue with a remainder marker: then it is a different value.
-            guard key[prefix.count] != KeyEncoding.remainderMarker else { return nil }
+            // A number's encoding may continue with a fraction: then it is a different value.
+            guard key[prefix.count] != KeyEncoding.fractionMarker else { return nil }
             if case .integer(let rowid)? = try KeyEncoding.decode(key).last, rowid != excluding { return rowid }
             valid = try cursor.next()
         }

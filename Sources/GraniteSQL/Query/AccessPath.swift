@@ -506,7 +506,8 @@ final class TableCursor {
                     lowKey = prefix + (low ?? [])
                     highKey = high.map { prefix + $0 }
                     if descending {
-                        let sentinel = (highKey ?? prefix) + [0xFF, 0xFF]
+                        // Above every key that starts with it: a tag (at most 0x40), or a fraction 0xFF ‹8 bytes, not all 0xFF›.
+                        let sentinel = (highKey ?? prefix) + [UInt8](repeating: 0xFF, count: 10)
                         valid = try cursor.seek(atOrAfter: sentinel)
                         valid = valid ? try cursor.previous() : try cursor.last()
                     } else {

@@ -3,16 +3,19 @@
 // Each value is a tag byte and a body; a key is the concatenation of its values. Comparing two keys
 // with memcmp (shorter first on a common prefix) gives the SQL order of the value tuples:
 //
-//   tag   value                       body
-//   0x10  NULL, and a NaN REAL         none
-//   0x20  INTEGER and REAL             8 bytes big-endian: the order-preserving transform of D, the
-//                                      largest Double <= the value; then, for an INTEGER above D only,
-//                                      0xFF and the remainder (value - D, 1...2047) as 2 bytes big-endian
-//   0x30  TEXT                         UTF-8, each 0x00 written 0x00 0xFF, terminated by 0x00 0x01
-//   0x40  BLOB                         the bytes, escaped and terminated as TEXT
+//   tag        value                                   body
+//   0x10       NULL, and a NaN REAL                    none
+//   0x17       REAL below -2^63 (-inf included)        8 bytes: ~bitPattern, big-endian
+//   0x18…0x1F  number whose integer part n is < 0      k = 0x20 - tag bytes: ~|n| big-endian, low k bytes
+//   0x20       number whose integer part is 0          none
+//   0x21…0x28  number whose integer part n is > 0      k = tag - 0x20 bytes: n big-endian, minimal
+//   0x29       REAL at or above 2^63 (+inf included)   8 bytes: bitPattern, big-endian
+//   0x30       TEXT                                    UTF-8, each 0x00 written 0x00 0xFF, then 0x00 0x01
+//   0x40       BLOB                                    the bytes, escaped and terminated as TEXT
 //
-// Transform: bits = D.bitPattern (-0.0 taken as +0.0); negative (sign bit set): ~bits, else
-// bits | 0x8000_0000_0000_0000.
+// The integer part of a REAL x in [-2^63, 2^63) is floor(x). A non-integral x continues after its integer
+// part with 0xFF and 8 bytes: g = |x - trunc(x)| (exact), as g.bitPattern big-endian when x > 0, as
+// ~g.bitPattern when x < 0 (then floor(x) = trunc(x) - 1, and a larger g is a smaller x).
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -26,8 +29,9 @@
 /// Order-preserving encoding of value tuples, for index-tree keys.
 ///
 /// `memcmp` of two encodings (the shorter one first when one is a prefix of the other) has the sign of
-/// the lexicographic ``Value/compare(_:_:)`` of the tuples. INTEGER and REAL share one tag and encode
-/// by numeric value, so `3` and `3.0` encode identically.
+/// the lexicographic ``Value/compare(_:_:)`` of the tuples. INTEGER and REAL encode by numeric value, so
+/// `3` and `3.0` encode identically; an integer takes its tag and only as many bytes as its magnitude needs
+/// (a rowid below 65,536 takes 3 bytes).
 ///
 /// ```swift
 /// var key: [UInt8] = []
@@ -40,14 +44,25 @@
 public enum KeyEncoding {
     /// The tag of NULL (and of a NaN REAL).
     public static let nullTag: UInt8 = 0x10
-    /// The tag of numbers (INTEGER and REAL).
-    public static let numberTag: UInt8 = 0x20
+    /// The tag of a REAL below -2^63 (negative infinity included); an 8-byte body follows.
+    public static let hugeNegativeTag: UInt8 = 0x17
+    /// The tag of a number whose integer part is zero; tags below it (down to `0x18`) are negative integer
+    /// parts of `0x20 - tag` bytes, tags above it (up to `0x28`) positive ones of `tag - 0x20` bytes.
+    public static let zeroTag: UInt8 = 0x20
+    /// The tag of a REAL at or above 2^63 (positive infinity included); an 8-byte body follows.
+    public static let hugePositiveTag: UInt8 = 0x29
     /// The tag of TEXT.
     public static let textTag: UInt8 = 0x30
     /// The tag of BLOB.
     public static let blobTag: UInt8 = 0x40
-    /// The byte that introduces an integer's remainder after its 8-byte number body.
-    public static let remainderMarker: UInt8 = 0xFF
+    /// The byte that introduces the fractional part of a non-integral REAL, after its integer part.
+    public static let fractionMarker: UInt8 = 0xFF
+
+    /// Whether `tag` starts a number (INTEGER or REAL).
+    @inlinable
+    public static func isNumberTag(_ tag: UInt8) -> Bool {
+        tag >= hugeNegativeTag && tag <= hugePositiveTag
+    }
 
     /// Appends the encoding of `value` to `key`.
     @inlinable
@@ -67,26 +82,59 @@ public enum KeyEncoding {
         }
     }
 
-    /// Appends the encoding of the INTEGER `value` to `key`.
+    /// Appends the encoding of the INTEGER `value` to `key`: its tag, then its magnitude's significant bytes.
     @inlinable
     public static func append(integer value: Int64, to key: inout [UInt8]) {
-        let (d, remainder) = split(value)
-        appendNumber(d, to: &key)
-        if remainder != 0 {
-            key.append(remainderMarker)
-            key.append(UInt8(truncatingIfNeeded: remainder >> 8))
-            key.append(UInt8(truncatingIfNeeded: remainder))
+        if value == 0 {
+            key.append(zeroTag)
+            return
+        }
+        // Negative: the ones' complement of the magnitude, so that a larger magnitude gives smaller bytes.
+        let magnitude = value.magnitude
+        let count = (71 - magnitude.leadingZeroBitCount) >> 3
+        let body = value > 0 ? magnitude : ~magnitude
+        key.append(value > 0 ? zeroTag + UInt8(count) : zeroTag - UInt8(count))
+        var shift = (count - 1) << 3
+        while shift >= 0 {
+            key.append(UInt8(truncatingIfNeeded: body >> UInt64(shift)))
+            shift -= 8
         }
     }
 
-    /// Appends the encoding of the REAL `value` to `key` (a NaN encodes as NULL).
+    /// Appends the encoding of the REAL `value` to `key` (a NaN encodes as NULL, an integral value in the
+    /// `Int64` range as that INTEGER).
     @inlinable
     public static func append(real value: Double, to key: inout [UInt8]) {
         if value.isNaN {
             key.append(nullTag)
+        } else if value >= 9_223_372_036_854_775_808.0 {
+            key.append(hugePositiveTag)
+            appendBigEndian(value.bitPattern, to: &key)
+        } else if value < -9_223_372_036_854_775_808.0 {
+            key.append(hugeNegativeTag)
+            appendBigEndian(~value.bitPattern, to: &key)
         } else {
-            appendNumber(value, to: &key)
+            let truncated = value.rounded(.towardZero)
+            // Exact: truncated holds the leading bits of value, so the difference is value's trailing bits.
+            let fraction = (value - truncated).magnitude
+            if fraction == 0 {
+                append(integer: Int64(truncated), to: &key)
+            } else if value > 0 {
+                append(integer: Int64(truncated), to: &key)
+                key.append(fractionMarker)
+                appendBigEndian(fraction.bitPattern, to: &key)
+            } else {
+                append(integer: Int64(truncated) - 1, to: &key)
+                key.append(fractionMarker)
+                appendBigEndian(~fraction.bitPattern, to: &key)
+            }
         }
+    }
+
+    /// Appends `bits` as 8 bytes, most significant first.
+    @inlinable
+    static func appendBigEndian(_ bits: UInt64, to key: inout [UInt8]) {
+        withUnsafeBytes(of: bits.bigEndian) { key.append(contentsOf: $0) }
     }
 
     /// Appends the encoding of the TEXT `value` to `key`.
@@ -106,27 +154,6 @@ public enum KeyEncoding {
             append(value, to: &key)
         }
         return key
-    }
-
-    /// Splits `i` into D, the largest `Double` not above it, and the remainder `i - D` (0...2047; nonzero
-    /// only when |i| > 2^53).
-    @inlinable
-    static func split(_ i: Int64) -> (d: Double, remainder: Int64) {
-        var d = Double(i)  // nearest; may be above i
-        if d >= 9_223_372_036_854_775_808.0 || Int64(d) > i {
-            d = d.nextDown  // rounding to nearest is off by less than one spacing
-        }
-        return (d, i - Int64(d))
-    }
-
-    /// Appends the tag and the 8-byte transformed body of the non-NaN `d`.
-    @inlinable
-    static func appendNumber(_ d: Double, to key: inout [UInt8]) {
-        let bits = (d == 0 ? 0.0 : d).bitPattern
-        let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-        key.append(numberTag)
-        // The body big-endian, appended in one piece.
-        withUnsafeBytes(of: ordered.bigEndian) { key.append(contentsOf: $0) }
     }
 
     /// Appends `tag`, then `bytes` with every 0x00 as 0x00 0xFF, then 0x00 0x01.
@@ -154,22 +181,24 @@ public enum KeyEncoding {
 
     /// Decodes a key back into values (for inspection tools; see the type's note on integral REALs).
     ///
-    /// - Throws: ``StorageError/malformed(_:)`` on an unknown tag, a truncated body, a bad escape, a missing
-    ///   terminator, invalid UTF-8, a NaN, or a remainder that is out of range or not canonical.
+    /// - Throws: ``StorageError/malformed(_:)`` on an unknown tag, a truncated body, a number that is not in
+    ///   its canonical form, a bad escape, a missing terminator, or invalid UTF-8.
     public static func decode(_ key: UnsafeRawBufferPointer) throws -> [Value] {
         var values: [Value] = []
         var i = 0
         let n = key.count
         while i < n {
             let tag = key[i]
+            if isNumberTag(tag) {
+                let (value, end) = try number(key, at: i)
+                values.append(value)
+                i = end
+                continue
+            }
             i += 1
             switch tag {
             case nullTag:
                 values.append(.null)
-            case numberTag:
-                let (value, end) = try number(key, at: i)
-                values.append(value)
-                i = end
             case textTag, blobTag:
                 var bytes: [UInt8] = []
                 var terminated = false
@@ -208,36 +237,78 @@ public enum KeyEncoding {
         return values
     }
 
-    /// Decodes the number whose body starts at `start` (just after its tag); returns it and the offset after it.
+    /// The offset just after the number whose tag is at `start`, without checking its body; nil when `key`
+    /// ends inside it. (A key cut short, such as an interior page's separator, may end inside a number.)
+    public static func numberEnd(_ key: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        let tag = key[start]
+        let bodyLength: Int
+        switch tag {
+        case hugeNegativeTag, hugePositiveTag: bodyLength = 8
+        case zeroTag...hugePositiveTag: bodyLength = Int(tag - zeroTag)
+        default: bodyLength = Int(zeroTag - tag)
+        }
+        var end = start + 1 + bodyLength
+        guard end <= key.count else { return nil }
+        if tag != hugeNegativeTag && tag != hugePositiveTag && end < key.count && key[end] == fractionMarker {
+            end += 9
+            guard end <= key.count else { return nil }
+        }
+        return end
+    }
+
+    /// Decodes the number whose tag is at `start`; returns it and the offset after it.
+    ///
+    /// Accepts only the canonical form (the bytes that encoding the decoded value produces): minimal integer
+    /// bodies, fractions strictly between 0 and 1 on integer parts small enough to have one, huge REALs that
+    /// are out of the `Int64` range.
     static func number(_ key: UnsafeRawBufferPointer, at start: Int) throws -> (Value, Int) {
-        let n = key.count
-        var i = start
-        guard n - i >= 8 else { throw StorageError.malformed("number in key is truncated") }
-        var ordered: UInt64 = 0
-        for k in 0..<8 {
-            ordered = ordered << 8 | UInt64(key[i + k])
+        guard let end = numberEnd(key, at: start) else { throw StorageError.malformed("number in key is truncated") }
+        let tag = key[start]
+        func bigEndian(_ from: Int, _ count: Int) -> UInt64 {
+            var bits: UInt64 = 0
+            for k in 0..<count { bits = bits << 8 | UInt64(key[from + k]) }
+            return bits
         }
-        i += 8
-        let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered
-        let d = Double(bitPattern: bits)
-        guard !d.isNaN else { throw StorageError.malformed("NaN in key") }
-        let integral =
-            d == d.rounded(.towardZero) && d >= -9_223_372_036_854_775_808.0
-            && d < 9_223_372_036_854_775_808.0
-        if i < n && key[i] == remainderMarker {
-            guard n - i >= 3 else { throw StorageError.malformed("integer remainder in key is truncated") }
-            let remainder = Int64(key[i + 1]) << 8 | Int64(key[i + 2])
-            i += 3
-            guard integral, remainder >= 1, remainder < 2048 else {
-                throw StorageError.malformed("invalid integer remainder \(remainder) in key")
+        let value: Value
+        if tag == hugeNegativeTag || tag == hugePositiveTag {
+            let bits = bigEndian(start + 1, 8)
+            value = .real(Double(bitPattern: tag == hugePositiveTag ? bits : ~bits))
+        } else {
+            let count = tag >= zeroTag ? Int(tag - zeroTag) : Int(zeroTag - tag)
+            let body = bigEndian(start + 1, count)
+            let integer: Int64
+            if tag >= zeroTag {
+                guard body <= UInt64(Int64.max) else { throw StorageError.malformed("integer in key is too large") }
+                integer = Int64(body)
+            } else {
+                let magnitude = ~body & (count == 8 ? ~0 : (1 << UInt64(count * 8)) - 1)
+                guard magnitude <= 1 << 63 else { throw StorageError.malformed("integer in key is too small") }
+                integer = Int64(truncatingIfNeeded: 0 &- magnitude)
             }
-            let (value, overflow) = Int64(d).addingReportingOverflow(remainder)
-            guard !overflow, split(value) == (d, remainder) else {
-                throw StorageError.malformed("non-canonical integer remainder \(remainder) in key")
+            let fractionStart = start + 1 + count
+            if fractionStart < end {
+                let bits = bigEndian(fractionStart + 1, 8)
+                let fraction = Double(bitPattern: integer < 0 ? ~bits : bits)
+                guard fraction > 0, fraction < 1, integer > -(1 << 53), integer < 1 << 53 else {
+                    throw StorageError.malformed("invalid fraction in key")
+                }
+                // The integer part of a negative value is floor(x) = trunc(x) - 1.
+                value = .real(integer < 0 ? Double(integer + 1) - fraction : Double(integer) + fraction)
+            } else {
+                // Minimal body: no leading byte that carries no magnitude (0x00, or 0xFF when negative).
+                guard count == 0 || key[start + 1] != (tag > zeroTag ? 0x00 : 0xFF) else {
+                    throw StorageError.malformed("integer in key is not in canonical form")
+                }
+                return (.integer(integer), end)
             }
-            return (.integer(value), i)
         }
-        return (integral ? .integer(Int64(d)) : .real(d), i)
+        // Canonical form only: the value must encode back to exactly these bytes.
+        var again: [UInt8] = []
+        append(value, to: &again)
+        guard again.elementsEqual(UnsafeRawBufferPointer(rebasing: key[start..<end])) else {
+            throw StorageError.malformed("number in key is not in canonical form")
+        }
+        return (value, end)
     }
 
     /// The last value of a key, when it is an INTEGER (an index entry's rowid), skipping the values before it
@@ -249,13 +320,17 @@ public enum KeyEncoding {
         while i < n {
             last = i
             let tag = key[i]
+            if isNumberTag(tag) {
+                guard let end = numberEnd(key, at: i) else {
+                    throw StorageError.malformed("number in key is truncated")
+                }
+                i = end
+                continue
+            }
             i += 1
             switch tag {
             case nullTag:
                 continue
-            case numberTag:
-                i += 8
-                if i < n && key[i] == remainderMarker { i += 3 }
             case textTag, blobTag:
                 var terminated = false
                 while i < n {
@@ -277,12 +352,12 @@ public enum KeyEncoding {
             }
         }
         guard i == n, n > 0 else { throw StorageError.malformed("truncated key") }
-        guard key[last] == numberTag else {
+        guard isNumberTag(key[last]) else {
             // The last value is NULL, TEXT or BLOB: check it as decoding does, but it is no integer.
             _ = try decode(UnsafeRawBufferPointer(rebasing: key[last...]))
             return nil
         }
-        let (value, end) = try number(key, at: last + 1)
+        let (value, end) = try number(key, at: last)
         guard end == n else { throw StorageError.malformed("trailing bytes after the last value of a key") }
         guard case .integer(let rowid) = value else { return nil }
         return rowid

@@ -5,7 +5,7 @@ public struct FileHeader: Equatable, Sendable {
     /// The eight magic bytes at offset 0: "Granite" followed by a zero byte.
     public static let magic: [UInt8] = Array("Granite".utf8) + [0]
     /// The format version this code writes and reads.
-    public static let currentFormatVersion: UInt32 = 1
+    public static let currentFormatVersion: UInt32 = 2
     /// The number of bytes the header occupies, including its checksum.
     public static let size = 64
 

@@ -75,6 +75,9 @@ struct BenchOptions {
           --tmp DIR         parent directory of the temporary working directory
                             (default: the system temporary directory)
           -h, --help        show this help
+
+        Environment: GRANITE_BENCH_KEEP=DIR keeps each record workload's database
+        directory under DIR (records-granite-N, records-grdb-N) for inspection.
         """
 
     static func parse(_ arguments: [String]) throws -> BenchOptions? {

@@ -81,6 +81,11 @@ extension Benchmark {
                 let runDirectory = "\(directory)/records-\(name.lowercased())-\(run)"
                 try FileSystem.makeDirectory(runDirectory)
                 let result = try runRecordPhases(records: records, directory: runDirectory, engine: index)
+                if let keep = ProcessInfo.processInfo.environment["GRANITE_BENCH_KEEP"] {
+                    // Kept for inspection (`granite info`, `sqlite3 … dbstat`): moved out of the work directory.
+                    try? FileManager.default.moveItem(
+                        atPath: runDirectory, toPath: "\(keep)/records-\(name.lowercased())-\(run)")
+                }
                 FileSystem.remove(runDirectory)
                 if result.synchronous != 1 {
                     fail("\(name) records: PRAGMA synchronous is \(result.synchronous), expected 1 (NORMAL)")

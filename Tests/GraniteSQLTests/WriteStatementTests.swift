@@ -222,6 +222,48 @@ final class WriteStatementTests: XCTestCase {
         XCTAssertEqual(db.lastInsertedRowid, 2)
     }
 
+    /// One prepared INSERT run many times remembers where its `granite_sequence` row is, but must notice when other
+    /// statements change, delete, move or rename that row, and when a run fails.
+    func testSequenceOfARepeatedStatement() throws {
+        let db = try open(
+            "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, v UNIQUE); "
+                + "CREATE TABLE u(id INTEGER PRIMARY KEY AUTOINCREMENT, v)")
+        let insert = try db.prepare("INSERT INTO t(v) VALUES (?)")
+        func run(_ v: Int64) throws -> Int64? {
+            try insert.bind([.integer(v)])
+            try insert.execute()
+            return db.lastInsertedRowid
+        }
+        XCTAssertEqual(try run(1), 1)
+        XCTAssertEqual(try run(2), 2)
+        try db.execute("INSERT INTO u(v) VALUES ('x')")
+        XCTAssertEqual(
+            try rows(db, "SELECT name, seq FROM granite_sequence ORDER BY name"),
+            [[.text("t"), .integer(2)], [.text("u"), .integer(1)]])
+        // Changed by another statement: the next run starts from the new value.
+        try db.execute("UPDATE granite_sequence SET seq = 50 WHERE name = 't'")
+        XCTAssertEqual(try run(3), 51)
+        // Deleted, then re-created under another rowid: the hint points at u's row now, which is not t's.
+        try db.execute("DELETE FROM granite_sequence WHERE name = 't'")
+        try db.execute("DELETE FROM granite_sequence WHERE name = 'u'")
+        try db.execute("INSERT INTO granite_sequence(rowid, name, seq) VALUES (1, 'u', 7), (9, 't', 60)")
+        XCTAssertEqual(try run(4), 61)
+        XCTAssertEqual(
+            try rows(db, "SELECT rowid, name, seq FROM granite_sequence ORDER BY rowid"),
+            [[.integer(1), .text("u"), .integer(7)], [.integer(9), .text("t"), .integer(61)]])
+        // A failing run (UNIQUE) leaves the stored sequence as it was.
+        expectError("UNIQUE constraint failed: t.v") { _ = try run(4) }
+        XCTAssertEqual(try rows(db, "SELECT seq FROM granite_sequence WHERE name = 't'"), [[.integer(61)]])
+        // A value that is not an integer counts as 0 and is rewritten as an integer.
+        try db.execute("UPDATE granite_sequence SET seq = 'abc' WHERE name = 't'")
+        XCTAssertEqual(try run(5), 62)
+        XCTAssertEqual(try rows(db, "SELECT seq FROM granite_sequence WHERE name = 't'"), [[.integer(62)]])
+        // Gone altogether: the run stores a new row.
+        try db.execute("DELETE FROM granite_sequence")
+        XCTAssertEqual(try run(6), 63)
+        XCTAssertEqual(try rows(db, "SELECT name, seq FROM granite_sequence"), [[.text("t"), .integer(63)]])
+    }
+
     func testSequenceSurvivesReopening() throws {
         let engine = try StorageEngine.inMemory()
         let db = try SQLConnection(engine: engine)

@@ -160,7 +160,7 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
 
     /// A list of values: `(?, ?, ?)`, for `IN` clauses.
     public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-        elements.append(.values(sequence.map(\.databaseValue)))
+        elements.append(.values(sequence.map { $0.databaseValue }))
     }
 
     /// A column name from a coding key, quoted.

@@ -34,7 +34,7 @@ public struct StatementArguments: Hashable, Sendable {
 
     /// Positional arguments.
     public init(_ values: some Sequence<some DatabaseValueConvertible>) {
-        self.values = values.map(\.databaseValue)
+        self.values = values.map { $0.databaseValue }
         namedValues = [:]
     }
 

@@ -63,7 +63,7 @@ extension TableRequest where Self: FilteredRequest & TypedRequest {
                 }
             }
         }
-        let values = keys.map(\.databaseValue)
+        let values = keys.map { $0.databaseValue }
         return filter(encodedPrimaryKeys: values.count) { _ in values }
     }
 

@@ -13,12 +13,19 @@ enum SchemaNames {
 
     /// ASCII lower-casing: the lookup key of a name.
     static func key(_ name: String) -> String {
-        String(decoding: name.utf8.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        // Most names are lower case already: no new string then.
+        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+        return String(decoding: name.utf8.map { ($0 >= 0x41 && $0 <= 0x5A) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Whether two names are equal ignoring ASCII case.
     static func equal(_ a: String, _ b: String) -> Bool {
-        key(a) == key(b)
+        let x = a.utf8
+        let y = b.utf8
+        guard x.count == y.count else { return false }
+        return x.elementsEqual(y) { p, q in
+            p == q || (p | 0x20 == q | 0x20 && (p | 0x20) >= 0x61 && (p | 0x20) <= 0x7A)
+        }
     }
 
     /// Whether `name` is one of the rowid's names (`rowid`, `oid`, `_rowid_`), ignoring ASCII case.

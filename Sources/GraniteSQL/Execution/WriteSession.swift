@@ -60,8 +60,12 @@ final class WriteSession {
 
     private var writers: [String: TableWriter] = [:]
     private var parentKeys: [String: ParentKey] = [:]
-    /// Per autoincrement table: the rowid of its `granite_sequence` row (if any) and its value.
-    @exclusivity(unchecked) private var sequences: [String: (rowid: Int64?, value: Int64)] = [:]
+    /// Per autoincrement table: the rowid of its `granite_sequence` row (if any), its value in the statement,
+    /// and the value stored when the statement read it.
+    @exclusivity(unchecked) private var sequences: [String: (rowid: Int64?, value: Int64, stored: Int64)] = [:]
+    /// Per autoincrement table, the rowid its `granite_sequence` row had when a run of this statement last read
+    /// or wrote it: the next run looks there first (and checks the row's name) instead of scanning the table.
+    @exclusivity(unchecked) private var sequenceRowHints: [String: Int64] = [:]
     @exclusivity(unchecked) private var sequenceTargets: [TableDefinition] = []
 
     static let sequenceTable = "granite_sequence"
@@ -459,42 +463,66 @@ final class WriteSession {
         return try writer(table)
     }
 
-    private func sequence(_ table: TableDefinition) throws -> (rowid: Int64?, value: Int64) {
+    private func sequence(_ table: TableDefinition) throws -> (rowid: Int64?, value: Int64, stored: Int64) {
         let key = SchemaNames.key(table.name)
         if let cached = sequences[key] { return cached }
-        var result: (rowid: Int64?, value: Int64) = (nil, 0)
+        var result: (rowid: Int64?, value: Int64, stored: Int64) = (nil, 0, 0)
         if let writer = try sequenceWriter() {
-            for row in try writer.scan() {
-                guard row.count >= 3, case .text(let name) = row[0], SchemaNames.equal(name, table.name),
-                    case .integer(let rowid) = row[row.count - 1]
-                else { continue }
-                switch SQLAffinity.integer.apply(to: row[1]) {
-                case .integer(let value): result = (rowid, value)
-                default: result = (rowid, 0)
+            if let hint = sequenceRowHints[key], let row = try writer.fetch(rowid: hint),
+                let found = Self.sequenceEntry(row, of: table)
+            {
+                result = found
+            } else {
+                for row in try writer.scan() {
+                    guard let found = Self.sequenceEntry(row, of: table) else { continue }
+                    result = found
+                    break
                 }
-                break
             }
         }
         sequences[key] = result
+        if let rowid = result.rowid { sequenceRowHints[key] = rowid }
         return result
     }
 
+    /// The rowid and value of `granite_sequence` row `row` (evaluation layout) when it belongs to `table`.
+    private static func sequenceEntry(_ row: [Value], of table: TableDefinition) -> (
+        rowid: Int64?, value: Int64, stored: Int64
+    )? {
+        guard row.count >= 3, case .text(let name) = row[0], SchemaNames.equal(name, table.name),
+            case .integer(let rowid) = row[row.count - 1]
+        else { return nil }
+        // A value that is not an integer counts as 0, and is rewritten as an integer by the next store.
+        guard case .integer(let value) = SQLAffinity.integer.apply(to: row[1]) else { return (rowid, 0, .min) }
+        return (rowid, value, value)
+    }
+
     /// Stores the sequence value of every AUTOINCREMENT table inserted into (SQLite does this at the end of
-    /// the statement, even when no row was inserted).
+    /// the statement, even when no row was inserted). An unchanged value is not rewritten; a changed one
+    /// replaces the row's payload in place.
     private func writeSequences() throws {
         guard !sequenceTargets.isEmpty, let writer = try sequenceWriter() else { return }
         for table in sequenceTargets {
             let key = SchemaNames.key(table.name)
             guard var current = sequences[key] else { continue }
-            if let stored = current.rowid, let old = try writer.fetch(rowid: stored) {
-                try writer.remove(old)
-                try writer.store([.text(table.name), .integer(current.value), .integer(stored)])
+            let row: [Value] = [.text(table.name), .integer(current.value), .integer(current.rowid ?? 0)]
+            if let stored = current.rowid {
+                if current.value == current.stored { continue }
+                if writer.indexes.isEmpty, try writer.tree.replace(rowid: stored, payload: writer.payload(row)) {
+                    // Rewritten in place: the table has no index to maintain.
+                } else if let old = try writer.fetch(rowid: stored) {
+                    try writer.replace(old, with: row)
+                } else {
+                    try writer.store(row)
+                }
             } else {
                 let next = (try writer.tree.lastRowid() ?? 0) + 1
                 try writer.store([.text(table.name), .integer(current.value), .integer(next)])
                 current.rowid = next
-                sequences[key] = current
+                sequenceRowHints[key] = next
             }
+            current.stored = current.value
+            sequences[key] = current
         }
     }
 
@@ -522,6 +550,7 @@ final class WriteSession {
         guard table.isAutoincrement, let writer = try sequenceWriter() else { return }
         if let stored = try sequence(table).rowid, let old = try writer.fetch(rowid: stored) { try writer.remove(old) }
         sequences[SchemaNames.key(table.name)] = nil
+        sequenceRowHints[SchemaNames.key(table.name)] = nil
     }
 
     // MARK: Foreign keys

@@ -80,7 +80,7 @@ extension StatementColumnConvertible {
 public struct SQLiteStatement {
     /// The running statement whose current row this is, or nil for a row of copied values.
     /// Unowned: whoever hands out the view (a cursor, a row) keeps the statement alive while it is used.
-    @usableFromInline unowned(unsafe) let prepared: PreparedStatement?
+    @usableFromInline let prepared: Unmanaged<PreparedStatement>?
     @usableFromInline let values: [GraniteStorage.Value]
 
     @inlinable init(values: [GraniteStorage.Value]) {
@@ -89,17 +89,22 @@ public struct SQLiteStatement {
     }
 
     @inlinable init(prepared: PreparedStatement) {
+        self.prepared = Unmanaged.passUnretained(prepared)
+        values = []
+    }
+
+    @inlinable init(unmanaged prepared: Unmanaged<PreparedStatement>) {
         self.prepared = prepared
         values = []
     }
 
     /// The number of columns.
-    public var columnCount: Int { prepared?.columnCount ?? values.count }
+    public var columnCount: Int { prepared?._withUnsafeGuaranteedRef { $0.columnCount } ?? values.count }
 
     /// The engine value at `index`.
     @inlinable
     public func value(atIndex index: CInt) -> GraniteStorage.Value {
-        if let prepared { return prepared.column(at: Int(index)) }
+        if let prepared { return prepared._withUnsafeGuaranteedRef { $0.column(at: Int(index)) } }
         return values[Int(index)]
     }
 

@@ -83,9 +83,9 @@ extension RowLayout {
 public final class Row {
     /// The values of a row that owns them (empty while the row is a cursor's view of its statement).
     @exclusivity(unchecked) @usableFromInline var values: [GraniteStorage.Value]
-    /// The running statement whose current row this row shows, or nil when the row owns its values. Unowned:
-    /// ``statement`` keeps it alive.
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var prepared: PreparedStatement?
+    /// The running statement whose current row this row shows, or nil when the row owns its values. Unretained:
+    /// ``statement`` keeps it alive, and reading a column neither retains nor releases it.
+    @exclusivity(unchecked) @usableFromInline var prepared: Unmanaged<PreparedStatement>?
     let layout: RowLayout
     /// The statement the row comes from, while it is the current row of a cursor (for error context).
     @exclusivity(unchecked) @usableFromInline var statement: Statement?
@@ -99,14 +99,14 @@ public final class Row {
     /// The engine value at `index` (unchecked).
     @inlinable
     func value(at index: Int) -> GraniteStorage.Value {
-        if let prepared { return prepared.currentValue(at: index) }
+        if let prepared { return prepared._withUnsafeGuaranteedRef { $0.currentValue(at: index) } }
         return values[index]
     }
 
     /// A row that shows the current row of a running statement, without copying it.
     init(prepared: PreparedStatement, layout: RowLayout, statement: Statement) {
         values = []
-        self.prepared = prepared
+        self.prepared = Unmanaged.passUnretained(prepared)
         self.layout = layout
         self.statement = statement
         columnCount = layout.names.count
@@ -122,7 +122,9 @@ public final class Row {
     /// has one (its cursor goes away), and reads as NULLs when the execution has ended.
     func detach() {
         guard let prepared else { return }
-        values = prepared.isActive ? ownedValues : Array(repeating: .null, count: layout.names.count)
+        values =
+            prepared._withUnsafeGuaranteedRef { $0.isActive }
+            ? ownedValues : Array(repeating: .null, count: layout.names.count)
         self.prepared = nil
     }
 
@@ -283,7 +285,7 @@ public final class Row {
     {
         if let prepared {
             // A cursor's current row (which always has its statement).
-            if let value = Value.fromStatement(SQLiteStatement(prepared: prepared), atUncheckedIndex: CInt(index)) {
+            if let value = Value.fromStatement(SQLiteStatement(unmanaged: prepared), atUncheckedIndex: CInt(index)) {
                 return value
             }
         } else if statement != nil {

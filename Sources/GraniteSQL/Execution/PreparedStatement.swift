@@ -38,8 +38,8 @@ public final class PreparedStatement {
     @exclusivity(unchecked) private var programVersion = -1
     @exclusivity(unchecked) private var cursor: SelectCursor?
     /// The cursor of the running `SELECT` while it has a current row, nil otherwise: ``column(at:)`` reads it
-    /// without retaining it (``cursor`` keeps it alive).
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var liveCursor: SelectCursor?
+    /// without retaining or releasing it (``cursor`` keeps it alive).
+    @usableFromInline @exclusivity(unchecked) var liveCursor: Unmanaged<SelectCursor>?
     @exclusivity(unchecked) private var holdsRead = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
     @exclusivity(unchecked) private var bufferPosition = 0
@@ -209,7 +209,7 @@ public final class PreparedStatement {
     /// produced. Traps when there is no current row or `index` is not below ``columnCount``.
     @inlinable
     public func column(at index: Int) -> Value {
-        if let liveCursor { return liveCursor.column(index) }
+        if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.column(index) } }
         return bufferedColumn(at: index)
     }
 
@@ -217,7 +217,7 @@ public final class PreparedStatement {
     /// has no current row (it is done or was reset).
     @inlinable
     public func currentValue(at index: Int) -> Value {
-        if let liveCursor { return liveCursor.column(index) }
+        if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.column(index) } }
         return isActive ? bufferedColumn(at: index) : .null
     }
 
@@ -268,7 +268,7 @@ public final class PreparedStatement {
             }
             cursor.sortMemoryLimit = connection.sortMemoryLimit
             try cursor.open(parameters: arguments)
-            liveCursor = cursor
+            liveCursor = Unmanaged.passUnretained(cursor)
             return
         }
         let result = try connection.run(statement, parameters: arguments, cache: writeCache)

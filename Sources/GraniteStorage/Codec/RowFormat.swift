@@ -511,7 +511,7 @@ public struct RowDecoder {
             throw StorageError.malformed("empty row")
         }
         let size = buffer.count
-        guard let (h, lengthOfLength) = Varint.read(base, at: 0, limit: size) else {
+        guard let (h, lengthOfLength) = Varint.readInline(base, at: 0, limit: size) else {
             throw StorageError.malformed("row header length is not a valid varint")
         }
         guard h >= UInt64(lengthOfLength), h <= UInt64(size) else {
@@ -540,7 +540,7 @@ public struct RowDecoder {
                         serialType = UInt64(first)
                         offset += 1
                     } else {
-                        guard let (value, n) = Varint.read(base, at: offset, limit: headerLength) else {
+                        guard let (value, n) = Varint.readInline(base, at: offset, limit: headerLength) else {
                             throw StorageError.malformed("serial type of column \(count) runs past the row header")
                         }
                         serialType = value
@@ -703,14 +703,8 @@ public struct RowDecoder {
         var count = 0
         var found: (serialType: UInt64, body: UnsafeRawBufferPointer)?
         while offset < headerLength && count < limit {
-            var serialType = UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
-            if serialType < 0x80 {
-                offset += 1
-            } else {
-                guard let (value, n) = Varint.read(base, at: offset, limit: headerLength) else { return nil }
-                serialType = value
-                offset += n
-            }
+            guard let (serialType, n) = Varint.readInline(base, at: offset, limit: headerLength) else { return nil }
+            offset += n
             let length: Int
             switch serialType {
             case 0, 1, 2: length = 0

@@ -13,14 +13,16 @@ final class TextFilterDifferentialTests: XCTestCase {
         """
 
     static let operands: [Value] = [
-        .text("abc"), .text("ABC"), .text("abc  "), .text(""), .text("ab"), .text("abd"), .text("é"), .text("10"),
+        .text("abc"), .text("ABC"), .text("abc  "), .text(""), .text("ab"), .text("abd"), .text("é"), .text("e\u{301}"),
+        .text("10"),
         .text(" 10"), .text(String(repeating: "long text ", count: 30)), .text("Zz"), .integer(10), .real(10.0),
         .null, .blob([0x61, 0x62, 0x63]),
     ]
 
     static let stored: [Value] = [
         .text("abc"), .text("ABC"), .text("abc  "), .text("abc "), .text(""), .text("ab"), .text("abd"), .text("é"),
-        .text("É"), .text("10"), .text("10.0"), .text(" 10"), .text(String(repeating: "long text ", count: 30)),
+        .text("e\u{301}"), .text("É"), .text("10"), .text("10.0"), .text(" 10"),
+        .text(String(repeating: "long text ", count: 30)),
         .text(String(repeating: "long text ", count: 30) + "!"), .text("Zz"), .text("zZ"), .integer(10),
         .real(10.0), .null, .blob([0x61, 0x62, 0x63]),
     ]

@@ -516,7 +516,8 @@ final class TableCursor {
                 continue
             }
             rawOperands[k].active = true
-            if rawOperandTexts[k] == text { continue }
+            // Compared by their bytes: `==` would take canonically equivalent texts (é and e + U+0301) for equal.
+            if let old = rawOperandTexts[k], old.utf8.elementsEqual(text.utf8) { continue }
             rawOperandTexts[k] = text
             rawOperands[k].start?.deallocate()
             let utf8 = Array(text.utf8)

@@ -178,6 +178,17 @@ final class TableCursor {
     /// The conditions tested as soon as the columns they read are loaded, before the other columns are decoded
     /// (see ``init(reader:path:base:used:filters:)``).
     let filters: [Condition]
+    /// The leading ``filters`` of the form `column <op> ?` or `column <op> constant` (a column of this table,
+    /// compared without numeric affinity), which are tested on the row's encoded bytes when the column holds
+    /// plain TEXT and the operand is TEXT: a row they reject is skipped before any column is decoded.
+    private let rawFilters: [RawFilter]
+    /// For each of ``rawFilters``, its operand's UTF-8 bytes in this execution (inactive when the operand is not
+    /// TEXT: the filter is then tested the general way). The bytes are owned by the cursor.
+    @exclusivity(unchecked) private var rawOperands: [RawOperand] = []
+    /// For each of ``rawFilters``, the text its operand's bytes were made of, to reuse them.
+    @exclusivity(unchecked) private var rawOperandTexts: [String?] = []
+    /// How many of ``filters`` (leading ones) the current row was found to pass by their byte test.
+    @exclusivity(unchecked) private var rawPassed = 0
     /// The columns decoded before ``filters`` are tested (all of ``needed`` when there are no filters).
     private let firstColumns: [Int]
     /// The columns decoded once a row passes ``filters``.
@@ -229,6 +240,7 @@ final class TableCursor {
     /// after decoding only the columns they read, and yields only the rows that pass.
     init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>, filters: [CompiledExpression] = []) {
         self.reader = reader
+        (rawFilters, rawConstants) = Self.rawFilters(filters.map(Condition.init), base: base, table: reader.table)
         self.path = path
         self.base = base
         columnCount = reader.table.columns.count
@@ -279,6 +291,7 @@ final class TableCursor {
     /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
     func open(_ context: inout EvaluationContext) throws {
         exhausted = tree == nil
+        if !rawFilters.isEmpty { setRawOperands(context) }
         positioned = false
         if method == .rowids && rowidValues.count == 1 {
             // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
@@ -418,10 +431,157 @@ final class TableCursor {
         return false
     }
 
+    /// Whether the current row passes the ``filters`` its byte test (see ``rawFilters``) did not already pass.
     @inline(__always)
     private func passesFilters(_ context: inout EvaluationContext) throws -> Bool {
-        for filter in filters where !(try filter.isTrue(&context)) { return false }
+        let filters = self.filters
+        for k in rawPassed..<filters.count where !(try filters[k].isTrue(&context)) { return false }
         return true
+    }
+
+    /// A filter tested on the encoded row (see ``rawFilters``).
+    private struct RawFilter {
+        let op: SQLComparisonOperator
+        /// The column (relative position).
+        let column: Int
+        let collation: SQLCollation
+        /// The operand: a parameter index, or −1 for ``TableCursor/rawConstants``' entry.
+        let parameter: Int
+    }
+
+    /// The UTF-8 bytes of a ``RawFilter``'s operand.
+    private struct RawOperand {
+        var start: UnsafeMutableRawPointer?
+        var count = 0
+        var active = false
+    }
+
+    /// The constant operand of each of ``rawFilters`` (NULL for a parameter).
+    private let rawConstants: [Value]
+
+    deinit {
+        for operand in rawOperands { operand.start?.deallocate() }
+    }
+
+    /// The leading `conditions` that can be tested on the encoded row (see ``rawFilters``), with their constants:
+    /// a column of the table (not the rowid nor its alias) compared with a parameter or constant, under an
+    /// affinity that leaves TEXT unchanged, so that a TEXT column against a TEXT operand compares their UTF-8
+    /// bytes under the collation, as ``SQLComparison/evaluate(_:_:_:leftAffinity:rightAffinity:collation:)``
+    /// does.
+    private static func rawFilters(_ conditions: [Condition], base: Int, table: TableDefinition) -> (
+        [RawFilter], [Value]
+    ) {
+        var filters: [RawFilter] = []
+        var constants: [Value] = []
+        for condition in conditions {
+            let op: SQLComparisonOperator
+            let slot: Int
+            let rule: ComparisonRule
+            var parameter = -1
+            var constant = Value.null
+            switch condition {
+            case .columnParameter(let o, let s, let index, let r):
+                (op, slot, rule, parameter) = (o, s, r, index)
+            case .columnConstant(let o, let s, let value, let r):
+                (op, slot, rule, constant) = (o, s, r, value)
+            case .general:
+                return (filters, constants)
+            }
+            let column = slot - base
+            guard column >= 0, column < table.columns.count, column != table.rowidAlias else {
+                return (filters, constants)
+            }
+            if let affinity = SQLComparison.comparisonAffinity(rule.leftAffinity, rule.rightAffinity),
+                affinity.isNumeric
+            {
+                return (filters, constants)
+            }
+            filters.append(RawFilter(op: op, column: column, collation: rule.collation, parameter: parameter))
+            constants.append(constant)
+        }
+        return (filters, constants)
+    }
+
+    /// Sets ``rawOperands`` for an execution with `context`'s parameters.
+    private func setRawOperands(_ context: EvaluationContext) {
+        if rawOperands.count != rawFilters.count {
+            rawOperands = Array(repeating: RawOperand(), count: rawFilters.count)
+            rawOperandTexts = Array(repeating: nil, count: rawFilters.count)
+        }
+        for k in rawFilters.indices {
+            let filter = rawFilters[k]
+            let value = filter.parameter >= 0 ? context.parameters[filter.parameter] : rawConstants[k]
+            guard case .text(let text) = value else {
+                rawOperands[k].active = false
+                continue
+            }
+            rawOperands[k].active = true
+            // Compared by their bytes: `==` would take canonically equivalent texts (é and e + U+0301) for equal.
+            if let old = rawOperandTexts[k], old.utf8.elementsEqual(text.utf8) { continue }
+            rawOperandTexts[k] = text
+            rawOperands[k].start?.deallocate()
+            let utf8 = Array(text.utf8)
+            let start = UnsafeMutableRawPointer.allocate(byteCount: max(utf8.count, 1), alignment: 8)
+            utf8.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+            rawOperands[k].start = start
+            rawOperands[k].count = utf8.count
+        }
+    }
+
+    /// Tests the leading ``rawFilters`` on the encoded row `raw`, as far as their byte test decides them (the
+    /// column holds plain ASCII TEXT, the header up to ``firstLimit`` is well formed, the operand is TEXT); sets
+    /// ``rawPassed``. False when the row fails one.
+    @inline(__always)
+    private func passesRawFilters(_ raw: UnsafeRawBufferPointer) -> Bool {
+        rawPassed = 0
+        let limit = firstLimit
+        for k in 0..<rawFilters.count {
+            let filter = rawFilters[k]
+            let operand = rawOperands[k]
+            guard operand.active, let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: limit),
+                serialType >= 12, (serialType - 12) % 3 == 0, Self.isASCII(bytes)
+            else { return true }
+            let holds: Bool
+            if filter.collation == .binary && bytes.count != operand.count
+                && (filter.op == .equal || filter.op == .is)
+            {
+                holds = false
+            } else {
+                let c = filter.collation.compareBytes(
+                    bytes.assumingMemoryBound(to: UInt8.self),
+                    UnsafeBufferPointer(start: operand.start?.assumingMemoryBound(to: UInt8.self), count: operand.count)
+                )
+                switch filter.op {
+                case .equal, .is: holds = c == 0
+                case .notEqual, .isNot: holds = c != 0
+                case .less: holds = c < 0
+                case .lessOrEqual: holds = c <= 0
+                case .greater: holds = c > 0
+                case .greaterOrEqual: holds = c >= 0
+                }
+            }
+            if !holds { return false }
+            rawPassed = k + 1
+        }
+        return true
+    }
+
+    /// Whether every byte of `bytes` is below 0x80 (so that they are valid UTF-8).
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var high: UInt64 = 0
+        var i = 0
+        while n - i >= 8 {
+            high |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n {
+            high |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Decodes the columns of the current row left out before its filters were tested.
@@ -450,48 +610,47 @@ final class TableCursor {
     /// Advances to the next candidate row and writes its rowid and first columns into `row`; false when done.
     private func step(_ row: inout [Value]) throws -> Bool {
         if exhausted { return false }
+        rawPassed = 0
         switch method {
         case .scan, .rowidRange:
             guard let cursor = try tableTreeCursor() else { return false }
-            var valid: Bool
-            if !positioned {
-                positioned = true
-                if descending {
-                    if let high = range.high {
-                        valid = try cursor.seek(atOrAfter: high)
-                        if valid, cursor.rowid > high {
-                            valid = try cursor.previous()
-                        } else if !valid {
+            while true {
+                var valid: Bool
+                if !positioned {
+                    positioned = true
+                    if descending {
+                        if let high = range.high {
+                            valid = try cursor.seek(atOrAfter: high)
+                            if valid, cursor.rowid > high {
+                                valid = try cursor.previous()
+                            } else if !valid {
+                                valid = try cursor.last()
+                            }
+                        } else {
                             valid = try cursor.last()
                         }
                     } else {
-                        valid = try cursor.last()
+                        valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
                     }
                 } else {
-                    valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
+                    valid = descending ? try cursor.previous() : try cursor.next()
                 }
-            } else {
-                valid = descending ? try cursor.previous() : try cursor.next()
+                if valid {
+                    if descending, let low = range.low, cursor.rowid < low { valid = false }
+                    if !descending, let high = range.high, cursor.rowid > high { valid = false }
+                }
+                guard valid else {
+                    exhausted = true
+                    return false
+                }
+                if try load(cursor, &row) { return true }
             }
-            if valid {
-                if descending, let low = range.low, cursor.rowid < low { valid = false }
-                if !descending, let high = range.high, cursor.rowid > high { valid = false }
-            }
-            guard valid else {
-                exhausted = true
-                return false
-            }
-            try load(cursor, &row)
-            return true
         case .rowids:
             guard let cursor = try tableTreeCursor() else { return false }
             while rowidPosition < rowids.count {
                 let rowid = rowids[rowidPosition]
                 rowidPosition += 1
-                if try cursor.seek(rowid: rowid) {
-                    try load(cursor, &row)
-                    return true
-                }
+                if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
             }
             exhausted = true
             return false
@@ -547,7 +706,24 @@ final class TableCursor {
         return made
     }
 
-    private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws {
+    /// Writes the rowid and first columns of `cursor`'s current row into `row`; false, writing nothing, when the
+    /// row fails one of the ``rawFilters``.
+    private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws -> Bool {
+        if !rawFilters.isEmpty, let raw = try cursor.localPayload() {
+            // The byte tests come first: a row they reject costs no decoded value.
+            guard passesRawFilters(raw) else { return false }
+            try decoder.reset(raw, columnLimit: firstLimit)
+            decoderLimit = firstLimit
+            let rowid = cursor.rowid
+            row[base + columnCount] = .integer(rowid)
+            if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+            if !restColumns.isEmpty {
+                pendingRest = cursor
+                pendingBytes = raw
+            }
+            try decode(firstColumns, &row)
+            return true
+        }
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
@@ -558,7 +734,7 @@ final class TableCursor {
         guard !firstColumns.isEmpty else {
             // The decoder holds an earlier row: make ``loadRest(_:)`` load this one whatever its address.
             decoderLimit = 0
-            return
+            return true
         }
         if let raw = try cursor.localPayload() {
             if !restColumns.isEmpty { pendingBytes = raw }
@@ -572,6 +748,7 @@ final class TableCursor {
                 try decode(firstColumns, &row)
             }
         }
+        return true
     }
 
     /// Writes `columns` of the decoder's row into `row`.
@@ -607,8 +784,7 @@ final class TableCursor {
         }
         let tableCursor = try self.tableCursor()
         guard try tableCursor.seek(rowid: rowid) else { return false }
-        try load(tableCursor, &row)
-        return true
+        return try load(tableCursor, &row)
     }
 
     @exclusivity(unchecked) private var rowCursor: TreeCursor?

@@ -112,8 +112,9 @@ struct TreePage {
         return offset
     }
 
+    @inline(__always)
     private func varint(_ offset: Int, _ index: Int) throws -> (value: UInt64, length: Int) {
-        guard let v = Varint.read(base, at: offset, limit: geometry.usableEnd) else {
+        guard let v = Varint.readInline(base, at: offset, limit: geometry.usableEnd) else {
             throw StorageError.corrupt(page: number, "cell \(index) has a malformed varint")
         }
         return v

@@ -511,7 +511,7 @@ public struct RowDecoder {
             throw StorageError.malformed("empty row")
         }
         let size = buffer.count
-        guard let (h, lengthOfLength) = Varint.read(base, at: 0, limit: size) else {
+        guard let (h, lengthOfLength) = Varint.readInline(base, at: 0, limit: size) else {
             throw StorageError.malformed("row header length is not a valid varint")
         }
         guard h >= UInt64(lengthOfLength), h <= UInt64(size) else {
@@ -540,7 +540,7 @@ public struct RowDecoder {
                         serialType = UInt64(first)
                         offset += 1
                     } else {
-                        guard let (value, n) = Varint.read(base, at: offset, limit: headerLength) else {
+                        guard let (value, n) = Varint.readInline(base, at: offset, limit: headerLength) else {
                             throw StorageError.malformed("serial type of column \(count) runs past the row header")
                         }
                         serialType = value
@@ -675,6 +675,57 @@ public struct RowDecoder {
         let serialType = column(index).serialType
         guard serialType >= 12 && (serialType - 12) % 3 == 0 else { return nil }
         return body(at: index)
+    }
+
+    /// Column `index` of the row in `buffer`, found without storing the header: its serial type and body. Nil
+    /// when the row has no column `index`, when ``reset(_:columnLimit:)`` with `limit` (greater than `index`)
+    /// would throw, or when one of those `limit` columns holds compressed text: the caller then uses a decoder.
+    /// (Text bodies are not checked to be valid UTF-8.)
+    @inlinable
+    public static func locate(_ buffer: UnsafeRawBufferPointer, column index: Int, limit: Int) -> (
+        serialType: UInt64, body: UnsafeRawBufferPointer
+    )? {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
+        let size = buffer.count
+        var offset: Int
+        let headerLength: Int
+        let first = base.load(as: UInt8.self)
+        if first < 0x80 {
+            headerLength = Int(first)
+            offset = 1
+        } else {
+            guard let (h, n) = Varint.read(base, at: 0, limit: size), h <= UInt64(size) else { return nil }
+            headerLength = Int(h)
+            offset = n
+        }
+        guard headerLength >= offset, headerLength <= size else { return nil }
+        var bodyOffset = headerLength
+        var count = 0
+        var found: (serialType: UInt64, body: UnsafeRawBufferPointer)?
+        while offset < headerLength && count < limit {
+            guard let (serialType, n) = Varint.readInline(base, at: offset, limit: headerLength) else { return nil }
+            offset += n
+            let length: Int
+            switch serialType {
+            case 0, 1, 2: length = 0
+            case 3, 4, 5, 6: length = Int(serialType) - 2
+            case 7: length = 6
+            case 8, 9: length = 8
+            case 10, 11: return nil
+            default:
+                guard (serialType - 12) % 3 != 2 else { return nil }
+                let claimed = (serialType - 12) / 3
+                guard claimed <= UInt64(size - bodyOffset) else { return nil }
+                length = Int(claimed)
+            }
+            if count == index {
+                found = (serialType, UnsafeRawBufferPointer(start: base + bodyOffset, count: length))
+            }
+            count += 1
+            bodyOffset += length
+        }
+        guard bodyOffset == size || count == limit else { return nil }
+        return found
     }
 
     /// The bytes of column `index` if it is a BLOB; `nil` otherwise.

@@ -74,6 +74,23 @@ public enum Varint {
         return nil
     }
 
+    /// ``read(_:at:limit:)`` with the one- and two-byte forms (the common ones in row headers and cells)
+    /// decoded inline, the longer ones by `read`.
+    @inlinable @inline(__always)
+    public static func readInline(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (
+        value: UInt64, length: Int
+    )? {
+        if offset >= 0 && offset < limit {
+            let first = base.load(fromByteOffset: offset, as: UInt8.self)
+            if first < 0x80 { return (UInt64(first), 1) }
+            if offset + 1 < limit {
+                let second = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+                if second < 0x80 { return (UInt64(first & 0x7F) | UInt64(second) << 7, 2) }
+            }
+        }
+        return read(base, at: offset, limit: limit)
+    }
+
     /// Decodes a varint at `offset` in `buffer`; see ``read(_:at:limit:)``.
     @inlinable
     public static func read(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> (value: UInt64, length: Int)? {

@@ -665,8 +665,14 @@ final class TableCursor {
                     lowKey = prefix + (low ?? [])
                     highKey = high.map { prefix + $0 }
                     if descending {
-                        // Above every key that starts with it: a tag (at most 0x40), or a fraction 0xFF ‹8 bytes, not all 0xFF›.
-                        let sentinel = (highKey ?? prefix) + [UInt8](repeating: 0xFF, count: 10)
+                        // Just above the keys to visit. Without an upper bound: the first key whose number continues
+                        // the prefix's last value with a fraction (another value), which sorts after every key that
+                        // continues the prefix with a tag (at most 0x40). With one: above every key starting with the
+                        // bound, which continues with a tag or a fraction 0xFF ‹8 bytes, not all 0xFF›.
+                        let sentinel =
+                            highKey == nil && !prefix.isEmpty
+                            ? prefix + [KeyEncoding.fractionMarker]
+                            : (highKey ?? prefix) + [UInt8](repeating: 0xFF, count: 10)
                         valid = try cursor.seek(atOrAfter: sentinel)
                         valid = valid ? try cursor.previous() : try cursor.last()
                     } else {
@@ -678,6 +684,10 @@ final class TableCursor {
                 if valid {
                     let key = cursor.key
                     if !key.starts(with: prefix) {
+                        valid = false
+                    } else if !prefix.isEmpty, key.count > prefix.count, key[prefix.count] == KeyEncoding.fractionMarker
+                    {
+                        // The prefix's last number continues with a fraction: another value, and every later key too.
                         valid = false
                     } else if descending {
                         if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }

@@ -38,8 +38,9 @@ public final class PreparedStatement {
     @exclusivity(unchecked) private var programVersion = -1
     @exclusivity(unchecked) private var cursor: SelectCursor?
     /// The cursor of the running `SELECT` while it has a current row, nil otherwise: ``column(at:)`` reads it
-    /// without retaining it (``cursor`` keeps it alive).
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var liveCursor: SelectCursor?
+    /// without retaining it (``cursor`` keeps it alive; an `unowned(unsafe)` reference would still be retained
+    /// and released around each read).
+    @usableFromInline @exclusivity(unchecked) var liveCursor: Unmanaged<SelectCursor>?
     @exclusivity(unchecked) private var holdsRead = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
     @exclusivity(unchecked) private var bufferPosition = 0
@@ -100,7 +101,7 @@ public final class PreparedStatement {
 
     /// ``selectProgram(_:)`` for this statement, which is a `SELECT` (the statement is only unpacked when the
     /// program must be compiled).
-    private func currentSelectProgram() throws -> SelectProgram {
+    private func currentSelectProgram(_ connection: SQLConnection) throws -> SelectProgram {
         if let program, programVersion == connection.catalog.schemaVersion { return program }
         guard case .select(let select) = statement.kind else { preconditionFailure("not a SELECT") }
         return try compile(select)
@@ -209,7 +210,7 @@ public final class PreparedStatement {
     /// produced. Traps when there is no current row or `index` is not below ``columnCount``.
     @inlinable
     public func column(at index: Int) -> Value {
-        if let liveCursor { return liveCursor.column(index) }
+        if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.column(index) } }
         return bufferedColumn(at: index)
     }
 
@@ -217,7 +218,7 @@ public final class PreparedStatement {
     /// has no current row (it is done or was reset).
     @inlinable
     public func currentValue(at index: Int) -> Value {
-        if let liveCursor { return liveCursor.column(index) }
+        if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.column(index) } }
         return isActive ? bufferedColumn(at: index) : .null
     }
 
@@ -257,7 +258,7 @@ public final class PreparedStatement {
             let connection = self.connection
             try connection.acquireStatementRead()
             holdsRead = true
-            let program = try currentSelectProgram()
+            let program = try currentSelectProgram(connection)
             let cursor: SelectCursor
             if let existing = self.cursor {
                 cursor = existing
@@ -268,7 +269,7 @@ public final class PreparedStatement {
             }
             cursor.sortMemoryLimit = connection.sortMemoryLimit
             try cursor.open(parameters: arguments)
-            liveCursor = cursor
+            liveCursor = Unmanaged.passUnretained(cursor)
             return
         }
         let result = try connection.run(statement, parameters: arguments, cache: writeCache)

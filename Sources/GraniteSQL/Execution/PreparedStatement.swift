@@ -188,6 +188,18 @@ public final class PreparedStatement {
         case .running:
             break
         }
+        if let liveCursor {
+            // Through the unmanaged reference while a row is current: a strong one would be retained and
+            // released on every step.
+            do {
+                if try liveCursor._withUnsafeGuaranteedRef({ try $0.advance() }) { return true }
+            } catch {
+                finish()
+                throw connection.withSuggestion(error)
+            }
+            finish()
+            return false
+        }
         if let cursor {
             do {
                 if try cursor.advance() { return true }

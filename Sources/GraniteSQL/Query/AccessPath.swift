@@ -224,6 +224,8 @@ final class TableCursor {
     @exclusivity(unchecked) private var range: (low: Int64?, high: Int64?) = (nil, nil)
     @exclusivity(unchecked) private var prefixes: [[UInt8]] = []
     @exclusivity(unchecked) private var prefixPosition = 0
+    /// Whether `prefixes[prefixPosition]` is empty (no equality columns).
+    @exclusivity(unchecked) private var prefixIsEmpty = true
     @exclusivity(unchecked) private var low: [UInt8]?
     @exclusivity(unchecked) private var high: [UInt8]?
     @exclusivity(unchecked) private var lowKey: [UInt8] = []
@@ -516,9 +518,10 @@ final class TableCursor {
         case .index:
             guard let cursor else { return false }
             while prefixPosition < prefixes.count {
-                let prefix = prefixes[prefixPosition]
                 var valid: Bool
                 if !positioned {
+                    let prefix = prefixes[prefixPosition]
+                    prefixIsEmpty = prefix.isEmpty
                     positioned = true
                     lowKey = prefix + (low ?? [])
                     highKey = high.map { prefix + $0 }
@@ -535,7 +538,8 @@ final class TableCursor {
                 }
                 if valid {
                     let key = cursor.key
-                    if !prefix.isEmpty && !key.starts(with: prefix) {
+                    // The prefix is read only when there is one (reading the array element retains it).
+                    if !prefixIsEmpty && !key.starts(with: prefixes[prefixPosition]) {
                         valid = false
                     } else if descending {
                         if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }

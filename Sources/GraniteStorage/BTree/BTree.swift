@@ -121,13 +121,27 @@ struct BTree {
     /// The first cell whose key is ≥ `key`, and whether it is equal.
     @inline(__always)
     func search(_ page: TreePage, _ key: SearchKey) throws -> (index: Int, found: Bool) {
-        if case .rowid(let target) = key { return try searchRowid(page, target) }
+        switch key {
+        case .rowid(let target): return try searchRowid(page, target)
+        case .bytes(let target): return try searchBytes(page, target)
+        }
+    }
+
+    /// ``search(_:_:)`` for key bytes on an index page: a binary search.
+    @inline(__always)
+    func searchBytes(_ page: TreePage, _ target: UnsafeRawBufferPointer) throws -> (index: Int, found: Bool) {
         var low = 0
         var high = page.cellCount
         var found = false
         while low < high {
             let mid = (low &+ high) >> 1
-            let c = try compare(page, mid, key)
+            let c: Int
+            if let key = try page.localKey(at: mid) {
+                c = compareBytes(key, target)
+            } else {
+                let cell = try page.cell(at: mid)
+                c = try withKey(page, cell) { compareBytes($0, target) }
+            }
             if c < 0 {
                 low = mid + 1
             } else {
@@ -146,8 +160,9 @@ struct BTree {
     /// falling back to a binary search of what is left. On such pages it reads three or four cells instead of
     /// the six to nine of a binary search: on a leaf that is not in the processor's cache, each cell read is a
     /// cache miss. Whatever the rowids, the result is that of a binary search, and at most five more cells are
-    /// read.
-    @inline(__always)
+    /// read. Not inlined, so that the index search inlined next to it in ``descend(_:_:)`` stays as compact as
+    /// before.
+    @inline(never)
     func searchRowid(_ page: TreePage, _ target: Int64) throws -> (index: Int, found: Bool) {
         let n = page.cellCount
         // The result is in low...high: every cell before `low` is below `target`, every cell from `high` on is

@@ -63,7 +63,7 @@ public final class StorageEngine: PagerTransactionDelegate {
         case read(explicit: Bool)
         case write(explicit: Bool)
     }
-    private var state = State.none
+    @exclusivity(unchecked) private var state = State.none
     /// The committed state the page cache reflects: frames and log generation.
     private var cacheFrames = 0
     private var cacheGeneration: UInt64 = 0

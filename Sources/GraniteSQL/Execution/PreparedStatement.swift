@@ -38,7 +38,8 @@ public final class PreparedStatement {
     @exclusivity(unchecked) private var programVersion = -1
     @exclusivity(unchecked) private var cursor: SelectCursor?
     /// The cursor of the running `SELECT` while it has a current row, nil otherwise: ``column(at:)`` reads it
-    /// without retaining or releasing it (``cursor`` keeps it alive).
+    /// without retaining it (``cursor`` keeps it alive; an `unowned(unsafe)` reference would still be retained
+    /// and released around each read).
     @usableFromInline @exclusivity(unchecked) var liveCursor: Unmanaged<SelectCursor>?
     @exclusivity(unchecked) private var holdsRead = false
     @exclusivity(unchecked) private var buffered: [[Value]] = []
@@ -100,7 +101,7 @@ public final class PreparedStatement {
 
     /// ``selectProgram(_:)`` for this statement, which is a `SELECT` (the statement is only unpacked when the
     /// program must be compiled).
-    private func currentSelectProgram() throws -> SelectProgram {
+    private func currentSelectProgram(_ connection: SQLConnection) throws -> SelectProgram {
         if let program, programVersion == connection.catalog.schemaVersion { return program }
         guard case .select(let select) = statement.kind else { preconditionFailure("not a SELECT") }
         return try compile(select)
@@ -187,6 +188,18 @@ public final class PreparedStatement {
         case .running:
             break
         }
+        if let liveCursor {
+            // Through the unmanaged reference while a row is current: a strong one would be retained and
+            // released on every step.
+            do {
+                if try liveCursor._withUnsafeGuaranteedRef({ try $0.advance() }) { return true }
+            } catch {
+                finish()
+                throw connection.withSuggestion(error)
+            }
+            finish()
+            return false
+        }
         if let cursor {
             do {
                 if try cursor.advance() { return true }
@@ -257,7 +270,7 @@ public final class PreparedStatement {
             let connection = self.connection
             try connection.acquireStatementRead()
             holdsRead = true
-            let program = try currentSelectProgram()
+            let program = try currentSelectProgram(connection)
             let cursor: SelectCursor
             if let existing = self.cursor {
                 cursor = existing

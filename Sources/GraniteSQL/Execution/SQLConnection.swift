@@ -279,7 +279,7 @@ public final class SQLConnection {
     }
 
     /// Whether a read snapshot begun by ``beginSnapshotRead()`` is open.
-    public private(set) var isInSnapshotRead = false
+    @exclusivity(unchecked) public private(set) var isInSnapshotRead = false
 
     /// Begins a read-only snapshot: until ``endSnapshotRead()``, every statement reads the same commit, and
     /// no lock is taken, so writers go on (this is how a pool's readers isolate their reads).

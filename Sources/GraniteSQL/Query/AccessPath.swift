@@ -214,19 +214,29 @@ final class TableCursor {
     /// The access method without its payload, so that stepping does not copy (and retain) the payload.
     private enum Method { case scan, rowids, rowidRange, index }
     private let method: Method
-    private let search: IndexSearch?
     /// For an index search: the affinity and collation keys are built with, per index column.
     private let indexRules: [(SQLAffinity, SQLCollation)]
     /// The rowid values of a `.rowids` method.
     private let rowidValues: [CompiledExpression]
+    /// For `rowid = ?` (a `.rowids` method of one value that is a bare parameter): the parameter's index, read
+    /// directly when the cursor opens; 0 otherwise.
+    private let rowidParameter: Int
+    /// Whether an index search reads every needed column from the index (``IndexSearch/covering``), kept apart
+    /// so that stepping does not copy the search.
+    private let covering: Bool
 
     @exclusivity(unchecked) private var decoder = RowDecoder()
     @exclusivity(unchecked) private var cursor: TreeCursor?
     @exclusivity(unchecked) private var rowids: [Int64] = []
+    /// The rowid of a `.rowids` method of one value (nil when the value is no integer), kept out of ``rowids``
+    /// so that opening the cursor writes no array.
+    @exclusivity(unchecked) private var singleRowid: Int64?
     @exclusivity(unchecked) private var rowidPosition = 0
     @exclusivity(unchecked) private var range: (low: Int64?, high: Int64?) = (nil, nil)
     @exclusivity(unchecked) private var prefixes: [[UInt8]] = []
     @exclusivity(unchecked) private var prefixPosition = 0
+    /// Whether `prefixes[prefixPosition]` is empty (no equality columns).
+    @exclusivity(unchecked) private var prefixIsEmpty = true
     @exclusivity(unchecked) private var low: [UInt8]?
     @exclusivity(unchecked) private var high: [UInt8]?
     @exclusivity(unchecked) private var lowKey: [UInt8] = []
@@ -254,8 +264,13 @@ final class TableCursor {
         case .rowidRange: method = .rowidRange
         case .index: method = .index
         }
-        if case .index(let search) = path.method { self.search = search } else { self.search = nil }
         if case .rowids(let values) = path.method { rowidValues = values } else { rowidValues = [] }
+        if rowidValues.count == 1, rowidValues[0].prelude.isEmpty, case .parameter(let index) = rowidValues[0].root {
+            rowidParameter = index
+        } else {
+            rowidParameter = 0
+        }
+        if case .index(let search) = path.method { covering = search.covering } else { covering = false }
         let alias = reader.table.rowidAlias
         let needed = used.filter { $0 < reader.table.columns.count && $0 != alias }.sorted()
         self.needed = needed
@@ -296,21 +311,16 @@ final class TableCursor {
         if method == .rowids && rowidValues.count == 1 {
             // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
             rowidPosition = 0
-            rowids.removeAll(keepingCapacity: true)
-            if let rowid = AccessKeys.rowid(try rowidValues[0].evaluate(&context)) { rowids.append(rowid) }
+            let value = rowidParameter > 0 ? context.parameters[rowidParameter] : try rowidValues[0].evaluate(&context)
+            singleRowid = AccessKeys.rowid(value)
             return
         }
         switch path.method {
         case .scan:
             range = (nil, nil)
         case .rowids(let values):
+            // One value is handled above.
             rowidPosition = 0
-            if values.count == 1 {
-                // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
-                rowids.removeAll(keepingCapacity: true)
-                if let rowid = AccessKeys.rowid(try values[0].evaluate(&context)) { rowids.append(rowid) }
-                return
-            }
             var set = Set<Int64>()
             for value in values {
                 if let rowid = AccessKeys.rowid(try value.evaluate(&context)) { set.insert(rowid) }
@@ -342,7 +352,6 @@ final class TableCursor {
     }
 
     private func openIndex(_ search: IndexSearch, _ context: inout EvaluationContext) throws {
-        let definition = reader.indexes[search.index].definition
         var prefixes: [[UInt8]] = [[]]
         var complete = true
         for (position, values) in search.equalities.enumerated() {
@@ -367,7 +376,7 @@ final class TableCursor {
         }
         low = nil
         high = nil
-        if complete, search.equalities.count < definition.columns.count {
+        if complete, search.equalities.count < indexRules.count {
             let (affinity, collation) = indexRules[search.equalities.count]
             for bound in search.lows {
                 let v = try bound.value.evaluate(&context)
@@ -647,6 +656,15 @@ final class TableCursor {
             }
         case .rowids:
             guard let cursor = try tableTreeCursor() else { return false }
+            if rowidValues.count == 1 {
+                if rowidPosition == 0, let rowid = singleRowid {
+                    rowidPosition = 1
+                    // The row may still fail a filter tested on its bytes (``load(_:_:)`` returns false).
+                    if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
+                }
+                exhausted = true
+                return false
+            }
             while rowidPosition < rowids.count {
                 let rowid = rowids[rowidPosition]
                 rowidPosition += 1
@@ -655,12 +673,12 @@ final class TableCursor {
             exhausted = true
             return false
         case .index:
-            guard let search else { return false }
             guard let cursor else { return false }
             while prefixPosition < prefixes.count {
-                let prefix = prefixes[prefixPosition]
                 var valid: Bool
                 if !positioned {
+                    let prefix = prefixes[prefixPosition]
+                    prefixIsEmpty = prefix.isEmpty
                     positioned = true
                     lowKey = prefix + (low ?? [])
                     highKey = high.map { prefix + $0 }
@@ -683,9 +701,11 @@ final class TableCursor {
                 }
                 if valid {
                     let key = cursor.key
-                    if !key.starts(with: prefix) {
+                    // The prefix is read only when there is one (reading the array element retains it).
+                    if !prefixIsEmpty && !key.starts(with: prefixes[prefixPosition]) {
                         valid = false
-                    } else if !prefix.isEmpty, key.count > prefix.count, key[prefix.count] == KeyEncoding.fractionMarker
+                    } else if !prefixIsEmpty, key.count > prefixes[prefixPosition].count,
+                        key[prefixes[prefixPosition].count] == KeyEncoding.fractionMarker
                     {
                         // The prefix's last number continues with a fraction: another value, and every later key too.
                         valid = false
@@ -694,10 +714,10 @@ final class TableCursor {
                     } else if let highKey, highKey.lexicographicallyPrecedes(key), !key.starts(with: highKey) {
                         valid = false
                     }
-                }
-                if valid {
-                    if try loadFromIndex(cursor, search, &row) { return true }
-                    continue
+                    if valid {
+                        if try loadFromIndex(key, &row) { return true }
+                        continue
+                    }
                 }
                 prefixPosition += 1
                 positioned = false
@@ -773,10 +793,11 @@ final class TableCursor {
         }
     }
 
-    /// Loads the row of the current index entry; false when the entry's row is missing (a damaged index).
-    private func loadFromIndex(_ cursor: TreeCursor, _ search: IndexSearch, _ row: inout [Value]) throws -> Bool {
-        if search.covering {
-            let values = try KeyEncoding.decode(cursor.key)
+    /// Loads the row of the index entry `key` (the index cursor's current one); false when the entry's row is
+    /// missing (a damaged index).
+    private func loadFromIndex(_ key: [UInt8], _ row: inout [Value]) throws -> Bool {
+        if covering {
+            let values = try KeyEncoding.decode(key)
             guard case .integer(let rowid)? = values.last else {
                 throw StorageError.corrupt(page: 0, "index entry without a rowid")
             }
@@ -789,21 +810,28 @@ final class TableCursor {
             if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
             return true
         }
-        guard let rowid = try cursor.key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {
+        guard let rowid = try key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {
             throw StorageError.corrupt(page: 0, "index entry without a rowid")
         }
-        let tableCursor = try self.tableCursor()
-        guard try tableCursor.seek(rowid: rowid) else { return false }
-        return try load(tableCursor, &row)
+        // Through the unmanaged reference: a strong one would be retained and released for each row.
+        return try tableCursor()._withUnsafeGuaranteedRef { tableCursor in
+            guard try tableCursor.seek(rowid: rowid) else { return false }
+            return try load(tableCursor, &row)
+        }
     }
 
+    /// The cursor over the table tree that index entries are looked up in (made on first use), and an unmanaged
+    /// reference to it.
     @exclusivity(unchecked) private var rowCursor: TreeCursor?
-    private func tableCursor() throws -> TreeCursor {
-        if let rowCursor { return rowCursor }
+    @exclusivity(unchecked) private var rowCursorReference: Unmanaged<TreeCursor>?
+    @inline(__always)
+    private func tableCursor() throws -> Unmanaged<TreeCursor> {
+        if let rowCursorReference { return rowCursorReference }
         guard let tree else { throw StorageError.corrupt(page: 0, "index without a table") }
         let c = try tree.makeCursor()
         rowCursor = c
-        return c
+        rowCursorReference = Unmanaged.passUnretained(c)
+        return rowCursorReference!
     }
 
     /// Sets every slot of the table to NULL (the row of an unmatched `LEFT JOIN`).

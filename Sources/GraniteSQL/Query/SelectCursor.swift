@@ -114,7 +114,8 @@ final class SelectCursor {
         // a group is finished; so a re-execution need not clear the values of the last one.
         for k in 0..<base { context.row[k] = k < outer.count ? outer[k] : .null }
         context.parameters = parameters
-        context.subqueries = proxy
+        // Set once: assigning the existential again would retain and release the proxy on every execution.
+        if context.subqueries == nil { context.subqueries = proxy }
         if !subqueryCache.isEmpty { subqueryCache.removeAll(keepingCapacity: true) }
         joinStarted = false
         joinDone = false
@@ -306,8 +307,11 @@ final class SelectCursor {
     }
 
     private func openLevel(_ k: Int) throws {
-        matched[k] = false
-        nullEmitted[k] = false
+        // Only a LEFT JOIN's level reads these (see ``nextJoinRow()``).
+        if levelIsLeft[k] {
+            matched[k] = false
+            nullEmitted[k] = false
+        }
         if let table = tables[k] {
             try table.open(&context)
             return
@@ -341,7 +345,7 @@ final class SelectCursor {
                 for (c, v) in values.enumerated() { context.row[base + c] = v }
             }
             if try passes(levelMatches[k]) {
-                matched[k] = true
+                if levelIsLeft[k] { matched[k] = true }
                 return true
             }
         }

@@ -314,6 +314,7 @@ public enum KeyEncoding {
     /// The last value of a key, when it is an INTEGER (an index entry's rowid), skipping the values before it
     /// without decoding them. Throws ``StorageError/malformed(_:)`` on a malformed key.
     public static func trailingInteger(_ key: UnsafeRawBufferPointer) throws -> Int64? {
+        if let rowid = lastOfIntegers(key) { return rowid }
         var i = 0
         var last = 0
         let n = key.count
@@ -361,6 +362,48 @@ public enum KeyEncoding {
         guard end == n else { throw StorageError.malformed("trailing bytes after the last value of a key") }
         guard case .integer(let rowid) = value else { return nil }
         return rowid
+    }
+
+    /// The last value of `key` when every value of the key is an integer in canonical form (an index entry over
+    /// INTEGER columns, with its rowid), else nil: ``trailingInteger(_:)`` then decodes (and checks) the key the
+    /// general way. Reads each value once, without building values.
+    @inline(__always)
+    static func lastOfIntegers(_ key: UnsafeRawBufferPointer) -> Int64? {
+        let n = key.count
+        var i = 0
+        while i < n {
+            let tag = key[i]
+            // Integer tags only (the huge tags carry reals).
+            guard tag > hugeNegativeTag && tag < hugePositiveTag else { return nil }
+            let count = tag >= zeroTag ? Int(tag - zeroTag) : Int(zeroTag - tag)
+            let end = i + 1 + count
+            guard end <= n else { return nil }
+            // A fraction makes the value a real.
+            if end < n && key[end] == fractionMarker { return nil }
+            var body: UInt64 = 0
+            if count > 0 {
+                // Canonical form: no leading byte that carries no magnitude.
+                guard key[i + 1] != (tag > zeroTag ? 0x00 : 0xFF) else { return nil }
+                for k in (i + 1)..<end { body = body << 8 | UInt64(key[k]) }
+            }
+            if end == n {
+                if tag >= zeroTag {
+                    guard body <= UInt64(Int64.max) else { return nil }
+                    return Int64(body)
+                }
+                let magnitude = ~body & (count == 8 ? ~0 : (1 << UInt64(count * 8)) - 1)
+                guard magnitude <= 1 << 63 else { return nil }
+                return Int64(truncatingIfNeeded: 0 &- magnitude)
+            }
+            if tag >= zeroTag {
+                guard body <= UInt64(Int64.max) else { return nil }
+            } else {
+                let magnitude = ~body & (count == 8 ? ~0 : (1 << UInt64(count * 8)) - 1)
+                guard magnitude <= 1 << 63 else { return nil }
+            }
+            i = end
+        }
+        return nil
     }
 
     /// Decodes the key in `bytes`; see ``decode(_:)-(UnsafeRawBufferPointer)``.

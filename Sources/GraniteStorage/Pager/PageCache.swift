@@ -8,7 +8,7 @@
 final class PageCache {
     let pageSize: Int
     /// The number of frames the cache keeps after a trim.
-    var capacity: Int
+    @exclusivity(unchecked) var capacity: Int
 
     @exclusivity(unchecked) private var frameCount = 0
     @exclusivity(unchecked) private var frameCapacity = 0

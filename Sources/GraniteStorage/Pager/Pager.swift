@@ -12,7 +12,7 @@ public final class Pager {
     /// The size of every page in bytes.
     public let pageSize: Int
     /// The header as changed by the transaction in progress.
-    public internal(set) var header: FileHeader
+    @exclusivity(unchecked) public internal(set) var header: FileHeader
     /// The header as of the last commit.
     public private(set) var committedHeader: FileHeader
     /// Where stored pages come from and changed pages go.

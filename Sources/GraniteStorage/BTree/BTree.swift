@@ -348,15 +348,14 @@ struct BTree {
         }
         pager.treeGeneration &+= 1
         let cell = try buildLeafCell(rowid: rowid, key: key, payload: payload)
-        if let split = try insertCell(cell, level: path.count - 1, index: index) {
+        if let split = try insertCell(cell, level: path.count - 1, index: index), kind == .table {
             try spreadAfterSplit(left: split.left, right: split.right)
         }
         try pager.safePoint()
         return found
     }
 
-    /// After a leaf split in the middle of a tree (rows that grew, inserts below the largest rowid, index entries in
-    /// random order), which
+    /// After a table leaf split in the middle of a tree (rows that grew, or inserts below the largest rowid), which
     /// leaves two half-full pages, moves cells from the fuller
     /// outer neighbours into them (left page with its left sibling, right page with its right sibling): a split
     /// then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move is an ordinary
@@ -486,7 +485,7 @@ struct BTree {
     }
 
     /// Instead of splitting a full leaf, spreads its cells and the new one
-    /// over the leaf and a sibling with room (an eighth of a page or more), which
+    /// over the leaf and a sibling with room (an eighth of a page or more for a table, a quarter for an index), which
     /// keeps leaves fuller under random inserts. Returns whether it did.
     private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
         let path = pager.path
@@ -494,9 +493,10 @@ struct BTree {
         let parent = try treePage(path.pages[parentLevel])
         let childIndex = path.indices[parentLevel]
         let number = path.pages[level]
-        // An eighth of a page: sharing with a sibling that has less room would only move the split a few inserts
-        // later, at the cost of a redistribution each time.
-        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / 8
+        // Table leaves accept a sibling with less room: their cells are few and large, and their splits come from
+        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing. Index
+        // leaves under random inserts share only with a sibling a quarter empty, which keeps inserts cheap.
+        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 8 : 4)
         if childIndex > 0 {
             let leftNumber = try childPage(parent, childIndex - 1)
             let left = try treePage(leftNumber)

@@ -548,7 +548,7 @@ final class TableCursor {
             let filter = rawFilters[k]
             let operand = rawOperands[k]
             guard operand.active, let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: limit),
-                serialType >= 12, (serialType - 12) % 3 == 0, Self.isASCII(bytes)
+                serialType >= 12, (serialType - 12) % 3 == 0, CodecBytes.isASCII(bytes)
             else { return true }
             let holds: Bool
             if filter.collation == .binary && bytes.count != operand.count
@@ -573,24 +573,6 @@ final class TableCursor {
             rawPassed = k + 1
         }
         return true
-    }
-
-    /// Whether every byte of `bytes` is below 0x80 (so that they are valid UTF-8).
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let n = bytes.count
-        var high: UInt64 = 0
-        var i = 0
-        while n - i >= 8 {
-            high |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        while i < n {
-            high |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
-            i += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Decodes the columns of the current row left out before its filters were tested.

@@ -199,26 +199,23 @@ final class CorruptionTests: XCTestCase {
         XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: badCount))) { error in
             XCTAssertTrue("\(error)".contains("page 1"), "\(error)")
         }
-        // A consistent header that claims more pages than the file holds.
-        var tooMany = bytes
-        tooMany.withUnsafeMutableBytes { buffer in
-            let base = buffer.baseAddress!
-            base.setU32(16, 100_000)
-            base.setU32(60, Checksum.checksum32(base, count: 60))
-            PageLayout.seal(base, number: 1, pageSize: 512)
+        /// `bytes` with the 32-bit header field at `offset` set to `value`, header checksum and page 1 resealed.
+        func consistentHeader(_ offset: Int, _ value: UInt32) -> [UInt8] {
+            var copy = bytes
+            copy.withUnsafeMutableBytes { buffer in
+                let base = buffer.baseAddress!
+                base.setU32(offset, value)
+                base.setU32(60, Checksum.checksum32(base, count: 60))
+                PageLayout.seal(base, number: 1, pageSize: 512)
+            }
+            return copy
         }
-        XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: tooMany))) { error in
+        // A consistent header that claims more pages than the file holds.
+        XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: consistentHeader(16, 100_000)))) { error in
             XCTAssertTrue("\(error)".contains("page 1"), "\(error)")
         }
         // A consistent header of format version 1, whose index keys this version cannot read.
-        var version1 = bytes
-        version1.withUnsafeMutableBytes { buffer in
-            let base = buffer.baseAddress!
-            base.setU32(8, 1)
-            base.setU32(60, Checksum.checksum32(base, count: 60))
-            PageLayout.seal(base, number: 1, pageSize: 512)
-        }
-        XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: version1))) { error in
+        XCTAssertThrowsError(try StorageEngine(file: MemoryFile(bytes: consistentHeader(8, 1)))) { error in
             guard case StorageError.notADatabase(let message) = error else { return XCTFail("got \(error)") }
             XCTAssertEqual(message, "unsupported format version 1")
         }

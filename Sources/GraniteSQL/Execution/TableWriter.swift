@@ -191,16 +191,16 @@ final class TableWriter {
         return key
     }
 
-    /// The rowids of the entries of index `k` starting with `prefix` (a superset of the matching rows: a number's
-    /// key may continue with a fraction).
+    /// The rowids of the entries of index `k` whose leading values are those of `prefix`.
     func rowids(_ k: Int, prefix: [UInt8]) throws -> [Int64] {
         var rowids: [Int64] = []
         let cursor = try indexes[k].tree.makeCursor()
         var valid = try cursor.seek(atOrAfter: prefix)
         while valid {
             let key = cursor.key
-            guard key.starts(with: prefix) else { break }
-            if case .integer(let rowid)? = try KeyEncoding.decode(key).last { rowids.append(rowid) }
+            // Keys whose number continues with a fraction sort after every exact match.
+            guard KeyEncoding.startsWithValues(key, prefix) else { break }
+            if let rowid = try key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) { rowids.append(rowid) }
             valid = try cursor.next()
         }
         return rowids
@@ -217,9 +217,7 @@ final class TableWriter {
         let cursor = try indexes[k].tree.makeCursor()
         guard try cursor.seek(atOrAfter: prefix) else { return false }
         let key = cursor.key
-        guard key.count > prefix.count, key.starts(with: prefix) else { return false }
-        // A number's encoding may continue with a fraction: then it is a different value.
-        return key[prefix.count] != KeyEncoding.fractionMarker
+        return key.count > prefix.count && KeyEncoding.startsWithValues(key, prefix)
     }
 
     /// The row of `rowid` whose index entry in index `k` has key `prefix`, other than `excluding`, if any.
@@ -228,10 +226,10 @@ final class TableWriter {
         var valid = try cursor.seek(atOrAfter: prefix)
         while valid {
             let key = cursor.key
-            guard key.count > prefix.count, key.starts(with: prefix) else { return nil }
-            // A number's encoding may continue with a fraction: then it is a different value.
-            guard key[prefix.count] != KeyEncoding.fractionMarker else { return nil }
-            if case .integer(let rowid)? = try KeyEncoding.decode(key).last, rowid != excluding { return rowid }
+            guard key.count > prefix.count, KeyEncoding.startsWithValues(key, prefix) else { return nil }
+            if let rowid = try key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }), rowid != excluding {
+                return rowid
+            }
             valid = try cursor.next()
         }
         return nil

@@ -683,13 +683,9 @@ final class TableCursor {
                 }
                 if valid {
                     let key = cursor.key
-                    // The prefix is read only when there is one (reading the array element retains it).
-                    if !prefixIsEmpty && !key.starts(with: prefixes[prefixPosition]) {
-                        valid = false
-                    } else if !prefixIsEmpty, key.count > prefixes[prefixPosition].count,
-                        key[prefixes[prefixPosition].count] == KeyEncoding.fractionMarker
-                    {
-                        // The prefix's last number continues with a fraction: another value, and every later key too.
+                    // The prefix is read only when there is one (reading the array element retains it). A key whose
+                    // number continues the prefix with a fraction holds another value, and so does every later key.
+                    if !prefixIsEmpty && !KeyEncoding.startsWithValues(key, prefixes[prefixPosition]) {
                         valid = false
                     } else if descending {
                         if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }
@@ -721,21 +717,10 @@ final class TableCursor {
     /// Writes the rowid and first columns of `cursor`'s current row into `row`; false, writing nothing, when the
     /// row fails one of the ``rawFilters``.
     private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws -> Bool {
-        if !rawFilters.isEmpty, let raw = try cursor.localPayload() {
-            // The byte tests come first: a row they reject costs no decoded value.
-            guard passesRawFilters(raw) else { return false }
-            try decoder.reset(raw, columnLimit: firstLimit)
-            decoderLimit = firstLimit
-            let rowid = cursor.rowid
-            row[base + columnCount] = .integer(rowid)
-            if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
-            if !restColumns.isEmpty {
-                pendingRest = cursor
-                pendingBytes = raw
-            }
-            try decode(firstColumns, &row)
-            return true
-        }
+        // Read once: the byte tests and the decoder use the same local payload.
+        let raw = rawFilters.isEmpty && firstColumns.isEmpty ? nil : try cursor.localPayload()
+        // The byte tests come first: a row they reject costs no decoded value.
+        if !rawFilters.isEmpty, let raw, !passesRawFilters(raw) { return false }
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
@@ -748,19 +733,20 @@ final class TableCursor {
             decoderLimit = 0
             return true
         }
-        if let raw = try cursor.localPayload() {
+        if let raw {
             if !restColumns.isEmpty { pendingBytes = raw }
-            try decoder.reset(raw, columnLimit: firstLimit)
-            decoderLimit = firstLimit
-            try decode(firstColumns, &row)
+            try decodeFirst(raw, &row)
         } else {
-            try cursor.withPayload { raw in
-                try decoder.reset(raw, columnLimit: firstLimit)
-                decoderLimit = firstLimit
-                try decode(firstColumns, &row)
-            }
+            try cursor.withPayload { try decodeFirst($0, &row) }
         }
         return true
+    }
+
+    /// Loads the encoded row `raw` into the decoder (its header up to ``firstLimit``) and writes ``firstColumns``.
+    private func decodeFirst(_ raw: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
+        try decoder.reset(raw, columnLimit: firstLimit)
+        decoderLimit = firstLimit
+        try decode(firstColumns, &row)
     }
 
     /// Writes `columns` of the decoder's row into `row`.

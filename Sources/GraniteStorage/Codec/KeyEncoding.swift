@@ -58,6 +58,13 @@ public enum KeyEncoding {
     /// The byte that introduces the fractional part of a non-integral REAL, after its integer part.
     public static let fractionMarker: UInt8 = 0xFF
 
+    /// Whether `key` starts with the complete values encoded in `prefix`: it starts with those bytes, and the
+    /// prefix's last number does not continue with a fraction (which would make it another value).
+    @inlinable
+    public static func startsWithValues(_ key: [UInt8], _ prefix: [UInt8]) -> Bool {
+        key.starts(with: prefix) && (key.count == prefix.count || key[prefix.count] != fractionMarker)
+    }
+
     /// Whether `tag` starts a number (INTEGER or REAL).
     @inlinable
     public static func isNumberTag(_ tag: UInt8) -> Bool {

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import GraniteStorage
 
-/// The streams `TextCompression.compress` writes with input-sized deflate parameters are standard zlib streams.
+/// The streams `TextCompression.compress` writes (with `DeflateEncoder`) are standard zlib streams.
 final class TextCompressionStreamTests: XCTestCase {
     func testStreamsOfEverySizeInflateWithZlibItself() throws {
         let seed: UInt64 = 0x5EED_0001
@@ -18,7 +18,7 @@ final class TextCompressionStreamTests: XCTestCase {
             }
             let utf8 = Array(text.utf8)
             let stream = try XCTUnwrap(utf8.withUnsafeBytes { TextCompression.compress($0) }, "seed \(seed)")
-            XCTAssertEqual(Array(stream.prefix(2)), [0x78, 0x5E], "zlib header of a 32 KiB window, level 2 (hint 1)")
+            XCTAssertEqual(Array(stream.prefix(2)), [0x78, 0x5E], "zlib header of a 32 KiB window, level hint 1")
             // zlib's own one-shot decoder accepts the stream and gives back the input.
             var inflated = [UInt8](repeating: 0, count: max(utf8.count, 1))
             var length = uLong(inflated.count)
@@ -33,7 +33,7 @@ final class TextCompressionStreamTests: XCTestCase {
         }
     }
 
-    func testShortInputsUseFixedHuffmanCodes() throws {
+    func testShortInputsUseFixedHuffmanCodesAndLongOnesDynamicCodes() throws {
         // The first deflate block header follows the two zlib header bytes: bit 0 BFINAL, bits 1–2 BTYPE
         // (1 = fixed codes, 2 = dynamic codes).
         func blockType(_ text: String) throws -> UInt8 {
@@ -51,18 +51,9 @@ final class TextCompressionStreamTests: XCTestCase {
             words.append(String(state >> 40, radix: 36))
         }
         let text = words.joined(separator: ",")
-        let short = String(text.prefix(TextCompression.fixedCodesBelow - 1))
-        XCTAssertEqual(try blockType(short), 1, "fixed codes under \(TextCompression.fixedCodesBelow) bytes")
+        // Fewer than `dynamicCodesFrom` symbols: fixed codes whatever the text.
+        let short = String(text.prefix(DeflateEncoder.dynamicCodesFrom - 1))
+        XCTAssertEqual(try blockType(short), 1, "fixed codes under \(DeflateEncoder.dynamicCodesFrom) symbols")
         XCTAssertEqual(try blockType(text), 2, "dynamic codes for \(text.utf8.count) bytes of varied text")
-        XCTAssertEqual(TextCompression.strategy(forLength: 255), Z_FIXED)
-        XCTAssertEqual(TextCompression.strategy(forLength: 256), Z_DEFAULT_STRATEGY)
-    }
-
-    func testDeflateParametersFitTheInput() {
-        XCTAssertEqual(TextCompression.deflateParameters(forLength: 0).windowBits, 9)
-        XCTAssertEqual(TextCompression.deflateParameters(forLength: 250).windowBits, 9)
-        XCTAssertEqual(TextCompression.deflateParameters(forLength: 251).windowBits, 10)
-        XCTAssertTrue(TextCompression.deflateParameters(forLength: 3_000) == (12, 6))
-        XCTAssertTrue(TextCompression.deflateParameters(forLength: 1 << 20) == (15, 8))
     }
 }

@@ -4,7 +4,8 @@ import CZlib
 /// zlib compression of text bodies, as stored in compressed-text row columns.
 ///
 /// A stream is in the zlib format of RFC 1950 (two-byte header, deflate data, Adler-32 of the
-/// uncompressed bytes), produced by zlib's deflate at level 2 (with fixed Huffman codes for inputs under 256 bytes).
+/// uncompressed bytes). The deflate data is written by ``DeflateEncoder``; zlib computes the Adler-32 and
+/// inflates streams back.
 ///
 /// ```swift
 /// let utf8 = Array(String(repeating: "{\"a\":1}", count: 50).utf8)
@@ -22,35 +23,29 @@ public enum TextCompression {
     /// allocation, so a tiny hostile stream cannot make the decoder allocate a large buffer.
     public static let maxExpansion = 1032
 
-    /// The zlib compression level used by ``compress(_:)``.
-    ///
-    /// Level 2 is zlib's fast (greedy) matcher with a slightly longer search than level 1: on repetitive JSON
-    /// it costs about 30% fewer instructions than level 6 for streams about 6% larger.
-    public static let level: Int32 = 2
+    /// The compression level hint (RFC 1950 FLEVEL) of the streams ``compress(_:)`` writes: 1, "fast".
+    static let levelHint: UInt16 = 1
 
-    /// Compresses `utf8` into a zlib stream, or returns `nil` if zlib fails (out of memory) or the
-    /// input exceeds 4 GiB.
+    /// Compresses `utf8` into a zlib stream, or returns `nil` if the input exceeds
+    /// ``maxUncompressedLength``.
     public static func compress(_ utf8: UnsafeRawBufferPointer) -> [UInt8]? {
         compress(utf8, prefix: 0, maxLength: nil)
     }
 
     /// Compresses `utf8` after `prefix` leading bytes (left zero) in the result.
     ///
-    /// Returns `nil` when zlib fails or when the result would exceed `maxLength` bytes (prefix
-    /// included); zlib then stops as soon as its output is full, so incompressible input costs little.
-    ///
-    /// The deflate data is produced with a window and hash table sized to the input (see
-    /// ``deflateParameters(forLength:)``), then wrapped in the zlib header of a 32 KiB window and the
-    /// Adler-32 trailer: for short text this avoids allocating and clearing zlib's default 256 KiB of
-    /// state per value, while the stream stays a standard one (it never refers further back than 32 KiB).
+    /// Returns `nil` when the input exceeds ``maxUncompressedLength`` or the result would exceed `maxLength`
+    /// bytes (prefix included); the encoder then stops as soon as its output is full, so incompressible input
+    /// costs little.
     @usableFromInline
     static func compress(_ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?) -> [UInt8]? {
-        guard utf8.count <= Int(UInt32.max) else { return nil }
-        let bound = Int(compressBound(uLong(utf8.count)))
+        guard utf8.count <= maxUncompressedLength else { return nil }
+        // The longest stream: 9 bits per literal (fixed codes), at most 4 bytes of block header and end per block
+        // (a block gets dynamic codes only when they are shorter), the zlib header and trailer.
+        let bound = utf8.count + utf8.count / 8 + 4 * (utf8.count / DeflateEncoder.blockSymbols + 1) + 16
         let capacity = min(maxLength ?? Int.max, prefix + bound)
         // Room for the two header bytes, the four trailer bytes and at least one byte of deflate data.
         guard capacity > prefix + 6 else { return nil }
-        let (windowBits, memoryLevel) = deflateParameters(forLength: utf8.count)
         var failed = false
         let result = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
             initialized = 0
@@ -58,24 +53,14 @@ public enum TextCompression {
                 failed = true
                 return
             }
-            // zlib does not read the source when its length is zero, but it gets a valid address anyway.
+            // adler32 does not read the source when its length is zero, but it gets a valid address anyway.
             var dummy: UInt8 = 0
             let written = withUnsafeMutablePointer(to: &dummy) { dummyPointer -> Int? in
                 let source = utf8.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(dummyPointer)
-                var stream = z_stream()
-                guard
-                    deflateInit2_(
-                        &stream, level, Z_DEFLATED, -windowBits, memoryLevel, strategy(forLength: utf8.count),
-                        zlibVersion(),
-                        Int32(MemoryLayout<z_stream>.size)) == Z_OK
-                else { return nil }
-                defer { deflateEnd(&stream) }
-                stream.next_in = UnsafeMutablePointer(mutating: source)
-                stream.avail_in = uInt(utf8.count)
-                stream.next_out = outBase + prefix + 2
-                stream.avail_out = uInt(capacity - prefix - 6)
-                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { return nil }
-                let end = prefix + 2 + Int(stream.total_out)
+                let deflateArea = UnsafeMutableRawBufferPointer(
+                    start: outBase + prefix + 2, count: capacity - prefix - 6)
+                guard let deflated = DeflateEncoder.encode(utf8, into: deflateArea) else { return nil }
+                let end = prefix + 2 + deflated
                 let checksum = UInt32(truncatingIfNeeded: adler32(1, source, uInt(utf8.count)))
                 for k in 0..<4 { outBase[end + k] = UInt8(truncatingIfNeeded: checksum >> (24 - 8 * UInt32(k))) }
                 return end + 4
@@ -92,34 +77,10 @@ public enum TextCompression {
         return failed ? nil : result
     }
 
-    /// The inputs shorter than this many bytes are deflated with zlib's fixed Huffman codes (`Z_FIXED`).
-    ///
-    /// For a short value, the dynamic code tables cost more CPU than they save bytes: building them dominates
-    /// deflate's work, and decoding them dominates inflate's (fixed codes need no table building on either
-    /// side). On short JSON arrays the fixed-code stream is 1–9% larger, and inflate takes about 60% fewer
-    /// instructions.
-    static let fixedCodesBelow = 256
-
-    /// The deflate strategy for `count` bytes of input: fixed Huffman codes below ``fixedCodesBelow``, zlib's
-    /// default (its choice of dynamic or fixed codes per block) from there on.
-    static func strategy(forLength count: Int) -> Int32 {
-        count < fixedCodesBelow ? Z_FIXED : Z_DEFAULT_STRATEGY
-    }
-
-    /// The deflate window (log2 of its size, 9–15) and memory level (1–8) used for `count` bytes of input:
-    /// the smallest window that holds the whole input with zlib's 262-byte lookahead margin, so that matches
-    /// reach as far back as with a 32 KiB window, and a literal buffer large enough for one block.
-    static func deflateParameters(forLength count: Int) -> (windowBits: Int32, memoryLevel: Int32) {
-        var windowBits: Int32 = 9
-        while windowBits < 15 && (1 << windowBits) < count + 262 { windowBits += 1 }
-        return (windowBits, min(8, max(1, windowBits - 6)))
-    }
-
     /// The two-byte zlib header (RFC 1950) written before the deflate data: method 8 (deflate), a 32 KiB
-    /// window, and the compression-level hint of ``level``, with the check bits that make it a multiple of 31.
+    /// window, and ``levelHint``, with the check bits that make it a multiple of 31.
     static let zlibHeader: (cmf: UInt8, flg: UInt8) = {
         let cmf: UInt16 = 0x78
-        let levelHint: UInt16 = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
         var header = cmf << 8 | levelHint << 6
         header += 31 - header % 31
         return (UInt8(header >> 8), UInt8(header & 0xFF))

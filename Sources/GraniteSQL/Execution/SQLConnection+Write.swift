@@ -554,7 +554,7 @@ extension SQLConnection {
     private func matchingRows(
         _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
         _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false, unread: [Bool]? = nil
-    ) throws -> [[Value]] {
+    ) throws -> MatchingRows {
         if !cache.rowidLookupChecked {
             cache.rowidLookup = rowidLookup(writer, condition)
             cache.rowidLookupChecked = true
@@ -572,10 +572,10 @@ extension SQLConnection {
             }
             guard let rowid = AccessKeys.rowid(key),
                 let row = try writer.fetch(rowid: rowid, keysOnly: keysOnly, unread: unread)
-            else { return [] }
-            if case .integer = key { return [row] }
+            else { return .one(nil) }
+            if case .integer = key { return .one(row) }
             var rowContext = EvaluationContext(row: row, parameters: parameters)
-            return try lookup.condition.isTrue(&rowContext) ? [row] : []
+            return try lookup.condition.isTrue(&rowContext) ? .one(row) : .one(nil)
         }
         let cursor: SelectCursor
         if let cached = cache.matchingCursor {
@@ -610,7 +610,7 @@ extension SQLConnection {
                 return x < y
             }
         }
-        return rows
+        return .list(rows)
     }
 
     /// For a condition `rowid = constant` (the rowid or its alias compared with a parameter or a literal): the
@@ -672,11 +672,11 @@ extension SQLConnection {
         }
         session.started = true
         var output: [[Value]] = []
-        for (position, row) in rows.enumerated() {
+        try rows.forEach { position, row in
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
             guard case .integer(let rowid) = row[n],
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
-            else { continue }
+            else { return }
             var context: EvaluationContext?
             var values: [Value] = []
             values.reserveCapacity(n + 1)
@@ -740,10 +740,10 @@ extension SQLConnection {
         if rows.count > 1 || !singleRowSafe { try ensureStatementSavepoint() }
         session.started = true
         var output: [[Value]] = []
-        for (position, row) in rows.enumerated() {
+        try rows.forEach { position, row in
             guard case .integer(let rowid) = row[n],
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
-            else { continue }
+            else { return }
             if let returning { output.append(try returning.evaluate(old, parameters: session.parameters)) }
             try session.delete(writer, old, direct: true)
         }

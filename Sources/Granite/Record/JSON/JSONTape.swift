@@ -261,12 +261,35 @@ private struct JSONTapeParser {
         return length
     }
 
+    /// Whether one of the eight bytes at `pointer` ends a run of plain string bytes: a quote, a backslash, a
+    /// control character (below 0x20) or a non-ASCII byte.
+    @inline(__always)
+    static func hasSpecialByte(_ pointer: UnsafeRawPointer) -> Bool {
+        let word = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        // A byte is zero in `x` when `(x - 1) & ~x` has its high bit set (exact for whether any byte is zero);
+        // a byte is below 0x20 when `(x - 0x20) & ~x` has its high bit set (for ASCII bytes; others are caught
+        // by their own high bit).
+        let zeroQuote = (quotes &- ones) & ~quotes
+        let zeroBackslash = (backslashes &- ones) & ~backslashes
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | control | word) & highs != 0
+    }
+
     /// Parses a string at the current position (its opening quote).
     mutating func parseString() -> Bool {
         let start = position + 1
         var index = start
         var flags: UInt8 = 0
         while index < count {
+            // Eight plain bytes at a time: no quote, backslash, control character or non-ASCII byte.
+            while count - index >= 8, !JSONTapeParser.hasSpecialByte(UnsafeRawPointer(bytes + index)) {
+                index += 8
+            }
+            guard index < count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 appendScalar(.string, flags: flags, start: start, end: index)

@@ -261,22 +261,22 @@ private struct JSONTapeParser {
         return length
     }
 
-    /// Whether one of the eight bytes at `pointer` ends a run of plain string bytes: a quote, a backslash, a
-    /// control character (below 0x20) or a non-ASCII byte.
+    /// The bytes among the eight at `pointer` that end a run of plain string bytes (a quote, a backslash, a
+    /// control character below 0x20, a non-ASCII byte), as the high bit of each such byte; zero when there is none.
+    /// Bits may also be set above the first such byte (borrows), never below it: the lowest set bit is exact.
     @inline(__always)
-    static func hasSpecialByte(_ pointer: UnsafeRawPointer) -> Bool {
+    static func specialBytes(_ pointer: UnsafeRawPointer) -> UInt64 {
         let word = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
         let backslashes = word ^ (ones &* 0x5C)
-        // A byte is zero in `x` when `(x - 1) & ~x` has its high bit set (exact for whether any byte is zero);
-        // a byte is below 0x20 when `(x - 0x20) & ~x` has its high bit set (for ASCII bytes; others are caught
-        // by their own high bit).
+        // A byte of `x` is zero when `(x - 1) & ~x` has its high bit set; an ASCII byte is below 0x20 when
+        // `(x - 0x20) & ~x` has its high bit set; non-ASCII bytes have their own high bit set.
         let zeroQuote = (quotes &- ones) & ~quotes
         let zeroBackslash = (backslashes &- ones) & ~backslashes
         let control = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | control | word) & highs != 0
+        return (zeroQuote | zeroBackslash | control | word) & highs
     }
 
     /// Parses a string at the current position (its opening quote).
@@ -285,11 +285,15 @@ private struct JSONTapeParser {
         var index = start
         var flags: UInt8 = 0
         while index < count {
-            // Eight plain bytes at a time: no quote, backslash, control character or non-ASCII byte.
-            while count - index >= 8, !JSONTapeParser.hasSpecialByte(UnsafeRawPointer(bytes + index)) {
-                index += 8
+            // Eight bytes at a time while they are plain, then straight to the first special one.
+            if count - index >= 8 {
+                let mask = JSONTapeParser.specialBytes(UnsafeRawPointer(bytes + index))
+                if mask == 0 {
+                    index += 8
+                    continue
+                }
+                index += mask.trailingZeroBitCount >> 3
             }
-            guard index < count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 appendScalar(.string, flags: flags, start: start, end: index)

@@ -196,6 +196,15 @@ final class JSONFastDecoderContainerTests: XCTestCase {
         try assertSame([String: String?].self, #"{"a":null,"b":"c"}"#)
     }
 
+    func testLargeObjects() throws {
+        // Objects of more than 32 members check their keys with a set.
+        let members = (0..<40).map { "\"key\($0)\":\($0)" }
+        try assertSame([String: Int].self, "{" + members.joined(separator: ",") + "}")
+        try assertSame([String: Int].self, "{" + (members + ["\"key7\":0"]).joined(separator: ",") + "}", fast: false)
+        try assertSame(
+            [String: Int].self, "{" + (members + ["\"k\\u0065y\":0"]).joined(separator: ",") + "}", fast: false)
+    }
+
     func testWhatAbandonsToFoundation() throws {
         // Duplicate keys (Foundation keeps the first), escaped and non-ASCII keys read by key, Decimal.
         try assertSame([String: Int].self, #"{"a":1,"a":2}"#, fast: false)

@@ -11,7 +11,7 @@
 /// * Integers: only plain digits (no fraction or exponent) that fit the type; `-0` is 0.
 /// * Doubles and floats: correctly rounded, as `strtod`/`strtof` (exact fast path when the significand and the
 ///   power of ten are both exact, Swift's `Double(_:)`/`Float(_:)` otherwise); nil for an infinite result, a
-///   non-zero number that rounds to zero, and a subnormal result.
+///   non-zero number that rounds to zero, a subnormal result, and a zero with an exponent.
 enum JSONNumberParsing {
     /// The powers of ten that a `Double` represents exactly.
     static let doublePowers: [Double] = [
@@ -115,10 +115,17 @@ enum JSONNumberParsing {
             as: UTF8.self)
     }
 
+    /// The zero of a token whose digits are all zeros, or nil when it has an exponent: Foundation rejects some
+    /// of those (`0e1`…`0e9`, `0.00e1`) and accepts others (`0e10`, `0.0e8`, `-0e8`).
+    static func zero<F: BinaryFloatingPoint>(_ token: JSONTape.Token, negative: Bool) -> F? {
+        guard token.flags & JSONTape.numberExponent == 0 else { return nil }
+        return negative ? -0.0 : 0.0
+    }
+
     /// The value of a number token as a `Double`, or nil.
     static func double(_ base: UnsafePointer<UInt8>, _ token: JSONTape.Token) -> Double? {
         let parts = Self.parts(base, token)
-        if parts.digits == 0 { return parts.negative ? -0.0 : 0.0 }
+        if parts.digits == 0 { return zero(token, negative: parts.negative) }
         var value: Double
         if parts.digits <= 15, parts.exponentInRange, parts.exponent >= -22, parts.exponent <= 22 {
             value = Double(parts.significand)
@@ -139,7 +146,7 @@ enum JSONNumberParsing {
     /// The value of a number token as a `Float`, or nil.
     static func float(_ base: UnsafePointer<UInt8>, _ token: JSONTape.Token) -> Float? {
         let parts = Self.parts(base, token)
-        if parts.digits == 0 { return parts.negative ? -0.0 : 0.0 }
+        if parts.digits == 0 { return zero(token, negative: parts.negative) }
         var value: Float
         if parts.digits <= 7, parts.exponentInRange, parts.exponent >= -10, parts.exponent <= 10 {
             value = Float(parts.significand)

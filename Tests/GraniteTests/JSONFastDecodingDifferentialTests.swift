@@ -532,6 +532,31 @@ final class JSONFastDecodingDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(harness.cases, 2000)
     }
 
+    /// Every text of up to five characters (six under GRANITE_STRESS) over `0 1 9 - . e E +`, as numbers of
+    /// four types: the short forms where Foundation has quirks (it rejects `0e1` but accepts `0e10`).
+    func testShortNumberTextsExhaustively() throws {
+        let (_, stress) = Self.parameters(4)
+        var harness = JSONDiffHarness(seed: 0)
+        let alphabet = ["0", "1", "9", "-", ".", "e", "E", "+"]
+        var texts = [""]
+        var all: [String] = []
+        for _ in 1...(stress > 1 ? 6 : 5) {
+            texts = texts.flatMap { text in alphabet.map { text + $0 } }
+            all += texts
+        }
+        let decoder = JSONDecoder()
+        for text in all {
+            let bytes = Array("[\(text)]".utf8)
+            harness.check([Double].self, bytes, decoder)
+            harness.check([Float].self, bytes, decoder)
+            harness.check([Int].self, bytes, decoder)
+            harness.check([UInt8].self, bytes, decoder)
+            if testRun?.failureCount ?? 0 > 0 { break }
+        }
+        print("JSON differential (short numbers): \(harness.cases) cases, \(harness.fastCases) fast")
+        XCTAssertGreaterThan(harness.fastCases, 2000)
+    }
+
     /// String literals (escapes, surrogates, invalid bytes) decoded as strings, keys, URLs, data and UUIDs.
     func testStringsAndSpecialTypes() throws {
         let (seed, stress) = Self.parameters(3)

@@ -205,6 +205,17 @@ final class JSONFastDecoderContainerTests: XCTestCase {
             [String: Int].self, "{" + (members + ["\"k\\u0065y\":0"]).joined(separator: ",") + "}", fast: false)
     }
 
+    func testEqualKeysFromDistinctMembersAbandon() throws {
+        // "1" and "01" are the same integer key: which value wins depends on the order of `allKeys`, a
+        // dictionary's order in Foundation.
+        let decoder = makeDecoder()
+        XCTAssertNil(
+            Array(#"{"1":"a","01":"b"}"#.utf8).withUnsafeBytes {
+                JSONFastDecoding.fastDecode([Int: String].self, from: $0, with: decoder)
+            })
+        try assertSame([Int: String].self, #"{"1":"a","2":"b","-3":"c"}"#)
+    }
+
     func testWhatAbandonsToFoundation() throws {
         // Duplicate keys (Foundation keeps the first), escaped and non-ASCII keys read by key, Decimal.
         try assertSame([String: Int].self, #"{"a":1,"a":2}"#, fast: false)

@@ -36,14 +36,25 @@ final class JSONFastKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// The coding path of the object.
     var codingPath: [any CodingKey] { JSONCodingPathNode.codingPath(path) }
 
-    /// The keys of the members that convert to `Key`, in the order of the text.
+    /// The keys of the members that convert to `Key`, in the order of the text. Foundation lists them in the
+    /// order of a dictionary: when two members convert to equal keys (`"1"` and `"01"` as integer keys), the
+    /// order may change what the caller decodes, and the decode is abandoned to Foundation.
     var allKeys: [Key] {
         guard state.isReadable else { return [] }
         var keys: [Key] = []
         keys.reserveCapacity(memberCount)
+        var strings = Set<String>(minimumCapacity: memberCount)
+        var integers = Set<Int>()
         var key = firstKey
         while key < end {
-            if let codingKey = Key(stringValue: state.decodeString(state.tokens[key])) { keys.append(codingKey) }
+            if let codingKey = Key(stringValue: state.decodeString(state.tokens[key])) {
+                if !strings.insert(codingKey.stringValue).inserted
+                    || codingKey.intValue.map({ !integers.insert($0).inserted }) ?? false
+                {
+                    state.abandon()
+                }
+                keys.append(codingKey)
+            }
             key = Int(state.tokens[key + 1].next)
         }
         return keys

@@ -36,6 +36,11 @@ final class JSONFastState {
         return JSONFastBail()
     }
 
+    /// Records that the decode abandons, without throwing (for reads that cannot throw).
+    func abandon() {
+        bailed = true
+    }
+
     /// The token at `index`, or a bail once the text is no longer readable.
     @inline(__always)
     func token(_ index: Int) throws -> JSONTape.Token {

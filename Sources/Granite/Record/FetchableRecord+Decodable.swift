@@ -219,22 +219,18 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
         }
     }
 
-    /// Decodes the JSON text (or blob) of the column at `index` with the record's JSON decoder. A text is
-    /// handed to the decoder in place, without copying its bytes into a new `Data`.
+    /// Decodes the JSON text (or blob) of the column at `index` as the record's JSON decoder does, through the
+    /// fast JSON decoder when it can (see ``JSONFastDecoding``). The bytes are read in place, never copied into a
+    /// new `Data`.
     private func decodeJSON<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
         let decoder = R.databaseJSONDecoder(for: key.stringValue)
         switch try row.decode(DatabaseValue.self, atIndex: index).storage {
         case .string(var text):
             return try text.withUTF8 { utf8 in
-                guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                    return try decoder.decode(T.self, from: Data())
-                }
-                let data = Data(
-                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: utf8.count, deallocator: .none)
-                return try decoder.decode(T.self, from: data)
+                try JSONFastDecoding.decode(T.self, from: UnsafeRawBufferPointer(utf8), with: decoder)
             }
         case .blob(let data):
-            return try decoder.decode(T.self, from: data)
+            return try data.withUnsafeBytes { bytes in try JSONFastDecoding.decode(T.self, from: bytes, with: decoder) }
         case .null, .int64, .double:
             throw DecodingError.valueNotFound(
                 Data.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "Missing Data"))

@@ -455,7 +455,10 @@ struct BTree {
             try deepenRoot()
             level = 1
         }
-        if isLeaf && !append, try shiftToSibling(level: level, index: index, cell: cell) { return nil }
+        if isLeaf && !append {
+            if try shiftToSibling(level: level, index: index, cell: cell) { return nil }
+            if kind == .table, try balanceLeaves(level: level, extra: (cell, index)) { return nil }
+        }
         let splitPage = path.pages[level]
         let (right, separator) = try split(level: level, index: index, cell: cell, append: append)
         let parentLevel = level - 1
@@ -485,8 +488,8 @@ struct BTree {
     }
 
     /// Instead of splitting a full leaf, spreads its cells and the new one
-    /// over the leaf and a sibling with room (an eighth of a page or more for a table, a quarter for an index), which
-    /// keeps leaves fuller under random inserts. Returns whether it did.
+    /// over the leaf and a sibling with room (a sixteenth of a page or more for a table, a quarter for an index),
+    /// which keeps leaves fuller under random inserts. Returns whether it did.
     private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
         let path = pager.path
         let parentLevel = level - 1
@@ -494,9 +497,10 @@ struct BTree {
         let childIndex = path.indices[parentLevel]
         let number = path.pages[level]
         // Table leaves accept a sibling with less room: their cells are few and large, and their splits come from
-        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing. Index
+        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing (when
+        // neither sibling has room, ``balanceLeaves`` spreads the leaf's neighbourhood over one more page). Index
         // leaves under random inserts share only with a sibling a quarter empty, which keeps inserts cheap.
-        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 8 : 4)
+        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 16 : 4)
         if childIndex > 0 {
             let leftNumber = try childPage(parent, childIndex - 1)
             let left = try treePage(leftNumber)
@@ -516,6 +520,171 @@ struct BTree {
             }
         }
         return false
+    }
+
+    /// How many siblings on each side of a table leaf ``balanceLeaves`` takes in: up to five pages in all.
+    static let balanceReach = 2
+
+    /// Rebalances the table leaf at `level` of the path together with up to ``balanceReach`` siblings on each side
+    /// (children of the same parent), rebuilding them as pages of nearly equal fill.
+    ///
+    /// With `extra`, the leaf is full and `extra.cell` belongs at `extra.index` of it: the cells of the window and
+    /// the new one are spread over one page more than the window had (one new page shared by up to five full ones,
+    /// so that each ends about five-sixths full rather than three quarters after a split). Without `extra`, the leaf
+    /// underflowed after a delete: the cells of the window are packed into as few pages as hold them, spread evenly,
+    /// and the pages left over are freed.
+    ///
+    /// Returns false, changing nothing, when it cannot: no even distribution fits, or the parent could not take the
+    /// new separators with at most one split (the caller then falls back to a two-page split or merge).
+    private func balanceLeaves(level: Int, extra: (cell: UnsafeRawBufferPointer, index: Int)?) throws -> Bool {
+        precondition(kind == .table, "multi-page balance is for table leaves")
+        let path = pager.path
+        guard level >= 1 else { return false }
+        let geometry = pager.geometry
+        let pageSize = pager.pageSize
+        let parentLevel = level - 1
+        let parentNumber = path.pages[parentLevel]
+        let childIndex = path.indices[parentLevel]
+        var numbers: [PageNumber] = []
+        var lo = 0
+        do {
+            let parent = try treePage(parentNumber)
+            let childCount = parent.cellCount + 1
+            let width = 2 * BTree.balanceReach + 1
+            lo = max(0, childIndex - BTree.balanceReach)
+            let hi = min(childCount, lo + width)
+            lo = max(0, hi - width)
+            numbers.reserveCapacity(hi - lo + 1)
+            for i in lo..<hi { numbers.append(try childPage(parent, i)) }
+        }
+        let m = numbers.count
+        guard numbers[childIndex - lo] == path.pages[level] else {
+            throw StorageError.corrupt(page: parentNumber, "child \(childIndex) is not the page descended into")
+        }
+        if extra == nil && m < 2 { return false }
+
+        // Copies of the window's pages (and of the new cell), which the rebuilt pages are filled from.
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: (m + 1) * pageSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var items: [UnsafeRawBufferPointer] = []
+        var leafType = PageType.tableLeaf
+        var extraPosition = 0
+        for (j, number) in numbers.enumerated() {
+            let page = try treePage(number)
+            guard page.isLeaf else {
+                throw StorageError.corrupt(page: number, "sibling of a leaf is not a leaf")
+            }
+            leafType = page.type
+            let copy = buffer + j * pageSize
+            copy.copyMemory(from: page.base, byteCount: pageSize)
+            let old = TreePage(unchecked: number, base: copy, geometry: geometry)
+            if j == childIndex - lo { extraPosition = items.count + (extra?.index ?? 0) }
+            let count = old.cellCount
+            if items.isEmpty { items.reserveCapacity(count * (m + 1) + 1) }
+            for i in 0..<count {
+                items.append(UnsafeRawBufferPointer(start: copy + old.cellOffset(i), count: try old.cellSize(at: i)))
+            }
+        }
+        if let extra {
+            let copy = buffer + m * pageSize
+            copy.copyMemory(from: extra.cell.baseAddress!, byteCount: extra.cell.count)
+            items.insert(UnsafeRawBufferPointer(start: copy, count: extra.cell.count), at: extraPosition)
+        }
+        guard !items.isEmpty else { return false }
+
+        // How many pages: the fewest that hold the cells packed in order, and one more than the window on overflow.
+        let area = geometry.usableEnd - TreeGeometry.headerSize
+        var total = 0
+        var pageCount = 1
+        var running = 0
+        for item in items {
+            let size = item.count + 2
+            if running + size > area {
+                pageCount += 1
+                running = 0
+            }
+            running += size
+            total += size
+        }
+        if extra != nil { pageCount = max(pageCount, m + 1) }
+        pageCount = min(pageCount, items.count)
+        // Even cuts: page j ends where the running total passes (j + 1) / pageCount of the bytes.
+        var starts = [0]
+        starts.reserveCapacity(pageCount + 1)
+        running = 0
+        var cumulative = 0
+        for (i, item) in items.enumerated() {
+            let size = item.count + 2
+            if running > 0 && starts.count < pageCount
+                && (running + size > area || (2 * cumulative + size) * pageCount > 2 * total * starts.count)
+            {
+                starts.append(i)
+                running = 0
+            }
+            running += size
+            cumulative += size
+        }
+        guard running <= area else { return false }
+        starts.append(items.count)
+        let k = starts.count - 1
+
+        // The separators: after each new page but the last, the rowid of its last cell. The last page takes the
+        // place of the window's last page, whose separator in the parent (or right-child slot) stays.
+        var separators: [[UInt8]] = []
+        separators.reserveCapacity(k)
+        var needed = 0
+        for j in 0..<(k - 1) {
+            let separator = try leafSeparator(left: items[starts[j + 1] - 1], right: items[starts[j + 1]], child: 0)
+            if j > 0 { needed += separator.count + 2 }
+            separators.append(separator)
+        }
+        do {
+            // Every separator but the first must fit in the parent directly; the first may split it.
+            let parent = try treePage(parentNumber)
+            var available = parent.freeBytes
+            for i in lo..<(lo + m - 1) { available += try parent.cellSize(at: i) + 2 }
+            guard needed <= available else { return false }
+        }
+
+        // Rebuild the pages: the window's own first, then a new one, or free those no longer needed.
+        var pages = numbers
+        while pages.count < k { pages.append(try pager.allocatePage()) }
+        for j in 0..<k {
+            let page = TreePage(unchecked: pages[j], base: try pager.writablePage(pages[j]), geometry: geometry)
+            page.initialize(leafType)
+            try fill(page, items[starts[j]..<starts[j + 1]])
+        }
+        for j in min(k, m)..<m { try pager.freePage(pages[j]) }
+
+        // Update the parent: drop the window's separators, point the last slot at the last page, insert the new ones.
+        let parent = try writableTreePage(parentNumber)
+        for i in stride(from: lo + m - 2, through: lo, by: -1) {
+            let cell = try parent.cell(at: i)
+            parent.removeCell(at: i, size: cell.size)
+        }
+        if lo < parent.cellCount {
+            parent.setChild(at: lo, pages[k - 1])
+        } else {
+            parent.setRightChild(pages[k - 1])
+        }
+        var j = k - 2
+        while j >= 1 {
+            separators[j].withUnsafeMutableBytes { $0.baseAddress!.setU32(0, pages[j]) }
+            guard try separators[j].withUnsafeBytes({ try parent.insertCell($0, at: lo) }) else {
+                throw StorageError.corrupt(page: parentNumber, "separators do not fit in the parent")
+            }
+            j -= 1
+        }
+        let depth = path.count
+        if k >= 2 {
+            separators[0].withUnsafeMutableBytes { $0.baseAddress!.setU32(0, pages[0]) }
+            path.indices[parentLevel] = lo
+            _ = try separators[0].withUnsafeBytes { try insertCell($0, level: parentLevel, index: lo) }
+        }
+        if extra != nil { pager.leafBalances.overflow += 1 } else { pager.leafBalances.underflow += 1 }
+        // Fewer pages: the parent lost separators and may be underfull (a root split above shifts its level).
+        if k < m { try rebalance(level: parentLevel + path.count - depth) }
+        return true
     }
 
     /// Whether every page above `level` was entered through its right child.
@@ -742,6 +911,7 @@ struct BTree {
         let parent = try treePage(path.pages[parentLevel])
         let parentCount = parent.cellCount
         guard parentCount > 0 else { return }
+        if kind == .table && page.isLeaf, try balanceLeaves(level: level, extra: nil) { return }
         let childIndex = path.indices[parentLevel]
         let separator = childIndex > 0 ? childIndex - 1 : 0
         let leftNumber = try childPage(parent, separator)

@@ -355,8 +355,9 @@ struct BTree {
         return found
     }
 
-    /// After a table leaf split in the middle of a tree (rows that grew, or inserts below the largest rowid), which
-    /// leaves two half-full pages, moves cells from the fuller
+    /// After a table leaf split in the middle of a tree (only when ``balanceLeaves`` could not rebuild the leaf's
+    /// neighbourhood, whose parent had no room for its separators), which leaves two half-full pages, moves cells
+    /// from the fuller
     /// outer neighbours into them (left page with its left sibling, right page with its right sibling): a split
     /// then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move is an ordinary
     /// redistribution between two siblings, found by a fresh descent, so the tree is valid between them.
@@ -651,8 +652,7 @@ struct BTree {
         while pages.count < k { pages.append(try pager.allocatePage()) }
         for j in 0..<k {
             let page = TreePage(unchecked: pages[j], base: try pager.writablePage(pages[j]), geometry: geometry)
-            page.initialize(leafType)
-            try fill(page, items[starts[j]..<starts[j + 1]])
+            try fill(page, leafType, items[starts[j]..<starts[j + 1]])
         }
         for j in min(k, m)..<m { try pager.freePage(pages[j]) }
 
@@ -722,23 +722,21 @@ struct BTree {
         let left = try writableTreePage(number)
         let right = TreePage(
             unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
-        left.initialize(old.type)
-        right.initialize(old.type)
 
         if isLeaf {
             guard let k = append ? items.count - 1 : balancedSplit(items, promote: false) else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
-            try fill(left, items[0..<k])
-            try fill(right, items[k...])
+            try fill(left, old.type, items[0..<k])
+            try fill(right, old.type, items[k...])
             let separator = try leafSeparator(left: items[k - 1], right: items[k], child: number)
             return (rightNumber, separator)
         } else {
             guard let p = append ? items.count - 2 : balancedSplit(items, promote: true) else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
-            try fill(left, items[0..<p])
-            try fill(right, items[(p + 1)...])
+            try fill(left, old.type, items[0..<p])
+            try fill(right, old.type, items[(p + 1)...])
             left.setRightChild(items[p].baseAddress!.u32(0))
             right.setRightChild(oldRightChild)
             var separator = [UInt8](items[p])
@@ -798,25 +796,33 @@ struct BTree {
         return best
     }
 
-    /// Appends cells, in order, to an empty page.
-    /// The page must be empty (just initialized): cells are laid out from the end of the content area down, as
-    /// inserting them one by one would, without per-cell bookkeeping.
-    private func fill<C: Collection>(_ page: TreePage, _ cells: C) throws where C.Element == UnsafeRawBufferPointer {
-        precondition(page.cellCount == 0 && page.fragmentedBytes == 0, "fill needs an empty page")
+    /// Rewrites `page` as a page of `type` holding `cells` in order (and a zero right child): the cells are laid out
+    /// from the end of the content area down, as inserting them one by one would, then the header and pointers are
+    /// written and the gap between pointers and cells is zeroed. Every byte before the trailer is written once, so the
+    /// page needs no initializing first (and no stale data lingers in its free space). The cells must not point into
+    /// the page itself.
+    private func fill<C: Collection>(
+        _ page: TreePage, _ type: PageType, _ cells: C
+    ) throws where C.Element == UnsafeRawBufferPointer {
+        let base = page.base
         var i = 0
-        var start = page.contentStart
+        var start = pager.geometry.usableEnd
         for cell in cells {
             let size = cell.count
             guard start - size >= TreeGeometry.headerSize + 2 * (i + 1) else {
                 throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
             }
             start -= size
-            if size > 0 { copyCell(to: page.base + start, from: cell.baseAddress!, count: size) }
-            page.base.setU16(TreeGeometry.headerSize + 2 * i, start)
+            if size > 0 { copyCell(to: base + start, from: cell.baseAddress!, count: size) }
+            base.setU16(TreeGeometry.headerSize + 2 * i, start)
             i += 1
         }
-        page.base.setU16(2, i)
-        page.base.setU16(4, start)
+        let gap = TreeGeometry.headerSize + 2 * i
+        (base + gap).initializeMemory(as: UInt8.self, repeating: 0, count: start - gap)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: TreeGeometry.headerSize)
+        base.setU8(0, type.rawValue)
+        base.setU16(2, i)
+        base.setU16(4, start)
     }
 
     /// The separator between two adjacent leaf cells, pointing at `child`:
@@ -984,8 +990,7 @@ struct BTree {
             if total <= area && extra == nil {
                 // Merge everything into the left page; drop the right page.
                 let left = try writableTreePage(leftNumber)
-                left.initialize(leftOld.type)
-                try fill(left, items)
+                try fill(left, leftOld.type, items)
                 left.setRightChild(rightOld.rightChild)
                 if isLeaf { try freeOverflow(parent, separatorCell) }
                 parent.removeCell(at: separator, size: separatorCell.size)
@@ -1004,17 +1009,15 @@ struct BTree {
             }
             let left = try writableTreePage(leftNumber)
             let right = try writableTreePage(rightNumber)
-            left.initialize(leftOld.type)
-            right.initialize(leftOld.type)
             var newSeparator: [UInt8]
             if isLeaf {
-                try fill(left, items[0..<k])
-                try fill(right, items[k...])
+                try fill(left, leftOld.type, items[0..<k])
+                try fill(right, leftOld.type, items[k...])
                 newSeparator = try leafSeparator(left: items[k - 1], right: items[k], child: leftNumber)
                 try freeOverflow(parent, separatorCell)
             } else {
-                try fill(left, items[0..<k])
-                try fill(right, items[(k + 1)...])
+                try fill(left, leftOld.type, items[0..<k])
+                try fill(right, leftOld.type, items[(k + 1)...])
                 left.setRightChild(items[k].baseAddress!.u32(0))
                 right.setRightChild(rightOld.rightChild)
                 newSeparator = [UInt8](items[k])

@@ -489,8 +489,9 @@ struct BTree {
     }
 
     /// Instead of splitting a full leaf, spreads its cells and the new one
-    /// over the leaf and a sibling with room (a sixteenth of a page or more for a table, a quarter for an index),
-    /// which keeps leaves fuller under random inserts. Returns whether it did.
+    /// over the leaf and a sibling with room (for a table a sixteenth of a page or room for four cells of the new
+    /// one's size, whichever is more; a quarter of a page for an index), which keeps leaves fuller under random
+    /// inserts. Returns whether it did.
     private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
         let path = pager.path
         let parentLevel = level - 1
@@ -499,9 +500,11 @@ struct BTree {
         let number = path.pages[level]
         // Table leaves accept a sibling with less room: their cells are few and large, and their splits come from
         // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing (when
-        // neither sibling has room, ``balanceLeaves`` spreads the leaf's neighbourhood over one more page). Index
+        // neither sibling has room, ``balanceLeaves`` spreads the leaf's neighbourhood over one more page). Room for
+        // four cells keeps large rows inserted at random from sharing (rebuilding two pages) every few inserts. Index
         // leaves under random inserts share only with a sibling a quarter empty, which keeps inserts cheap.
-        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 16 : 4)
+        let area = pager.geometry.usableEnd - TreeGeometry.headerSize
+        let roomy = kind == .table ? max(area / 16, 4 * (cell.count + 2)) : area / 4
         if childIndex > 0 {
             let leftNumber = try childPage(parent, childIndex - 1)
             let left = try treePage(leftNumber)

@@ -357,10 +357,10 @@ struct BTree {
 
     /// After a table leaf split in the middle of a tree (only when ``balanceLeaves`` could not rebuild the leaf's
     /// neighbourhood, whose parent had no room for its separators), which leaves two half-full pages, moves cells
-    /// from the fuller
-    /// outer neighbours into them (left page with its left sibling, right page with its right sibling): a split
-    /// then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move is an ordinary
-    /// redistribution between two siblings, found by a fresh descent, so the tree is valid between them.
+    /// from the fuller outer neighbours into them (left page with its left sibling, right page with its right
+    /// sibling): a split then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move
+    /// is an ordinary redistribution between two siblings, found by a fresh descent, so the tree is valid between
+    /// them.
     private func spreadAfterSplit(left: PageNumber, right: PageNumber) throws {
         try spread(right, withLeftSibling: false)
         try spread(left, withLeftSibling: true)

@@ -106,6 +106,8 @@ final class BTreeModelTests: XCTestCase {
             }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
+        // Full table leaves whose siblings had no room were rebuilt with their neighbourhood (BTree.balanceLeaves).
+        XCTAssertGreaterThan(engine.pager.leafBalances.overflow, 0, "multi-page balances on overflow, \(context)")
     }
 
     func compareAll(_ table: TableTree, _ model: Model, _ context: String) throws {

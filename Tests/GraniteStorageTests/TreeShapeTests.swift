@@ -30,8 +30,9 @@ final class TreeShapeTests: XCTestCase {
         XCTAssertGreaterThan(stats.leafFill, 0.6)
     }
 
-    /// Rows that grow in place (an UPDATE lengthening a text column) split full leaves; the halves then take cells
-    /// from their full neighbours, so that the table gains one page for about three split ones.
+    /// Rows that grow in place (an UPDATE lengthening a text column) overflow full leaves; a full leaf whose
+    /// siblings have no room spreads its neighbourhood of up to five pages over one more, so that the table gains
+    /// one page for about five full ones.
     func testRowsGrowingInPlaceKeepLeavesFull() throws {
         let engine = try StorageEngine.inMemory()
         let table = try engine.createTable(named: "t")
@@ -49,7 +50,7 @@ final class TreeShapeTests: XCTestCase {
         let stats = try XCTUnwrap(report.trees.first { $0.info.name == "t" })
         XCTAssertEqual(stats.entries, count)
         print("leaf fill after growing rows: \(stats.leafFill)")
-        XCTAssertGreaterThan(stats.leafFill, 0.76, "split leaves should take cells from full neighbours")
+        XCTAssertGreaterThan(stats.leafFill, 0.84, "a full leaf shares one new page with its full neighbours")
         for rowid in 1...count {
             let expected = payloadBytes(grown.contains(rowid) ? 60 : 50, seed: UInt64(rowid))
             let stored = try table.get(rowid: Int64(rowid))

@@ -355,11 +355,12 @@ struct BTree {
         return found
     }
 
-    /// After a table leaf split in the middle of a tree (rows that grew, or inserts below the largest rowid), which
-    /// leaves two half-full pages, moves cells from the fuller
-    /// outer neighbours into them (left page with its left sibling, right page with its right sibling): a split
-    /// then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move is an ordinary
-    /// redistribution between two siblings, found by a fresh descent, so the tree is valid between them.
+    /// After a table leaf split in the middle of a tree (only when ``balanceLeaves`` could not rebuild the leaf's
+    /// neighbourhood, whose parent had no room for its separators), which leaves two half-full pages, moves cells
+    /// from the fuller outer neighbours into them (left page with its left sibling, right page with its right
+    /// sibling): a split then costs one page for three full ones, as in a B*-tree, instead of one for two. Each move
+    /// is an ordinary redistribution between two siblings, found by a fresh descent, so the tree is valid between
+    /// them.
     private func spreadAfterSplit(left: PageNumber, right: PageNumber) throws {
         try spread(right, withLeftSibling: false)
         try spread(left, withLeftSibling: true)
@@ -455,7 +456,10 @@ struct BTree {
             try deepenRoot()
             level = 1
         }
-        if isLeaf && !append, try shiftToSibling(level: level, index: index, cell: cell) { return nil }
+        if isLeaf && !append {
+            if try shiftToSibling(level: level, index: index, cell: cell) { return nil }
+            if kind == .table, try balanceLeaves(level: level, extra: (cell, index)) { return nil }
+        }
         let splitPage = path.pages[level]
         let (right, separator) = try split(level: level, index: index, cell: cell, append: append)
         let parentLevel = level - 1
@@ -485,8 +489,9 @@ struct BTree {
     }
 
     /// Instead of splitting a full leaf, spreads its cells and the new one
-    /// over the leaf and a sibling with room (an eighth of a page or more for a table, a quarter for an index), which
-    /// keeps leaves fuller under random inserts. Returns whether it did.
+    /// over the leaf and a sibling with room (for a table a sixteenth of a page or room for four cells of the new
+    /// one's size, whichever is more; a quarter of a page for an index), which keeps leaves fuller under random
+    /// inserts. Returns whether it did.
     private func shiftToSibling(level: Int, index: Int, cell: UnsafeRawBufferPointer) throws -> Bool {
         let path = pager.path
         let parentLevel = level - 1
@@ -494,9 +499,12 @@ struct BTree {
         let childIndex = path.indices[parentLevel]
         let number = path.pages[level]
         // Table leaves accept a sibling with less room: their cells are few and large, and their splits come from
-        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing. Index
+        // rows that grew in place, where fuller pages matter more than the cost of more frequent sharing (when
+        // neither sibling has room, ``balanceLeaves`` spreads the leaf's neighbourhood over one more page). Room for
+        // four cells keeps large rows inserted at random from sharing (rebuilding two pages) every few inserts. Index
         // leaves under random inserts share only with a sibling a quarter empty, which keeps inserts cheap.
-        let roomy = (pager.geometry.usableEnd - TreeGeometry.headerSize) / (kind == .table ? 8 : 4)
+        let area = pager.geometry.usableEnd - TreeGeometry.headerSize
+        let roomy = kind == .table ? max(area / 16, 4 * (cell.count + 2)) : area / 4
         if childIndex > 0 {
             let leftNumber = try childPage(parent, childIndex - 1)
             let left = try treePage(leftNumber)
@@ -516,6 +524,170 @@ struct BTree {
             }
         }
         return false
+    }
+
+    /// How many siblings on each side of a table leaf ``balanceLeaves`` takes in: up to five pages in all.
+    static let balanceReach = 2
+
+    /// Rebalances the table leaf at `level` of the path together with up to ``balanceReach`` siblings on each side
+    /// (children of the same parent), rebuilding them as pages of nearly equal fill.
+    ///
+    /// With `extra`, the leaf is full and `extra.cell` belongs at `extra.index` of it: the cells of the window and
+    /// the new one are spread over one page more than the window had (one new page shared by up to five full ones,
+    /// so that each ends about five-sixths full rather than three quarters after a split). Without `extra`, the leaf
+    /// underflowed after a delete: the cells of the window are packed into as few pages as hold them, spread evenly,
+    /// and the pages left over are freed.
+    ///
+    /// Returns false, changing nothing, when it cannot: no even distribution fits, or the parent could not take the
+    /// new separators with at most one split (the caller then falls back to a two-page split or merge).
+    private func balanceLeaves(level: Int, extra: (cell: UnsafeRawBufferPointer, index: Int)?) throws -> Bool {
+        precondition(kind == .table, "multi-page balance is for table leaves")
+        let path = pager.path
+        guard level >= 1 else { return false }
+        let geometry = pager.geometry
+        let pageSize = pager.pageSize
+        let parentLevel = level - 1
+        let parentNumber = path.pages[parentLevel]
+        let childIndex = path.indices[parentLevel]
+        var numbers: [PageNumber] = []
+        var lo = 0
+        do {
+            let parent = try treePage(parentNumber)
+            let childCount = parent.cellCount + 1
+            let width = 2 * BTree.balanceReach + 1
+            lo = max(0, childIndex - BTree.balanceReach)
+            let hi = min(childCount, lo + width)
+            lo = max(0, hi - width)
+            numbers.reserveCapacity(hi - lo + 1)
+            for i in lo..<hi { numbers.append(try childPage(parent, i)) }
+        }
+        let m = numbers.count
+        guard numbers[childIndex - lo] == path.pages[level] else {
+            throw StorageError.corrupt(page: parentNumber, "child \(childIndex) is not the page descended into")
+        }
+        if extra == nil && m < 2 { return false }
+
+        // Copies of the window's pages (and of the new cell), which the rebuilt pages are filled from.
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: (m + 1) * pageSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var items: [UnsafeRawBufferPointer] = []
+        var leafType = PageType.tableLeaf
+        var extraPosition = 0
+        for (j, number) in numbers.enumerated() {
+            let page = try treePage(number)
+            guard page.isLeaf else {
+                throw StorageError.corrupt(page: number, "sibling of a leaf is not a leaf")
+            }
+            leafType = page.type
+            let copy = buffer + j * pageSize
+            copy.copyMemory(from: page.base, byteCount: pageSize)
+            let old = TreePage(unchecked: number, base: copy, geometry: geometry)
+            if j == childIndex - lo { extraPosition = items.count + (extra?.index ?? 0) }
+            let count = old.cellCount
+            if items.isEmpty { items.reserveCapacity(count * (m + 1) + 1) }
+            for i in 0..<count {
+                items.append(UnsafeRawBufferPointer(start: copy + old.cellOffset(i), count: try old.cellSize(at: i)))
+            }
+        }
+        if let extra {
+            let copy = buffer + m * pageSize
+            copy.copyMemory(from: extra.cell.baseAddress!, byteCount: extra.cell.count)
+            items.insert(UnsafeRawBufferPointer(start: copy, count: extra.cell.count), at: extraPosition)
+        }
+        guard !items.isEmpty else { return false }
+
+        // How many pages: the fewest that hold the cells packed in order, and one more than the window on overflow.
+        let area = geometry.usableEnd - TreeGeometry.headerSize
+        var total = 0
+        var pageCount = 1
+        var running = 0
+        for item in items {
+            let size = item.count + 2
+            if running + size > area {
+                pageCount += 1
+                running = 0
+            }
+            running += size
+            total += size
+        }
+        if extra != nil { pageCount = max(pageCount, m + 1) }
+        pageCount = min(pageCount, items.count)
+        // Even cuts: page j ends where the running total passes (j + 1) / pageCount of the bytes.
+        var starts = [0]
+        starts.reserveCapacity(pageCount + 1)
+        running = 0
+        var cumulative = 0
+        for (i, item) in items.enumerated() {
+            let size = item.count + 2
+            if running > 0 && starts.count < pageCount
+                && (running + size > area || (2 * cumulative + size) * pageCount > 2 * total * starts.count)
+            {
+                starts.append(i)
+                running = 0
+            }
+            running += size
+            cumulative += size
+        }
+        guard running <= area else { return false }
+        starts.append(items.count)
+        let k = starts.count - 1
+
+        // The separators: after each new page but the last, the rowid of its last cell. The last page takes the
+        // place of the window's last page, whose separator in the parent (or right-child slot) stays.
+        var separators: [[UInt8]] = []
+        separators.reserveCapacity(k)
+        var needed = 0
+        for j in 0..<(k - 1) {
+            let separator = try leafSeparator(left: items[starts[j + 1] - 1], right: items[starts[j + 1]], child: 0)
+            if j > 0 { needed += separator.count + 2 }
+            separators.append(separator)
+        }
+        do {
+            // Every separator but the first must fit in the parent directly; the first may split it.
+            let parent = try treePage(parentNumber)
+            var available = parent.freeBytes
+            for i in lo..<(lo + m - 1) { available += try parent.cellSize(at: i) + 2 }
+            guard needed <= available else { return false }
+        }
+
+        // Rebuild the pages: the window's own first, then a new one, or free those no longer needed.
+        var pages = numbers
+        while pages.count < k { pages.append(try pager.allocatePage()) }
+        for j in 0..<k {
+            let page = TreePage(unchecked: pages[j], base: try pager.writablePage(pages[j]), geometry: geometry)
+            try fill(page, leafType, items[starts[j]..<starts[j + 1]])
+        }
+        for j in min(k, m)..<m { try pager.freePage(pages[j]) }
+
+        // Update the parent: drop the window's separators, point the last slot at the last page, insert the new ones.
+        let parent = try writableTreePage(parentNumber)
+        for i in stride(from: lo + m - 2, through: lo, by: -1) {
+            let cell = try parent.cell(at: i)
+            parent.removeCell(at: i, size: cell.size)
+        }
+        if lo < parent.cellCount {
+            parent.setChild(at: lo, pages[k - 1])
+        } else {
+            parent.setRightChild(pages[k - 1])
+        }
+        var j = k - 2
+        while j >= 1 {
+            separators[j].withUnsafeMutableBytes { $0.baseAddress!.setU32(0, pages[j]) }
+            guard try separators[j].withUnsafeBytes({ try parent.insertCell($0, at: lo) }) else {
+                throw StorageError.corrupt(page: parentNumber, "separators do not fit in the parent")
+            }
+            j -= 1
+        }
+        let depth = path.count
+        if k >= 2 {
+            separators[0].withUnsafeMutableBytes { $0.baseAddress!.setU32(0, pages[0]) }
+            path.indices[parentLevel] = lo
+            _ = try separators[0].withUnsafeBytes { try insertCell($0, level: parentLevel, index: lo) }
+        }
+        if extra != nil { pager.leafBalances.overflow += 1 } else { pager.leafBalances.underflow += 1 }
+        // Fewer pages: the parent lost separators and may be underfull (a root split above shifts its level).
+        if k < m { try rebalance(level: parentLevel + path.count - depth) }
+        return true
     }
 
     /// Whether every page above `level` was entered through its right child.
@@ -553,23 +725,21 @@ struct BTree {
         let left = try writableTreePage(number)
         let right = TreePage(
             unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
-        left.initialize(old.type)
-        right.initialize(old.type)
 
         if isLeaf {
             guard let k = append ? items.count - 1 : balancedSplit(items, promote: false) else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
-            try fill(left, items[0..<k])
-            try fill(right, items[k...])
+            try fill(left, old.type, items[0..<k])
+            try fill(right, old.type, items[k...])
             let separator = try leafSeparator(left: items[k - 1], right: items[k], child: number)
             return (rightNumber, separator)
         } else {
             guard let p = append ? items.count - 2 : balancedSplit(items, promote: true) else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
-            try fill(left, items[0..<p])
-            try fill(right, items[(p + 1)...])
+            try fill(left, old.type, items[0..<p])
+            try fill(right, old.type, items[(p + 1)...])
             left.setRightChild(items[p].baseAddress!.u32(0))
             right.setRightChild(oldRightChild)
             var separator = [UInt8](items[p])
@@ -629,25 +799,33 @@ struct BTree {
         return best
     }
 
-    /// Appends cells, in order, to an empty page.
-    /// The page must be empty (just initialized): cells are laid out from the end of the content area down, as
-    /// inserting them one by one would, without per-cell bookkeeping.
-    private func fill<C: Collection>(_ page: TreePage, _ cells: C) throws where C.Element == UnsafeRawBufferPointer {
-        precondition(page.cellCount == 0 && page.fragmentedBytes == 0, "fill needs an empty page")
+    /// Rewrites `page` as a page of `type` holding `cells` in order (and a zero right child): the cells are laid out
+    /// from the end of the content area down, as inserting them one by one would, then the header and pointers are
+    /// written and the gap between pointers and cells is zeroed. Every byte before the trailer is written once, so the
+    /// page needs no initializing first (and no stale data lingers in its free space). The cells must not point into
+    /// the page itself.
+    private func fill<C: Collection>(
+        _ page: TreePage, _ type: PageType, _ cells: C
+    ) throws where C.Element == UnsafeRawBufferPointer {
+        let base = page.base
         var i = 0
-        var start = page.contentStart
+        var start = pager.geometry.usableEnd
         for cell in cells {
             let size = cell.count
             guard start - size >= TreeGeometry.headerSize + 2 * (i + 1) else {
                 throw StorageError.corrupt(page: page.number, "cells do not fit while rebuilding the page")
             }
             start -= size
-            if size > 0 { copyCell(to: page.base + start, from: cell.baseAddress!, count: size) }
-            page.base.setU16(TreeGeometry.headerSize + 2 * i, start)
+            if size > 0 { copyCell(to: base + start, from: cell.baseAddress!, count: size) }
+            base.setU16(TreeGeometry.headerSize + 2 * i, start)
             i += 1
         }
-        page.base.setU16(2, i)
-        page.base.setU16(4, start)
+        let gap = TreeGeometry.headerSize + 2 * i
+        (base + gap).initializeMemory(as: UInt8.self, repeating: 0, count: start - gap)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: TreeGeometry.headerSize)
+        base.setU8(0, type.rawValue)
+        base.setU16(2, i)
+        base.setU16(4, start)
     }
 
     /// The separator between two adjacent leaf cells, pointing at `child`:
@@ -742,6 +920,7 @@ struct BTree {
         let parent = try treePage(path.pages[parentLevel])
         let parentCount = parent.cellCount
         guard parentCount > 0 else { return }
+        if kind == .table && page.isLeaf, try balanceLeaves(level: level, extra: nil) { return }
         let childIndex = path.indices[parentLevel]
         let separator = childIndex > 0 ? childIndex - 1 : 0
         let leftNumber = try childPage(parent, separator)
@@ -814,8 +993,7 @@ struct BTree {
             if total <= area && extra == nil {
                 // Merge everything into the left page; drop the right page.
                 let left = try writableTreePage(leftNumber)
-                left.initialize(leftOld.type)
-                try fill(left, items)
+                try fill(left, leftOld.type, items)
                 left.setRightChild(rightOld.rightChild)
                 if isLeaf { try freeOverflow(parent, separatorCell) }
                 parent.removeCell(at: separator, size: separatorCell.size)
@@ -834,17 +1012,15 @@ struct BTree {
             }
             let left = try writableTreePage(leftNumber)
             let right = try writableTreePage(rightNumber)
-            left.initialize(leftOld.type)
-            right.initialize(leftOld.type)
             var newSeparator: [UInt8]
             if isLeaf {
-                try fill(left, items[0..<k])
-                try fill(right, items[k...])
+                try fill(left, leftOld.type, items[0..<k])
+                try fill(right, leftOld.type, items[k...])
                 newSeparator = try leafSeparator(left: items[k - 1], right: items[k], child: leftNumber)
                 try freeOverflow(parent, separatorCell)
             } else {
-                try fill(left, items[0..<k])
-                try fill(right, items[(k + 1)...])
+                try fill(left, leftOld.type, items[0..<k])
+                try fill(right, leftOld.type, items[(k + 1)...])
                 left.setRightChild(items[k].baseAddress!.u32(0))
                 right.setRightChild(rightOld.rightChild)
                 newSeparator = [UInt8](items[k])

@@ -40,6 +40,8 @@ public final class Pager {
     @exclusivity(unchecked) var treeGeneration: UInt64 = 0
     /// Where the last lookup of a row by rowid found it; valid while ``treeGeneration`` stays the same.
     @exclusivity(unchecked) var rowHint = RowHint()
+    /// How many multi-page leaf balances ran (on overflow, on underflow): statistics for tests.
+    @exclusivity(unchecked) var leafBalances = (overflow: 0, underflow: 0)
     /// A page-sized scratch buffer for page rebuilds.
     let scratch: UnsafeMutableRawPointer
     /// A second scratch buffer (merges work on two pages).

@@ -404,7 +404,8 @@ struct ReportRow {
     var granite: String
     var sqlite: String
     var ratio: Double
-    var target: Double
+    /// The target ratio, or nil for a row measured for information only.
+    var target: Double?
 
     static func time(_ workload: String, _ samples: [[Double]], target: Double) -> ReportRow {
         let granite = median(samples[0])
@@ -414,13 +415,16 @@ struct ReportRow {
             ratio: sqlite > 0 ? granite / sqlite : .infinity, target: target)
     }
 
-    static func size(_ workload: String, _ sizes: [Int64], target: Double) -> ReportRow {
+    static func size(_ workload: String, _ sizes: [Int64], target: Double?) -> ReportRow {
         ReportRow(
             workload: workload, granite: String(sizes[0]), sqlite: String(sizes[1]),
             ratio: sizes[1] > 0 ? Double(sizes[0]) / Double(sizes[1]) : .infinity, target: target)
     }
 
     var markdown: String {
+        guard let target else {
+            return "| \(workload) | \(granite) | \(sqlite) | \(String(format: "%.2f", ratio)) | — | (information) |"
+        }
         let met = ratio <= target ? "yes" : "no"
         return
             "| \(workload) | \(granite) | \(sqlite) | \(String(format: "%.2f", ratio)) | ≤ \(String(format: "%.1f", target)) | \(met) |"

@@ -121,7 +121,7 @@ extension Benchmark {
             table.append(
                 .size(
                     "Codable: file size after close, \(dataset.rawValue), Granite compression off (bytes)",
-                    [medians[2], medians[1]], target: 1.0))
+                    [medians[2], medians[1]], target: nil))
             let saved: Double = 100 * (1 - Double(medians[0]) / Double(max(medians[2], 1)))
             let graniteFiles = files[0].joined(separator: ", ")
             let grdbFiles = files[1].joined(separator: ", ")

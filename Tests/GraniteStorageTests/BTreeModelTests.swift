@@ -101,7 +101,7 @@ final class BTreeModelTests: XCTestCase {
             }
             if (op + 1) % batch == 0 || op == operations - 1 {
                 assertSound(engine, "after \(op + 1) operations, \(context)")
-                try compareAll(table, model, context)
+                try Self.compareAll(table, model, context)
                 if rng.next(below: 4) == 0 { try engine.commit() }
             }
             if testRun?.failureCount ?? 0 > 0 { return }
@@ -110,7 +110,8 @@ final class BTreeModelTests: XCTestCase {
         XCTAssertGreaterThan(engine.pager.leafBalances.overflow, 0, "multi-page balances on overflow, \(context)")
     }
 
-    func compareAll(_ table: TableTree, _ model: Model, _ context: String) throws {
+    /// Compares every row of `table` with `model`, forward and backward, and the table's count.
+    static func compareAll(_ table: TableTree, _ model: Model, _ context: String) throws {
         let cursor = try table.makeCursor()
         var ok = try cursor.first()
         var i = 0

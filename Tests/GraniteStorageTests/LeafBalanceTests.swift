@@ -77,7 +77,7 @@ final class LeafBalanceTests: XCTestCase {
             }
             if (op + 1) % 500 == 0 || op == operations - 1 {
                 assertSound(engine, "after \(op + 1) operations, \(context)")
-                try compare(table, model, context)
+                try BTreeModelTests.compareAll(table, model, context)
                 if rng.next(below: 3) == 0 { try engine.commit() }
             }
             if testRun?.failureCount ?? 0 > 0 { return }
@@ -91,23 +91,6 @@ final class LeafBalanceTests: XCTestCase {
         let stats = try XCTUnwrap(report.trees.first { $0.info.name == "t" })
         XCTAssertEqual(stats.depth, 1, "root collapses back to a leaf, \(context)")
         XCTAssertEqual(try table.count(), 0, context)
-    }
-
-    func compare(_ table: TableTree, _ model: BTreeModelTests.Model, _ context: String) throws {
-        let cursor = try table.makeCursor()
-        var ok = try cursor.first()
-        var i = 0
-        while ok {
-            guard i < model.keys.count else {
-                XCTFail("tree has more rows than the model, \(context)")
-                return
-            }
-            XCTAssertEqual(cursor.rowid, model.keys[i], context)
-            XCTAssertEqual(try cursor.payload(), model.rows[model.keys[i]], "row \(model.keys[i]), \(context)")
-            i += 1
-            ok = try cursor.next()
-        }
-        XCTAssertEqual(i, model.keys.count, "row count, \(context)")
     }
 
     func testGrowthModelSmallPages() throws {

@@ -189,20 +189,10 @@ public final class PreparedStatement {
             break
         }
         if let liveCursor {
-            // Through the unmanaged reference while a row is current: a strong one would be retained and
-            // released on every step.
+            // A running SELECT always has its live cursor (``start()`` sets it, ``finish()`` ends the run). Through
+            // the unmanaged reference: a strong one would be retained and released on every step.
             do {
                 if try liveCursor._withUnsafeGuaranteedRef({ try $0.advance() }) { return true }
-            } catch {
-                finish()
-                throw connection.withSuggestion(error)
-            }
-            finish()
-            return false
-        }
-        if let cursor {
-            do {
-                if try cursor.advance() { return true }
             } catch {
                 finish()
                 throw connection.withSuggestion(error)
@@ -238,7 +228,6 @@ public final class PreparedStatement {
     @usableFromInline
     func bufferedColumn(at index: Int) -> Value {
         precondition(state == .running, "no current row: step the statement first")
-        if let cursor { return cursor.column(index) }
         return buffered[bufferPosition - 1][index]
     }
 

@@ -529,11 +529,12 @@ final class TableCursor {
             if let old = rawOperandTexts[k], old.utf8.elementsEqual(text.utf8) { continue }
             rawOperandTexts[k] = text
             rawOperands[k].start?.deallocate()
-            let utf8 = Array(text.utf8)
-            let start = UnsafeMutableRawPointer.allocate(byteCount: max(utf8.count, 1), alignment: 8)
-            utf8.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+            var source = text
+            let count = source.utf8.count
+            let start = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
+            source.withUTF8 { if let base = $0.baseAddress { start.copyMemory(from: base, byteCount: count) } }
             rawOperands[k].start = start
-            rawOperands[k].count = utf8.count
+            rawOperands[k].count = count
         }
     }
 

@@ -124,43 +124,40 @@ enum JSONNumberParsing {
 
     /// The value of a number token as a `Double`, or nil.
     static func double(_ base: UnsafePointer<UInt8>, _ token: JSONTape.Token) -> Double? {
-        let parts = Self.parts(base, token)
-        if parts.digits == 0 { return zero(token, negative: parts.negative) }
-        var value: Double
-        if parts.digits <= 15, parts.exponentInRange, parts.exponent >= -22, parts.exponent <= 22 {
-            value = Double(parts.significand)
-            if parts.exponent >= 0 {
-                value *= doublePowers[parts.exponent]
-            } else {
-                value /= doublePowers[-parts.exponent]
-            }
-            if parts.negative { value = -value }
-        } else {
-            guard let parsed = Double(text(base, token)) else { return nil }
-            value = parsed
-        }
-        guard value.isFinite, value.magnitude >= Double.leastNormalMagnitude else { return nil }
-        return value
+        floatingPoint(base, token, exactDigits: 15, exactPowers: doublePowers)
     }
 
     /// The value of a number token as a `Float`, or nil.
     static func float(_ base: UnsafePointer<UInt8>, _ token: JSONTape.Token) -> Float? {
+        floatingPoint(base, token, exactDigits: 7, exactPowers: floatPowers)
+    }
+
+    /// The value of a number token as `F`, or nil: computed exactly when the significand has at most
+    /// `exactDigits` digits and the power of ten is one of `exactPowers` (both then exact in `F`, so one rounding),
+    /// parsed by `F`'s own initializer otherwise.
+    @inline(__always)
+    private static func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ base: UnsafePointer<UInt8>, _ token: JSONTape.Token, exactDigits: Int, exactPowers: [F]
+    ) -> F? {
         let parts = Self.parts(base, token)
         if parts.digits == 0 { return zero(token, negative: parts.negative) }
-        var value: Float
-        if parts.digits <= 7, parts.exponentInRange, parts.exponent >= -10, parts.exponent <= 10 {
-            value = Float(parts.significand)
+        let maxExponent = exactPowers.count - 1
+        var value: F
+        if parts.digits <= exactDigits, parts.exponentInRange, parts.exponent >= -maxExponent,
+            parts.exponent <= maxExponent
+        {
+            value = F(parts.significand)
             if parts.exponent >= 0 {
-                value *= floatPowers[parts.exponent]
+                value *= exactPowers[parts.exponent]
             } else {
-                value /= floatPowers[-parts.exponent]
+                value /= exactPowers[-parts.exponent]
             }
             if parts.negative { value = -value }
         } else {
-            guard let parsed = Float(text(base, token)) else { return nil }
+            guard let parsed = F(text(base, token)) else { return nil }
             value = parsed
         }
-        guard value.isFinite, value.magnitude >= Float.leastNormalMagnitude else { return nil }
+        guard value.isFinite, value.magnitude >= F.leastNormalMagnitude else { return nil }
         return value
     }
 }

@@ -69,8 +69,20 @@ public final class StorageEngine: PagerTransactionDelegate {
     private var cacheGeneration: UInt64 = 0
 
     /// Opens (or creates) the database at `path`, with its log at `path-wal`.
-    public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
-        try self.init(shared: SharedDatabase.open(path: path, options: options), options: options)
+    ///
+    /// - Parameters:
+    ///   - path: the database file; the log is `path-wal` beside it.
+    ///   - options: how to open it (``StorageOptions``).
+    ///   - fileSystem: where the files live: the operating system's by default, a
+    ///     ``SimulatedFileSystem`` in power-loss tests.
+    /// - Throws: ``StorageError``: `io` when a file cannot be opened or created, `locked` when
+    ///   another process has it open, `notADatabase` or `corrupt` when its contents cannot be read.
+    ///   An open that fails writes nothing.
+    public convenience init(
+        path: String, options: StorageOptions = StorageOptions(), fileSystem: any FileSystem = POSIXFileSystem()
+    ) throws {
+        try self.init(
+            shared: SharedDatabase.open(path: path, options: options, fileSystem: fileSystem), options: options)
     }
 
     /// Opens (or creates) the database stored in `file`, with an in-memory log.
@@ -102,7 +114,7 @@ public final class StorageEngine: PagerTransactionDelegate {
             try StorageEngine.checkFileHoldsPages(pager: pager, shared: shared, snapshot: source.snapshot)
         } catch {
             source.end()
-            shared.release()
+            shared.release(checkpointing: false)
             throw error
         }
         cacheFrames = source.snapshot?.limit ?? 0
@@ -113,8 +125,12 @@ public final class StorageEngine: PagerTransactionDelegate {
         pager.inWriteTransaction = false
     }
 
-    /// Every page up to the page count must be in the file or in the log.
+    /// Without a log, every page up to the page count must be in the file: a checkpoint leaves the
+    /// file exactly that long, so a shorter one was cut. With a log, pages beyond the file's end that
+    /// no frame holds are normal: a transaction may grow the database by pages it frees again
+    /// before committing, and never writes them.
     private static func checkFileHoldsPages(pager: Pager, shared: SharedDatabase, snapshot: WALSnapshot?) throws {
+        guard (snapshot?.limit ?? 0) == 0 else { return }
         let pageSize = Int64(pager.pageSize)
         let inFile = try shared.dbFile.size() / pageSize
         guard Int64(pager.pageCount) > inFile else { return }

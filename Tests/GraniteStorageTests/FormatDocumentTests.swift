@@ -33,7 +33,7 @@ final class FormatDocumentTests: XCTestCase {
     }
 
     /// The tiny log documented in FORMAT.md § "The write-ahead log": a new
-    /// database with 512-byte pages, then two commits left in the log.
+    /// database with 512-byte pages, checkpointed, then two commits left in the log.
     static func makeTinyLog() throws -> [UInt8] {
         var options = StorageOptions()
         options.pageSize = 512
@@ -41,6 +41,9 @@ final class FormatDocumentTests: XCTestCase {
         let db = MemoryFile(path: "tiny.granite")
         let wal = MemoryFile(path: "tiny.granite-wal")
         let engine = try StorageEngine(file: db, walFile: wal, options: options)
+        // The creation's own commit is copied into the file and the log emptied, so that the example
+        // starts at frame 0 with the transactions it describes.
+        try engine.checkpoint(.truncate)
         try engine.beginWrite()
         try engine.createTable(named: "t").insert(rowid: 1, payload: RowEncoder().encode([.text("Ada")]))
         try engine.commit()

@@ -50,16 +50,42 @@ public final class POSIXFile: StorageFile, @unchecked Sendable {
         if create && !readOnly {
             flags |= O_CREAT
         }
-        var fd: Int32
-        repeat {
-            fd = open(path, flags, mode_t(0o644))
-        } while fd < 0 && errno == EINTR
+        let fd = systemOpen(path, flags)
         guard fd >= 0 else {
             throw StorageError.io("open", path: path, errno: errno)
         }
         self.path = path
         self.isReadOnly = readOnly
         self.descriptor = fd
+    }
+
+    /// Wraps a descriptor opened by ``open(path:mode:)``.
+    private init(path: String, descriptor: Int32, readOnly: Bool) {
+        self.path = path
+        self.isReadOnly = readOnly
+        self.descriptor = descriptor
+    }
+
+    /// Opens the file at `path` as `mode` asks and tells whether this call created it.
+    ///
+    /// With ``FileOpenMode/readWriteCreate`` the file is first created exclusively (`O_CREAT | O_EXCL`),
+    /// so that "created" is exact even when another process creates the same file at the same moment.
+    /// - Throws: ``StorageError/io(_:path:errno:)`` with operation `"open"`, or
+    ///   ``StorageError/invalidArgument(_:)`` for an empty path or one containing a NUL byte.
+    public static func open(path: String, mode: FileOpenMode) throws -> (file: POSIXFile, created: Bool) {
+        guard !path.isEmpty, !path.utf8.contains(0) else {
+            throw StorageError.invalidArgument("invalid file path '\(path)'")
+        }
+        let readOnly = mode == .readOnly
+        let access = (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC
+        if mode == .readWriteCreate {
+            let fd = systemOpen(path, access | O_CREAT | O_EXCL)
+            if fd >= 0 { return (POSIXFile(path: path, descriptor: fd, readOnly: false), true) }
+            guard errno == EEXIST else { throw StorageError.io("open", path: path, errno: errno) }
+        }
+        let fd = systemOpen(path, access)
+        guard fd >= 0 else { throw StorageError.io("open", path: path, errno: errno) }
+        return (POSIXFile(path: path, descriptor: fd, readOnly: readOnly), false)
     }
 
     deinit {
@@ -240,8 +266,17 @@ public final class POSIXFile: StorageFile, @unchecked Sendable {
     }
 }
 
+/// The C library's `open` with mode 0644, retried on `EINTR`; -1 with `errno` set on failure.
+func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    var fd: Int32
+    repeat {
+        fd = open(path, flags, mode_t(0o644))
+    } while fd < 0 && errno == EINTR
+    return fd
+}
+
 /// The C library's `close`, reachable from inside a type that has its own `close()` method.
-private func systemClose(_ fd: Int32) -> Int32 {
+func systemClose(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
         return Glibc.close(fd)
     #else

@@ -40,9 +40,16 @@ public protocol StorageFile: AnyObject, Sendable {
 
     /// Releases any lock held through this object.
     func unlock() throws
+
+    /// Gives up the handle (and any lock held through it); later calls may fail. Calling it again
+    /// does nothing. In-memory files keep their content.
+    func close()
 }
 
 extension StorageFile {
+    /// Does nothing: a file without an operating-system handle has nothing to give up.
+    public func close() {}
+
     /// Reads exactly `buffer.count` bytes at `offset`; returns `false` when the
     /// file ends first (the buffer is then partly filled).
     public func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Bool {

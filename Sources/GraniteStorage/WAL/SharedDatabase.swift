@@ -77,7 +77,17 @@ final class SharedDatabase: @unchecked Sendable {
     let autoCheckpointFrames: Int
     let busyTimeout: Double
     private let reproducibleSalts: Bool
-    private let registryKey: String?
+    /// How a database opened by path is found again and closed: nil for explicit files.
+    private let registration: Registration?
+
+    /// The registry entry of a database opened by path.
+    struct Registration {
+        /// The key in the registry: the file system's identity and the canonical path.
+        var key: String
+        /// Where the files live; the last connection removes the log through it.
+        var fileSystem: any FileSystem
+        var walPath: String
+    }
 
     private let monitor = Monitor()
     // Guarded by `monitor`:
@@ -96,8 +106,8 @@ final class SharedDatabase: @unchecked Sendable {
     nonisolated(unsafe) private static var registry: [String: SharedDatabase] = [:]
 
     /// The shared state for the file at `path`, opened on first use.
-    static func open(path: String, options: StorageOptions) throws -> SharedDatabase {
-        let key = canonicalPath(path)
+    static func open(path: String, options: StorageOptions, fileSystem: any FileSystem) throws -> SharedDatabase {
+        let key = fileSystem.identity + fileSystem.canonicalPath(path)
         return try registryLock.withLock {
             if let existing = registry[key] {
                 guard options.readOnly || !existing.readOnly else {
@@ -106,38 +116,29 @@ final class SharedDatabase: @unchecked Sendable {
                 existing.monitor.withLock { existing.connections += 1 }
                 return existing
             }
-            let exists = POSIXFile.exists(path: path)
-            guard exists || (options.create && !options.readOnly) else {
-                throw StorageError.io("open", path: path, errno: ENOENT)
+            let files = try openFiles(path: path, options: options, fileSystem: fileSystem)
+            do {
+                let shared = try SharedDatabase(
+                    dbFile: files.db, walFile: files.wal, options: options,
+                    registration: Registration(key: key, fileSystem: fileSystem, walPath: path + "-wal"), path: path)
+                registry[key] = shared
+                return shared
+            } catch {
+                files.db.close()
+                files.wal.close()
+                throw error
             }
-            let db = try POSIXFile(path: path, create: options.create && !options.readOnly, readOnly: options.readOnly)
-            let walPath = path + "-wal"
-            let wal: any StorageFile
-            if options.readOnly {
-                wal =
-                    POSIXFile.exists(path: walPath)
-                    ? try POSIXFile(path: walPath, create: false, readOnly: true) : MemoryFile(path: walPath)
-            } else {
-                wal = try POSIXFile(path: walPath, create: true)
-            }
-            let shared = try SharedDatabase(dbFile: db, walFile: wal, options: options, registryKey: key, path: path)
-            shared.connections = 1
-            registry[key] = shared
-            return shared
         }
-    }
-
-    private static func canonicalPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Opens shared state over explicit files (in-memory and fault-injecting
     /// tests); not registered, so each call is its own database.
+    ///
+    /// Reads the files as ``recoverState(dbFile:walFile:)`` describes, and creates the database
+    /// through the log (``createDatabase()``) when there is none and `options` allow it.
     init(
-        dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, registryKey: String? = nil,
-        path: String? = nil
+        dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions,
+        registration: Registration? = nil, path: String? = nil
     ) throws {
         self.path = path ?? dbFile.path
         self.dbFile = dbFile
@@ -147,86 +148,32 @@ final class SharedDatabase: @unchecked Sendable {
         self.autoCheckpointFrames = options.autoCheckpointFrames
         self.busyTimeout = options.busyTimeout
         self.reproducibleSalts = options.reproducibleSalts
-        self.registryKey = registryKey
+        self.registration = registration
         guard try dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
             throw StorageError.locked(dbFile.path)
         }
         do {
-            let size = try dbFile.size()
-            if size == 0 {
+            let recovered = try SharedDatabase.recoverState(dbFile: dbFile, walFile: walFile)
+            if let recovered {
+                pageSize = recovered.pageSize
+                walHeader = recovered.walHeader
+                index = recovered.index
+            } else {
                 guard options.create, !options.readOnly else { throw StorageError.notADatabase("the file is empty") }
                 guard PageLayout.isValidPageSize(options.pageSize) else {
                     throw StorageError.invalidArgument(
                         "page size \(options.pageSize) is not a power of two in 512...65536")
                 }
                 pageSize = options.pageSize
-                // A log left by an earlier file of the same name must not apply to this one.
+                // A log without a committed database belongs to no database: a creation cut short, or
+                // the leftover of an earlier file of the same name. It must not apply to this one.
                 try walFile.truncate(to: 0)
-                try SharedDatabase.createDatabase(in: dbFile, pageSize: pageSize, sync: options.durability != .off)
-            } else {
-                var prefix = [UInt8](repeating: 0, count: FileHeader.size)
-                let complete = try prefix.withUnsafeMutableBytes { try dbFile.readFully(into: $0, at: 0) }
-                guard complete else { throw StorageError.notADatabase("file is too short (\(size) bytes)") }
-                let header = try prefix.withUnsafeBytes { try FileHeader(reading: $0.baseAddress!) }
-                pageSize = Int(header.pageSize)
+                try createDatabase()
             }
-            try recover()
             connections = 1
         } catch {
             try? dbFile.unlock()
             throw error
-        }
-    }
-
-    /// Writes an empty database (header page and catalog root) straight to the file.
-    private static func createDatabase(in file: any StorageFile, pageSize: Int, sync: Bool) throws {
-        let source = FilePageSource(file: file, pageSize: pageSize, syncOnCommit: sync)
-        let pager = Pager(creatingIn: source, cacheSize: 16)
-        let catalogRoot = try pager.allocatePage()
-        TreePage(unchecked: catalogRoot, base: try pager.writablePage(catalogRoot), geometry: pager.geometry)
-            .initialize(.indexLeaf)
-        pager.header.catalogRoot = catalogRoot
-        try pager.commit()
-    }
-
-    /// Rebuilds the WAL index from the log: frames up to the last valid commit
-    /// count; a torn or damaged tail and frames of an older generation are
-    /// ignored, as is a log whose header is invalid. Writes nothing, so a crash
-    /// during recovery changes nothing.
-    private func recover() throws {
-        index = WALIndex()
-        backfilled = 0
-        walHeader = nil
-        let size = try walFile.size()
-        guard size >= Int64(WALHeader.size) else { return }
-        var headerBytes = [UInt8](repeating: 0, count: WALHeader.size)
-        _ = try headerBytes.withUnsafeMutableBytes { try walFile.readFully(into: $0, at: 0) }
-        guard let header = headerBytes.withUnsafeBytes({ WALHeader(reading: $0.baseAddress!) }),
-            Int(header.pageSize) == pageSize
-        else { return }
-        walHeader = header
-        let frameSize = WALHeader.frameHeaderSize + pageSize
-        let frame = UnsafeMutableRawPointer.allocate(byteCount: frameSize, alignment: 16)
-        defer { frame.deallocate() }
-        var previous = header.seed
-        var pending: [PageNumber] = []
-        var position = 0
-        while header.frameOffset(position) + Int64(frameSize) <= size {
-            let ok = try walFile.readFully(
-                into: UnsafeMutableRawBufferPointer(start: frame, count: frameSize), at: header.frameOffset(position))
-            guard ok else { break }
-            let fh = WALFrameHeader(reading: frame)
-            guard fh.salt1 == header.salt1, fh.salt2 == header.salt2, fh.page >= 1,
-                fh.checksum == WALFrameHeader.checksum(frame: frame, pageSize: pageSize, previous: previous),
-                WALFrameHeader.imageIsIntact(frame: frame, pageSize: pageSize)
-            else { break }
-            previous = fh.checksum
-            pending.append(fh.page)
-            position += 1
-            if fh.isCommit {
-                index.commit(pages: pending, databaseSize: fh.commitSize, checksum: previous)
-                pending.removeAll()
-            }
         }
     }
 
@@ -236,18 +183,20 @@ final class SharedDatabase: @unchecked Sendable {
     func retain() { monitor.withLock { connections += 1 } }
 
     /// Unregisters a connection; the last one checkpoints the log into the
-    /// file, removes the log, and releases the file lock. For a registered
-    /// file this happens under the registry lock, so that no new connection
-    /// can attach to state that is closing, nor open the file before it is closed.
-    func release() {
-        if let key = registryKey {
+    /// file (unless `checkpointing` is false: a connection whose open failed
+    /// must change nothing), removes the log, and releases the file lock. For
+    /// a registered file this happens under the registry lock, so that no new
+    /// connection can attach to state that is closing, nor open the file
+    /// before it is closed.
+    func release(checkpointing: Bool = true) {
+        if let registration {
             SharedDatabase.registryLock.withLock {
                 guard dropConnection() else { return }
-                SharedDatabase.registry[key] = nil
-                close()
+                SharedDatabase.registry[registration.key] = nil
+                close(checkpointing: checkpointing)
             }
         } else if dropConnection() {
-            close()
+            close(checkpointing: checkpointing)
         }
     }
 
@@ -258,16 +207,18 @@ final class SharedDatabase: @unchecked Sendable {
         }
     }
 
-    private func close() {
-        if !readOnly {
-            if (try? checkpoint(.truncate)) != nil, registryKey != nil, let wal = walFile as? POSIXFile {
-                wal.close()
-                try? POSIXFile.remove(path: wal.path)
-            }
+    /// Closes the files. The log is removed only once a checkpoint has copied every frame, synced the
+    /// database file, and emptied and synced the log: removing a name is not durable until the
+    /// directory is synced, and this one need not be, because a log that a power cut brings back is
+    /// empty and holds no commit.
+    private func close(checkpointing: Bool) {
+        if checkpointing, !readOnly, let result = try? checkpoint(.truncate), result.truncated, let registration {
+            walFile.close()
+            try? registration.fileSystem.remove(registration.walPath)
         }
         try? dbFile.unlock()
-        (dbFile as? POSIXFile)?.close()
-        (walFile as? POSIXFile)?.close()
+        dbFile.close()
+        walFile.close()
     }
 
     // MARK: Snapshots and the writer lock

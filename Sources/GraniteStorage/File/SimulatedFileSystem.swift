@@ -1,0 +1,400 @@
+// A FileSystem for power-loss tests: files and names in memory, each change
+// durable only once the call that makes it durable on a real disk was made.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An in-memory ``FileSystem`` that models what a power cut leaves on a disk.
+///
+/// Every file (an *inode*) keeps a durable image and the writes and truncations
+/// made since its last `sync()`, like ``FaultInjectingFile``. Names are kept the
+/// same way: creating and removing a file changes the live directory at once,
+/// but what survives a power cut depends on the ``CrashModel``:
+///
+/// - ``CrashModel/posix``: a name change is durable only after
+///   ``syncDirectory(containing:)``; a file's `sync()` makes its content
+///   durable, never its name. Each pending name change independently survives
+///   or not.
+/// - ``CrashModel/ordered``: like ext4 with `data=ordered`: name changes reach
+///   the disk in the order they were made, and any `sync()` (of a file or the
+///   directory) commits every earlier one. A prefix of the pending changes survives.
+///
+/// ``cutPower(afterOperations:)`` arms a power cut: when that many changing
+/// calls (write, truncate, sync, create, remove, directory sync) have been
+/// made, the state is frozen and every later changing call throws `EIO`.
+/// ``crash(_:_:)`` then builds the disk a reboot would find, as a new file system.
+///
+/// ```swift
+/// let disk = SimulatedFileSystem()
+/// let (file, _) = try disk.open("/db", mode: .readWriteCreate)
+/// try file.write([1, 2, 3], at: 0)
+/// try file.sync()
+/// disk.crash(.posix, .dropUnsynced).exists("/db")   // false: the directory was never synced
+/// disk.crash(.ordered, .dropUnsynced).exists("/db") // true: the sync committed the name
+/// ```
+public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
+    /// Which rules decide what survives of unsynced name changes.
+    public enum CrashModel: Sendable, CaseIterable {
+        /// POSIX to the letter: names are durable only after a directory sync.
+        case posix
+        /// Ordered metadata: names persist in order, and every sync commits them.
+        case ordered
+    }
+
+    /// What survives of the changes that were not made durable.
+    public enum CrashOutcome: Sendable, Equatable {
+        /// Nothing unsynced survives.
+        case dropUnsynced
+        /// Everything survives (the live state).
+        case keepUnsynced
+        /// Each pending write is applied, dropped, or torn at a sector boundary (the sectors after the
+        /// tear keep their old bytes or hold garbage); each truncation applied or not; name changes as
+        /// the model allows. Determined by `seed`.
+        case random(seed: UInt64, sectorSize: Int = 512)
+    }
+
+    /// One unsynced change to a file's content.
+    enum ContentChange {
+        case write(offset: Int, bytes: [UInt8])
+        case truncate(size: Int)
+    }
+
+    /// One file's content: what a power cut keeps for sure, and what it may keep.
+    struct Inode {
+        var durable: [UInt8] = []
+        var current: [UInt8] = []
+        var pending: [ContentChange] = []
+    }
+
+    /// One unsynced change of the directory.
+    enum NameChange {
+        case create(name: String, inode: Int)
+        case remove(name: String)
+    }
+
+    /// The directory as one model sees it: durable names and the changes not yet durable.
+    struct Directory {
+        var durable: [String: Int] = [:]
+        var pending: [NameChange] = []
+    }
+
+    /// Everything a power cut looks at.
+    struct State {
+        var inodes: [Int: Inode] = [:]
+        var names: [String: Int] = [:]
+        var directories: [CrashModel: Directory] = [.posix: Directory(), .ordered: Directory()]
+        var nextInode = 1
+    }
+
+    private static let counterLock = Lock()
+    nonisolated(unsafe) private static var instances = 0
+
+    public let identity: String
+    private let lock = Lock()
+    private var state = State()
+    private var operations = 0
+    private var powerCutAfter: Int?
+    private var frozen: State?
+
+    /// An empty disk.
+    public init() {
+        identity = SimulatedFileSystem.newIdentity()
+    }
+
+    /// A disk holding `files` (path → content), all durable.
+    public convenience init(files: [String: [UInt8]]) {
+        self.init()
+        for (name, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let inode = state.nextInode
+            state.nextInode += 1
+            state.inodes[inode] = Inode(durable: bytes, current: bytes)
+            state.names[name] = inode
+            for model in CrashModel.allCases { state.directories[model]!.durable[name] = inode }
+        }
+    }
+
+    private static func newIdentity() -> String {
+        counterLock.withLock {
+            instances += 1
+            return "simulated-\(instances)"
+        }
+    }
+
+    // MARK: - Power cuts
+
+    /// Arms a power cut after `count` more changing calls; `nil` disarms it.
+    public func cutPower(afterOperations count: Int?) {
+        lock.withLock { powerCutAfter = count.map { operations + max(0, $0) } }
+    }
+
+    /// How many changing calls have been made.
+    public var operationCount: Int {
+        lock.withLock { operations }
+    }
+
+    /// Whether an armed power cut has happened.
+    public var isPowerCut: Bool {
+        lock.withLock { frozen != nil }
+    }
+
+    /// The disk a reboot would find after a power cut now (or at the armed cut, once it happened).
+    public func crash(_ model: CrashModel, _ outcome: CrashOutcome) -> SimulatedFileSystem {
+        let snapshot = lock.withLock { frozen ?? state }
+        var rng = SplitMix64(seed: { if case .random(let seed, _) = outcome { return seed } else { return 0 } }())
+        let names = SimulatedFileSystem.survivingNames(snapshot.directories[model]!, model, outcome, &rng)
+        let disk = SimulatedFileSystem()
+        var imageOf: [Int: [UInt8]] = [:]
+        for (name, inode) in names.sorted(by: { $0.key < $1.key }) {
+            if imageOf[inode] == nil, let content = snapshot.inodes[inode] {
+                imageOf[inode] = SimulatedFileSystem.survivingContent(content, outcome, &rng)
+            }
+            disk.addDurableFile(name, bytes: imageOf[inode] ?? [])
+        }
+        return disk
+    }
+
+    /// The content of every file, by name (the live state).
+    public var files: [String: [UInt8]] {
+        lock.withLock { state.names.mapValues { state.inodes[$0]?.current ?? [] } }
+    }
+
+    private func addDurableFile(_ name: String, bytes: [UInt8]) {
+        let inode = state.nextInode
+        state.nextInode += 1
+        state.inodes[inode] = Inode(durable: bytes, current: bytes)
+        state.names[name] = inode
+        for model in CrashModel.allCases { state.directories[model]!.durable[name] = inode }
+    }
+
+    /// The names a reboot finds under `model`.
+    private static func survivingNames(
+        _ directory: Directory, _ model: CrashModel, _ outcome: CrashOutcome, _ rng: inout SplitMix64
+    ) -> [String: Int] {
+        let kept: Int
+        switch outcome {
+        case .dropUnsynced: kept = 0
+        case .keepUnsynced: kept = directory.pending.count
+        case .random: kept = Int(rng.next(below: UInt64(directory.pending.count + 1)))
+        }
+        var names = directory.durable
+        for (i, change) in directory.pending.enumerated() {
+            let survives: Bool
+            switch (model, outcome) {
+            case (.posix, .random): survives = rng.next(below: 2) == 0
+            default: survives = i < kept
+            }
+            guard survives else { continue }
+            switch change {
+            case .create(let name, let inode): names[name] = inode
+            case .remove(let name): names[name] = nil
+            }
+        }
+        return names
+    }
+
+    /// The bytes a reboot finds in a file.
+    private static func survivingContent(_ inode: Inode, _ outcome: CrashOutcome, _ rng: inout SplitMix64) -> [UInt8] {
+        switch outcome {
+        case .dropUnsynced: return inode.durable
+        case .keepUnsynced: return inode.current
+        case .random(_, let sectorSize):
+            var image = inode.durable
+            for change in inode.pending {
+                apply(change, to: &image, sectorSize: max(1, sectorSize), &rng)
+            }
+            return image
+        }
+    }
+
+    /// Applies one unsynced change fully, not at all, or (a write over a sector boundary) torn.
+    private static func apply(_ change: ContentChange, to image: inout [UInt8], sectorSize: Int, _ rng: inout SplitMix64) {
+        switch change {
+        case .truncate(let size):
+            if rng.next(below: 2) == 0 { resize(&image, to: size) }
+        case .write(let offset, let bytes):
+            let end = offset + bytes.count
+            let firstBoundary = (offset / sectorSize + 1) * sectorSize
+            let boundaries = end > firstBoundary ? (end - 1 - firstBoundary) / sectorSize + 1 : 0
+            switch rng.next(below: boundaries > 0 ? 4 : 2) {
+            case 0:
+                overwrite(&image, at: offset, with: bytes[...])
+            case 1:
+                break
+            case let tear:
+                let cut = firstBoundary + Int(rng.next(below: UInt64(boundaries))) * sectorSize - offset
+                overwrite(&image, at: offset, with: bytes[0..<cut])
+                if tear == 3 {
+                    // The sectors after the tear were being written when the power failed: garbage.
+                    let garbage = (cut..<bytes.count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                    overwrite(&image, at: offset + cut, with: garbage[...])
+                }
+            }
+        }
+    }
+
+    private static func overwrite(_ image: inout [UInt8], at offset: Int, with bytes: ArraySlice<UInt8>) {
+        if image.count < offset + bytes.count { resize(&image, to: offset + bytes.count) }
+        image.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+    }
+
+    private static func resize(_ image: inout [UInt8], to size: Int) {
+        if size < image.count {
+            image.removeLast(image.count - size)
+        } else {
+            image.append(contentsOf: repeatElement(0, count: size - image.count))
+        }
+    }
+
+    // MARK: - FileSystem
+
+    public func open(_ path: String, mode: FileOpenMode) throws -> (file: any StorageFile, created: Bool) {
+        try lock.withLock {
+            if let inode = state.names[path] {
+                return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: mode == .readOnly), false)
+            }
+            guard mode == .readWriteCreate else { throw StorageError.io("open", path: path, errno: ENOENT) }
+            try countOperation("open", path)
+            let inode = state.nextInode
+            state.nextInode += 1
+            state.inodes[inode] = Inode()
+            state.names[path] = inode
+            for model in CrashModel.allCases {
+                state.directories[model]!.pending.append(.create(name: path, inode: inode))
+            }
+            return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: false), true)
+        }
+    }
+
+    public func exists(_ path: String) -> Bool {
+        lock.withLock { state.names[path] != nil }
+    }
+
+    public func remove(_ path: String) throws {
+        try lock.withLock {
+            guard state.names[path] != nil else { return }
+            try countOperation("remove", path)
+            state.names[path] = nil
+            for model in CrashModel.allCases { state.directories[model]!.pending.append(.remove(name: path)) }
+        }
+    }
+
+    public func syncDirectory(containing path: String) throws {
+        try lock.withLock {
+            try countOperation("sync directory", path)
+            for model in CrashModel.allCases { commitNames(model) }
+        }
+    }
+
+    public func canonicalPath(_ path: String) -> String { path }
+
+    /// Makes every pending name change of `model` durable. Must be called with `lock` held.
+    private func commitNames(_ model: CrashModel) {
+        var directory = state.directories[model]!
+        for change in directory.pending {
+            switch change {
+            case .create(let name, let inode): directory.durable[name] = inode
+            case .remove(let name): directory.durable[name] = nil
+            }
+        }
+        directory.pending.removeAll()
+        state.directories[model] = directory
+    }
+
+    /// Counts a changing call, cutting the power when the armed count is reached. Must be called
+    /// with `lock` held.
+    private func countOperation(_ operation: String, _ path: String) throws {
+        if frozen != nil { throw StorageError.io(operation, path: path, errno: EIO) }
+        if let limit = powerCutAfter, operations >= limit {
+            frozen = state
+            throw StorageError.io(operation, path: path, errno: EIO)
+        }
+        operations += 1
+    }
+
+    // MARK: - File operations, called by SimulatedFile
+
+    fileprivate func read(_ inode: Int, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
+        lock.withLock { MemoryFile.copy(from: state.inodes[inode]?.current ?? [], at: offset, into: buffer) }
+    }
+
+    fileprivate func write(_ inode: Int, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
+        try lock.withLock {
+            try countOperation("write", path)
+            guard bytes.count > 0 else { return }
+            MemoryFile.apply(bytes, at: Int(offset), to: &state.inodes[inode, default: Inode()].current)
+            state.inodes[inode, default: Inode()].pending.append(.write(offset: Int(offset), bytes: [UInt8](bytes)))
+        }
+    }
+
+    fileprivate func truncate(_ inode: Int, to size: Int, path: String) throws {
+        try lock.withLock {
+            try countOperation("truncate", path)
+            MemoryFile.resize(&state.inodes[inode, default: Inode()].current, to: size)
+            state.inodes[inode, default: Inode()].pending.append(.truncate(size: size))
+        }
+    }
+
+    fileprivate func sync(_ inode: Int, path: String) throws {
+        try lock.withLock {
+            try countOperation("sync", path)
+            var content = state.inodes[inode, default: Inode()]
+            content.durable = content.current
+            content.pending.removeAll()
+            state.inodes[inode] = content
+            // A journalling file system commits every earlier name change with the file's data.
+            commitNames(.ordered)
+        }
+    }
+
+    fileprivate func size(_ inode: Int) -> Int64 {
+        lock.withLock { Int64(state.inodes[inode]?.current.count ?? 0) }
+    }
+}
+
+/// A handle on one file of a ``SimulatedFileSystem``. It keeps reaching the same file after the file's
+/// name is removed, as a descriptor does.
+final class SimulatedFile: StorageFile, @unchecked Sendable {
+    let path: String
+    private let disk: SimulatedFileSystem
+    private let inode: Int
+    private let readOnly: Bool
+
+    fileprivate init(disk: SimulatedFileSystem, inode: Int, path: String, readOnly: Bool) {
+        self.disk = disk
+        self.inode = inode
+        self.path = path
+        self.readOnly = readOnly
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        try MemoryFile.checkOffset(offset, path: path)
+        return disk.read(inode, into: buffer, at: offset)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+        guard !readOnly else { throw StorageError.io("write", path: path, errno: EBADF) }
+        try MemoryFile.checkRange(offset, count: bytes.count, operation: "write", path: path)
+        try disk.write(inode, bytes, at: offset, path: path)
+    }
+
+    func sync() throws {
+        try disk.sync(inode, path: path)
+    }
+
+    func truncate(to size: Int64) throws {
+        guard !readOnly else { throw StorageError.io("truncate", path: path, errno: EBADF) }
+        try MemoryFile.checkRange(size, count: 0, operation: "truncate", path: path)
+        try disk.truncate(inode, to: Int(size), path: path)
+    }
+
+    func size() throws -> Int64 {
+        disk.size(inode)
+    }
+
+    /// Always granted: the simulation runs one process, whose connections share one lock.
+    func tryLock(_ kind: FileLockKind) throws -> Bool { true }
+
+    func unlock() throws {}
+}

@@ -1,0 +1,165 @@
+// How a database's files are opened and what recovery makes of them: the
+// order of FORMAT.md § "Opening and recovery". Nothing here writes, so an
+// open that fails, or a crash during recovery, changes nothing on disk.
+
+/// What recovery found: the page size, the log's header and its committed frames.
+struct RecoveredState {
+    var pageSize: Int
+    /// The log header, nil when the log is absent, torn or belongs to another page size.
+    var walHeader: WALHeader?
+    var index: WALIndex
+}
+
+/// The first bytes of the database file, parsed.
+private enum FileHeaderReading {
+    /// The file holds no byte: a database never checkpointed, or none at all.
+    case empty
+    case valid(FileHeader)
+    /// The file's header cannot be read; the error says why.
+    case invalid(any Error)
+}
+
+extension SharedDatabase {
+    /// Opens the database file and its log at `path` through `fileSystem`, creating both when allowed.
+    ///
+    /// A name created here is made durable with a directory sync before anything is acknowledged:
+    /// under POSIX a new file survives a power cut only once its directory has been synced, and a
+    /// brand-new log (after the last connection of an earlier process removed the old one) holds
+    /// the commits about to be acknowledged.
+    static func openFiles(
+        path: String, options: StorageOptions, fileSystem: any FileSystem
+    ) throws -> (db: any StorageFile, wal: any StorageFile) {
+        let walPath = path + "-wal"
+        if options.readOnly {
+            let db = try fileSystem.open(path, mode: .readOnly).file
+            guard fileSystem.exists(walPath) else { return (db, MemoryFile(path: walPath)) }
+            do {
+                return (db, try fileSystem.open(walPath, mode: .readOnly).file)
+            } catch {
+                db.close()
+                throw error
+            }
+        }
+        let db = try fileSystem.open(path, mode: options.create ? .readWriteCreate : .readWrite)
+        do {
+            let wal = try fileSystem.open(walPath, mode: .readWriteCreate)
+            do {
+                if (db.created || wal.created) && options.durability != .off {
+                    try fileSystem.syncDirectory(containing: path)
+                }
+            } catch {
+                wal.file.close()
+                throw error
+            }
+            return (db.file, wal.file)
+        } catch {
+            db.file.close()
+            throw error
+        }
+    }
+
+    /// Reads what the files hold, the log first when the file's header cannot be trusted.
+    ///
+    /// The log is the newer copy of every page it holds, page 1 included, so a header page torn by
+    /// a checkpoint that the power cut short is read from the log. Returns nil for a database that
+    /// was never committed: an empty file without a log commit (a creation that the power cut
+    /// short leaves exactly this, so it starts again).
+    /// - Throws: the file header's error when the file has bytes, its header is unreadable and the
+    ///   log holds no page 1.
+    static func recoverState(dbFile: any StorageFile, walFile: any StorageFile) throws -> RecoveredState? {
+        let fileHeader = try readFileHeader(dbFile)
+        let logHeader = try readLogHeader(walFile)
+        if case .valid(let header) = fileHeader {
+            let pageSize = Int(header.pageSize)
+            // A log of another page size cannot belong to this file: it is ignored (and restarted).
+            guard let logHeader, Int(logHeader.pageSize) == pageSize else {
+                return RecoveredState(pageSize: pageSize, walHeader: nil, index: WALIndex())
+            }
+            let index = try replayLog(walFile, header: logHeader)
+            return RecoveredState(pageSize: pageSize, walHeader: logHeader, index: index)
+        }
+        if let logHeader {
+            let index = try replayLog(walFile, header: logHeader)
+            if index.frame(for: 1, below: index.frameCount) != nil {
+                return RecoveredState(pageSize: Int(logHeader.pageSize), walHeader: logHeader, index: index)
+            }
+        }
+        switch fileHeader {
+        case .empty, .valid: return nil
+        case .invalid(let error): throw error
+        }
+    }
+
+    /// The database file's header, or why it cannot be read.
+    private static func readFileHeader(_ file: any StorageFile) throws -> FileHeaderReading {
+        let size = try file.size()
+        guard size > 0 else { return .empty }
+        var prefix = [UInt8](repeating: 0, count: FileHeader.size)
+        let complete = try prefix.withUnsafeMutableBytes { try file.readFully(into: $0, at: 0) }
+        guard complete else { return .invalid(StorageError.notADatabase("file is too short (\(size) bytes)")) }
+        do {
+            return .valid(try prefix.withUnsafeBytes { try FileHeader(reading: $0.baseAddress!) })
+        } catch {
+            return .invalid(error)
+        }
+    }
+
+    /// The log's header when it is complete and valid.
+    private static func readLogHeader(_ file: any StorageFile) throws -> WALHeader? {
+        guard try file.size() >= Int64(WALHeader.size) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: WALHeader.size)
+        guard try bytes.withUnsafeMutableBytes({ try file.readFully(into: $0, at: 0) }) else { return nil }
+        guard let header = bytes.withUnsafeBytes({ WALHeader(reading: $0.baseAddress!) }),
+            PageLayout.isValidPageSize(Int(header.pageSize))
+        else { return nil }
+        return header
+    }
+
+    /// The committed frames of the log: frames count up to the last valid commit; a torn or damaged
+    /// tail and frames of an older generation (other salts) end the replay.
+    static func replayLog(_ walFile: any StorageFile, header: WALHeader) throws -> WALIndex {
+        var index = WALIndex()
+        let pageSize = Int(header.pageSize)
+        let size = try walFile.size()
+        let frameSize = WALHeader.frameHeaderSize + pageSize
+        let frame = UnsafeMutableRawPointer.allocate(byteCount: frameSize, alignment: 16)
+        defer { frame.deallocate() }
+        var previous = header.seed
+        var pending: [PageNumber] = []
+        var position = 0
+        while header.frameOffset(position) + Int64(frameSize) <= size {
+            let buffer = UnsafeMutableRawBufferPointer(start: frame, count: frameSize)
+            guard try walFile.readFully(into: buffer, at: header.frameOffset(position)) else { break }
+            let frameHeader = WALFrameHeader(reading: frame)
+            guard frameHeader.salt1 == header.salt1, frameHeader.salt2 == header.salt2, frameHeader.page >= 1,
+                frameHeader.checksum == WALFrameHeader.checksum(frame: frame, pageSize: pageSize, previous: previous),
+                WALFrameHeader.imageIsIntact(frame: frame, pageSize: pageSize)
+            else { break }
+            previous = frameHeader.checksum
+            pending.append(frameHeader.page)
+            position += 1
+            if frameHeader.isCommit {
+                index.commit(pages: pending, databaseSize: frameHeader.commitSize, checksum: previous)
+                pending.removeAll()
+            }
+        }
+        return index
+    }
+
+    /// Writes a new, empty database (header page and catalog root) as the log's first commit.
+    ///
+    /// The database file stays empty until the first checkpoint copies the pages in, so a power cut
+    /// at any point of the creation leaves either that commit, complete in the log, or an empty file
+    /// and no valid commit: a database that is created again on the next open.
+    func createDatabase() throws {
+        let source = WALPageSource(shared: self)
+        try source.beginWrite()
+        defer { source.end() }
+        let pager = Pager(creatingIn: source, cacheSize: 16)
+        let catalogRoot = try pager.allocatePage()
+        TreePage(unchecked: catalogRoot, base: try pager.writablePage(catalogRoot), geometry: pager.geometry)
+            .initialize(.indexLeaf)
+        pager.header.catalogRoot = catalogRoot
+        try pager.commit()
+    }
+}

@@ -18,6 +18,8 @@ struct PowerLossWorkload {
         var states: [[Int64]] = []
         /// The highest transfer count whose commit returned; -1 before the bank's creation returned.
         var acknowledged = -1
+        /// The balances of the transfer being committed when the power was cut, if one was.
+        var inFlight: [Int64]?
         /// Whether the whole run finished without a power cut.
         var completed = false
     }
@@ -55,6 +57,7 @@ struct PowerLossWorkload {
         do {
             let engine = try StorageEngine(path: Self.path, options: options, fileSystem: disk)
             defer { try? engine.close() }
+            try adoptSurvivingCommit(engine, &record)
             if record.acknowledged < 0 {
                 try Bank.create(engine)
                 record.states = [try Bank.state(engine).balances]
@@ -62,9 +65,10 @@ struct PowerLossWorkload {
             }
             for _ in 0..<transfersPerProcess {
                 let count = try Bank.transfer(engine, &rng, commit: false, bulk: rng.next(below: 6) == 0)
-                let balances = try Bank.state(engine).balances
+                record.inFlight = try Bank.state(engine).balances
                 try engine.commit()
-                record.states.append(balances)
+                record.states.append(record.inFlight!)
+                record.inFlight = nil
                 record.acknowledged = Int(count)
                 switch rng.next(below: 8) {
                 case 0: try engine.checkpoint(.passive)
@@ -78,6 +82,16 @@ struct PowerLossWorkload {
             XCTAssertTrue(disk.isPowerCut, "seed \(seed): an error without a power cut: \(error)")
             return false
         }
+    }
+
+    /// After a power cut, the commit that was in flight may have reached the disk although it was never
+    /// acknowledged: a process that goes on from that disk goes on from that commit.
+    private func adoptSurvivingCommit(_ engine: StorageEngine, _ record: inout Record) throws {
+        guard try engine.treeInfo(named: "meta") != nil else { return }
+        let (count, balances) = try Bank.state(engine)
+        if Int(count) == record.states.count { record.states.append(balances) }
+        record.acknowledged = Int(count)
+        record.inFlight = nil
     }
 
     /// Opens the disk left by a power cut and checks it against `record`; returns the problems found
@@ -104,6 +118,8 @@ struct PowerLossWorkload {
                 problems.append("the disk holds transfer \(count), never attempted")
             } else if Int(count) < record.states.count, balances != record.states[Int(count)] {
                 problems.append("the balances are not those committed by transfer \(count)")
+            } else if Int(count) == record.states.count, let inFlight = record.inFlight, balances != inFlight {
+                problems.append("the balances are not those of the transfer in flight")
             }
             if balances.reduce(0, +) != Int64(Bank.accounts) * Bank.initial {
                 problems.append("the balances do not add up")

@@ -84,8 +84,13 @@ public final class POSIXFile: StorageFile, @unchecked Sendable {
             guard errno == EEXIST else { throw StorageError.io("open", path: path, errno: errno) }
         }
         let fd = systemOpen(path, access)
-        guard fd >= 0 else { throw StorageError.io("open", path: path, errno: errno) }
-        return (POSIXFile(path: path, descriptor: fd, readOnly: readOnly), false)
+        if fd >= 0 { return (POSIXFile(path: path, descriptor: fd, readOnly: readOnly), false) }
+        guard mode == .readWriteCreate, errno == ENOENT else { throw StorageError.io("open", path: path, errno: errno) }
+        // The name exists but leads nowhere (a symbolic link to a missing file), or the file was removed
+        // between the two calls: create it through the name, and count it as created.
+        let created = systemOpen(path, access | O_CREAT)
+        guard created >= 0 else { throw StorageError.io("open", path: path, errno: errno) }
+        return (POSIXFile(path: path, descriptor: created, readOnly: false), true)
     }
 
     deinit {

@@ -55,6 +55,26 @@ final class FileSystemTests: XCTestCase {
         XCTAssertEqual(POSIXFileSystem.directory(of: "c"), ".")
     }
 
+    func testAFailedOpenLeavesNoNewFileBehind() throws {
+        let garbage = (0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let disk = SimulatedFileSystem(files: ["/db": garbage])
+        XCTAssertThrowsError(try StorageEngine(path: "/db", fileSystem: disk)) { error in
+            guard case .notADatabase? = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(disk.files, ["/db": garbage])
+        let (path, cleanup) = temporaryPath()
+        defer { cleanup() }
+        let file = try POSIXFile(path: path)
+        try file.write(garbage, at: 0)
+        file.close()
+        XCTAssertThrowsError(try StorageEngine(path: path))
+        XCTAssertFalse(POSIXFile.exists(path: path + "-wal"), "the failed open left a log behind")
+        var existingOnly = StorageOptions()
+        existingOnly.create = false
+        XCTAssertThrowsError(try StorageEngine(path: path + "-missing", options: existingOnly))
+        XCTAssertFalse(POSIXFile.exists(path: path + "-missing"))
+    }
+
     func testUnsyncedNamesUnderEachModel() throws {
         let disk = SimulatedFileSystem()
         let (file, created) = try disk.open("/d/a", mode: .readWriteCreate)

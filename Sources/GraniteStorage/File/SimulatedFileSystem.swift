@@ -209,7 +209,9 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Applies one unsynced change fully, not at all, or (a write over a sector boundary) torn.
-    private static func apply(_ change: ContentChange, to image: inout [UInt8], sectorSize: Int, _ rng: inout SplitMix64) {
+    private static func apply(
+        _ change: ContentChange, to image: inout [UInt8], sectorSize: Int, _ rng: inout SplitMix64
+    ) {
         switch change {
         case .truncate(let size):
             if rng.next(below: 2) == 0 { resize(&image, to: size) }

@@ -10,6 +10,23 @@ struct RecoveredState {
     var index: WALIndex
 }
 
+/// The files of a database opened by path, and which of them the open created.
+struct OpenedFiles {
+    var db: any StorageFile
+    var wal: any StorageFile
+    var createdDatabase = false
+    var createdLog = false
+
+    /// Closes both files and removes those the open created: an open that fails leaves the
+    /// directory as it found it.
+    func abandon(path: String, fileSystem: any FileSystem) {
+        db.close()
+        wal.close()
+        if createdLog { try? fileSystem.remove(path + "-wal") }
+        if createdDatabase { try? fileSystem.remove(path) }
+    }
+}
+
 /// The first bytes of the database file, parsed.
 private enum FileHeaderReading {
     /// The file holds no byte: a database never checkpointed, or none at all.
@@ -26,15 +43,13 @@ extension SharedDatabase {
     /// under POSIX a new file survives a power cut only once its directory has been synced, and a
     /// brand-new log (after the last connection of an earlier process removed the old one) holds
     /// the commits about to be acknowledged.
-    static func openFiles(
-        path: String, options: StorageOptions, fileSystem: any FileSystem
-    ) throws -> (db: any StorageFile, wal: any StorageFile) {
+    static func openFiles(path: String, options: StorageOptions, fileSystem: any FileSystem) throws -> OpenedFiles {
         let walPath = path + "-wal"
         if options.readOnly {
             let db = try fileSystem.open(path, mode: .readOnly).file
-            guard fileSystem.exists(walPath) else { return (db, MemoryFile(path: walPath)) }
+            guard fileSystem.exists(walPath) else { return OpenedFiles(db: db, wal: MemoryFile(path: walPath)) }
             do {
-                return (db, try fileSystem.open(walPath, mode: .readOnly).file)
+                return OpenedFiles(db: db, wal: try fileSystem.open(walPath, mode: .readOnly).file)
             } catch {
                 db.close()
                 throw error
@@ -51,7 +66,7 @@ extension SharedDatabase {
                 wal.file.close()
                 throw error
             }
-            return (db.file, wal.file)
+            return OpenedFiles(db: db.file, wal: wal.file, createdDatabase: db.created, createdLog: wal.created)
         } catch {
             db.file.close()
             throw error

@@ -124,8 +124,7 @@ final class SharedDatabase: @unchecked Sendable {
                 registry[key] = shared
                 return shared
             } catch {
-                files.db.close()
-                files.wal.close()
+                files.abandon(path: path, fileSystem: fileSystem)
                 throw error
             }
         }

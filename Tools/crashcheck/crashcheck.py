@@ -249,6 +249,7 @@ def parse_arguments(argv):
     parser.add_argument("--max-points", type=int, help="crash points per workload and model")
     parser.add_argument("--jobs", type=int, default=2, help="checks run in parallel")
     parser.add_argument("--keep-failures", default="", help="copy the first failing states here")
+    parser.add_argument("--details", type=int, default=3, help="failures shown per workload and model")
     parser.add_argument("--expect-failures", action="store_true",
                         help="invert the exit status (for the synchronous=OFF control)")
     return parser.parse_args(argv)
@@ -261,9 +262,12 @@ def main(argv=None):
         seed=seed, scale=1 if args.quick else 2,
         max_points=args.max_points or (40 if args.quick else 150),
         states_per_point=args.states_per_point if args.states_per_point is not None else (2 if args.quick else 4),
-        jobs=args.jobs, keep_failures=args.keep_failures)
+        jobs=args.jobs, keep_failures=args.keep_failures, details=args.details)
     if args.engine == "granite":
         binary = os.path.abspath(args.binary or os.path.join(os.getcwd(), ".build/debug/granite"))
+        if not os.access(binary, os.X_OK):
+            print(f"no granite binary at {binary}: run `swift build` or pass --binary", file=sys.stderr)
+            return 2
         engine, label = GraniteEngine(binary), f"granite ({binary})"
     else:
         engine = SQLiteEngine(shutil.which(args.sqlite_binary) or args.sqlite_binary, args.sqlite_sync)
@@ -277,7 +281,11 @@ def main(argv=None):
             workload = workloads.build(name, settings.scale, seed, args.engine)
             with tempfile.TemporaryDirectory(prefix="crashcheck-", dir=scratch_parent) as scratch:
                 started = time.time()
-                recorded = record_workload(engine, workload, scratch)
+                try:
+                    recorded = record_workload(engine, workload, scratch)
+                except RuntimeError as error:
+                    print(f"{name}: recording failed: {error}", file=sys.stderr)
+                    return 2
                 print(f"{name}: {len(recorded.events)} events recorded in {time.time() - started:.1f} s",
                       flush=True)
                 for model_name in args.models.split(","):

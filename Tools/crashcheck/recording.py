@@ -375,7 +375,12 @@ def record(shell_command, directory, trace_path, strace="strace"):
     initial = snapshot(directory)
     argv = [strace, "-f", "-qq", "-xx", "-y", "-s", "67108864", "-o", trace_path,
             "-e", "trace=" + SYSCALLS, "-e", "signal=none", "--", "sh", "-c", shell_command]
-    run = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True)
+    try:
+        run = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True)
+    except FileNotFoundError:
+        raise RuntimeError(f"{strace} not found: install it (apt-get install -y strace)") from None
+    if not os.path.exists(trace_path):
+        raise RuntimeError(f"strace wrote no trace: {run.stderr.decode(errors='replace')[-2000:]}")
     with open(trace_path, encoding="latin-1") as handle:
         trace = parse_trace(handle, directory, initial)
     trace.stdout = run.stdout.decode(errors="replace")

@@ -149,23 +149,25 @@ def verdict(workload, observation, acked):
     return f"state matches no commit: {observation.row}, expected one of {allowed}"
 
 
-def check_model(engine, workload, recorded, model_name, settings, scratch, pool):
-    """Replays the trace under one model and checks the crash states at the chosen points."""
+def check_model(engine, workload, recorded, model_name, settings, scratch, pool, cache):
+    """Replays the trace under one model and checks the crash states at the chosen points.
+
+    `cache` maps a state's digest to the pending or finished check of it; it is shared by
+    the models of one workload (an observation depends on the files only)."""
     started = time.time()
     result = Result(workload.name, model_name, events=len(recorded.events))
     rng = random.Random(f"{settings.seed}:{workload.name}:{model_name}")
     points = set(model.crash_points(recorded.events, settings.max_points, rng))
     acks = acknowledged(recorded.events, workload.first_ack)
     disk = model.Disk(model_name, recorded)
-    cache, outstanding = {}, []
+    seen, outstanding = set(), []
 
     def settle(limit):
         while len(outstanding) > limit:
-            point, label, key, future = outstanding.pop(0)
-            observation = future.result()
-            problem = verdict(workload, observation, acks[point])
+            point, label, future, state = outstanding.pop(0)
+            problem = verdict(workload, future.result(), acks[point])
             if problem:
-                record_failure(result, recorded, point, label, acks[point], problem, settings, key, cache)
+                record_failure(result, recorded, point, label, acks[point], problem, settings, state)
 
     for point in range(len(recorded.events) + 1):
         if point > 0:
@@ -176,28 +178,29 @@ def check_model(engine, workload, recorded, model_name, settings, scratch, pool)
         for label, state in model.states_at_point(disk, settings.states_per_point, rng):
             result.states += 1
             key = state_key(state)
+            if key not in seen:
+                seen.add(key)
+                result.distinct += 1
             if key not in cache:
                 directory = materialise(state, scratch)
-                if settings.keep_failures:
-                    cache[key + ":state"] = state
                 cache[key] = pool.submit(check_directory, engine, directory, workload.query)
-                result.distinct += 1
-            outstanding.append((point, label, key, cache[key]))
+            outstanding.append((point, label, cache[key], state if settings.keep_failures else None))
             settle(4 * settings.jobs)
     settle(0)
     result.seconds = time.time() - started
     return result
 
 
-def record_failure(result, recorded, point, label, acked, problem, settings, key, cache):
-    """Keeps a failure (and, if asked, its files for a closer look)."""
+def record_failure(result, recorded, point, label, acked, problem, settings, state):
+    """Keeps a failure (and, with --keep-failures, the first few failing states' files)."""
     event = recorded.events[point - 1].describe() if point > 0 else "start"
     failure = {"point": point, "event": event, "state": label, "acked": acked, "error": problem}
-    if settings.keep_failures and len(result.failures) < settings.details:
-        target = os.path.join(settings.keep_failures, f"{result.workload}-{result.model}-{point}-{label}")
+    if state is not None and len(result.failures) < settings.details:
+        target = os.path.join(settings.keep_failures,
+                              f"{result.workload}-{result.model}-{point}-{label.replace(':', '-')}")
         os.makedirs(target, exist_ok=True)
-        for name, data in cache.get(key + ":state", {}).items():
-            with open(os.path.join(target, name.replace(":", "_")), "wb") as handle:
+        for name, data in state.items():
+            with open(os.path.join(target, name), "wb") as handle:
                 handle.write(data)
         failure["kept"] = target
     result.failures.append(failure)
@@ -288,8 +291,9 @@ def main(argv=None):
                     return 2
                 print(f"{name}: {len(recorded.events)} events recorded in {time.time() - started:.1f} s",
                       flush=True)
+                cache = {}
                 for model_name in args.models.split(","):
-                    result = check_model(engine, workload, recorded, model_name, settings, scratch, pool)
+                    result = check_model(engine, workload, recorded, model_name, settings, scratch, pool, cache)
                     print(f"  {model_name}: {result.points} points, {result.states} states, "
                           f"{len(result.failures)} failures, {result.seconds:.1f} s", flush=True)
                     results.append(result)

@@ -192,10 +192,10 @@ def crash_points(events, limit, rng):
             favoured.add(index + 1)
         if event.kind in ("fsync", "fsyncdir"):
             favoured.add(index)
+    others = [point for point in every if point not in favoured]
     favoured = sorted(favoured)
     if len(favoured) >= limit:
         return sorted(rng.sample(favoured, limit))
-    others = [point for point in every if point not in set(favoured)]
     return sorted(favoured + rng.sample(others, limit - len(favoured)))
 
 

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model  # noqa: E402
 import recording  # noqa: E402
 import workloads  # noqa: E402
-from engines import GraniteEngine, SQLiteEngine  # noqa: E402
+from engines import GraniteEngine, Observation, SQLiteEngine  # noqa: E402
 
 DATABASE = "test.db"
 ACK_RE = re.compile(r"^ack,(-?\d+)$")
@@ -128,9 +128,16 @@ def materialise(state, parent):
 
 
 def check_directory(engine, directory, query):
-    """Checks one materialised state, then removes it."""
+    """Checks one materialised state, then removes it.
+
+    A state that fails is opened a second time, and what that shows is added to the
+    error: an open that fails must not have changed the files (say, dropped the log)."""
+    database = os.path.join(directory, DATABASE)
     try:
-        return engine.check(os.path.join(directory, DATABASE), query)
+        first = engine.check(database, query)
+        if not first.error:
+            return first
+        return Observation(error=first.error, reopened=engine.check(database, query))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
@@ -138,7 +145,7 @@ def check_directory(engine, directory, query):
 def verdict(workload, observation, acked):
     """None when the observation is consistent with the acknowledgements, else the error."""
     if observation.error:
-        return observation.error
+        return observation.error + reopened_note(workload, observation, acked)
     allowed = workloads.acceptable(workload, acked)
     if observation.row in allowed:
         return None
@@ -147,6 +154,17 @@ def verdict(workload, observation, acked):
         return (f"shows commit {earlier[0]} but commit {acked} was acknowledged"
                 if earlier[0] < acked else f"shows commit {earlier[0]}, only {acked} acknowledged")
     return f"state matches no commit: {observation.row}, expected one of {allowed}"
+
+
+def reopened_note(workload, observation, acked):
+    """What a second open of a state that failed to open showed (a failed open must not
+    have changed the files)."""
+    second = observation.reopened
+    if second is None:
+        return ""
+    if second.error:
+        return " || reopened: the same" if second.error == observation.error else f" || reopened: {second.error}"
+    return f" || reopened: {verdict(workload, second, acked) or 'consistent'}"
 
 
 def check_model(engine, workload, recorded, model_name, settings, scratch, pool, cache):
@@ -222,13 +240,15 @@ def summarise(engine_label, results, settings, stream=sys.stdout):
         print(f"{r.workload:<11} {r.model:<8} {r.events:>6} {r.points:>6} {r.states:>6} "
               f"{r.distinct:>8} {len(r.failures):>8} {r.seconds:>7.1f}", file=stream)
     for r in results:
+        if r.failures:
+            print(f"{r.workload}/{r.model}: {len(r.failures)} failures", file=stream)
         for failure in r.failures[: settings.details]:
             print(f"  FAIL {r.workload}/{r.model} after event {failure['point']} ({failure['event']}), "
                   f"state {failure['state']}, acked {failure['acked']}: {one_line(failure['error'])}"
                   + (f" [kept in {failure['kept']}]" if "kept" in failure else ""), file=stream)
         kinds = {}
         for failure in r.failures:
-            kind = re.sub(r"\d+", "N", " / ".join(failure["error"].split("\n")))[:110]
+            kind = re.sub(r"\d+", "N", one_line(failure["error"], 220))
             kinds[kind] = kinds.get(kind, 0) + 1
         for kind, count in sorted(kinds.items(), key=lambda item: -item[1]):
             print(f"    {count:>5} x {kind}", file=stream)

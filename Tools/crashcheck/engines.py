@@ -19,6 +19,7 @@ class Observation:
     """What the binary reported for one materialised state."""
     row: tuple = ()          # the check query's row, ABSENT for "no such table"
     error: str = ""          # non-empty when opening, integrity or the query failed
+    reopened: object = None  # after an error: the Observation of a second open
 
 
 class Engine:

@@ -283,8 +283,8 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else (1 if os.environ.get("CI") else random.randrange(1 << 31))
     settings = Settings(
         seed=seed, scale=1 if args.quick else 2,
-        max_points=args.max_points or (40 if args.quick else 150),
-        states_per_point=args.states_per_point if args.states_per_point is not None else (2 if args.quick else 4),
+        max_points=args.max_points or (80 if args.quick else 150),
+        states_per_point=args.states_per_point if args.states_per_point is not None else (3 if args.quick else 4),
         jobs=args.jobs, keep_failures=args.keep_failures, details=args.details)
     if args.engine == "granite":
         binary = os.path.abspath(args.binary or os.path.join(os.getcwd(), ".build/debug/granite"))

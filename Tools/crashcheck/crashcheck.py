@@ -77,6 +77,8 @@ def record_workload(engine, workload, scratch):
     final = max(workload.expected)
     if not acks or acks[-1] != final:
         raise RuntimeError(f"{workload.name}: the run acknowledged {acks[-1:]} instead of {final}")
+    if acknowledged(recorded.events, workload.first_ack)[-1] != final:
+        raise RuntimeError(f"{workload.name}: the traced writes to standard output miss acknowledgements")
     return recorded
 
 

@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the tool
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import model  # noqa: E402

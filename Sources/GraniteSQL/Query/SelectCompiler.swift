@@ -226,10 +226,8 @@ struct SelectCompiler {
             throw SQLExecutionError("misuse of aggregate")
         }
 
-        // LIMIT and OFFSET read no table.
-        let limitScope = QueryScope(outer: nil)
-        let limit = try select.limit.map { try ExpressionCompiler.compile($0.limit, resolver: limitScope) }
-        let offset = try select.limit?.offset.map { try ExpressionCompiler.compile($0, resolver: limitScope) }
+        // LIMIT and OFFSET read no name, not even an enclosing query's: they run as a query of their own.
+        let bounds = try select.limit.map { try compileBounds($0) }
 
         // Aggregates (compiled without aggregates allowed inside them).
         var aggregates: [SelectProgram.AggregateCall] = []
@@ -327,7 +325,7 @@ struct SelectCompiler {
         return SelectProgram(
             columnNames: names, scope: scope, levels: levels, preconditions: preconditions, outputs: outputs,
             isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates, having: having,
-            distinct: core.distinct, ordering: ordering, limit: limit, offset: offset, subqueries: subqueries,
+            distinct: core.distinct, ordering: ordering, bounds: bounds, subqueries: subqueries,
             plan: plan)
     }
 

@@ -11,6 +11,8 @@ final class SelectCursor {
     @exclusivity(unchecked) private var tables: [TableCursor?]
     @exclusivity(unchecked) private var subqueryCursors: [SelectCursor?]
     @exclusivity(unchecked) private var subqueryCache: [Int: SubqueryResult] = [:]
+    /// Runs ``SelectProgram/bounds``, made on first use.
+    @exclusivity(unchecked) private var boundsCursor: SelectCursor?
     @exclusivity(unchecked) private var fromRows: [[[Value]]]
     @exclusivity(unchecked) private var fromPositions: [Int]
 
@@ -126,13 +128,19 @@ final class SelectCursor {
         if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
         toSkip = 0
         remaining = Int.max
-        if let limit = program.limit {
-            let n = try Self.integer(try limit.evaluate(&context))
-            if n >= 0 { remaining = Int(clamping: n) }
-        }
-        if let offset = program.offset {
-            toSkip = max(0, Int(clamping: try Self.integer(try offset.evaluate(&context))))
-        }
+        if let bounds = program.bounds { try applyBounds(bounds, parameters: parameters) }
+    }
+
+    /// Evaluates `LIMIT` and `OFFSET` (see ``SelectProgram/bounds``) into ``remaining`` and ``toSkip``.
+    private func applyBounds(_ bounds: SelectProgram, parameters: BoundParameters) throws {
+        let cursor = boundsCursor ?? SelectCursor(program: bounds)
+        boundsCursor = cursor
+        try cursor.open(parameters: parameters)
+        defer { cursor.close() }
+        guard let row = try cursor.next() else { return }
+        let n = try Self.integer(row[0])
+        if n >= 0 { remaining = Int(clamping: n) }
+        if row.count > 1 { toSkip = max(0, Int(clamping: try Self.integer(row[1]))) }
     }
 
     /// Ends an execution early: drops the cursor's share of the bound parameters, so that binding new values

@@ -1,0 +1,16 @@
+import GraniteStorage
+
+extension SelectCompiler {
+    /// Compiles `LIMIT` and `OFFSET` as `SELECT limit[, offset]` with no `FROM` and no enclosing query, so that
+    /// their subqueries are registered with (and run by) a program of their own. (Compiled against a bare scope,
+    /// their subqueries were registered nowhere the cursor looks, and evaluating one trapped.)
+    func compileBounds(_ clause: LimitClause) throws -> SelectProgram {
+        let expressions = [clause.limit] + (clause.offset.map { [$0] } ?? [])
+        // Names and aggregates are errors here, as in SQLite: check with a scope that allows neither, since a
+        // result column of the query below may hold an aggregate.
+        let bare = QueryScope(outer: nil)
+        for expression in expressions { _ = try ExpressionCompiler.compile(expression, resolver: bare) }
+        let columns = expressions.map { ResultColumn.expression($0, alias: nil) }
+        return try compile(SelectStatement(first: .select(SelectClause(columns: columns))), outer: nil)
+    }
+}

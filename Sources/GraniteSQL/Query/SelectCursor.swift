@@ -11,6 +11,9 @@ final class SelectCursor {
     @exclusivity(unchecked) private var tables: [TableCursor?]
     @exclusivity(unchecked) private var subqueryCursors: [SelectCursor?]
     @exclusivity(unchecked) private var subqueryCache: [Int: SubqueryResult] = [:]
+    /// Whether the cursor runs a scalar or `EXISTS` subquery, whose `LIMIT` only says whether it reads a row
+    /// (see ``firstRowLimit(_:)``).
+    @exclusivity(unchecked) var stopsAtFirstRow = false
     /// Runs ``SelectProgram/bounds``, made on first use.
     @exclusivity(unchecked) private var boundsCursor: SelectCursor?
     @exclusivity(unchecked) private var fromRows: [[[Value]]]
@@ -135,25 +138,13 @@ final class SelectCursor {
     private func applyBounds(_ bounds: SelectProgram, parameters: BoundParameters) throws {
         let cursor = boundsCursor ?? SelectCursor(program: bounds)
         boundsCursor = cursor
-        try cursor.open(parameters: parameters)
-        defer { cursor.close() }
-        guard let row = try cursor.next() else { return }
-        let n = try Self.integer(row[0])
-        if n >= 0 { remaining = Int(clamping: n) }
-        if row.count > 1 { toSkip = max(0, Int(clamping: try Self.integer(row[1]))) }
+        (remaining, toSkip) = try Self.bounds(cursor, parameters: parameters, firstRowOnly: stopsAtFirstRow)
     }
 
     /// Ends an execution early: drops the cursor's share of the bound parameters, so that binding new values
     /// before the next ``open(outer:parameters:)`` does not copy them.
     func close() {
         context.parameters = BoundParameters()
-    }
-
-    static func integer(_ value: Value) throws -> Int64 {
-        switch SQLAffinity.integer.apply(to: value) {
-        case .integer(let i): return i
-        default: throw SQLExecutionError.datatypeMismatch
-        }
     }
 
     /// The next result row, or nil at the end.
@@ -500,6 +491,7 @@ final class SelectCursor {
         if !sub.correlated, let cached = subqueryCache[k] { return cached }
         let cursor = subqueryCursors[k] ?? SelectCursor(program: sub.program)
         cursor.sortMemoryLimit = sortMemoryLimit
+        cursor.stopsAtFirstRow = sub.kind != .inSelect
         subqueryCursors[k] = cursor
         try cursor.open(outer: context.row, parameters: context.parameters)
         let result: SubqueryResult

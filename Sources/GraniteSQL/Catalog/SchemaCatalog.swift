@@ -206,6 +206,7 @@ public struct SchemaCatalog: Sendable {
         }
         if index(named: name) != nil { throw SchemaError("there is already an index named \(name)") }
         var definition = try TableDefinition(create, sql: sql)
+        try definition.validateChecks()
         var automatic: [IndexDefinition] = []
         try Self.atomically(engine) {
             let schema = try Self.schemaTree(engine, create: true)
@@ -250,6 +251,7 @@ public struct SchemaCatalog: Sendable {
             if create.ifNotExists { return }
             throw SchemaError("index \(name) already exists")
         }
+        try IndexDefinition.validateExpressions(of: create, on: table)
         var definition = try IndexDefinition(create, sql: sql, on: table)
         try Self.atomically(engine) {
             let schema = try Self.schemaTree(engine, create: true)

@@ -11,6 +11,8 @@ import GraniteStorage
 // - `synchronous` reports the durability the database was opened with; setting it is accepted and ignored.
 // - `journal_mode` is always `wal`.
 // - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
+// - `integrity_check` reports, besides SQLite's problems in SQLite's words, undecodable rows (a statement error in
+//   SQLite) and index entries that match no row (see `DatabaseCheck`).
 
 /// The result of a pragma: column names and rows.
 typealias PragmaResult = (columns: [String], rows: [[Value]])

@@ -5,7 +5,7 @@ import XCTest
 
 /// Places random subqueries in every expression position the grammar allows (result columns, WHERE, ORDER BY,
 /// GROUP BY, HAVING, CASE, function and aggregate arguments, IN lists, LIMIT/OFFSET, joins, FROM subqueries,
-/// INSERT VALUES, UPDATE SET, DELETE WHERE, RETURNING, upserts, CHECK, index expressions) and runs each
+/// INSERT VALUES, UPDATE SET, DELETE WHERE, RETURNING, upserts, CHECK, DEFAULT, index expressions) and runs each
 /// statement on a fresh database in SQLite and Granite. Nothing may trap; outcomes and the tables' contents
 /// afterwards must agree (errors by message).
 final class SubqueryPositionDifferentialTests: XCTestCase {
@@ -60,7 +60,7 @@ final class SubqueryPositionDifferentialTests: XCTestCase {
             let uc = ["x", "y"]
             func e(_ g: inout Generator, _ columns: [String]) -> String { g.expression(columns) }
             func s(_ g: inout Generator, _ columns: [String]) -> String { g.subquery(columns, depth: 1) }
-            switch src.int(0...27) {
+            switch src.int(0...29) {
             case 0: return ("SELECT \(s(&self, tc)), a FROM t ORDER BY a", true)
             case 1: return ("SELECT a FROM t WHERE \(s(&self, tc)) ORDER BY a", true)
             case 2: return ("SELECT a FROM t ORDER BY \(s(&self, tc)), a", true)
@@ -105,6 +105,8 @@ final class SubqueryPositionDifferentialTests: XCTestCase {
             case 24: return ("CREATE TABLE z(q CHECK (\(s(&self, ["q"]))))", true)
             case 25: return ("CREATE INDEX z ON t(\(s(&self, tc)))", true)
             case 26: return ("CREATE INDEX z ON t(a) WHERE \(s(&self, tc))", true)
+            case 27: return ("CREATE TABLE z(q DEFAULT (\(s(&self, []))))", true)
+            case 28: return ("ALTER TABLE u ADD COLUMN z CHECK (\(s(&self, uc + ["z"])))", true)
             default:
                 return ("SELECT a FROM t WHERE \(e(&self, tc)) BETWEEN \(s(&self, tc)) AND \(s(&self, tc)) ORDER BY a", true)
             }

@@ -37,33 +37,48 @@ package enum RestrictedUse: Sendable, Equatable {
     static let nonDeterministicFunctions: Set<String> = ["random"]
 
     /// Throws SQLite's error for what `expression` may not hold here, with names resolved by `scope`. As in
-    /// SQLite's name resolution, a subquery or an unknown name stops the walk at once, while a non-deterministic
-    /// function is reported only when nothing after it is wrong: `random() + (SELECT 1)` and `(SELECT 1) +
-    /// random()` both say `subqueries prohibited in index expressions`.
+    /// SQLite's name resolution, a subquery, a parameter or an unknown name stops the walk at once, while a
+    /// non-deterministic function or an aggregate call is reported only when nothing after it is wrong (the
+    /// last one wins): `random() + (SELECT 1)` and `(SELECT 1) + random()` both say `subqueries prohibited in
+    /// index expressions`, `random() + count(*)` says `misuse of aggregate function count()`.
     func validate(_ expression: SQLExpression, names scope: TableScope) throws {
-        var nonDeterministic = false
-        try walk(expression, scope, &nonDeterministic)
-        if nonDeterministic { throw SchemaError("non-deterministic functions prohibited in \(clause)") }
+        var pending: String?
+        try walk(expression, scope, &pending)
+        if let pending { throw SchemaError(pending) }
     }
 
-    private func walk(_ expression: SQLExpression, _ scope: TableScope, _ nonDeterministic: inout Bool) throws {
+    private func walk(_ expression: SQLExpression, _ scope: TableScope, _ pending: inout String?) throws {
         switch expression.kind {
         case .subquery, .exists, .inSelect:
             throw SchemaError("subqueries prohibited in \(clause)")
+        case .parameter:
+            throw SchemaError("parameters prohibited in \(clause)")
         case .column(let reference):
             _ = try scope.resolve(reference)
         case .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp):
-            if refusesNonDeterministic { nonDeterministic = true }
+            if refusesNonDeterministic { pending = "non-deterministic functions prohibited in \(clause)" }
         case .function(let call):
-            if refusesNonDeterministic,
-                Self.nonDeterministicFunctions.contains(SQLFormat.asciiLowercased(call.name))
-            {
-                nonDeterministic = true
+            let name = SQLFormat.asciiLowercased(call.name)
+            var arguments = 0
+            if case .list(let list, _) = call.arguments { arguments = list.count }
+            if ExpressionCompiler.aggregates.contains(name) || ((name == "min" || name == "max") && arguments == 1) {
+                pending = "misuse of aggregate function \(call.name)()"
+            } else if refusesNonDeterministic, Self.nonDeterministicFunctions.contains(name) {
+                pending = "non-deterministic functions prohibited in \(clause)"
             }
         default:
             break
         }
-        for child in Self.children(expression) { try walk(child, scope, &nonDeterministic) }
+        for child in Self.children(expression) { try walk(child, scope, &pending) }
+    }
+
+    /// Whether a column's `DEFAULT` is constant as SQLite requires when the table is created
+    /// (`sqlite3ExprIsConstantOrFunction`): no column, parameter or subquery; functions are allowed.
+    static func isConstantDefault(_ expression: SQLExpression) -> Bool {
+        switch expression.kind {
+        case .column, .parameter, .subquery, .exists, .inSelect, .inTable: return false
+        default: return children(expression).allSatisfy(isConstantDefault)
+        }
     }
 
     /// The operands of `expression`, left to right.
@@ -105,6 +120,17 @@ extension IndexDefinition {
 }
 
 extension TableDefinition {
+    /// Refuses what SQLite refuses in the table's column defaults (`default value of column [a] is not
+    /// constant`) and `CHECK` constraints (see ``RestrictedUse``).
+    package func validateExpressions() throws {
+        for column in columns {
+            if let value = column.defaultValue, !RestrictedUse.isConstantDefault(value) {
+                throw SchemaError("default value of column [\(column.name)] is not constant")
+            }
+        }
+        try validateChecks()
+    }
+
     /// Refuses what SQLite refuses in the table's `CHECK` constraints (see ``RestrictedUse``).
     package func validateChecks() throws {
         let scope = TableScope(table: self)

@@ -27,7 +27,8 @@ final class CheckCommandTests: XCTestCase {
     func makeDamagedFile() throws -> String {
         let path = directory.appendingPathComponent("damaged.granite").path
         let created = try granite(
-            "sql", path, "CREATE TABLE t(a NOT NULL, b); CREATE INDEX i ON t(a); INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+            "sql", path,
+            "CREATE TABLE t(a NOT NULL, b); CREATE INDEX i ON t(a); INSERT INTO t VALUES (1, 'x'), (2, 'y')")
         XCTAssertEqual(created.status, 0, created.stderr)
         XCTAssertEqual(try granite("check", path).status, 0)
         let engine = try StorageEngine(path: path)

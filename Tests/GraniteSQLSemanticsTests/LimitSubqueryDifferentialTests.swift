@@ -94,6 +94,22 @@ final class LimitSubqueryDifferentialTests: XCTestCase {
         XCTAssert(failures.isEmpty, failures.joined(separator: "\n"))
     }
 
+    /// `EXPLAIN QUERY PLAN` shows the subqueries of LIMIT and OFFSET first, numbered after the others.
+    func testPlanOfLimitSubqueries() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in Self.schema {
+            oracle.execute(sql)
+            try db.execute(sql)
+        }
+        let sql =
+            "EXPLAIN QUERY PLAN SELECT a FROM t WHERE b IN (SELECT 'x') LIMIT (SELECT 2) OFFSET (SELECT c FROM t WHERE a = 1)"
+        guard case .rows(_, let expected) = SelectDifferentialTests.sqlite(oracle, sql),
+            case .rows(_, let actual) = SelectDifferentialTests.granite(db, sql)
+        else { return XCTFail("EXPLAIN failed") }
+        XCTAssertEqual(actual.map { $0[3] }, expected.map { $0[3] })
+    }
+
     /// `LIMIT ?` with a bound parameter inside a subquery, executed again with other values.
     func testBoundParametersInLimitSubqueries() throws {
         let oracle = Oracle()

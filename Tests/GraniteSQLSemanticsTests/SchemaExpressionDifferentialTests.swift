@@ -87,13 +87,20 @@ final class SchemaExpressionDifferentialTests: XCTestCase {
         ["CREATE TABLE t(a)", "INSERT INTO t VALUES (NULL)", "CREATE INDEX i ON t(date(a, 'localtime'))"],
         ["CREATE TABLE t(a)", "INSERT INTO t VALUES ('x')", "CREATE INDEX i ON t(date(a, 'utc'))"],
         // Value-dependent: the row holds 'now'.
-        ["CREATE TABLE t(a)", "CREATE INDEX i ON t(date(a))", "INSERT INTO t VALUES ('2024-01-01')",
-            "INSERT INTO t VALUES ('now')", "SELECT a FROM t"],
-        ["CREATE TABLE t(a, b)", "CREATE INDEX i ON t(a) WHERE time(b) IS NOT NULL", "INSERT INTO t VALUES (1, 'Now')"],
+        [
+            "CREATE TABLE t(a)", "CREATE INDEX i ON t(date(a))", "INSERT INTO t VALUES ('2024-01-01')",
+            "INSERT INTO t VALUES ('now')", "SELECT a FROM t",
+        ],
+        [
+            "CREATE TABLE t(a, b)", "CREATE INDEX i ON t(a) WHERE time(b) IS NOT NULL",
+            "INSERT INTO t VALUES (1, 'Now')",
+        ],
         // CHECK constraints.
         ["CREATE TABLE t(a CHECK (a < date('now')))", "INSERT INTO t VALUES (1)", "SELECT count(*) FROM t"],
-        ["CREATE TABLE t(a CHECK (a IS NULL OR date(a) IS NOT NULL))", "INSERT INTO t VALUES ('2024-01-01')",
-            "INSERT INTO t VALUES ('now')", "UPDATE t SET a = 'now'", "SELECT a FROM t"],
+        [
+            "CREATE TABLE t(a CHECK (a IS NULL OR date(a) IS NOT NULL))", "INSERT INTO t VALUES ('2024-01-01')",
+            "INSERT INTO t VALUES ('now')", "UPDATE t SET a = 'now'", "SELECT a FROM t",
+        ],
         ["CREATE TABLE t(a, CHECK (datetime(a, 'localtime') IS NOT NULL))", "INSERT INTO t VALUES (5)"],
     ]
 

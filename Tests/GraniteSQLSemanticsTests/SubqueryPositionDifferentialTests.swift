@@ -108,7 +108,9 @@ final class SubqueryPositionDifferentialTests: XCTestCase {
             case 27: return ("CREATE TABLE z(q DEFAULT (\(s(&self, []))))", true)
             case 28: return ("ALTER TABLE u ADD COLUMN z CHECK (\(s(&self, uc + ["z"])))", true)
             default:
-                return ("SELECT a FROM t WHERE \(e(&self, tc)) BETWEEN \(s(&self, tc)) AND \(s(&self, tc)) ORDER BY a", true)
+                return (
+                    "SELECT a FROM t WHERE \(e(&self, tc)) BETWEEN \(s(&self, tc)) AND \(s(&self, tc)) ORDER BY a", true
+                )
             }
         }
     }

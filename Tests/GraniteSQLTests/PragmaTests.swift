@@ -256,7 +256,10 @@ final class PragmaTests: XCTestCase {
         try db.engine.commit()
         assertPragma(
             db, "PRAGMA integrity_check", ["integrity_check"],
-            [[.text("entry for row 127 in index tb does not match a row of t")], [.text("wrong # of entries in index tb")]])
+            [
+                [.text("entry for row 127 in index tb does not match a row of t")],
+                [.text("wrong # of entries in index tb")],
+            ])
     }
 
     func testIntegrityCheckOfPartialAndExpressionIndexes() throws {

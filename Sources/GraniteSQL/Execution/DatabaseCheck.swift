@@ -50,7 +50,8 @@ struct DatabaseCheck {
             if isFull { return }
             let writer: TableWriter
             do {
-                writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: BoundParameters([]))
+                writer = try TableWriter(
+                    table: table, catalog: catalog, engine: engine, parameters: BoundParameters([]))
             } catch {
                 report("table \(table.name): \(error)")
                 continue
@@ -147,7 +148,8 @@ struct DatabaseCheck {
                     previous = prefix
                     if !(try entryMatchesRow(prefix, rowid: rowid, k, writer)) {
                         report(
-                            "entry for row \(rowid) in index \(index.name) does not match a row of \(writer.table.name)")
+                            "entry for row \(rowid) in index \(index.name) does not match a row of \(writer.table.name)"
+                        )
                     }
                 } catch {
                     report("index \(index.name): \(error)")

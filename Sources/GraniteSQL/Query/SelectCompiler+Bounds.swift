@@ -13,4 +13,15 @@ extension SelectCompiler {
         let columns = expressions.map { ResultColumn.expression($0, alias: nil) }
         return try compile(SelectStatement(first: .select(SelectClause(columns: columns))), outer: nil)
     }
+
+    /// The `EXPLAIN QUERY PLAN` lines of `subqueries`, labelled from number `first` on.
+    static func planLines(of subqueries: [SelectProgram.Subquery], numberedFrom first: Int) -> [(Int, String)] {
+        var lines: [(Int, String)] = []
+        for (k, sub) in subqueries.enumerated() {
+            let label = (sub.kind == .inSelect ? "LIST SUBQUERY " : "SCALAR SUBQUERY ") + "\(first + k)"
+            lines.append((0, (sub.correlated ? "CORRELATED " : "") + label))
+            for line in sub.program.plan { lines.append((line.depth + 1, line.detail)) }
+        }
+        return lines
+    }
 }

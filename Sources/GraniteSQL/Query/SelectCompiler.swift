@@ -308,15 +308,10 @@ struct SelectCompiler {
         if levels.isEmpty && (core.from == nil) {
             plan.append((0, "SCAN CONSTANT ROW"))
         }
-        for (k, sub) in subqueries.enumerated() {
-            let label: String
-            switch sub.kind {
-            case .scalar: label = "SCALAR SUBQUERY \(k + 1)"
-            case .exists: label = "SCALAR SUBQUERY \(k + 1)"
-            case .inSelect: label = "LIST SUBQUERY \(k + 1)"
-            }
-            plan.append((0, (sub.correlated ? "CORRELATED " : "") + label))
-            for line in sub.program.plan { plan.append((line.depth + 1, line.detail)) }
+        plan += Self.planLines(of: subqueries, numberedFrom: 1)
+        // SQLite shows the subqueries of LIMIT and OFFSET first, numbered after the others.
+        if let bounds {
+            plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: subqueries.count + 1), at: 0)
         }
         if isAggregate && !core.groupBy.isEmpty { plan.append((0, "USE TEMP B-TREE FOR GROUP BY")) }
         if core.distinct { plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }

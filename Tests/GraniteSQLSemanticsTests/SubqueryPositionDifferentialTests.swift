@@ -115,8 +115,8 @@ final class SubqueryPositionDifferentialTests: XCTestCase {
         }
     }
 
-    /// Granite's refusal of a subquery where it cannot run one yet (INSERT VALUES, UPDATE SET, RETURNING, upsert
-    /// clauses), where SQLite runs it. A clean error, not a trap: counted, not failed.
+    /// Granite's refusal of a subquery where it cannot run one yet (the clauses of an upsert), where SQLite runs
+    /// it. A clean error, not a trap: counted, not failed.
     static let unsupported = "subqueries are not supported here"
 
     func testSubqueriesInEveryPosition() throws {
@@ -135,7 +135,7 @@ final class SubqueryPositionDifferentialTests: XCTestCase {
             }
             let expected = SelectDifferentialTests.sqlite(oracle, sql)
             let actual = SelectDifferentialTests.granite(db, sql)
-            if case .failure(Self.unsupported) = actual {
+            if case .failure(Self.unsupported) = actual, sql.contains("ON CONFLICT") {
                 unsupported += 1
                 continue
             }

@@ -82,6 +82,8 @@ package enum RestrictedUse: Sendable, Equatable {
     }
 
     /// The operands of `expression`, left to right.
+    static func operands(of expression: SQLExpression) -> [SQLExpression] { children(expression) }
+
     private static func children(_ e: SQLExpression) -> [SQLExpression] {
         switch e.kind {
         case .binary(_, let l, let r): return [l, r]

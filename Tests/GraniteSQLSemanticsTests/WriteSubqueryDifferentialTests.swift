@@ -3,7 +3,7 @@ import GraniteSQL
 import GraniteStorage
 import XCTest
 
-/// Subqueries in INSERT `VALUES`, UPDATE `SET` and `RETURNING`, against SQLite: an uncorrelated subquery runs once
+/// Subqueries in INSERT `VALUES`, UPDATE `SET`, `RETURNING` and upsert clauses, against SQLite: an uncorrelated subquery runs once
 /// per execution, a correlated one per row, RETURNING's see the table after the row's change, and a prepared
 /// statement run again starts afresh.
 final class WriteSubqueryDifferentialTests: XCTestCase {
@@ -39,6 +39,20 @@ final class WriteSubqueryDifferentialTests: XCTestCase {
         ["DELETE FROM t WHERE a < 3 RETURNING a, (SELECT count(*) FROM t), (SELECT b FROM t AS s WHERE s.a = t.a)"],
         ["DELETE FROM t WHERE a = 2 RETURNING (SELECT abs(-9223372036854775807 - 1))", "SELECT * FROM t"],
         ["INSERT INTO log VALUES ((SELECT 1, 2), 1)"],
+        // Upserts: the existing row, `excluded`, and the table as it is when the conflict is met.
+        [
+            "UPDATE t SET c = 'z' WHERE a = 3", "CREATE UNIQUE INDEX tc ON t(c) WHERE c IS NOT NULL",
+            "INSERT INTO t(b, c) VALUES (5, 'x') ON CONFLICT (c) WHERE c IS NOT NULL DO UPDATE SET "
+                + "b = (SELECT sum(b) FROM t) + excluded.b + (SELECT count(*) FROM t AS s WHERE s.b < t.b)",
+            "SELECT * FROM t",
+        ],
+        [
+            "CREATE UNIQUE INDEX tb ON t(b)",
+            "INSERT INTO t(b, c) VALUES (20, 'new'), (40, 'other') ON CONFLICT (b) DO UPDATE SET "
+                + "c = (SELECT group_concat(c) FROM t) WHERE EXISTS (SELECT 1 FROM t AS s WHERE s.a > t.a) "
+                + "RETURNING a, b, c",
+            "SELECT * FROM t",
+        ],
     ]
 
     func testWriteSubqueries() throws {

@@ -308,7 +308,7 @@ extension SQLConnection {
             targets = Array(table.columns.indices)
         }
         cache.targets = targets
-        let upsert = try cache.upsert ?? insert.upsert.map { try upsertPlan($0, writer) }
+        let upsert = try cache.upsert ?? insert.upsert.map { try upsertPlan($0, writer, statement, cache) }
         cache.upsert = upsert
         let returning = try cache.returning ?? insert.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
@@ -378,7 +378,7 @@ extension SQLConnection {
             cache.targetAffinities
             ?? targets.map { $0 < table.columns.count ? table.columns[$0].affinity : SQLAffinity.integer }
         cache.targetAffinities = affinities
-        if let tuples, !table.isAutoincrement, cache.valuesSubqueries == nil {
+        if let tuples, !table.isAutoincrement, cache.valuesSubqueries == nil, cache.upsertSubqueries == nil {
             // The next runs skip the checks above (their outcome depends only on the statement and the schema)
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
@@ -439,13 +439,23 @@ extension SQLConnection {
     }
 
     /// Compiles one `ON CONFLICT` clause, finding the constraint its target names.
-    private func upsertPlan(_ clause: UpsertClause, _ writer: TableWriter) throws -> UpsertPlan {
+    private func upsertPlan(
+        _ clause: UpsertClause, _ writer: TableWriter, _ statement: Statement, _ cache: WriteCache
+    ) throws -> UpsertPlan {
         var plan = UpsertPlan(target: nil, assignments: nil, condition: nil)
         if let target = clause.target { plan.target = try upsertTarget(target, clause.targetWhere, writer) }
         if case .update(let assignments, let condition) = clause.action {
             let resolver = UpsertScope(scope: writer.scope, width: writer.table.columns.count + 1)
-            plan.assignments = try compileAssignments(assignments, writer.table, resolver)
-            plan.condition = try condition.map { try ExpressionCompiler.compile($0, resolver: resolver) }
+            func subqueries() throws -> WriteSubqueries {
+                let made = try writeSubqueries(&cache.upsertSubqueries, writer.table, statement, excluded: true)
+                plan.subqueries = made
+                return made
+            }
+            plan.assignments = try compileAssignments(assignments, writer.table, resolver, subqueries: subqueries)
+            plan.condition = try condition.map {
+                WriteSubqueries.needed(for: $0)
+                    ? try subqueries().compile($0) : try ExpressionCompiler.compile($0, resolver: resolver)
+            }
         }
         return plan
     }

@@ -27,6 +27,8 @@ final class WriteCache {
     /// The subqueries of `VALUES` (no row), and of `SET` and `RETURNING` (the table's row).
     @exclusivity(unchecked) var valuesSubqueries: WriteSubqueries?
     @exclusivity(unchecked) var rowSubqueries: WriteSubqueries?
+    /// The subqueries of upsert clauses (the existing row, then `excluded`).
+    @exclusivity(unchecked) var upsertSubqueries: WriteSubqueries?
     /// UPDATE: per column, whether the old row's value need not be read (see `SQLConnection.unreadColumns`).
     @exclusivity(unchecked) var unreadColumns: [Bool]?
     @exclusivity(unchecked) var upsert: [UpsertPlan]?
@@ -118,6 +120,7 @@ final class WriteCache {
         returning = nil
         valuesSubqueries = nil
         rowSubqueries = nil
+        upsertSubqueries = nil
         unreadColumns = nil
         upsert = nil
         matching = nil

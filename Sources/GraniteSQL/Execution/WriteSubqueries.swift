@@ -1,8 +1,9 @@
 import GraniteStorage
 
-/// The subqueries of a write statement's expressions (INSERT `VALUES`, UPDATE `SET`, `RETURNING`), all compiled
-/// over one row layout: no row (`VALUES`) or a row of the written table (its columns, then the rowid, as
-/// ``TableWriter`` lays rows out), which correlated subqueries read as their enclosing row.
+/// The subqueries of a write statement's expressions (INSERT `VALUES`, UPDATE `SET`, `RETURNING`, upsert
+/// clauses), all compiled over one row layout: no row (`VALUES`), a row of the written table (its columns, then
+/// the rowid, as ``TableWriter`` lays rows out) or two (an upsert's), which correlated subqueries read as their
+/// enclosing row.
 ///
 /// The subqueries run through a ``SelectCursor`` over a program with no source whose subqueries they are: it
 /// caches an uncorrelated result for the rest of an execution, as SQLite computes one once per statement, and
@@ -16,11 +17,15 @@ final class WriteSubqueries {
     /// What evaluates the subqueries in the current execution (set by ``start(parameters:)``).
     private(set) var provider: SubqueryProvider?
 
-    /// Subqueries over the rows of `table` (nil: no row).
-    init(table: TableDefinition?, compiler: SelectCompiler) {
+    /// Subqueries over the rows of `table` (nil: no row); with `excluded`, over an upsert's existing row followed
+    /// by the proposed one, named `excluded` (which unqualified names do not see).
+    init(table: TableDefinition?, excluded: Bool = false, compiler: SelectCompiler) {
         scope = QueryScope(outer: nil)
         scope.catalog = compiler.catalog
-        if let table { scope.add(table: table, alias: nil) }
+        if let table {
+            scope.add(table: table, alias: nil)
+            if excluded { scope.add(table: table, alias: "excluded").hidden = Set(table.columns.indices) }
+        }
         self.compiler = compiler
     }
 

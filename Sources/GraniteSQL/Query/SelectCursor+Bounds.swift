@@ -1,14 +1,9 @@
 import GraniteStorage
 
 extension SelectCursor {
-    /// Runs a ``SelectProgram/bounds`` query with `cursor`: the number of rows to return (`Int.max` for no limit)
-    /// and to skip first. `firstRowOnly` is for a scalar or `EXISTS` subquery (see ``firstRowLimit(_:)``).
-    static func bounds(_ cursor: SelectCursor, parameters: BoundParameters, firstRowOnly: Bool) throws
-        -> (remaining: Int, toSkip: Int)
-    {
-        try cursor.open(parameters: parameters)
-        defer { cursor.close() }
-        guard let row = try cursor.next() else { return (Int.max, 0) }
+    /// The row of a ``SelectProgram/bounds`` query as the number of rows to return (`Int.max` for no limit) and
+    /// to skip first. `firstRowOnly` is for a scalar or `EXISTS` subquery (see ``firstRowLimit(_:)``).
+    static func bounds(_ row: [Value], firstRowOnly: Bool) throws -> (remaining: Int, toSkip: Int) {
         var remaining = Int.max
         if firstRowOnly {
             remaining = try firstRowLimit(row[0])

@@ -136,9 +136,20 @@ final class SelectCursor {
 
     /// Evaluates `LIMIT` and `OFFSET` (see ``SelectProgram/bounds``) into ``remaining`` and ``toSkip``.
     private func applyBounds(_ bounds: SelectProgram, parameters: BoundParameters) throws {
-        let cursor = boundsCursor ?? SelectCursor(program: bounds)
-        boundsCursor = cursor
-        (remaining, toSkip) = try Self.bounds(cursor, parameters: parameters, firstRowOnly: stopsAtFirstRow)
+        let row: [Value]
+        if bounds.subqueries.isEmpty {
+            // Nothing to run but the expressions (`LIMIT ?`): no cursor needed.
+            var context = EvaluationContext(parameters: parameters)
+            row = try bounds.outputs.map { try $0.evaluate(&context) }
+        } else {
+            let cursor = boundsCursor ?? SelectCursor(program: bounds)
+            boundsCursor = cursor
+            try cursor.open(parameters: parameters)
+            defer { cursor.close() }
+            guard let first = try cursor.next() else { return }
+            row = first
+        }
+        (remaining, toSkip) = try Self.bounds(row, firstRowOnly: stopsAtFirstRow)
     }
 
     /// Ends an execution early: drops the cursor's share of the bound parameters, so that binding new values

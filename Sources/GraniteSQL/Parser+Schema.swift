@@ -122,6 +122,10 @@ extension Parser {
         case .integer, .real, .string, .blob:
             return try parsePrimary()
         case .symbol where isSymbol("("):
+            // SQLite's `DEFAULT LP expr RP`: the parenthesis holds an expression, not a query.
+            if ["SELECT", "VALUES", "WITH"].contains(where: { isKeyword($0, ahead: 1) }) {
+                throw syntaxError(at: peek(1))
+            }
             return try parsePrimary()
         case .symbol where isSymbol("-") || isSymbol("+"):
             guard peek(1).kind == .integer || peek(1).kind == .real else { throw syntaxError(at: peek(1)) }

@@ -1,14 +1,16 @@
 // `granite check FILE`: the full integrity check.
 
 import ArgumentParser
+import GraniteSQL
 import GraniteStorage
 
-/// Runs the storage layer's integrity check and prints "ok" or every problem found.
+/// Runs the full integrity check (`PRAGMA integrity_check`: the storage layer's structural check, then every row
+/// and index entry) and prints "ok" or every problem found.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check the structure of a database file.",
-        discussion: "Exits with status 1 when problems are found."
+        abstract: "Check a database file: its structure, every row and every index entry.",
+        discussion: "Reports every problem (up to --max-problems) and exits with status 1 when there is one."
     )
 
     @Argument(help: "The database file.")
@@ -26,7 +28,9 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let report = try withDatabase(file) { engine in
-                CheckReport(file: file, engine: engine, report: engine.checkIntegrity(maxProblems: maxProblems))
+                let structural = engine.checkIntegrity(maxProblems: maxProblems)
+                let rows = Self.rowProblems(engine, limit: maxProblems - structural.problems.count)
+                return CheckReport(file: file, engine: engine, report: structural, rowProblems: rows)
             }
             if output.json {
                 try printJSON(report)
@@ -37,6 +41,16 @@ struct CheckCommand: ParsableCommand {
                 printError("granite: \(file): \(report.problems.count) problem(s) found")
                 throw ExitCode.failure
             }
+        }
+    }
+
+    /// The problems of the rows and index entries (see `PRAGMA integrity_check`), up to `limit`.
+    static func rowProblems(_ engine: StorageEngine, limit: Int) -> [String] {
+        guard limit > 0 else { return [] }
+        do {
+            return try SQLConnection(engine: engine).logicalProblems(limit: limit)
+        } catch {
+            return ["cannot read the schema: \(error)"]
         }
     }
 }
@@ -51,12 +65,13 @@ struct CheckReport: Codable {
     var problems: [String]
     var trees: [TreeReport]
 
-    init(file: String, engine: StorageEngine, report: IntegrityReport) {
+    /// The report of the structural check `report` followed by the problems of rows and index entries.
+    init(file: String, engine: StorageEngine, report: IntegrityReport, rowProblems: [String]) {
         self.file = file
-        ok = report.isOK
+        problems = report.problems + rowProblems
+        ok = problems.isEmpty
         pageCount = engine.pager.pageCount
         freePages = engine.pager.header.freelistCount
-        problems = report.problems
         trees = report.trees.map(TreeReport.init)
         treeCount = trees.filter { $0.name != "(catalog)" }.count
     }

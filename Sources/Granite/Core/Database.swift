@@ -168,7 +168,7 @@ public final class Database {
     private func prepare(_ sql: String) throws -> PreparedStatement {
         do {
             return try connection.prepare(sql)
-        } catch let error as SQLExecutionError where error.message.hasPrefix("multiple statements found") {
+        } catch let error as SQLExecutionError where error.statementCount == .several {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
                 message:

@@ -593,7 +593,9 @@ extension DatabaseError {
 }
 
 extension DatabaseError {
-    /// The error for an engine failure, with the statement that caused it.
+    /// The error for an engine failure, with the statement that caused it. The engine throws five error types,
+    /// all mapped here: ``SQLEvaluationError``, ``SQLExecutionError``, ``SQLSyntaxError``, ``SchemaError`` and
+    /// ``StorageError``. Other errors (thrown by the application's closures) pass through unchanged.
     static func from(
         _ error: any Error, sql: String? = nil, arguments: StatementArguments? = nil, publicArguments: Bool = false
     ) -> any Error {
@@ -604,6 +606,11 @@ extension DatabaseError {
             return error
         case let error as SQLExecutionError:
             code = ResultCode(rawValue: error.extendedResultCode)
+            message = error.description
+        case let error as SQLEvaluationError:
+            // Expression and function errors (integer overflow, bad arguments, non-deterministic use in an
+            // index…) are all SQLITE_ERROR in SQLite.
+            code = .SQLITE_ERROR
             message = error.description
         case let error as SQLSyntaxError:
             code = .SQLITE_ERROR

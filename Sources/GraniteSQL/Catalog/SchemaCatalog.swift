@@ -206,6 +206,7 @@ public struct SchemaCatalog: Sendable {
         }
         if index(named: name) != nil { throw SchemaError("there is already an index named \(name)") }
         var definition = try TableDefinition(create, sql: sql)
+        try definition.validateExpressions()
         var automatic: [IndexDefinition] = []
         try Self.atomically(engine) {
             let schema = try Self.schemaTree(engine, create: true)
@@ -250,6 +251,7 @@ public struct SchemaCatalog: Sendable {
             if create.ifNotExists { return }
             throw SchemaError("index \(name) already exists")
         }
+        try IndexDefinition.validateExpressions(of: create, on: table)
         var definition = try IndexDefinition(create, sql: sql, on: table)
         try Self.atomically(engine) {
             let schema = try Self.schemaTree(engine, create: true)
@@ -451,6 +453,11 @@ public struct SchemaCatalog: Sendable {
             statement, sql: sql, rootPage: table.rootPage, storageName: table.storageName,
             schemaRowid: table.schemaRowid)
         definition.name = table.name
+        do {
+            try definition.validateChecks()
+        } catch let error as SchemaError {
+            throw SchemaError("error in table \(table.name) after add column: \(error.message)")
+        }
         updated.tablesByKey[SchemaNames.key(table.name)] = definition
         try updated.persistChanges(from: self, engine: engine)
         self = updated

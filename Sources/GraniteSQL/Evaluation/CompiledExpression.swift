@@ -33,6 +33,8 @@ indirect enum EvalNode: Sendable {
     case simpleCase(EvalNode, [(EvalNode, EvalNode, ComparisonRule)], EvalNode?)
     case cast(EvalNode, SQLAffinity)
     case function(String, [EvalNode])
+    /// A date and time function in a schema expression SQLite restricts: an error when it reads the clock.
+    case restrictedDateTime(String, [EvalNode], RestrictedUse)
     case minMax(isMax: Bool, SQLCollation, [EvalNode])
     case nullif(EvalNode, EvalNode, SQLCollation)
     case coalesce([EvalNode])
@@ -166,6 +168,14 @@ indirect enum EvalNode: Sendable {
             var values: [Value] = []
             values.reserveCapacity(args.count)
             for a in args { values.append(try a.evaluate(&c)) }
+            return try SQLScalarFunctions.call(name, values)
+        case .restrictedDateTime(let name, let args, let use):
+            var values: [Value] = []
+            values.reserveCapacity(args.count)
+            for a in args { values.append(try a.evaluate(&c)) }
+            if SQLDateTime.readsClockOrZone(name, values) {
+                throw SQLEvaluationError("non-deterministic use of \(name)() in \(use.object)")
+            }
             return try SQLScalarFunctions.call(name, values)
         case .minMax(let isMax, let collation, let args):
             var values: [Value] = []

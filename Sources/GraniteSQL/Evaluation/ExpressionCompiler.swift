@@ -18,6 +18,9 @@ import GraniteStorage
 public struct ExpressionCompiler {
     /// Models `SQLITE_LIKE_DOESNT_MATCH_BLOBS` (on in Debian's SQLite, which the tests use as the oracle).
     public var likeBlobsNeverMatch: Bool
+    /// The schema expression being compiled, if it is one SQLite restricts: its date and time functions then
+    /// fail when they read the clock (see ``RestrictedUse``).
+    package var restrictedUse: RestrictedUse?
 
     /// Creates a compiler.
     public init(likeBlobsNeverMatch: Bool = true) {
@@ -31,7 +34,8 @@ public struct ExpressionCompiler {
 
     /// Compiles `expr`, resolving names through `resolver`.
     public func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
-        var session = Session(resolver: resolver, likeBlobsNeverMatch: likeBlobsNeverMatch)
+        var session = Session(
+            resolver: resolver, likeBlobsNeverMatch: likeBlobsNeverMatch, restrictedUse: restrictedUse)
         let root = try session.node(expr)
         return CompiledExpression(
             root: root, prelude: session.prelude.filter { $0.constantValue == nil },
@@ -62,6 +66,7 @@ extension ExpressionCompiler {
     struct Session<R: ColumnResolver> {
         let resolver: R
         let likeBlobsNeverMatch: Bool
+        let restrictedUse: RestrictedUse?
         /// How many conditionally evaluated contexts (CASE branches, later COALESCE / IN items) enclose the node
         /// being compiled.
         var lazyDepth = 0
@@ -74,9 +79,10 @@ extension ExpressionCompiler {
         /// Set when the next node compiled is in jump position (see ``condition(_:)``).
         var pendingJump = false
 
-        init(resolver: R, likeBlobsNeverMatch: Bool) {
+        init(resolver: R, likeBlobsNeverMatch: Bool, restrictedUse: RestrictedUse? = nil) {
             self.resolver = resolver
             self.likeBlobsNeverMatch = likeBlobsNeverMatch
+            self.restrictedUse = restrictedUse
         }
 
         /// Compiles an expression in an operand position (SQLite codes it with `sqlite3ExprCodeTemp` or as a
@@ -581,6 +587,9 @@ extension ExpressionCompiler {
             case "replace":
                 return fold(.replace(nodes[0], nodes[1], nodes[2]), nodes)
             default:
+                if let use = restrictedUse, SQLDateTime.functionNames.contains(name) {
+                    return .restrictedDateTime(name, nodes, use)
+                }
                 let n = EvalNode.function(name, nodes)
                 return ExpressionCompiler.nonDeterministic.contains(name) ? n : fold(n, nodes)
             }

@@ -11,6 +11,8 @@ import GraniteStorage
 // - `synchronous` reports the durability the database was opened with; setting it is accepted and ignored.
 // - `journal_mode` is always `wal`.
 // - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
+// - `integrity_check` reports, besides SQLite's problems in SQLite's words, undecodable rows (a statement error in
+//   SQLite) and index entries that match no row (see `DatabaseCheck`).
 
 /// The result of a pragma: column names and rows.
 typealias PragmaResult = (columns: [String], rows: [[Value]])
@@ -196,46 +198,14 @@ extension SQLConnection {
 
     // MARK: Integrity
 
-    /// The storage checker's problems, then index entries that do not match their table's rows; `ok` when none.
+    /// `PRAGMA integrity_check[(N)]` and `PRAGMA quick_check[(N)]`: every problem found (up to N, default 100),
+    /// one per row, or `ok` (see ``DatabaseCheck``).
     private func integrityCheck(_ column: String, _ argument: String?) throws -> PragmaResult {
         var limit = 100
         if let argument, let number = Int(argument), number > 0 { limit = number }
-        let problems: [String] = try reading {
-            var problems = Array(engine.checkIntegrity(maxProblems: limit).problems.prefix(limit))
-            if problems.isEmpty { problems = try indexConsistencyProblems(limit: limit) }
-            return problems
-        }
+        let problems = try reading { integrityProblems(quick: column == "quick_check", limit: limit) }
         if problems.isEmpty { return single(column, .text("ok")) }
         return ([column], problems.map { [.text($0)] })
-    }
-
-    /// Checks that every row of every table has its entry in each of the table's indexes (partial indexes: the
-    /// rows their condition selects) and that the indexes hold no other entries, in SQLite's wording
-    /// (`row 3 missing from index i`, `wrong # of entries in index i`). Keys are computed by ``TableWriter``, the
-    /// code that maintains the indexes.
-    private func indexConsistencyProblems(limit: Int) throws -> [String] {
-        var problems: [String] = []
-        for table in catalog.tables {
-            let writer = try TableWriter(
-                table: table, catalog: catalog, engine: engine, parameters: BoundParameters([]))
-            var expected = Array(repeating: 0, count: writer.indexes.count)
-            for row in try writer.scan() {
-                guard case .integer(let rowid) = row[table.columns.count] else { continue }
-                for k in writer.indexes.indices {
-                    guard let (prefix, _) = try writer.indexPrefix(k, row: row) else { continue }
-                    expected[k] += 1
-                    if !(try writer.indexes[k].tree.contains(key: TableWriter.fullKey(prefix, rowid: rowid))) {
-                        problems.append("row \(rowid) missing from index \(writer.indexes[k].definition.name)")
-                        if problems.count >= limit { return problems }
-                    }
-                }
-            }
-            for k in writer.indexes.indices where try writer.indexes[k].tree.count() != expected[k] {
-                problems.append("wrong # of entries in index \(writer.indexes[k].definition.name)")
-                if problems.count >= limit { return problems }
-            }
-        }
-        return problems
     }
 
     // MARK: Helpers

@@ -18,18 +18,6 @@ private struct UpsertScope: ColumnResolver {
     }
 }
 
-/// A compiled `RETURNING` list.
-struct ReturningList {
-    var names: [String]
-    /// Per output column: an expression, or (when nil) a copy of the row slot.
-    var outputs: [(expression: CompiledExpression?, slot: Int)]
-
-    func evaluate(_ row: [Value], parameters: BoundParameters) throws -> [Value] {
-        var context = EvaluationContext(row: row, parameters: parameters)
-        return try outputs.map { output in try output.expression?.evaluate(&context) ?? row[output.slot] }
-    }
-}
-
 extension SQLConnection {
     // MARK: Writing statements
 
@@ -320,9 +308,9 @@ extension SQLConnection {
             targets = Array(table.columns.indices)
         }
         cache.targets = targets
-        let upsert = try cache.upsert ?? insert.upsert.map { try upsertPlan($0, writer) }
+        let upsert = try cache.upsert ?? insert.upsert.map { try upsertPlan($0, writer, statement, cache) }
         cache.upsert = upsert
-        let returning = try cache.returning ?? insert.returning.map { try returningList($0, writer, statement) }
+        let returning = try cache.returning ?? insert.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
         var rows: [[Value]] = []
         /// `VALUES` tuples, evaluated row by row as they are inserted (as SQLite does).
@@ -346,7 +334,12 @@ extension SQLConnection {
                 let compiled =
                     try cache.values
                     ?? expressions.map { tuple in
-                        try tuple.map { try ExpressionCompiler.compile($0, resolver: EmptyColumnResolver()) }
+                        try tuple.map { expression in
+                            guard WriteSubqueries.needed(for: expression) else {
+                                return try ExpressionCompiler.compile(expression, resolver: EmptyColumnResolver())
+                            }
+                            return try writeSubqueries(&cache.valuesSubqueries, nil, statement).compile(expression)
+                        }
                     }
                 cache.values = compiled
                 tuples = compiled
@@ -385,7 +378,7 @@ extension SQLConnection {
             cache.targetAffinities
             ?? targets.map { $0 < table.columns.count ? table.columns[$0].affinity : SQLAffinity.integer }
         cache.targetAffinities = affinities
-        if let tuples, !table.isAutoincrement {
+        if let tuples, !table.isAutoincrement, cache.valuesSubqueries == nil, cache.upsertSubqueries == nil {
             // The next runs skip the checks above (their outcome depends only on the statement and the schema)
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
@@ -401,16 +394,24 @@ extension SQLConnection {
         }
         // An explicit hidden rowid goes after the declared columns (see ``Self/writableSlot(_:_:)``).
         let explicitRowid = targets.contains(table.columns.count)
+        let subqueries = try startSubqueries(cache, parameters).values
         if let tuples {
-            var context = EvaluationContext(parameters: parameters)
-            for tuple in tuples {
+            var context = EvaluationContext(parameters: parameters, subqueries: subqueries)
+            func row(_ tuple: [CompiledExpression]) throws -> [Value] {
                 var values = writer.defaults
                 values.reserveCapacity(values.count + 1)
                 if explicitRowid { values.append(.null) }
                 for k in tuple.indices {
                     values[targets[k]] = affinities[k].apply(to: try tuple[k].evaluate(&context))
                 }
-                try insertRow(consume values)
+                return values
+            }
+            if subqueries != nil {
+                // As SQLite when a subquery may read the table: every row is computed before the first is
+                // inserted (SQLite reads the VALUES into a temporary table first).
+                for values in try tuples.map(row) { try insertRow(values) }
+            } else {
+                for tuple in tuples { try insertRow(try row(tuple)) }
             }
         } else {
             for supplied in rows {
@@ -438,13 +439,23 @@ extension SQLConnection {
     }
 
     /// Compiles one `ON CONFLICT` clause, finding the constraint its target names.
-    private func upsertPlan(_ clause: UpsertClause, _ writer: TableWriter) throws -> UpsertPlan {
+    private func upsertPlan(
+        _ clause: UpsertClause, _ writer: TableWriter, _ statement: Statement, _ cache: WriteCache
+    ) throws -> UpsertPlan {
         var plan = UpsertPlan(target: nil, assignments: nil, condition: nil)
         if let target = clause.target { plan.target = try upsertTarget(target, clause.targetWhere, writer) }
         if case .update(let assignments, let condition) = clause.action {
             let resolver = UpsertScope(scope: writer.scope, width: writer.table.columns.count + 1)
-            plan.assignments = try compileAssignments(assignments, writer.table, resolver)
-            plan.condition = try condition.map { try ExpressionCompiler.compile($0, resolver: resolver) }
+            func subqueries() throws -> WriteSubqueries {
+                let made = try writeSubqueries(&cache.upsertSubqueries, writer.table, statement, excluded: true)
+                plan.subqueries = made
+                return made
+            }
+            plan.assignments = try compileAssignments(assignments, writer.table, resolver, subqueries: subqueries)
+            plan.condition = try condition.map {
+                WriteSubqueries.needed(for: $0)
+                    ? try subqueries().compile($0) : try ExpressionCompiler.compile($0, resolver: resolver)
+            }
         }
         return plan
     }
@@ -490,8 +501,10 @@ extension SQLConnection {
         return table.rowidAlias ?? table.columns.count
     }
 
+    /// Compiles `SET` assignments with `resolver`, or with `subqueries` (when given) those holding a subquery.
     private func compileAssignments(
-        _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver
+        _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver,
+        subqueries: (() throws -> WriteSubqueries)? = nil
     ) throws -> [(column: Int, value: CompiledExpression)] {
         var compiled: [(column: Int, value: CompiledExpression)] = []
         for assignment in assignments {
@@ -500,48 +513,13 @@ extension SQLConnection {
             guard let column = Self.writableSlot(name, table) else {
                 throw SQLExecutionError("no such column: \(name)")
             }
-            compiled.append((column, try ExpressionCompiler.compile(assignment.value, resolver: resolver)))
+            if let subqueries, WriteSubqueries.needed(for: assignment.value) {
+                compiled.append((column, try subqueries().compile(assignment.value)))
+            } else {
+                compiled.append((column, try ExpressionCompiler.compile(assignment.value, resolver: resolver)))
+            }
         }
         return compiled
-    }
-
-    // MARK: RETURNING
-
-    private func returningList(
-        _ columns: [ResultColumn], _ writer: TableWriter, _ statement: Statement
-    ) throws -> ReturningList {
-        let table = writer.table
-        var list = ReturningList(names: [], outputs: [])
-        for column in columns {
-            switch column {
-            case .all, .allOf:
-                if case .allOf(let name) = column, !SchemaNames.equal(name, table.name) {
-                    throw SQLExecutionError("no such table: \(name)")
-                }
-                for (k, c) in table.columns.enumerated() {
-                    list.names.append(c.name)
-                    list.outputs.append((nil, k))
-                }
-            case .expression(let expression, let alias):
-                list.names.append(alias ?? Self.returningName(expression, table, statement))
-                list.outputs.append((try ExpressionCompiler.compile(expression, resolver: writer.scope), -1))
-            }
-        }
-        return list
-    }
-
-    /// SQLite's name for an unaliased result expression: the column name, else the expression's source text.
-    static func returningName(
-        _ expression: SQLExpression, _ table: TableDefinition?, _ statement: Statement
-    ) -> String {
-        if case .column(let reference) = expression.kind {
-            if SchemaNames.isRowidName(reference.column), let table, table.columnIndex(named: reference.column) == nil {
-                // Like SQLite: the INTEGER PRIMARY KEY's name, else `rowid` whichever spelling was used.
-                return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
-            }
-            return reference.column
-        }
-        return expression.sourceText(in: statement.sourceText, startingAt: statement.range.start.offset) ?? "?"
     }
 
     // MARK: UPDATE and DELETE
@@ -649,12 +627,16 @@ extension SQLConnection {
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
         let assignments =
-            try cache.assignments ?? compileAssignments(update.assignments, writer.table, writer.scope)
+            try cache.assignments
+            ?? compileAssignments(
+                update.assignments, writer.table, writer.scope,
+                subqueries: { try self.writeSubqueries(&cache.rowSubqueries, writer.table, statement) })
         cache.assignments = assignments
         let sources = cache.assignmentSources ?? assignments.map { ($0.column, WriteCache.ValueSource($0.value)) }
         cache.assignmentSources = sources
-        let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement) }
+        let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
+        let subqueries = try startSubqueries(cache, parameters).row
         if !cache.foreignKeysPrepared {
             let assigned = Set(assignments.map(\.column))
             try session.prepareForeignKeys(writer.table, asChild: true, asParent: true, assigned: assigned)
@@ -688,7 +670,9 @@ extension SQLConnection {
                 case .constant(let constant): value = constant
                 case .expression(let expression):
                     // Every assignment sees the old row.
-                    if context == nil { context = EvaluationContext(row: old, parameters: parameters) }
+                    if context == nil {
+                        context = EvaluationContext(row: old, parameters: parameters, subqueries: subqueries)
+                    }
                     value = try expression.evaluate(&context!)
                 }
                 values[column] = (column < n ? writer.affinities[column] : .integer).apply(to: value)
@@ -725,8 +709,9 @@ extension SQLConnection {
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
-        let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement) }
+        let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
+        try startSubqueries(cache, session.parameters)
         if !cache.foreignKeysPrepared {
             try session.prepareForeignKeys(writer.table, asChild: false, asParent: true)
             cache.foreignKeysPrepared = true
@@ -737,15 +722,23 @@ extension SQLConnection {
         let rows = try matchingRows(
             writer, delete.table, delete.whereClause, statement, session.parameters, cache,
             keysOnly: returning == nil && singleRowSafe)
-        if rows.count > 1 || !singleRowSafe { try ensureStatementSavepoint() }
+        // SQLite's RETURNING runs as an AFTER trigger: its subqueries see the table without the row. Its failure
+        // then comes after the row's removal, which the statement savepoint undoes.
+        let returnsAfter = returning?.subqueries != nil
+        if rows.count > 1 || !singleRowSafe || returnsAfter { try ensureStatementSavepoint() }
         session.started = true
         var output: [[Value]] = []
         try rows.forEach { position, row in
             guard case .integer(let rowid) = row[n],
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
             else { return }
-            if let returning { output.append(try returning.evaluate(old, parameters: session.parameters)) }
+            if let returning, !returnsAfter {
+                output.append(try returning.evaluate(old, parameters: session.parameters))
+            }
             try session.delete(writer, old, direct: true)
+            if let returning, returnsAfter {
+                output.append(try returning.evaluate(old, parameters: session.parameters))
+            }
         }
         try session.finish()
         return (returning?.names ?? [], output)

@@ -130,9 +130,11 @@ public final class SQLConnection {
         }
         let statements = try Parser.parseScript(sql)
         guard statements.count == 1 else {
-            throw SQLExecutionError(
+            var error = SQLExecutionError(
                 .misuse,
                 statements.isEmpty ? "no statement in SQL" : "multiple statements found in SQL: use execute")
+            error.statementCount = statements.isEmpty ? SQLExecutionError.StatementCount.none : .several
+            throw error
         }
         let prepared = try PreparedStatement(connection: self, statement: statements[0])
         if case .select = statements[0].kind, let (program, version) = prepared.compiledProgram {

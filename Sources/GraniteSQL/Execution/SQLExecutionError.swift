@@ -39,6 +39,14 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
     public var suggestion: String?
     /// The extended result code of a constraint violation, if known.
     public var extendedCode: ExtendedCode?
+    /// Why ``SQLConnection/prepare(_:)`` refused its text, when it held no statement or more than one.
+    package enum StatementCount: Sendable, Equatable {
+        case none, several
+    }
+
+    /// Set when ``SQLConnection/prepare(_:)`` was given no statement or several (the API layer words the
+    /// latter its own way).
+    package var statementCount: StatementCount?
     /// How the failing statement resolves the failure: `FAIL` keeps the statement's earlier changes and `ROLLBACK`
     /// ends the transaction; nil (or `ABORT`) undoes the statement.
     var resolution: ConflictResolution?

@@ -64,10 +64,10 @@ final class TableWriter {
         // SQLite checks the most recently created index first.
         for index in catalog.indexes(on: table.name).reversed() {
             let keys: [CompiledExpression?] = try index.columns.map { column in
-                if case .expression(let e) = column.target { return try ExpressionCompiler.compile(e, resolver: scope) }
-                return nil
+                guard case .expression(let e) = column.target else { return nil }
+                return try Self.compile(e, scope, .indexExpression)
             }
-            let filter = try index.whereClause.map { try ExpressionCompiler.compile($0, resolver: scope) }
+            let filter = try index.whereClause.map { try Self.compile($0, scope, .partialIndexWhere) }
             indexes.append((index, try engine.index(named: index.storageName), keys, filter))
         }
         self.indexes = indexes
@@ -106,8 +106,17 @@ final class TableWriter {
         self.defaults = defaults
         checks = try table.checks.map { check in
             let name = check.name ?? check.expression.sourceText(in: table.sql) ?? ""
-            return (name, try ExpressionCompiler.compile(check.expression, resolver: scope))
+            return (name, try Self.compile(check.expression, scope, .check))
         }
+    }
+
+    /// Compiles a schema expression of the table, which SQLite restricts (see ``RestrictedUse``).
+    static func compile(_ expression: SQLExpression, _ scope: TableScope, _ use: RestrictedUse) throws
+        -> CompiledExpression
+    {
+        var compiler = ExpressionCompiler()
+        compiler.restrictedUse = use
+        return try compiler.compile(expression, resolver: scope)
     }
 
     // MARK: Reading

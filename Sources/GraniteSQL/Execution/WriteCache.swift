@@ -24,6 +24,11 @@ final class WriteCache {
     /// For UPDATE: `assignments` with their values' sources.
     @exclusivity(unchecked) var assignmentSources: [(column: Int, value: ValueSource)]?
     @exclusivity(unchecked) var returning: ReturningList?
+    /// The subqueries of `VALUES` (no row), and of `SET` and `RETURNING` (the table's row).
+    @exclusivity(unchecked) var valuesSubqueries: WriteSubqueries?
+    @exclusivity(unchecked) var rowSubqueries: WriteSubqueries?
+    /// The subqueries of upsert clauses (the existing row, then `excluded`).
+    @exclusivity(unchecked) var upsertSubqueries: WriteSubqueries?
     /// UPDATE: per column, whether the old row's value need not be read (see `SQLConnection.unreadColumns`).
     @exclusivity(unchecked) var unreadColumns: [Bool]?
     @exclusivity(unchecked) var upsert: [UpsertPlan]?
@@ -113,6 +118,9 @@ final class WriteCache {
         assignments = nil
         assignmentSources = nil
         returning = nil
+        valuesSubqueries = nil
+        rowSubqueries = nil
+        upsertSubqueries = nil
         unreadColumns = nil
         upsert = nil
         matching = nil

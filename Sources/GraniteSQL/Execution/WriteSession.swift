@@ -17,6 +17,8 @@ struct UpsertPlan {
     var assignments: [(column: Int, value: CompiledExpression)]?
     /// The `DO UPDATE … WHERE` condition, if any.
     var condition: CompiledExpression?
+    /// Evaluates the subqueries of the assignments and condition, if any.
+    var subqueries: WriteSubqueries?
 }
 
 /// The parent key a foreign key refers to.
@@ -412,7 +414,8 @@ final class WriteSession {
         _ writer: TableWriter, existing: [Value], excluded: [Value], _ plan: UpsertPlan
     ) throws -> [Value]? {
         guard let assignments = plan.assignments else { return nil }
-        var context = EvaluationContext(row: existing + excluded, parameters: parameters)
+        var context = EvaluationContext(
+            row: existing + excluded, parameters: parameters, subqueries: plan.subqueries?.provider)
         if let condition = plan.condition, !(try condition.isTrue(&context)) { return nil }
         let n = writer.columnCount
         var values = Array(existing.prefix(n))

@@ -226,10 +226,8 @@ struct SelectCompiler {
             throw SQLExecutionError("misuse of aggregate")
         }
 
-        // LIMIT and OFFSET read no table.
-        let limitScope = QueryScope(outer: nil)
-        let limit = try select.limit.map { try ExpressionCompiler.compile($0.limit, resolver: limitScope) }
-        let offset = try select.limit?.offset.map { try ExpressionCompiler.compile($0, resolver: limitScope) }
+        // LIMIT and OFFSET read no name, not even an enclosing query's: they run as a query of their own.
+        let bounds = try select.limit.map { try compileBounds($0) }
 
         // Aggregates (compiled without aggregates allowed inside them).
         var aggregates: [SelectProgram.AggregateCall] = []
@@ -310,15 +308,10 @@ struct SelectCompiler {
         if levels.isEmpty && (core.from == nil) {
             plan.append((0, "SCAN CONSTANT ROW"))
         }
-        for (k, sub) in subqueries.enumerated() {
-            let label: String
-            switch sub.kind {
-            case .scalar: label = "SCALAR SUBQUERY \(k + 1)"
-            case .exists: label = "SCALAR SUBQUERY \(k + 1)"
-            case .inSelect: label = "LIST SUBQUERY \(k + 1)"
-            }
-            plan.append((0, (sub.correlated ? "CORRELATED " : "") + label))
-            for line in sub.program.plan { plan.append((line.depth + 1, line.detail)) }
+        plan += Self.planLines(of: subqueries, numberedFrom: 1)
+        // SQLite shows the subqueries of LIMIT and OFFSET first, numbered after the others.
+        if let bounds {
+            plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: subqueries.count + 1), at: 0)
         }
         if isAggregate && !core.groupBy.isEmpty { plan.append((0, "USE TEMP B-TREE FOR GROUP BY")) }
         if core.distinct { plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }
@@ -327,7 +320,7 @@ struct SelectCompiler {
         return SelectProgram(
             columnNames: names, scope: scope, levels: levels, preconditions: preconditions, outputs: outputs,
             isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates, having: having,
-            distinct: core.distinct, ordering: ordering, limit: limit, offset: offset, subqueries: subqueries,
+            distinct: core.distinct, ordering: ordering, bounds: bounds, subqueries: subqueries,
             plan: plan)
     }
 

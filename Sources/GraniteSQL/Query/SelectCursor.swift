@@ -11,6 +11,11 @@ final class SelectCursor {
     @exclusivity(unchecked) private var tables: [TableCursor?]
     @exclusivity(unchecked) private var subqueryCursors: [SelectCursor?]
     @exclusivity(unchecked) private var subqueryCache: [Int: SubqueryResult] = [:]
+    /// Whether the cursor runs a scalar or `EXISTS` subquery, whose `LIMIT` only says whether it reads a row
+    /// (see ``firstRowLimit(_:)``).
+    @exclusivity(unchecked) var stopsAtFirstRow = false
+    /// Runs ``SelectProgram/bounds``, made on first use.
+    @exclusivity(unchecked) private var boundsCursor: SelectCursor?
     @exclusivity(unchecked) private var fromRows: [[[Value]]]
     @exclusivity(unchecked) private var fromPositions: [Int]
 
@@ -126,26 +131,31 @@ final class SelectCursor {
         if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
         toSkip = 0
         remaining = Int.max
-        if let limit = program.limit {
-            let n = try Self.integer(try limit.evaluate(&context))
-            if n >= 0 { remaining = Int(clamping: n) }
+        if let bounds = program.bounds { try applyBounds(bounds, parameters: parameters) }
+    }
+
+    /// Evaluates `LIMIT` and `OFFSET` (see ``SelectProgram/bounds``) into ``remaining`` and ``toSkip``.
+    private func applyBounds(_ bounds: SelectProgram, parameters: BoundParameters) throws {
+        let row: [Value]
+        if bounds.subqueries.isEmpty {
+            // Nothing to run but the expressions (`LIMIT ?`): no cursor needed.
+            var context = EvaluationContext(parameters: parameters)
+            row = try bounds.outputs.map { try $0.evaluate(&context) }
+        } else {
+            let cursor = boundsCursor ?? SelectCursor(program: bounds)
+            boundsCursor = cursor
+            try cursor.open(parameters: parameters)
+            defer { cursor.close() }
+            guard let first = try cursor.next() else { return }
+            row = first
         }
-        if let offset = program.offset {
-            toSkip = max(0, Int(clamping: try Self.integer(try offset.evaluate(&context))))
-        }
+        (remaining, toSkip) = try Self.bounds(row, firstRowOnly: stopsAtFirstRow)
     }
 
     /// Ends an execution early: drops the cursor's share of the bound parameters, so that binding new values
     /// before the next ``open(outer:parameters:)`` does not copy them.
     func close() {
         context.parameters = BoundParameters()
-    }
-
-    static func integer(_ value: Value) throws -> Int64 {
-        switch SQLAffinity.integer.apply(to: value) {
-        case .integer(let i): return i
-        default: throw SQLExecutionError.datatypeMismatch
-        }
     }
 
     /// The next result row, or nil at the end.
@@ -492,6 +502,7 @@ final class SelectCursor {
         if !sub.correlated, let cached = subqueryCache[k] { return cached }
         let cursor = subqueryCursors[k] ?? SelectCursor(program: sub.program)
         cursor.sortMemoryLimit = sortMemoryLimit
+        cursor.stopsAtFirstRow = sub.kind != .inSelect
         subqueryCursors[k] = cursor
         try cursor.open(outer: context.row, parameters: context.parameters)
         let result: SubqueryResult

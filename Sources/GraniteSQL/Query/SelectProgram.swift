@@ -63,8 +63,9 @@ final class SelectProgram {
     let distinct: Bool
     /// The sort, empty when the rows already come in order (or there is no `ORDER BY`).
     let ordering: [SortTerm]
-    let limit: CompiledExpression?
-    let offset: CompiledExpression?
+    /// `LIMIT` and `OFFSET` as a query without `FROM` whose one row holds the limit, then the offset if given.
+    /// SQLite resolves them with no names in scope, but they may hold subqueries, which this program owns.
+    let bounds: SelectProgram?
     let subqueries: [Subquery]
     /// The `EXPLAIN QUERY PLAN` lines, with their depth.
     let plan: [(depth: Int, detail: String)]
@@ -73,8 +74,8 @@ final class SelectProgram {
         columnNames: [String], scope: QueryScope, levels: [Level], preconditions: [CompiledExpression],
         outputs: [CompiledExpression], isAggregate: Bool,
         groupBy: [(expression: CompiledExpression, collation: SQLCollation)], aggregates: [AggregateCall],
-        having: CompiledExpression?, distinct: Bool, ordering: [SortTerm], limit: CompiledExpression?,
-        offset: CompiledExpression?, subqueries: [Subquery], plan: [(depth: Int, detail: String)]
+        having: CompiledExpression?, distinct: Bool, ordering: [SortTerm], bounds: SelectProgram?,
+        subqueries: [Subquery], plan: [(depth: Int, detail: String)]
     ) {
         self.columnNames = columnNames
         self.scope = scope
@@ -87,8 +88,7 @@ final class SelectProgram {
         self.having = having
         self.distinct = distinct
         self.ordering = ordering
-        self.limit = limit
-        self.offset = offset
+        self.bounds = bounds
         self.subqueries = subqueries
         self.plan = plan
     }

@@ -1,0 +1,27 @@
+import GraniteStorage
+
+extension SQLConnection {
+    /// The problems `PRAGMA integrity_check` (or, when `quick`, `PRAGMA quick_check`) reports, up to `limit`: the
+    /// storage layer's structural check, then every row and index entry (see ``DatabaseCheck``). Runs in the
+    /// caller's read transaction.
+    package func integrityProblems(quick: Bool = false, limit: Int = 100) -> [String] {
+        var check = DatabaseCheck(catalog: catalog, engine: engine, quick: quick, limit: limit)
+        check.run()
+        return check.problems
+    }
+
+    /// The problems of the rows and index entries only, up to `limit`, after a structural check the caller ran
+    /// (`granite check`, which reports the structural check's statistics too). Opens a read transaction unless
+    /// one is open.
+    package func logicalProblems(limit: Int) throws -> [String] {
+        let body = {
+            var check = DatabaseCheck(catalog: self.catalog, engine: self.engine, quick: false, limit: limit)
+            check.runLogical()
+            return check.problems
+        }
+        if isInTransaction || engine.isInTransaction { return body() }
+        try engine.beginRead()
+        defer { try? engine.endRead() }
+        return body()
+    }
+}

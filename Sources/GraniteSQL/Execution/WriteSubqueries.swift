@@ -1,0 +1,74 @@
+import GraniteStorage
+
+/// The subqueries of a write statement's expressions (INSERT `VALUES`, UPDATE `SET`, `RETURNING`, upsert
+/// clauses), all compiled over one row layout: no row (`VALUES`), a row of the written table (its columns, then
+/// the rowid, as ``TableWriter`` lays rows out) or two (an upsert's), which correlated subqueries read as their
+/// enclosing row.
+///
+/// The subqueries run through a ``SelectCursor`` over a program with no source whose subqueries they are: it
+/// caches an uncorrelated result for the rest of an execution, as SQLite computes one once per statement, and
+/// ``start(parameters:)`` begins the next execution.
+final class WriteSubqueries {
+    private let scope: QueryScope
+    private let compiler: SelectCompiler
+    private var cursor: SelectCursor?
+    /// How many of the scope's subqueries ``cursor``'s program holds.
+    private var compiledCount = 0
+    /// What evaluates the subqueries in the current execution (set by ``start(parameters:)``).
+    private(set) var provider: SubqueryProvider?
+
+    /// Subqueries over the rows of `table` (nil: no row); with `excluded`, over an upsert's existing row followed
+    /// by the proposed one, named `excluded` (which unqualified names do not see).
+    init(table: TableDefinition?, excluded: Bool = false, compiler: SelectCompiler) {
+        scope = QueryScope(outer: nil)
+        scope.catalog = compiler.catalog
+        if let table {
+            scope.add(table: table, alias: nil)
+            if excluded { scope.add(table: table, alias: "excluded").hidden = Set(table.columns.indices) }
+        }
+        self.compiler = compiler
+    }
+
+    /// Whether `expression` holds a subquery (and so needs compiling here).
+    static func needed(for expression: SQLExpression) -> Bool {
+        switch expression.kind {
+        case .subquery, .exists, .inSelect: return true
+        default: return RestrictedUse.operands(of: expression).contains(where: needed)
+        }
+    }
+
+    /// Compiles `expression`, registering its subqueries.
+    func compile(_ expression: SQLExpression) throws -> CompiledExpression {
+        try ExpressionCompiler.compile(expression, resolver: scope)
+    }
+
+    /// Compiles the subqueries registered since the last call.
+    private func finish() throws {
+        guard scope.subqueries.count != compiledCount else { return }
+        var subqueries: [SelectProgram.Subquery] = []
+        for (select, kind) in scope.subqueries {
+            let program = try compiler.compile(select, outer: scope)
+            if kind != .exists && program.columnNames.count != 1 {
+                throw SQLExecutionError("sub-select returns \(program.columnNames.count) columns - expected 1")
+            }
+            subqueries.append(.init(program: program, kind: kind, correlated: program.scope.usesOuter))
+        }
+        let program = SelectProgram(
+            columnNames: [], scope: scope, levels: [], preconditions: [], outputs: [], isAggregate: false,
+            groupBy: [], aggregates: [], having: nil, distinct: false, ordering: [], bounds: nil,
+            subqueries: subqueries, plan: [])
+        cursor = SelectCursor(program: program)
+        compiledCount = subqueries.count
+    }
+
+    /// Begins an execution (forgetting the results of the last one), compiling the subqueries registered since
+    /// the last; returns what evaluates them (also ``provider``).
+    @discardableResult
+    func start(parameters: BoundParameters) throws -> SubqueryProvider? {
+        try finish()
+        guard let cursor else { return nil }
+        try cursor.open(parameters: parameters)
+        provider = cursor.context.subqueries
+        return provider
+    }
+}

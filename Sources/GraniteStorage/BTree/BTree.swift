@@ -76,7 +76,7 @@ struct BTree {
 
     /// Calls `body` with a cell's whole payload.
     func withPayload<R>(_ page: TreePage, _ cell: Cell, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        if cell.overflow == 0 {
+        if cell.localLength == cell.payloadLength {
             return try body(UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: cell.payloadLength))
         }
         let bytes = try assemble(page, cell, length: cell.payloadLength)
@@ -85,6 +85,15 @@ struct BTree {
 
     /// The first `length` bytes of a cell's payload, from the cell and its overflow chain.
     func assemble(_ page: TreePage, _ cell: Cell, length: Int) throws -> [UInt8] {
+        // A damaged length may claim up to 2 GiB: refuse one that more pages than the file has would hold
+        // before reserving memory for it.
+        let needed = pager.geometry.overflowPageCount(cell.payloadLength)
+        guard needed < Int(pager.pageCount) else {
+            throw StorageError.corrupt(
+                page: page.number,
+                "payload of \(cell.payloadLength) bytes needs \(needed) overflow pages, the file has \(pager.pageCount)"
+            )
+        }
         var bytes = [UInt8]()
         bytes.reserveCapacity(length)
         let local = min(length, cell.localLength)

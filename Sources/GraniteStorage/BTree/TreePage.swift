@@ -266,6 +266,13 @@ struct TreePage {
                 throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
             }
             c.overflow = base.u32(end)
+            // Readers take a zero pointer to mean "all local": accepting one here would make them read
+            // `payloadLength` bytes from the cell on, past the end of the page.
+            guard c.overflow != 0 else {
+                throw StorageError.corrupt(
+                    page: number,
+                    "cell \(index) spills \(c.payloadLength - c.localLength) bytes but has no overflow page")
+            }
             end += 4
         }
         guard end <= geometry.usableEnd else {

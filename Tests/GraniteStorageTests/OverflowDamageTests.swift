@@ -1,0 +1,111 @@
+import XCTest
+
+@testable import GraniteStorage
+
+/// A cell whose payload continues on overflow pages, damaged with a valid checksum: the read paths (not only the
+/// integrity check) must throw an error naming the page, never hand out bytes from beyond the page buffer.
+final class OverflowDamageTests: XCTestCase {
+    static let pageSize = 512
+
+    /// A file holding one table row and one index entry, each too long for its cell; returns the file image and
+    /// the leaf page of each tree (a single-leaf tree's root).
+    static func makeFile() throws -> (bytes: [UInt8], tableLeaf: PageNumber, indexLeaf: PageNumber) {
+        var options = StorageOptions()
+        options.pageSize = pageSize
+        let file = MemoryFile()
+        let engine = try StorageEngine(file: file, options: options)
+        let table = try engine.createTable(named: "big")
+        try table.insert(rowid: 1, payload: payloadBytes(1_500, seed: 7))
+        let index = try engine.createIndex(named: "i")
+        try index.insert(key: [1, 2, 3], value: payloadBytes(1_200, seed: 8))
+        try engine.commit()
+        let tableRoot = try XCTUnwrap(try engine.treeInfo(named: "big")).root
+        let indexRoot = try XCTUnwrap(try engine.treeInfo(named: "i")).root
+        try engine.close()
+        return (file.bytes, tableRoot, indexRoot)
+    }
+
+    /// `bytes` with the overflow pointer of cell 0 of `page` set to `value`, the page resealed.
+    static func settingOverflowPointer(_ bytes: [UInt8], page: PageNumber, to value: UInt32) -> [UInt8] {
+        var copy = bytes
+        copy.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress! + Int(page - 1) * pageSize
+            let geometry = TreeGeometry(pageSize: pageSize)
+            let kind: TreeKind = base.u8(0) == PageType.tableLeaf.rawValue ? .table : .index
+            let leaf = try! TreePage(number: page, base: base, geometry: geometry, kind: kind)
+            let cell = try! leaf.cell(at: 0)
+            precondition(cell.overflow != 0, "the sample cell must spill")
+            base.setU32(cell.localOffset + cell.localLength, value)
+            PageLayout.seal(base, number: page, pageSize: pageSize)
+        }
+        return copy
+    }
+
+    /// Checks that `body` throws a corrupt-page error naming `page`.
+    static func assertCorruptNaming(
+        _ page: PageNumber, _ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try body(), file: file, line: line) { error in
+            guard case StorageError.corrupt(let named, _) = error else {
+                return XCTFail("expected a corrupt-page error, got \(error)", file: file, line: line)
+            }
+            XCTAssertEqual(named, page, "\(error)", file: file, line: line)
+        }
+    }
+
+    func testSampleReadsBack() throws {
+        let (bytes, _, _) = try Self.makeFile()
+        let engine = try StorageEngine(file: MemoryFile(bytes: bytes))
+        XCTAssertEqual(try engine.table(named: "big").get(rowid: 1), payloadBytes(1_500, seed: 7))
+        XCTAssertEqual(try engine.index(named: "i").get(key: [1, 2, 3]), payloadBytes(1_200, seed: 8))
+    }
+
+    /// The reported bug: overflow pointer 0 made the payload look local, and `payloadLength` bytes were read
+    /// from the cell onwards, past the page buffer.
+    func testTableCellWithOverflowPointerZero() throws {
+        let (bytes, leaf, _) = try Self.makeFile()
+        let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: 0)
+        let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        let table = try engine.table(named: "big")
+        Self.assertCorruptNaming(leaf) { _ = try table.get(rowid: 1) }
+        // The cursor meets the damage as it lands on the cell (it parses the cell then).
+        Self.assertCorruptNaming(leaf) {
+            let cursor = try table.makeCursor()
+            _ = try cursor.first()
+            _ = try cursor.payload()
+        }
+        XCTAssertFalse(engine.checkIntegrity().isOK)
+    }
+
+    func testIndexCellWithOverflowPointerZero() throws {
+        let (bytes, _, leaf) = try Self.makeFile()
+        let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: 0)
+        let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        let index = try engine.index(named: "i")
+        Self.assertCorruptNaming(leaf) { _ = try index.get(key: [1, 2, 3]) }
+        // The cursor meets the damage as it lands on the cell (it parses the cell then).
+        Self.assertCorruptNaming(leaf) {
+            let cursor = try index.makeCursor()
+            _ = try cursor.first()
+            _ = try cursor.payload()
+        }
+    }
+
+    /// Pointers to the header page or beyond the last page are refused before any page is read.
+    func testOverflowPointerOutOfRange() throws {
+        let (bytes, leaf, _) = try Self.makeFile()
+        for pointer: UInt32 in [1, UInt32(bytes.count / Self.pageSize + 1), .max] {
+            let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: pointer)
+            let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+            Self.assertCorruptNaming(leaf) { _ = try engine.table(named: "big").get(rowid: 1) }
+        }
+    }
+
+    /// An overflow pointer naming a page that is not an overflow page (here the leaf itself).
+    func testOverflowPointerToATreePage() throws {
+        let (bytes, leaf, _) = try Self.makeFile()
+        let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: leaf)
+        let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        Self.assertCorruptNaming(leaf) { _ = try engine.table(named: "big").get(rowid: 1) }
+    }
+}

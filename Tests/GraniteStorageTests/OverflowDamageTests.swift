@@ -101,6 +101,34 @@ final class OverflowDamageTests: XCTestCase {
         }
     }
 
+    /// A chain whose second page points back to its first: reads and deletes both refuse it (a delete used to
+    /// free the looping pages twice, putting them on the freelist twice).
+    func testLoopingOverflowChain() throws {
+        let (bytes, leaf, _) = try Self.makeFile()
+        var damaged = bytes
+        var first: PageNumber = 0
+        var second: PageNumber = 0
+        damaged.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress!
+            let leafBase = base + Int(leaf - 1) * Self.pageSize
+            let page = try! TreePage(
+                number: leaf, base: leafBase, geometry: TreeGeometry(pageSize: Self.pageSize), kind: .table)
+            first = try! page.cell(at: 0).overflow
+            let firstBase = base + Int(first - 1) * Self.pageSize
+            second = firstBase.u32(4)
+            let secondBase = base + Int(second - 1) * Self.pageSize
+            precondition(second != 0 && secondBase.u32(4) != 0, "the sample chain must have three pages")
+            secondBase.setU32(4, first)
+            PageLayout.seal(secondBase, number: second, pageSize: Self.pageSize)
+        }
+        let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        let table = try engine.table(named: "big")
+        XCTAssertThrowsError(try table.get(rowid: 1))
+        Self.assertCorruptNaming(first) { _ = try table.delete(rowid: 1) }
+        if engine.isInTransaction { try engine.rollback() }
+        Self.assertCorruptNaming(first) { try engine.dropTree(named: "big") }
+    }
+
     /// An overflow pointer naming a page that is not an overflow page (here the leaf itself).
     func testOverflowPointerToATreePage() throws {
         let (bytes, leaf, _) = try Self.makeFile()

@@ -129,6 +129,31 @@ final class OverflowDamageTests: XCTestCase {
         Self.assertCorruptNaming(first) { try engine.dropTree(named: "big") }
     }
 
+    /// Two child pointers of an interior page naming the same child: dropping the tree refuses to free that child
+    /// twice.
+    func testDroppingATreeWithASharedChild() throws {
+        var options = StorageOptions()
+        options.pageSize = Self.pageSize
+        let file = MemoryFile()
+        let engine = try StorageEngine(file: file, options: options)
+        let table = try engine.createTable(named: "wide")
+        for i in 1...200 { try table.insert(rowid: Int64(i), payload: payloadBytes(50, seed: UInt64(i))) }
+        try engine.commit()
+        let root = try XCTUnwrap(try engine.treeInfo(named: "wide")).root
+        try engine.close()
+        var damaged = file.bytes
+        damaged.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress! + Int(root - 1) * Self.pageSize
+            let page = try! TreePage(
+                number: root, base: base, geometry: TreeGeometry(pageSize: Self.pageSize), kind: .table)
+            precondition(!page.isLeaf && page.cellCount >= 2, "the sample root must be an interior page")
+            page.setChild(at: 1, try! page.child(at: 0))
+            PageLayout.seal(base, number: root, pageSize: Self.pageSize)
+        }
+        let reopened = try StorageEngine(file: MemoryFile(bytes: damaged))
+        Self.assertCorruptNaming(root) { try reopened.dropTree(named: "wide") }
+    }
+
     /// An overflow pointer naming a page that is not an overflow page (here the leaf itself).
     func testOverflowPointerToATreePage() throws {
         let (bytes, leaf, _) = try Self.makeFile()

@@ -371,7 +371,14 @@ struct TreePage {
         let size = cell.count
         guard size + 2 <= freeBytes else { return false }
         let count = cellCount
-        if contentStart - TreeGeometry.headerSize - 2 * count < size + 2 { try defragment() }
+        if contentStart - TreeGeometry.headerSize - 2 * count < size + 2 {
+            try defragment()
+            // `freeBytes` trusts the header's fragmented-byte count; once the cells are packed the gap is the real
+            // free space, and a damaged count would otherwise put the cell below the pointers or before the page.
+            guard contentStart - TreeGeometry.headerSize - 2 * count >= size + 2 else {
+                throw StorageError.corrupt(page: number, "fragmented byte count overstates the free space")
+            }
+        }
         let start = contentStart - size
         copyCell(to: base + start, from: cell.baseAddress!, count: size)
         base.setU16(4, start)

@@ -18,6 +18,7 @@ enum FileExercise {
             readTables(db)
             change(db)
         }
+        changeTrees(engine)
         _ = engine.checkIntegrity()
         try? engine.close()
     }
@@ -89,6 +90,36 @@ enum FileExercise {
             db.runForFuzzing("DELETE FROM \(table) WHERE rowid % 3 = 0")
             db.runForFuzzing("INSERT INTO \(table) DEFAULT VALUES")
             db.runForFuzzing("UPDATE \(table) SET rowid = rowid + 1000 WHERE rowid % 5 = 1")
+        }
+    }
+}
+
+extension FileExercise {
+    /// Raw inserts and deletes through the storage API (rows the SQL layer would not write: cells as large as a
+    /// page allows, keys of any shape), then a commit; any error rolls back.
+    static func changeTrees(_ engine: StorageEngine) {
+        guard let trees = try? engine.trees() else { return }
+        let sizes = [900, 40, 3_000, 0]
+        do {
+            for info in trees.prefix(4) {
+                if info.kind == .table {
+                    let table = try engine.table(named: info.name)
+                    for (k, size) in sizes.enumerated() {
+                        try table.insert(
+                            rowid: 1_000_000 + Int64(k), payload: [UInt8](repeating: UInt8(k), count: size))
+                    }
+                    for rowid in 1...6 { _ = try table.delete(rowid: Int64(rowid)) }
+                } else {
+                    let index = try engine.index(named: info.name)
+                    for (k, size) in sizes.enumerated() {
+                        let key = KeyEncoding.encode([.text("fuzz"), .integer(Int64(k))])
+                        _ = try index.replace(key: key, value: [UInt8](repeating: 1, count: size / 3))
+                    }
+                }
+            }
+            try engine.commit()
+        } catch {
+            if engine.isInTransaction { try? engine.rollback() }
         }
     }
 }

@@ -1,5 +1,5 @@
-// The seed images of the file fuzzer, made by the engine (512-byte pages, small enough for libFuzzer's -max_len):
-// every page type, overflow chains, compressed text, a freelist, SQL schemas with indexes.
+// The seed images of the file fuzzer, made by the engine (512-byte pages but one; small enough for libFuzzer's
+// -max_len): every page type, overflow chains, compressed text, a freelist, SQL schemas with indexes.
 import GraniteSQL
 import GraniteStorage
 
@@ -14,6 +14,7 @@ enum FileSeeds {
         ("sql-small.granite", { try SQLConnection(engine: $0).execute(sqlSmall) }),
         ("sql-overflow.granite", { try SQLConnection(engine: $0).execute(sqlOverflow) }),
         ("storage-mixed.granite", fillStorage),
+        ("storage-4k.granite", fillFullLeaf),
     ]
 
     static let sqlSmall = """
@@ -60,12 +61,21 @@ enum FileSeeds {
         try engine.dropTree(named: "scratch")
     }
 
+    /// A table whose root leaf is nearly full: inserting into it after damage to the page's free-space fields is
+    /// what wrote past the page (page size 4096: local cells up to 991 bytes, larger than a 512-byte page's).
+    static func fillFullLeaf(_ engine: StorageEngine) throws {
+        let table = try engine.createTable(named: "full")
+        for i in 1...38 { try table.insert(rowid: Int64(i), payload: [UInt8](repeating: UInt8(i), count: 100)) }
+        let index = try engine.createIndex(named: "keys")
+        for i in 1...20 { try index.insert(key: KeyEncoding.encode([.integer(Int64(i))]), value: []) }
+    }
+
     /// Writes every seed into `directory`; returns whether all were written.
     static func write(to directory: String) -> Bool {
         for (name, fill) in seeds {
             do {
                 var options = StorageOptions()
-                options.pageSize = 512
+                options.pageSize = name.contains("4k") ? 4096 : 512
                 let file = MemoryFile()
                 let engine = try StorageEngine(file: file, options: options)
                 try fill(engine)

@@ -20,7 +20,8 @@ enum SQLFuzzDatabase {
         INSERT INTO t(a, b, c, name, price, owner) VALUES (1, 'x', 1.5, 'n1', 2, 1), (2, 'y', NULL, 'n2', 3, 2),
             (NULL, 'z', -1, 'n3', 0, NULL), (x'00ff', 'w', 1e300, 'n4', 0.5, 3);
         INSERT INTO t(a, b, name) VALUES (7, '\(String(repeating: "q", count: 600))', 'long');
-        INSERT INTO u(x, y, b, c) VALUES (1, 2, 'x', 3), (2, 3, 'y', 4), (1, NULL, NULL, 5), (-9223372036854775808, 0.5, x'', '');
+        INSERT INTO u(x, y, b, c) VALUES (1, 2, 'x', 3), (2, 3, 'y', 4), (1, NULL, NULL, 5),
+            (-9223372036854775808, 0.5, x'', '');
         INSERT INTO v VALUES (1, 2, 3), (2, 3, 4), (x'\(String(repeating: "00", count: 900))', 'big', NULL);
         """
 

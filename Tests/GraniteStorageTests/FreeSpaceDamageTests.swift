@@ -45,3 +45,35 @@ final class FreeSpaceDamageTests: XCTestCase {
         }
     }
 }
+
+/// A leaf that claims to be full while holding no cell (content start at the end of its header): an insert must
+/// report the page, not trap splitting nothing.
+final class EmptyFullLeafTests: XCTestCase {
+    func testInsertIntoAnEmptyLeafThatClaimsToBeFull() throws {
+        var options = StorageOptions()
+        options.pageSize = 512
+        let file = MemoryFile()
+        let engine = try StorageEngine(file: file, options: options)
+        _ = try engine.createTable(named: "empty")
+        try engine.commit()
+        let leaf = try XCTUnwrap(try engine.treeInfo(named: "empty")).root
+        try engine.close()
+        var bytes = file.bytes
+        bytes.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress! + Int(leaf - 1) * 512
+            base.setU16(4, TreeGeometry.headerSize)
+            PageLayout.seal(base, number: leaf, pageSize: 512)
+        }
+        let reopened = try StorageEngine(file: MemoryFile(bytes: bytes))
+        let table = try reopened.table(named: "empty")
+        for rowid: Int64 in [1, 5] {
+            // The root's contents move to a new child before it splits, so the error names that child (the
+            // transaction is rolled back).
+            XCTAssertThrowsError(try table.insert(rowid: rowid, payload: [1, 2, 3])) { error in
+                guard case StorageError.corrupt(_, let message) = error else { return XCTFail("got \(error)") }
+                XCTAssertEqual(message, "cells cannot be split between two pages")
+            }
+            if reopened.isInTransaction { try reopened.rollback() }
+        }
+    }
+}

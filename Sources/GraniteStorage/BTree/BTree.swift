@@ -735,8 +735,10 @@ struct BTree {
         let right = TreePage(
             unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
 
+        // A sound full page holds several cells; a damaged one may claim to be full with none (or one), and the
+        // split points below would then fall outside `items`.
         if isLeaf {
-            guard let k = append ? items.count - 1 : balancedSplit(items, promote: false) else {
+            guard let k = append ? items.count - 1 : balancedSplit(items, promote: false), k >= 1 else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
             try fill(left, old.type, items[0..<k])
@@ -744,7 +746,7 @@ struct BTree {
             let separator = try leafSeparator(left: items[k - 1], right: items[k], child: number)
             return (rightNumber, separator)
         } else {
-            guard let p = append ? items.count - 2 : balancedSplit(items, promote: true) else {
+            guard let p = append ? items.count - 2 : balancedSplit(items, promote: true), p >= 0 else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
             try fill(left, old.type, items[0..<p])

@@ -154,6 +154,31 @@ final class OverflowDamageTests: XCTestCase {
         Self.assertCorruptNaming(root) { try reopened.dropTree(named: "wide") }
     }
 
+    /// A payload length raised (in place: same varint size, same local part) far beyond what the file's pages could
+    /// hold is refused before any memory is reserved for it or any chain page is read.
+    func testPayloadLongerThanTheFileCouldHold() throws {
+        let (bytes, leaf, _) = try Self.makeFile()
+        var damaged = bytes
+        damaged.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress! + Int(leaf - 1) * Self.pageSize
+            let geometry = TreeGeometry(pageSize: Self.pageSize)
+            let page = try! TreePage(number: leaf, base: base, geometry: geometry, kind: .table)
+            let cell = try! page.cell(at: 0)
+            // Rowid 1 (one byte), then the length 1,500 as two bytes; 16,383 keeps both and the local length.
+            precondition(base.u8(cell.offset) == 1 && cell.localOffset == cell.offset + 3)
+            precondition(geometry.localLength(16_383) == cell.localLength)
+            base.setU8(cell.offset + 1, 0xFF)
+            base.setU8(cell.offset + 2, 0x7F)
+            PageLayout.seal(base, number: leaf, pageSize: Self.pageSize)
+        }
+        let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        XCTAssertThrowsError(try engine.table(named: "big").get(rowid: 1)) { error in
+            guard case StorageError.corrupt(let page, let message) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(page, leaf)
+            XCTAssertTrue(message.hasPrefix("payload of 16383 bytes needs 33 overflow pages"), message)
+        }
+    }
+
     /// An overflow pointer naming a page that is not an overflow page (here the leaf itself).
     func testOverflowPointerToATreePage() throws {
         let (bytes, leaf, _) = try Self.makeFile()

@@ -31,4 +31,22 @@ final class RowDecoderLimitTests: XCTestCase {
             XCTAssertThrowsError(try decoder.reset(raw))
         }
     }
+
+    /// `locate` with a limit stops before the end-of-row check, so every body, fixed-width ones included, must be
+    /// checked against the bytes that remain.
+    func testLocateRefusesAFixedWidthBodyPastTheEnd() throws {
+        let full = RowEncoder().encode([.integer(1000), .real(2.5)])
+        full.withUnsafeBytes { raw in
+            XCTAssertEqual(RowDecoder.locate(raw, column: 1, limit: 2)?.body.count, 8)
+        }
+        // Without the REAL's eight body bytes, the header still announces it.
+        let truncated = Array(full.dropLast(8))
+        truncated.withUnsafeBytes { raw in
+            XCTAssertNil(RowDecoder.locate(raw, column: 1, limit: 2))
+            XCTAssertNil(RowDecoder.locate(raw, column: 0, limit: 2))
+        }
+        // An integer's body cut short.
+        let integer = Array(RowEncoder().encode([.integer(1 << 40)]).dropLast(3))
+        integer.withUnsafeBytes { raw in XCTAssertNil(RowDecoder.locate(raw, column: 0, limit: 1)) }
+    }
 }

@@ -76,7 +76,7 @@ struct BTree {
 
     /// Calls `body` with a cell's whole payload.
     func withPayload<R>(_ page: TreePage, _ cell: Cell, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        if cell.overflow == 0 {
+        if cell.localLength == cell.payloadLength {
             return try body(UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: cell.payloadLength))
         }
         let bytes = try assemble(page, cell, length: cell.payloadLength)
@@ -85,6 +85,15 @@ struct BTree {
 
     /// The first `length` bytes of a cell's payload, from the cell and its overflow chain.
     func assemble(_ page: TreePage, _ cell: Cell, length: Int) throws -> [UInt8] {
+        // A damaged length may claim up to 2 GiB: refuse one that more pages than the file has would hold
+        // before reserving memory for it.
+        let needed = pager.geometry.overflowPageCount(cell.payloadLength)
+        guard needed < Int(pager.pageCount) else {
+            throw StorageError.corrupt(
+                page: page.number,
+                "payload of \(cell.payloadLength) bytes needs \(needed) overflow pages, the file has \(pager.pageCount)"
+            )
+        }
         var bytes = [UInt8]()
         bytes.reserveCapacity(length)
         let local = min(length, cell.localLength)
@@ -726,8 +735,10 @@ struct BTree {
         let right = TreePage(
             unchecked: rightNumber, base: try pager.writablePage(rightNumber), geometry: pager.geometry)
 
+        // A sound full page holds several cells; a damaged one may claim to be full with none (or one), and the
+        // split points below would then fall outside `items`.
         if isLeaf {
-            guard let k = append ? items.count - 1 : balancedSplit(items, promote: false) else {
+            guard let k = append ? items.count - 1 : balancedSplit(items, promote: false), k >= 1 else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
             try fill(left, old.type, items[0..<k])
@@ -735,7 +746,7 @@ struct BTree {
             let separator = try leafSeparator(left: items[k - 1], right: items[k], child: number)
             return (rightNumber, separator)
         } else {
-            guard let p = append ? items.count - 2 : balancedSplit(items, promote: true) else {
+            guard let p = append ? items.count - 2 : balancedSplit(items, promote: true), p >= 0 else {
                 throw StorageError.corrupt(page: number, "cells cannot be split between two pages")
             }
             try fill(left, old.type, items[0..<p])

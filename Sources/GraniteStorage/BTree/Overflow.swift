@@ -65,7 +65,8 @@ extension Pager {
     }
 
     /// The pages of an overflow chain holding `length` bytes, checked for
-    /// range, type and length (never longer than the payload needs).
+    /// range, type and length (neither shorter nor longer than the payload
+    /// needs: a chain that loops back never ends, so it is always too long).
     func overflowChain(from start: PageNumber, length: Int, owner: PageNumber) throws -> [PageNumber] {
         var pages: [PageNumber] = []
         var number = start
@@ -83,6 +84,10 @@ extension Pager {
             remaining -= geometry.overflowCapacity
             previous = number
             number = page.u32(4)
+        }
+        // Freeing a looping chain would put its pages on the freelist twice.
+        guard number == 0 else {
+            throw StorageError.corrupt(page: previous, "overflow chain is longer than its payload")
         }
         return pages
     }

@@ -146,7 +146,7 @@ public final class TreeCursor {
     /// until the cursor or its tree is used again (read them at once, as ``withPayload(_:)`` does).
     public func localPayload() throws -> UnsafeRawBufferPointer? {
         let (page, cell) = try currentCell()
-        guard cell.overflow == 0 else { return nil }
+        guard cell.localLength == cell.payloadLength else { return nil }
         let payload = UnsafeRawBufferPointer(start: page.base + cell.localOffset, count: cell.payloadLength)
         if tree.kind == .table { return payload }
         return UnsafeRawBufferPointer(rebasing: payload[cell.keyLength...])

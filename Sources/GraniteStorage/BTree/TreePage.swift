@@ -266,6 +266,13 @@ struct TreePage {
                 throw StorageError.corrupt(page: number, "cell \(index) overflows its page")
             }
             c.overflow = base.u32(end)
+            // Readers take a zero pointer to mean "all local": accepting one here would make them read
+            // `payloadLength` bytes from the cell on, past the end of the page.
+            guard c.overflow != 0 else {
+                throw StorageError.corrupt(
+                    page: number,
+                    "cell \(index) spills \(c.payloadLength - c.localLength) bytes but has no overflow page")
+            }
             end += 4
         }
         guard end <= geometry.usableEnd else {
@@ -364,7 +371,14 @@ struct TreePage {
         let size = cell.count
         guard size + 2 <= freeBytes else { return false }
         let count = cellCount
-        if contentStart - TreeGeometry.headerSize - 2 * count < size + 2 { try defragment() }
+        if contentStart - TreeGeometry.headerSize - 2 * count < size + 2 {
+            try defragment()
+            // `freeBytes` trusts the header's fragmented-byte count; once the cells are packed the gap is the real
+            // free space, and a damaged count would otherwise put the cell below the pointers or before the page.
+            guard contentStart - TreeGeometry.headerSize - 2 * count >= size + 2 else {
+                throw StorageError.corrupt(page: number, "fragmented byte count overstates the free space")
+            }
+        }
         let start = contentStart - size
         copyCell(to: base + start, from: cell.baseAddress!, count: size)
         base.setU16(4, start)

@@ -2,18 +2,23 @@
 
 extension BTree {
     /// Calls `visit` for every page of the tree (tree pages and overflow
-    /// pages) with its depth, parents before children.
+    /// pages) with its depth, parents before children. Throws when a page is
+    /// reached twice (a pointer cycle, or two pointers sharing a page): its
+    /// caller ``destroy(keepRoot:)`` would free that page twice.
     func forEachPage(_ visit: (PageNumber, Int, TreePage?) throws -> Void) throws {
         try pager.prepareForRead()
         var stack: [(PageNumber, Int)] = [(root, 0)]
-        var visited = 0
+        var seen = Set<PageNumber>()
+        /// Records `number` as visited, from page `parent`.
+        func reach(_ number: PageNumber, from parent: PageNumber) throws {
+            guard seen.insert(number).inserted else {
+                throw StorageError.corrupt(page: parent, "points to page \(number), which the tree already uses")
+            }
+        }
+        try reach(root, from: root)
         while let (number, depth) = stack.popLast() {
             guard depth < TreePath.maximumDepth else {
                 throw StorageError.corrupt(page: number, "tree is deeper than \(TreePath.maximumDepth) levels")
-            }
-            visited += 1
-            guard visited <= Int(pager.pageCount) else {
-                throw StorageError.corrupt(page: root, "tree has more pages than the file (pointer cycle)")
             }
             let page = try treePage(number)
             try visit(number, depth, page)
@@ -22,13 +27,17 @@ extension BTree {
                 if cell.overflow != 0 {
                     let chain = try pager.overflowChain(
                         from: cell.overflow, length: cell.payloadLength - cell.localLength, owner: number)
-                    for overflow in chain { try visit(overflow, depth, nil) }
+                    for overflow in chain {
+                        try reach(overflow, from: number)
+                        try visit(overflow, depth, nil)
+                    }
                 }
             }
             if !page.isLeaf {
-                stack.append((try childPage(page, page.cellCount), depth + 1))
-                for i in stride(from: page.cellCount - 1, through: 0, by: -1) {
-                    stack.append((try childPage(page, i), depth + 1))
+                for i in stride(from: page.cellCount, through: 0, by: -1) {
+                    let child = try childPage(page, i)
+                    try reach(child, from: number)
+                    stack.append((child, depth + 1))
                 }
             }
             try pager.safePoint()

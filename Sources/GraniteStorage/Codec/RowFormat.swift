@@ -718,6 +718,8 @@ public struct RowDecoder {
                 guard claimed <= UInt64(size - bodyOffset) else { return nil }
                 length = Int(claimed)
             }
+            // Fixed-width bodies too: with a limit the loop may end before the end-of-buffer check below.
+            guard length <= size - bodyOffset else { return nil }
             if count == index {
                 found = (serialType, UnsafeRawBufferPointer(start: base + bodyOffset, count: length))
             }

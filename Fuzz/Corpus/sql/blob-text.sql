@@ -1,0 +1,1 @@
+SELECT length(b), substr(b, 500, 10) FROM t WHERE name = 'long'; UPDATE t SET b = b || b || b WHERE name = 'long'; SELECT length(c), hex(substr(id, 1, 4)) FROM v

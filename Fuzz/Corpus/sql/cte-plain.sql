@@ -1,0 +1,1 @@
+WITH w AS (SELECT a, count(*) AS k FROM t GROUP BY a) SELECT * FROM w JOIN t USING (a)

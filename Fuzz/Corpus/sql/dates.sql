@@ -1,0 +1,1 @@
+SELECT date('2024-02-29'), time('12:34:56.789'), datetime('now') IS NOT NULL, julianday('2000-01-01'), unixepoch('1970-01-02'), strftime('%Y-%m-%d %H:%M:%f %j %w %s', '2024-12-31 23:59:59.999'), date('2024-01-31', '+1 month', 'start of month', '-1 day', 'weekday 0')

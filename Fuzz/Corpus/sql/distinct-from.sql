@@ -1,0 +1,1 @@
+SELECT a IS NOT DISTINCT FROM b, a IS DISTINCT FROM b, a << 2 | id & 3, b GLOB '*x*', b REGEXP 'x' FROM t

@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS v; DROP INDEX t_a; SELECT * FROM granite_schema

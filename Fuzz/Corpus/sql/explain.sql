@@ -1,0 +1,1 @@
+EXPLAIN QUERY PLAN SELECT * FROM t WHERE a = 1 AND name = 'n1' ORDER BY price

@@ -1,0 +1,1 @@
+SELECT CAST(a AS TEXT), -c, ~id, NOT a, b COLLATE NOCASE, b || name, 0x1F, 1.5e3, x'CAFE', NULL, 7 / 2, 7 % 3, 1 << 62, -9223372036854775808 / -1 FROM t

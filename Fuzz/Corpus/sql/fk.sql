@@ -1,0 +1,1 @@
+PRAGMA foreign_keys = ON; DELETE FROM users WHERE id = 1; INSERT INTO t(owner) VALUES (99)

@@ -1,0 +1,1 @@
+SELECT count(DISTINCT a), max(a, id), s.b FROM (SELECT * FROM t) AS s, u CROSS JOIN v GROUP BY s.b

@@ -1,0 +1,1 @@
+SELECT DISTINCT a, count(*), sum(price), avg(c), min(b), max(name), total(id), group_concat(b, '-') FROM t GROUP BY a HAVING count(*) > 0 ORDER BY a DESC NULLS LAST LIMIT 10 OFFSET 1

@@ -1,0 +1,1 @@
+SELECT * FROM u WHERE x = 1 AND y > 1; SELECT * FROM t WHERE name BETWEEN 'n1' AND 'n3' ORDER BY name, price DESC; SELECT * FROM t WHERE a IN (1, 7, NULL)

@@ -1,0 +1,1 @@
+INSERT OR IGNORE INTO users(name) VALUES ('ANN'); INSERT OR FAIL INTO users(name) VALUES ('new') RETURNING id

@@ -1,0 +1,1 @@
+INSERT OR REPLACE INTO u SELECT id, a, b, name, price FROM t RETURNING id, x

@@ -1,0 +1,1 @@
+INSERT INTO users(id, name) VALUES (1, 'x'), (9, 'y') ON CONFLICT (id) DO UPDATE SET name = excluded.name || '!' WHERE name <> 'z' RETURNING *

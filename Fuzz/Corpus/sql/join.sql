@@ -1,0 +1,1 @@
+SELECT t.name, users.name FROM t JOIN users ON t.owner = users.id LEFT JOIN u USING (b) WHERE t.price >= 0

@@ -1,0 +1,1 @@
+SELECT name FROM users WHERE name LIKE '_M%' OR name LIKE 'ÉMILE' OR name GLOB '[a-b]*'

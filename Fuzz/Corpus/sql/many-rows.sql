@@ -1,0 +1,1 @@
+WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 300) INSERT INTO v SELECT n, substr(hex(n * 1e200) || hex(n), 1, n), n * 1.5 FROM c; DELETE FROM v WHERE id % 2 = 0; SELECT count(*), sum(length(c)), total(d), avg(id), group_concat(id) FROM v

@@ -1,0 +1,1 @@
+SELECT random() IS NOT NULL, abs(c), round(c, 2), max(price, 1), min(1, 2, 3), c * 1e308 * 10, cast('12abc' AS INTEGER), cast(x'41' AS TEXT), cast(3.9 AS INTEGER), likely(1), unlikely(0)

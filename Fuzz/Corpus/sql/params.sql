@@ -1,0 +1,1 @@
+SELECT ?, ?2, :name, @v, $w, (1, 2) = (a, id), a ISNULL, b NOTNULL, c NOT NULL FROM t WHERE id = ?1

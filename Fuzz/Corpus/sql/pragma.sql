@@ -1,0 +1,1 @@
+PRAGMA table_info(t); PRAGMA index_list(t); PRAGMA cache_size = -2000; PRAGMA user_version = 7; PRAGMA user_version; PRAGMA integrity_check; PRAGMA foreign_keys = ON

@@ -1,0 +1,1 @@
+SELECT "id", [name], `b` FROM "t" WHERE 'it''s' <> b

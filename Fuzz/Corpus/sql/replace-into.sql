@@ -1,0 +1,1 @@
+REPLACE INTO users(id, name) VALUES (2, 'BOB'); SELECT * FROM users

@@ -1,0 +1,1 @@
+SELECT a, b AS c, t.* FROM t WHERE a > 1 AND b < 'z' OR c IS NULL

@@ -1,0 +1,1 @@
+SELECT substr(b, 2, 3), replace(name, 'n', 'NN'), instr(name, '1'), length(b), trim('  x '), ltrim('xxy', 'x'), rtrim('yxx', 'x'), hex(a), quote(b), unicode('é'), char(65, 66), lower('ÀB'), upper(b), typeof(a), coalesce(a, b), ifnull(c, 0), nullif(a, 1), iif(a, 1, 2), swiftcapitalizedstring(name) FROM t

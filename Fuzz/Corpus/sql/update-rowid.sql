@@ -1,0 +1,1 @@
+UPDATE t SET id = id + 100 WHERE id < 3; SELECT id FROM t ORDER BY id

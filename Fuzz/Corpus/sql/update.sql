@@ -1,0 +1,1 @@
+UPDATE OR IGNORE t SET a = a + 1, b = upper(b), price = price * 2 WHERE id = ?1 OR name LIKE 'n%' RETURNING a, b

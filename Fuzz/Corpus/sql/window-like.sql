@@ -1,0 +1,1 @@
+SELECT a, (SELECT count(*) FROM u WHERE u.x = t.a) AS n FROM t ORDER BY n DESC, a

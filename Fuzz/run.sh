@@ -30,6 +30,10 @@ export SWIFT_BACKTRACE=enable=no
 # Leak reports would stop the run on the runtime's deliberately immortal caches; ASan's other checks stay on.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 
+# Under CI a fixed seed, so that a run that lands is a run anyone can repeat.
+seed_option=()
+[ -n "${CI:-}" ] && seed_option=(-seed=1)
+
 status=0
 run() {
     local name="$1" corpus="$2" max_len="$3"
@@ -37,7 +41,8 @@ run() {
     echo "== $name for ${seconds}s"
     if ! "$bin/$name" "$scratch/corpus/$corpus" "$here/Corpus/$corpus" \
         -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len="$max_len" -timeout=20 \
-        -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$corpus-" "$@" 2>"$scratch/$name.log"; then
+        -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$corpus-" ${seed_option[@]+"${seed_option[@]}"} "$@" \
+        2>"$scratch/$name.log"; then
         status=1
         echo "!! $name found a problem; the end of its log ($scratch/$name.log):"
         tail -n 60 "$scratch/$name.log"

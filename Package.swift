@@ -29,6 +29,7 @@ let package = Package(
         ),
         .target(name: "GraniteSQL", dependencies: ["GraniteStorage"]),
         .target(name: "Granite", dependencies: ["GraniteSQL", "GraniteStorage"]),
+        // The folder is not `Sources/granite`: on a case-insensitive file system that is `Sources/Granite`.
         .executableTarget(
             name: "granite",
             dependencies: [
@@ -36,7 +37,8 @@ let package = Package(
                 "GraniteSQL",
                 "Granite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/GraniteCLI"
         ),
         .testTarget(
             name: "GraniteStorageTests",

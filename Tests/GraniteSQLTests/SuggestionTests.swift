@@ -100,4 +100,40 @@ final class SuggestionTests: XCTestCase {
         try db.execute("CREATE TABLE u(a UNIQUE); INSERT INTO u VALUES (1)")
         assertError(db, "INSERT INTO u VALUES (1)", "UNIQUE constraint failed: u.a", suggestion: nil)
     }
+    /// Errors about names carry the name as typed data; the suggestion and the message both come from it.
+    func testErrorsCarryTheirSubject() throws {
+        let db = try connection()
+        func subject(_ sql: String) -> SQLErrorSubject? {
+            do {
+                try db.execute(sql)
+                return nil
+            } catch let error as SQLExecutionError {
+                return error.subject
+            } catch let error as SQLEvaluationError {
+                return error.subject
+            } catch let error as SchemaError {
+                return error.subject
+            } catch {
+                return nil
+            }
+        }
+        XCTAssertEqual(subject("SELECT nmae FROM people"), .noSuchColumn(ColumnReference(column: "nmae")))
+        XCTAssertEqual(
+            subject("SELECT people.emial FROM people"), .noSuchColumn(ColumnReference(table: "people", column: "emial")))
+        XCTAssertEqual(subject("SELECT * FROM peple"), .noSuchTable("peple"))
+        XCTAssertEqual(subject("DROP INDEX orders_by_persn"), .noSuchIndex("orders_by_persn"))
+        XCTAssertEqual(subject("SELECT lenght(name) FROM people"), .noSuchFunction("lenght"))
+        XCTAssertEqual(
+            subject("INSERT INTO people(id, nam) VALUES (1, 'a')"), .noColumnNamed(table: "people", column: "nam"))
+        XCTAssertEqual(subject("ALTER TABLE people RENAME COLUMN nme TO n"), .noSuchColumnToRename("nme"))
+        // The GROUP BY rewording is chosen by the subject of the error it replaces.
+        XCTAssertThrowsError(try db.execute("SELECT name FROM people GROUP BY count(*)")) { error in
+            XCTAssertEqual("\(error)", "aggregate functions are not allowed in the GROUP BY clause")
+        }
+        XCTAssertEqual(subject("SELECT 1 FROM people WHERE sum(id) > 1"), .misuseOfAggregate(function: "sum"))
+        XCTAssertEqual(
+            SQLErrorSubject.noSuchColumn(ColumnReference(schema: "main", table: "t", column: "c")).message,
+            "no such column: main.t.c")
+        XCTAssertEqual(SQLErrorSubject.misuseOfAggregate(function: nil).message, "misuse of aggregate")
+    }
 }

@@ -42,12 +42,12 @@ package enum RestrictedUse: Sendable, Equatable {
     /// last one wins): `random() + (SELECT 1)` and `(SELECT 1) + random()` both say `subqueries prohibited in
     /// index expressions`, `random() + count(*)` says `misuse of aggregate function count()`.
     func validate(_ expression: SQLExpression, names scope: TableScope) throws {
-        var pending: String?
+        var pending: SchemaError?
         try walk(expression, scope, &pending)
-        if let pending { throw SchemaError(pending) }
+        if let pending { throw pending }
     }
 
-    private func walk(_ expression: SQLExpression, _ scope: TableScope, _ pending: inout String?) throws {
+    private func walk(_ expression: SQLExpression, _ scope: TableScope, _ pending: inout SchemaError?) throws {
         switch expression.kind {
         case .subquery, .exists, .inSelect:
             throw SchemaError("subqueries prohibited in \(clause)")
@@ -56,15 +56,15 @@ package enum RestrictedUse: Sendable, Equatable {
         case .column(let reference):
             _ = try scope.resolve(reference)
         case .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp):
-            if refusesNonDeterministic { pending = "non-deterministic functions prohibited in \(clause)" }
+            if refusesNonDeterministic { pending = SchemaError("non-deterministic functions prohibited in \(clause)") }
         case .function(let call):
             let name = SQLFormat.asciiLowercased(call.name)
             var arguments = 0
             if case .list(let list, _) = call.arguments { arguments = list.count }
             if ExpressionCompiler.aggregates.contains(name) || ((name == "min" || name == "max") && arguments == 1) {
-                pending = "misuse of aggregate function \(call.name)()"
+                pending = SchemaError(.misuseOfAggregate(function: call.name))
             } else if refusesNonDeterministic, Self.nonDeterministicFunctions.contains(name) {
-                pending = "non-deterministic functions prohibited in \(clause)"
+                pending = SchemaError("non-deterministic functions prohibited in \(clause)")
             }
         default:
             break

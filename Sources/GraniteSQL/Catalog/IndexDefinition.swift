@@ -88,7 +88,7 @@ public struct IndexDefinition: Sendable, Equatable {
             let order = indexed.order ?? .ascending
             if let columnName = indexed.columnName {
                 guard let position = table.columnIndex(named: columnName) else {
-                    throw SchemaError("no such column: \(columnName)")
+                    throw SchemaError(.noSuchColumn(ColumnReference(column: columnName)))
                 }
                 return IndexColumn(
                     target: .column(position), collation: indexed.collation ?? table.columns[position].collation,

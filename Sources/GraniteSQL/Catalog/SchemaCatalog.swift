@@ -245,7 +245,7 @@ public struct SchemaCatalog: Sendable {
         if SchemaNames.equal(create.table, Self.schemaTableName) {
             throw SchemaError("table \(create.table) may not be indexed")
         }
-        guard let table = table(named: create.table) else { throw SchemaError("no such table: \(create.table)") }
+        guard let table = table(named: create.table) else { throw SchemaError(.noSuchTable(create.table)) }
         if self.table(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
         if index(named: name) != nil {
             if create.ifNotExists { return }
@@ -271,7 +271,7 @@ public struct SchemaCatalog: Sendable {
         if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be dropped") }
         guard let table = table(named: name) else {
             if ifExists { return }
-            throw SchemaError("no such table: \(name)")
+            throw SchemaError(.noSuchTable(name))
         }
         let indexes = indexes(on: table.name)
         try Self.atomically(engine) {
@@ -293,7 +293,7 @@ public struct SchemaCatalog: Sendable {
     public mutating func dropIndex(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
         guard let index = index(named: name) else {
             if ifExists { return }
-            throw SchemaError("no such index: \(name)")
+            throw SchemaError(.noSuchIndex(name))
         }
         if index.isAutomatic {
             throw SchemaError("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped")
@@ -313,7 +313,7 @@ public struct SchemaCatalog: Sendable {
     /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
     /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
     public mutating func renameTable(_ name: String, to newName: String, engine: StorageEngine) throws {
-        guard let table = try alterable(name) else { throw SchemaError("no such table: \(name)") }
+        guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
         if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
         if self.table(named: newName) != nil || index(named: newName) != nil {
             throw SchemaError("there is already another table or index with this name: \(newName)")
@@ -367,8 +367,8 @@ public struct SchemaCatalog: Sendable {
     public mutating func renameColumn(_ old: String, to new: String, in tableName: String, engine: StorageEngine)
         throws
     {
-        guard let table = try alterable(tableName) else { throw SchemaError("no such table: \(tableName)") }
-        guard let position = table.columnIndex(named: old) else { throw SchemaError("no such column: \"\(old)\"") }
+        guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
+        guard let position = table.columnIndex(named: old) else { throw SchemaError(.noSuchColumnToRename(old)) }
         if let existing = table.columnIndex(named: new), existing != position {
             throw SchemaError("duplicate column name: \(new)")
         }
@@ -416,7 +416,7 @@ public struct SchemaCatalog: Sendable {
     /// column, a `NOT NULL` column needs a non-NULL default, and the default must be constant. The column text
     /// is spliced into the stored SQL before its closing parenthesis.
     public mutating func addColumn(_ column: ColumnDefinition, to tableName: String, engine: StorageEngine) throws {
-        guard let table = try alterable(tableName) else { throw SchemaError("no such table: \(tableName)") }
+        guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
         if table.columnIndex(named: column.name) != nil { throw SchemaError("duplicate column name: \(column.name)") }
         var notNull = false
         var defaultValue: SQLExpression?

@@ -5,6 +5,8 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// A close existing name for an unknown table, column or index (`did you mean …?`), if any.
     public var suggestion: String?
+    /// What the error is about, when it names something unknown.
+    package var subject: SQLErrorSubject?
 
     /// Creates an error with `message`.
     public init(_ message: String) {

@@ -313,7 +313,7 @@ public struct TableDefinition: Sendable, Equatable {
             }
             let key = SchemaNames.key(name)
             guard let position = columns.firstIndex(where: { SchemaNames.key($0.name) == key }) else {
-                throw SchemaError("no such column: \(name)")
+                throw SchemaError(.noSuchColumn(ColumnReference(column: name)))
             }
             return KeyColumn(column: position, collation: column.collation, order: column.order ?? .ascending)
         }

@@ -57,7 +57,7 @@ public struct SubqueryColumn: Sendable {
 
 extension ColumnResolver {
     public func resolveAggregate(_ call: FunctionCall) throws -> Int {
-        throw SQLEvaluationError("misuse of aggregate function \(call.name)()")
+        throw SQLEvaluationError(.misuseOfAggregate(function: call.name))
     }
 
     public func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
@@ -73,7 +73,7 @@ public struct EmptyColumnResolver: ColumnResolver {
     public init() {}
 
     public func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
-        throw SQLEvaluationError("no such column: \(SimpleColumnResolver.display(reference))")
+        throw SQLEvaluationError(.noSuchColumn(reference))
     }
 }
 
@@ -140,7 +140,7 @@ public struct SimpleColumnResolver: ColumnResolver {
                     slot: slot, affinity: SQLAffinity(declaredType: column.declaredType), collation: column.collation)
             }
         }
-        guard let found else { throw SQLEvaluationError("no such column: \(Self.display(reference))") }
+        guard let found else { throw SQLEvaluationError(.noSuchColumn(reference)) }
         return found
     }
 }

@@ -229,7 +229,7 @@ extension ExpressionCompiler {
 
         static func namedCollation(_ name: String) throws -> SQLCollation {
             guard let c = SQLCollation(name: name) else {
-                throw SQLEvaluationError("no such collation sequence: \(name)")
+                throw SQLEvaluationError(.noSuchCollation(name))
             }
             return c
         }
@@ -413,7 +413,7 @@ extension ExpressionCompiler {
                 case .match:
                     throw SQLEvaluationError("unable to use function MATCH in the requested context")
                 case .regexp:
-                    throw SQLEvaluationError("no such function: REGEXP")
+                    throw SQLEvaluationError(.noSuchFunction("REGEXP"))
                 }
             case .isNull(let x, let negated):
                 let n = try operand(x)
@@ -537,7 +537,7 @@ extension ExpressionCompiler {
             switch call.arguments {
             case .star:
                 guard ExpressionCompiler.arities[name] != nil else {
-                    throw SQLEvaluationError("no such function: \(call.name)")
+                    throw SQLEvaluationError(.noSuchFunction(call.name))
                 }
                 if name != "count" { throw SQLEvaluationError("wrong number of arguments to function \(call.name)()") }
                 args = []
@@ -546,7 +546,7 @@ extension ExpressionCompiler {
                 distinct = d
             }
             guard let (lo, hi) = ExpressionCompiler.arities[name] else {
-                throw SQLEvaluationError("no such function: \(call.name)")
+                throw SQLEvaluationError(.noSuchFunction(call.name))
             }
             if args.count < lo || (hi.map { args.count > $0 } ?? false) {
                 throw SQLEvaluationError("wrong number of arguments to function \(call.name)()")

@@ -57,73 +57,56 @@ extension SQLConnection {
     func withSuggestion(_ error: any Error) -> any Error {
         switch error {
         case var error as SQLExecutionError where error.suggestion == nil:
-            error.suggestion = suggestion(for: error.message)
+            error.suggestion = error.subject.flatMap(suggestion(for:))
             return error
         case var error as SQLEvaluationError where error.suggestion == nil:
-            error.suggestion = suggestion(for: error.message)
+            error.suggestion = error.subject.flatMap(suggestion(for:))
             return error
         case var error as SchemaError where error.suggestion == nil:
-            error.suggestion = suggestion(for: error.message)
+            error.suggestion = error.subject.flatMap(suggestion(for:))
             return error
         default:
             return error
         }
     }
 
-    /// A suggestion for the unknown name an error message reports, if any.
-    func suggestion(for message: String) -> String? {
-        func name(after prefix: String) -> String? {
-            guard message.hasPrefix(prefix) else { return nil }
-            var name = String(message.dropFirst(prefix.count))
-            if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
-                name = String(name.dropFirst().dropLast())
-            }
-            return name
-        }
-        if let name = name(after: "no such table: ") {
+    /// A suggestion for the unknown name an error is about, if any.
+    func suggestion(for subject: SQLErrorSubject) -> String? {
+        switch subject {
+        case .noSuchTable(let name):
+            // A qualified name (`main.t`) is looked up by its table part.
             let table = name.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? name
             return NameSuggestions.closest(to: table, among: catalog.tables.map(\.name))
-        }
-        if let name = name(after: "no such index: ") {
+        case .noSuchIndex(let name):
             return NameSuggestions.closest(to: name, among: catalog.indexes.map(\.name))
-        }
-        if let name = name(after: "no such function: ") {
+        case .noSuchFunction(let name):
             return NameSuggestions.closest(to: name, among: ExpressionCompiler.arities.keys)
-        }
-        if let name = name(after: "no such collation sequence: ") {
+        case .noSuchCollation(let name):
             return NameSuggestions.closest(to: name, among: ["BINARY", "NOCASE", "RTRIM"])
-        }
-        if message.hasPrefix("table "),
-            let (tableName, column) = Self.split(message.dropFirst(6), " has no column named ")
-        {
+        case .noColumnNamed(let tableName, let column):
             guard let table = catalog.table(named: tableName) else { return nil }
             return NameSuggestions.closest(to: column, among: table.columns.map(\.name))
-        }
-        if let name = name(after: "no such column: ") {
-            var parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            let column = parts.removeLast()
-            let qualifier = parts.last
-            var tables = catalog.tables
-            if let qualifier, let table = catalog.table(named: qualifier) { tables = [table] }
-            var seen = Set<String>()
-            let candidates = tables.flatMap { $0.columns.map(\.name) }.filter {
-                seen.insert(SchemaNames.key($0)).inserted
+        case .noSuchColumnToRename(let name):
+            return columnSuggestion(for: ColumnReference(column: name)).map { $0.column }
+        case .noSuchColumn(let reference):
+            return columnSuggestion(for: reference).map { suggested in
+                [suggested.schema, suggested.table, suggested.column].compactMap { $0 }.joined(separator: ".")
             }
-            guard let found = NameSuggestions.closest(to: column, among: candidates) else { return nil }
-            return (parts + [found]).joined(separator: ".")
+        case .misuseOfAggregate:
+            return nil
         }
-        return nil
     }
 
-    /// `text` split around the first occurrence of `separator`, if any.
-    private static func split(_ text: Substring, _ separator: String) -> (String, String)? {
-        let characters = Array(text)
-        let pattern = Array(separator)
-        guard characters.count >= pattern.count else { return nil }
-        for start in 0...(characters.count - pattern.count)
-        where characters[start..<(start + pattern.count)].elementsEqual(pattern) {
-            return (String(characters[..<start]), String(characters[(start + pattern.count)...]))
-        }
-        return nil
+    /// The reference with its column replaced by the closest column of the tables it may mean: the qualifier's
+    /// table when it names one, every table otherwise.
+    private func columnSuggestion(for reference: ColumnReference) -> ColumnReference? {
+        var tables = catalog.tables
+        if let qualifier = reference.table, let table = catalog.table(named: qualifier) { tables = [table] }
+        var seen = Set<String>()
+        let candidates = tables.flatMap { $0.columns.map(\.name) }.filter { seen.insert(SchemaNames.key($0)).inserted }
+        guard let found = NameSuggestions.closest(to: reference.column, among: candidates) else { return nil }
+        var suggested = reference
+        suggested.column = found
+        return suggested
     }
 }

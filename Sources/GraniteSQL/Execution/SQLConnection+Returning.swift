@@ -26,7 +26,7 @@ extension SQLConnection {
             switch column {
             case .all, .allOf:
                 if case .allOf(let name) = column, !SchemaNames.equal(name, table.name) {
-                    throw SQLExecutionError("no such table: \(name)")
+                    throw SQLExecutionError(.noSuchTable(name))
                 }
                 for (k, c) in table.columns.enumerated() {
                     list.names.append(c.name)

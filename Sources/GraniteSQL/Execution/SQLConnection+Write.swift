@@ -300,7 +300,7 @@ extension SQLConnection {
         } else if let names = insert.columns {
             targets = try names.map { name in
                 guard let slot = Self.writableSlot(name, table) else {
-                    throw SQLExecutionError("table \(table.name) has no column named \(name)")
+                    throw SQLExecutionError(.noColumnNamed(table: table.name, column: name))
                 }
                 return slot
             }
@@ -468,7 +468,7 @@ extension SQLConnection {
         for indexed in columns {
             guard let name = indexed.columnName else { continue }
             guard let position = Self.writableSlot(name, table) else {
-                throw SQLExecutionError("no such column: \(name)")
+                throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
             }
             let declared = position < table.columns.count ? table.columns[position].collation : nil
             let collation = indexed.collation ?? declared ?? "binary"
@@ -511,7 +511,7 @@ extension SQLConnection {
             guard assignment.columns.count == 1 else { throw SQLExecutionError.unsupported("row-value assignment") }
             let name = assignment.columns[0]
             guard let column = Self.writableSlot(name, table) else {
-                throw SQLExecutionError("no such column: \(name)")
+                throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
             }
             if let subqueries, WriteSubqueries.needed(for: assignment.value) {
                 compiled.append((column, try subqueries().compile(assignment.value)))

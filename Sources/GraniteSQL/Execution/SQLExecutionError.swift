@@ -39,6 +39,8 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
     public var suggestion: String?
     /// The extended result code of a constraint violation, if known.
     public var extendedCode: ExtendedCode?
+    /// What the error is about, when it names something unknown or misused.
+    package var subject: SQLErrorSubject?
     /// Why ``SQLConnection/prepare(_:)`` refused its text, when it held no statement or more than one.
     package enum StatementCount: Sendable, Equatable {
         case none, several
@@ -91,7 +93,7 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
     }
     static let foreignKeyFailure = constraint(.foreignKey, "FOREIGN KEY constraint failed")
     static let datatypeMismatch = SQLExecutionError(.mismatch, "datatype mismatch")
-    static func noSuchTable(_ name: String) -> SQLExecutionError { SQLExecutionError(.error, "no such table: \(name)") }
+    static func noSuchTable(_ name: String) -> SQLExecutionError { SQLExecutionError(.noSuchTable(name)) }
     static func unsupported(_ what: String) -> SQLExecutionError {
         SQLExecutionError(.error, "\(what) is not supported yet")
     }

@@ -21,13 +21,12 @@ final class TableScope: ColumnResolver {
     func aggregateSlot(_ k: Int) -> Int { columnCount + 1 + k }
 
     func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
-        let display = [reference.schema, reference.table, reference.column].compactMap { $0 }.joined(separator: ".")
-        guard let table else { throw SQLEvaluationError("no such column: \(display)") }
+        guard let table else { throw SQLEvaluationError(.noSuchColumn(reference)) }
         if let qualifier = reference.table, !SchemaNames.equal(qualifier, alias ?? table.name) {
-            throw SQLEvaluationError("no such column: \(display)")
+            throw SQLEvaluationError(.noSuchColumn(reference))
         }
         if let schema = reference.schema, !SchemaNames.equal(schema, "main") {
-            throw SQLEvaluationError("no such column: \(display)")
+            throw SQLEvaluationError(.noSuchColumn(reference))
         }
         if let index = table.columnIndex(named: reference.column) {
             let column = table.columns[index]
@@ -37,11 +36,11 @@ final class TableScope: ColumnResolver {
         if SchemaNames.isRowidName(reference.column) {
             return ResolvedColumn(slot: table.rowidAlias ?? rowidSlot, affinity: .integer)
         }
-        throw SQLEvaluationError("no such column: \(display)")
+        throw SQLEvaluationError(.noSuchColumn(reference))
     }
 
     func resolveAggregate(_ call: FunctionCall) throws -> Int {
-        guard allowAggregates else { throw SQLEvaluationError("misuse of aggregate function \(call.name)()") }
+        guard allowAggregates else { throw SQLEvaluationError(.misuseOfAggregate(function: call.name)) }
         aggregates.append(call)
         return aggregateSlot(aggregates.count - 1)
     }

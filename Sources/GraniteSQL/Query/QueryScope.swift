@@ -132,7 +132,7 @@ final class QueryScope: ColumnResolver {
         if found == nil, reference.table == nil, rowidMatch != nil || SchemaNames.isRowidName(reference.column),
             sources.count > 1
         {
-            throw SQLEvaluationError("no such column: \(Self.display(reference))")
+            throw SQLEvaluationError(.noSuchColumn(reference))
         }
         if let (k, c) = found {
             note(k, relative: c)
@@ -165,11 +165,11 @@ final class QueryScope: ColumnResolver {
             }
             scope = s.outer
         }
-        throw SQLEvaluationError("no such column: \(Self.display(reference))")
+        throw SQLEvaluationError(.noSuchColumn(reference))
     }
 
     func resolveAggregate(_ call: FunctionCall) throws -> Int {
-        guard allowAggregates else { throw SQLEvaluationError("misuse of aggregate function \(call.name)()") }
+        guard allowAggregates else { throw SQLEvaluationError(.misuseOfAggregate(function: call.name)) }
         aggregates.append(call)
         return aggregateSlot(aggregates.count - 1)
     }

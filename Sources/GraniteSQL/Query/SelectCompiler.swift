@@ -109,7 +109,7 @@ struct SelectCompiler {
                     }
                 }
             case .allOf(let name):
-                guard let source = scope.source(named: name) else { throw SQLExecutionError("no such table: \(name)") }
+                guard let source = scope.source(named: name) else { throw SQLExecutionError(.noSuchTable(name)) }
                 for (c, col) in source.columns.enumerated() {
                     names.append(col.name)
                     outputs.append(.slot(source.base + c, affinity: col.affinity, collation: col.collation))
@@ -160,7 +160,7 @@ struct SelectCompiler {
             do {
                 let compiled = try compileExpression(target, scope)
                 groupBy.append((compiled, compiled.collation ?? .binary))
-            } catch let error as SQLExecutionError where error.message.hasPrefix("misuse of aggregate") {
+            } catch let error as SQLExecutionError where error.subject?.isAggregateMisuse == true {
                 throw SQLExecutionError("aggregate functions are not allowed in the GROUP BY clause")
             }
         }
@@ -223,7 +223,7 @@ struct SelectCompiler {
         if isAggregate && resultAggregates == 0 && core.groupBy.isEmpty && !select.orderBy.isEmpty
             && core.columns.isEmpty
         {
-            throw SQLExecutionError("misuse of aggregate")
+            throw SQLExecutionError(.misuseOfAggregate(function: nil))
         }
 
         // LIMIT and OFFSET read no name, not even an enclosing query's: they run as a query of their own.
@@ -362,7 +362,7 @@ struct SelectCompiler {
         do {
             return try ExpressionCompiler.compile(e, resolver: scope)
         } catch let error as SQLEvaluationError {
-            throw SQLExecutionError(error.message)
+            throw SQLExecutionError(error)
         }
     }
 
@@ -388,10 +388,10 @@ struct SelectCompiler {
             do {
                 arguments = try list.map { try ExpressionCompiler.compile($0, resolver: scope) }
             } catch let error as SQLEvaluationError {
-                if error.message.hasPrefix("misuse of aggregate") {
-                    throw SQLExecutionError("misuse of aggregate function \(call.name)()")
+                if error.subject?.isAggregateMisuse == true {
+                    throw SQLExecutionError(.misuseOfAggregate(function: call.name))
                 }
-                throw SQLExecutionError(error.message)
+                throw SQLExecutionError(error)
             }
         }
         let function: SelectProgram.AggregateCall.Function
@@ -403,7 +403,7 @@ struct SelectCompiler {
         case "min": function = .min
         case "max": function = .max
         case "group_concat": function = .groupConcat
-        default: throw SQLExecutionError("no such function: \(call.name)")
+        default: throw SQLExecutionError(.noSuchFunction(call.name))
         }
         return .init(
             function: function, arguments: arguments, distinct: distinct,

@@ -6,6 +6,8 @@ public struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConver
     public var message: String
     /// A close existing name for an unknown column or function (`did you mean …?`), if any.
     public var suggestion: String?
+    /// What the error is about, when it names something unknown or misused.
+    package var subject: SQLErrorSubject?
 
     /// Creates an error with `message`.
     public init(_ message: String) { self.message = message }

@@ -101,7 +101,7 @@ public enum SQLScalarFunctions {
         case "julianday": return SQLDateTime.julianday(args)
         case "unixepoch": return SQLDateTime.unixepoch(args)
         case "strftime": return SQLDateTime.strftime(args)
-        default: throw SQLFunctionError("no such function: \(name)")
+        default: throw SQLFunctionError(.noSuchFunction(name))
         }
     }
 

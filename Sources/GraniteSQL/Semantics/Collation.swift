@@ -29,15 +29,14 @@ public enum SQLCollation: Sendable, Hashable {
     func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let n = Swift.min(a.count, b.count)
         switch self {
-        case .binary, .rtrim:
+        case .binary:
             for i in 0..<n where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
-            if self == .rtrim {
-                let rest = a.count > n ? a : b
-                for i in n..<rest.count where rest[i] != 0x20 {
-                    return a.count > n ? 1 : -1
-                }
-                return 0
-            }
+        case .rtrim:
+            // Binary order of the texts without their trailing spaces, the key form RTRIM indexes store:
+            // 'a ' sorts before 'a' || char(9), as 'a' does.
+            let x = UnsafeBufferPointer(rebasing: a[..<SQLCollation.lengthWithoutTrailingSpaces(a)])
+            let y = UnsafeBufferPointer(rebasing: b[..<SQLCollation.lengthWithoutTrailingSpaces(b)])
+            return SQLCollation.binary.compareBytes(x, y)
         case .nocase:
             for i in 0..<n {
                 let x = SQLCollation.fold(a[i])
@@ -50,6 +49,13 @@ public enum SQLCollation: Sendable, Hashable {
 
     @inline(__always)
     static func fold(_ c: UInt8) -> UInt8 { (c >= 0x41 && c <= 0x5a) ? c + 32 : c }
+
+    /// How many bytes of `text` come before its trailing spaces.
+    static func lengthWithoutTrailingSpaces(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var length = text.count
+        while length > 0 && text[length - 1] == 0x20 { length -= 1 }
+        return length
+    }
 
     /// `value` in the form the collation compares, for use in keys (index entries, group and `DISTINCT` keys):
     /// NOCASE text ASCII-lowercased, RTRIM text without trailing spaces; anything else unchanged. Two texts are

@@ -60,7 +60,7 @@ public final class Database {
     public var totalChangesCount: Int { connection.totalChanges }
 
     /// Whether a transaction is open.
-    public var isInsideTransaction: Bool { connection.isInTransaction || connection.isInSnapshotRead }
+    public var isInsideTransaction: Bool { connection.transactionState.isInsideTransaction }
 
     // MARK: Executing SQL
 

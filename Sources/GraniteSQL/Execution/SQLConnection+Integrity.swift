@@ -19,9 +19,6 @@ extension SQLConnection {
             check.runLogical()
             return check.problems
         }
-        if isInTransaction || engine.isInTransaction { return body() }
-        try engine.beginRead()
-        defer { try? engine.endRead() }
-        return body()
+        return try readingEngine(body)
     }
 }

@@ -213,10 +213,7 @@ extension SQLConnection {
     /// Runs `body` in a read transaction unless a transaction is already open.
     private func reading<T>(_ body: () throws -> T) throws -> T {
         // Inside a transaction, a snapshot read or a running statement's read, the engine already reads.
-        if isInTransaction || engine.isInTransaction { return try body() }
-        try engine.beginRead()
-        defer { try? engine.endRead() }
-        return try body()
+        try readingEngine(body)
     }
 
     private func single(_ column: String, _ value: Value) -> PragmaResult {

@@ -33,6 +33,7 @@ extension SQLConnection {
         let session = WriteSession(
             catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.connection = self
+        session.changeObserver = changeObserver
         return session
     }
 

@@ -53,46 +53,27 @@ public final class SQLConnection {
         }
     }
 
-    private static let statementSavepoint = "granite_statement"
-    /// Whether the running statement's savepoint is deferred (see `atomically(savepoint:deferred:_:)`), and
-    /// whether it has been opened.
-    @exclusivity(unchecked) private var statementSavepointDeferred = false
-    @exclusivity(unchecked) private var statementSavepointOpen = false
-
-    /// Opens the running statement's deferred savepoint, if it is deferred and not open yet.
-    func ensureStatementSavepoint() throws {
-        guard statementSavepointDeferred, !statementSavepointOpen else { return }
-        try engine.savepoint(Self.statementSavepoint)
-        statementSavepointOpen = true
-    }
+    /// What transaction the connection is in (see ``TransactionState``, whose file holds every transition).
+    @exclusivity(unchecked) package internal(set) var transactionState = TransactionState.idle
+    /// The running writing statement's savepoint inside an explicit transaction.
+    @exclusivity(unchecked) var statementSavepoint = StatementSavepoint.none
 
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
-    @exclusivity(unchecked) public private(set) var isInTransaction = false
-    /// User savepoints, outermost first: (name as written, storage savepoint name).
-    private var savepoints: [(name: String, storageName: String)] = []
-    /// Whether the open transaction was started by `SAVEPOINT` (so releasing the outermost one commits).
-    private var transactionStartedBySavepoint = false
+    public var isInTransaction: Bool { transactionState.isInTransaction }
+    /// Whether a read snapshot begun by ``beginSnapshotRead()`` is open.
+    public var isInSnapshotRead: Bool { transactionState.isInSnapshotRead }
+
+    /// Receives every row change and the end of every writing statement, savepoint and transaction (see
+    /// ``SQLChangeObserver``); nil, the default, reports nothing. The connection holds the observer strongly.
+    ///
+    /// Set it between statements: a statement reports to the observer that was set when it began.
+    @exclusivity(unchecked) public var changeObserver: (any SQLChangeObserver)?
 
     /// Opens a session on `engine`, loading its schema.
     public init(engine: StorageEngine) throws {
         self.engine = engine
         catalog = SchemaCatalog()
         try reloadCatalog()
-    }
-
-    func reloadCatalog() throws {
-        if engine.isInTransaction {
-            try catalog.load(engine: engine)
-        } else {
-            try engine.beginRead()
-            defer { try? engine.endRead() }
-            try catalog.load(engine: engine)
-        }
-    }
-
-    /// Reloads the catalog when another connection changed the schema; call inside a transaction.
-    private func refreshCatalog() throws {
-        if try engine.schemaCookie != catalog.cookie { try catalog.load(engine: engine) }
     }
 
     // MARK: Statements
@@ -248,67 +229,7 @@ public final class SQLConnection {
         return names
     }
 
-    // MARK: Read snapshots of running statements
-
-    /// The number of running `SELECT` statements sharing the autocommit read snapshot.
-    @exclusivity(unchecked) private var statementReads = 0
-
-    /// Runs `body` in a read transaction: the current transaction if there is one, else a new one.
-    func withReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        if isInTransaction || statementReads > 0 || engine.isInTransaction { return try body() }
-        try engine.beginRead()
-        defer { try? engine.endRead() }
-        try refreshCatalog()
-        return try body()
-    }
-
-    /// Called when a `SELECT` starts: outside an explicit transaction the first running statement begins a read
-    /// snapshot that lasts until the last one finishes.
-    func acquireStatementRead() throws {
-        if !isInTransaction && statementReads == 0 && !engine.isInTransaction {
-            try engine.beginRead()
-            try refreshCatalog()
-        }
-        statementReads += 1
-    }
-
-    /// Called when a `SELECT` finishes or is reset.
-    func releaseStatementRead() {
-        statementReads -= 1
-        if statementReads == 0 && !isInSnapshotRead && !isInTransaction && engine.isInTransaction && !engine.isWriting {
-            try? engine.endRead()
-        }
-    }
-
-    /// Whether a read snapshot begun by ``beginSnapshotRead()`` is open.
-    @exclusivity(unchecked) public private(set) var isInSnapshotRead = false
-
-    /// Begins a read-only snapshot: until ``endSnapshotRead()``, every statement reads the same commit, and
-    /// no lock is taken, so writers go on (this is how a pool's readers isolate their reads).
-    public func beginSnapshotRead() throws {
-        guard !isInTransaction, !isInSnapshotRead else {
-            throw SQLExecutionError("cannot start a transaction within a transaction")
-        }
-        if !engine.isInTransaction { try engine.beginRead() }
-        do {
-            try refreshCatalog()
-        } catch {
-            if statementReads == 0 { try? engine.endRead() }
-            throw error
-        }
-        isInSnapshotRead = true
-    }
-
-    /// Ends the read snapshot begun by ``beginSnapshotRead()``.
-    public func endSnapshotRead() throws {
-        guard isInSnapshotRead else { return }
-        isInSnapshotRead = false
-        if statementReads == 0 && !isInTransaction && engine.isInTransaction && !engine.isWriting {
-            try engine.endRead()
-        }
-    }
-
-    // MARK: Transactions
+    // MARK: Running statements
 
     private func run(_ statement: Statement, arguments: [Value], cache: WriteCache? = nil) throws -> (
         columns: [String], rows: [[Value]]
@@ -323,74 +244,28 @@ public final class SQLConnection {
         return try run(statement, parameters: BoundParameters(arguments), cache: cache)
     }
 
-    /// Begins a write transaction, first ending the read snapshot of running statements (they continue on the
-    /// newer snapshot).
-    private func beginWriteTransaction() throws {
-        if engine.isInTransaction && !engine.isWriting { try engine.endRead() }
-        try engine.beginWrite()
-        do {
-            try refreshCatalog()
-        } catch {
-            try? engine.rollback()
-            throw error
-        }
-    }
-
-    /// After a transaction ends: running statements get a read snapshot again.
-    private func resumeStatementReads() {
-        if statementReads > 0 && !isInTransaction && !engine.isInTransaction { try? engine.beginRead() }
-    }
-
     /// Runs one statement with bound parameters.
     func run(_ statement: Statement, parameters: BoundParameters, cache: WriteCache? = nil) throws -> (
         columns: [String], rows: [[Value]]
     ) {
         switch statement.kind {
-        case .begin:
-            guard !isInTransaction else {
-                throw SQLExecutionError("cannot start a transaction within a transaction")
-            }
-            try beginWriteTransaction()
-            isInTransaction = true
-            transactionStartedBySavepoint = false
+        case .begin(let mode):
+            try beginTransaction(mode)
             return ([], [])
         case .commit:
-            guard isInTransaction else { throw SQLExecutionError("cannot commit - no transaction is active") }
-            try endTransaction(commit: true)
+            try commitTransaction()
             return ([], [])
         case .rollback(let name?):
-            guard let position = savepointPosition(name) else { throw SQLExecutionError("no such savepoint: \(name)") }
-            do {
-                try engine.rollback(toSavepoint: savepoints[position].storageName)
-            } catch {
-                try? reloadCatalog()
-                throw error
-            }
-            savepoints.removeLast(savepoints.count - position - 1)
-            try reloadCatalog()
+            try rollbackToSavepoint(name)
             return ([], [])
         case .rollback(nil):
-            guard isInTransaction else { throw SQLExecutionError("cannot rollback - no transaction is active") }
-            try endTransaction(commit: false)
+            try rollbackTransaction()
             return ([], [])
         case .savepoint(let name):
-            if !isInTransaction {
-                try beginWriteTransaction()
-                isInTransaction = true
-                transactionStartedBySavepoint = true
-            }
-            let storageName = "user:\(savepoints.count):\(SchemaNames.key(name))"
-            try engine.savepoint(storageName)
-            savepoints.append((name, storageName))
+            try openSavepoint(name)
             return ([], [])
         case .release(let name):
-            guard let position = savepointPosition(name) else { throw SQLExecutionError("no such savepoint: \(name)") }
-            if position == 0 && transactionStartedBySavepoint {
-                try endTransaction(commit: true)
-            } else {
-                try engine.releaseSavepoint(savepoints[position].storageName)
-                savepoints.removeLast(savepoints.count - position)
-            }
+            try releaseSavepoint(name)
             return ([], [])
         case .select(let select):
             return try withReadTransaction { try self.select(select, statement: statement, parameters: parameters) }
@@ -416,85 +291,6 @@ public final class SQLConnection {
             return try atomically(deferringSavepoint: deferred) {
                 try write(statement, parameters: parameters, cache: cache)
             }
-        }
-    }
-
-    private func savepointPosition(_ name: String) -> Int? {
-        savepoints.lastIndex { SchemaNames.equal($0.name, name) }
-    }
-
-    private func endTransaction(commit: Bool) throws {
-        isInTransaction = false
-        transactionStartedBySavepoint = false
-        savepoints.removeAll()
-        defer { resumeStatementReads() }
-        if commit {
-            do {
-                try engine.commit()
-            } catch {
-                try? reloadCatalog()
-                throw error
-            }
-        } else {
-            try engine.rollback()
-            try reloadCatalog()
-        }
-    }
-
-    /// Runs a writing statement atomically: its own transaction in autocommit mode, else under a savepoint.
-    ///
-    /// With `deferringSavepoint`, the savepoint inside a transaction is opened only when the statement asks for
-    /// it with ``ensureStatementSavepoint()``: a statement that does not ask (a one-row write whose checks all come
-    /// before its writes, see ``needsNoSavepoint(_:_:)``) fails without having written anything, unless storage
-    /// failed, which then rolls the transaction back, as SQLite does on I/O errors.
-    func atomically<T>(deferringSavepoint: Bool = false, _ body: () throws -> T) throws -> T {
-        if isInTransaction {
-            statementSavepointDeferred = deferringSavepoint
-            statementSavepointOpen = false
-            defer {
-                statementSavepointDeferred = false
-                statementSavepointOpen = false
-            }
-            if !deferringSavepoint {
-                try engine.savepoint(Self.statementSavepoint)
-                statementSavepointOpen = true
-            }
-            do {
-                let result = try body()
-                if statementSavepointOpen { try engine.releaseSavepoint(Self.statementSavepoint) }
-                return result
-            } catch {
-                let resolution = (error as? SQLExecutionError)?.resolution
-                if resolution == .rollback || (!statementSavepointOpen && !(error is SQLExecutionError)) {
-                    // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends.
-                    try? endTransaction(commit: false)
-                } else if statementSavepointOpen {
-                    if resolution == .fail {
-                        // `OR FAIL`: the statement's earlier changes stay.
-                        try engine.releaseSavepoint(Self.statementSavepoint)
-                    } else {
-                        try? engine.rollback(toSavepoint: Self.statementSavepoint)
-                        try? engine.releaseSavepoint(Self.statementSavepoint)
-                        try? reloadCatalog()
-                    }
-                }
-                throw error
-            }
-        }
-        try beginWriteTransaction()
-        defer { resumeStatementReads() }
-        do {
-            let result = try body()
-            try engine.commit()
-            return result
-        } catch {
-            if (error as? SQLExecutionError)?.resolution == .fail {
-                try engine.commit()
-                throw error
-            }
-            try? engine.rollback()
-            try? reloadCatalog()
-            throw error
         }
     }
 }

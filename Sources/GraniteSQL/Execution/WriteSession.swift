@@ -59,6 +59,8 @@ final class WriteSession {
     /// Whether the statement inserts a single row with `VALUES`: like SQLite, a missing parent then fails the
     /// statement at once, before the row is stored.
     @exclusivity(unchecked) var singleRowInsert = false
+    /// The connection's change observer when the statement started (see ``reportChange(_:_:rowid:)``).
+    @exclusivity(unchecked) var changeObserver: (any SQLChangeObserver)?
 
     private var writers: [String: TableWriter] = [:]
     private var parentKeys: [String: ParentKey] = [:]
@@ -89,6 +91,7 @@ final class WriteSession {
         lastInsertedRowid = nil
         started = false
         singleRowInsert = false
+        changeObserver = connection?.changeObserver
         if !sequences.isEmpty { sequences.removeAll() }
         if !sequenceTargets.isEmpty { sequenceTargets.removeAll() }
     }
@@ -192,6 +195,7 @@ final class WriteSession {
             try parentDelta(writer, row, references: try referencing(writer), delta: -1)
         }
         try writer.store(row, rowidFailure: rowidFailure)
+        if changeObserver != nil { reportChange(.insert, writer, rowid: rowid) }
         changes += 1
         lastInsertedRowid = rowid
         return row
@@ -264,6 +268,7 @@ final class WriteSession {
             }
             try writer.store(row)
         }
+        if changeObserver != nil { reportChange(.update, writer, rowid: rowid) }
         if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
         if direct { changes += 1 }
         return row
@@ -280,6 +285,7 @@ final class WriteSession {
             }
         }
         try writer.remove(old)
+        if changeObserver != nil { reportDeletion(writer, old) }
         if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
         if direct { changes += 1 }
     }

@@ -75,7 +75,8 @@ final class ChangeEventTests: XCTestCase {
         _ = recorder.drain()
         try db.execute("UPDATE t SET id = 10; UPDATE u SET rowid = 6")
         XCTAssertEqual(
-            recorder.drain(), ["update t 10", "end", "will commit", "commit", "update u 6", "end", "will commit", "commit"])
+            recorder.drain(),
+            ["update t 10", "end", "will commit", "commit", "update u 6", "end", "will commit", "commit"])
     }
 
     func testForeignKeyActionsAreReported() throws {
@@ -93,14 +94,17 @@ final class ChangeEventTests: XCTestCase {
         _ = recorder.drain()
         try db.execute("UPDATE parent SET id = 4 WHERE id = 1")
         XCTAssertEqual(
-            recorder.drain(), ["update parent 4", "update cascaded 10", "update cascaded 11", "end", "will commit", "commit"]
+            recorder.drain(),
+            ["update parent 4", "update cascaded 10", "update cascaded 11", "end", "will commit", "commit"]
         )
         try db.execute("DELETE FROM parent WHERE id = 3")
         XCTAssertEqual(
-            recorder.drain(), ["delete parent 3", "update defaulted 30", "update nulled 20", "end", "will commit", "commit"])
+            recorder.drain(),
+            ["delete parent 3", "update defaulted 30", "update nulled 20", "end", "will commit", "commit"])
         try db.execute("DELETE FROM parent WHERE id = 4")
         XCTAssertEqual(
-            recorder.drain(), ["delete parent 4", "delete cascaded 10", "delete cascaded 11", "end", "will commit", "commit"])
+            recorder.drain(),
+            ["delete parent 4", "delete cascaded 10", "delete cascaded 11", "end", "will commit", "commit"])
         XCTAssertEqual(try rows("SELECT id, p FROM cascaded"), [[.integer(12), .integer(2)]])
     }
 
@@ -113,7 +117,8 @@ final class ChangeEventTests: XCTestCase {
         XCTAssertEqual(recorder.drain(), ["delete t 1", "delete t 2", "insert t 1", "end", "will commit", "commit"])
         try db.execute("INSERT INTO t VALUES (9, 'b', 1) ON CONFLICT(email) DO UPDATE SET n = n + excluded.n")
         try db.execute("INSERT INTO t VALUES (9, 'b', 1) ON CONFLICT DO NOTHING")
-        XCTAssertEqual(recorder.drain(), ["update t 1", "end", "will commit", "commit", "end", "will commit", "commit"])
+        XCTAssertEqual(
+            recorder.drain(), ["update t 1", "end", "will commit", "commit", "end", "will commit", "commit"])
         XCTAssertEqual(try rows("SELECT id, email, n FROM t"), [[.integer(1), .text("b"), .integer(6)]])
     }
 
@@ -201,7 +206,9 @@ final class ChangeEventTests: XCTestCase {
         _ = recorder.drain()
         let veto = SQLExecutionError("vetoed")
         recorder.veto = veto
-        XCTAssertThrowsError(try db.execute("INSERT INTO t VALUES (1)")) { XCTAssertEqual($0 as? SQLExecutionError, veto) }
+        XCTAssertThrowsError(try db.execute("INSERT INTO t VALUES (1)")) {
+            XCTAssertEqual($0 as? SQLExecutionError, veto)
+        }
         try db.execute("BEGIN; INSERT INTO t VALUES (2)")
         XCTAssertThrowsError(try db.execute("COMMIT")) { XCTAssertEqual($0 as? SQLExecutionError, veto) }
         XCTAssertFalse(db.isInTransaction)

@@ -12,7 +12,9 @@ final class TransactionStateTests: XCTestCase {
         try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY)")
     }
 
-    private func explicit(_ start: ExplicitTransaction.Start, _ savepoints: [String], reads: Int = 0, snapshot: Bool = false)
+    private func explicit(
+        _ start: ExplicitTransaction.Start, _ savepoints: [String], reads: Int = 0, snapshot: Bool = false
+    )
         -> TransactionState
     {
         .explicit(

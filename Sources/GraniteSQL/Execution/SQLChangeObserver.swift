@@ -93,12 +93,14 @@ extension SQLChangeObserver {
 
 extension WriteSession {
     /// Reports a changed row of `writer`'s table to the statement's change observer (callers check that there is
-    /// one, so that nobody listening costs one test per row).
+    /// one, so that nobody listening costs one test per row; never inlined, to keep the row functions small).
+    @inline(never)
     func reportChange(_ kind: SQLRowChange.Kind, _ writer: TableWriter, rowid: Int64) {
         changeObserver?.rowDidChange(SQLRowChange(kind: kind, tableName: writer.table.name, rowid: rowid))
     }
 
     /// Reports the deletion of stored row `old` of `writer`'s table.
+    @inline(never)
     func reportDeletion(_ writer: TableWriter, _ old: [Value]) {
         guard case .integer(let rowid) = old[writer.columnCount] else { return }
         reportChange(.delete, writer, rowid: rowid)

@@ -175,6 +175,8 @@ extension SQLConnection {
         let session: WriteSession
         if let previous = cache.session, previous.catalog.schemaVersion == version {
             previous.reset(parameters: parameters)
+            // Copying even a nil observer costs a retain call: skip it in the usual case of none.
+            if changeObserver != nil || previous.changeObserver != nil { previous.changeObserver = changeObserver }
             session = previous
         } else {
             session = makeSession(parameters)

@@ -12,7 +12,7 @@ import GraniteStorage
 /// let result = try db.query("SELECT id, name FROM t")
 /// ```
 ///
-/// The connection's scalar state (change counters, transaction flags) is never accessed through overlapping
+/// The connection's scalar state (change counters, transaction state) is never accessed through overlapping
 /// `inout`s, so those properties skip dynamic exclusivity checks, which the per-statement path would pay many times.
 public final class SQLConnection {
     /// The storage engine the connection runs on.

@@ -361,7 +361,7 @@ extension SQLConnection {
         let storageName = "user:\(transaction.savepoints.count):\(SchemaNames.key(name))"
         try engineSavepoint(storageName)
         transactionState.pushSavepoint(UserSavepoint(name: name, storageName: storageName))
-        changeObserver?.savepointDidBegin(named: name)
+        report { $0.savepointDidBegin(named: name) }
     }
 
     /// `RELEASE name`: commits when `name` is the savepoint that began the transaction.
@@ -374,7 +374,7 @@ extension SQLConnection {
         } else {
             try engineReleaseSavepoint(transaction.savepoints[position].storageName)
             transactionState.popSavepoints(after: position, including: true)
-            changeObserver?.savepointDidRelease(named: name)
+            report { $0.savepointDidRelease(named: name) }
         }
     }
 
@@ -390,15 +390,15 @@ extension SQLConnection {
             throw error
         }
         transactionState.popSavepoints(after: position, including: false)
-        changeObserver?.savepointDidRollback(named: name)
+        report { $0.savepointDidRollback(named: name) }
         try reloadCatalog()
     }
 
     /// Ends the explicit transaction. A commit the change observer vetoes rolls back instead and throws.
     private func endTransaction(commit: Bool) throws {
-        if commit, let changeObserver {
+        if commit, changeObserver != nil {
             do {
-                try changeObserver.transactionWillCommit()
+                try report { try $0.transactionWillCommit() }
             } catch {
                 try? endTransaction(commit: false)
                 throw error
@@ -411,19 +411,26 @@ extension SQLConnection {
                 try engineCommit()
             } catch {
                 // The engine rolls a failed commit back.
-                changeObserver?.transactionDidRollback()
+                report { $0.transactionDidRollback() }
                 try? reloadCatalog()
                 throw error
             }
-            changeObserver?.transactionDidCommit()
+            report { $0.transactionDidCommit() }
         } else {
-            defer { changeObserver?.transactionDidRollback() }
+            defer { report { $0.transactionDidRollback() } }
             try engineRollback()
             try reloadCatalog()
         }
     }
 
     // MARK: Statements
+
+    /// Calls `event` on the change observer, if there is one. The test comes first so that without an observer
+    /// no reference is copied (copying even a nil one costs a retain call on every statement).
+    @inline(__always)
+    private func report(_ event: (any SQLChangeObserver) throws -> Void) rethrows {
+        if changeObserver != nil, let changeObserver { try event(changeObserver) }
+    }
 
     /// Opens the running statement's deferred savepoint, if it is deferred and not open yet.
     func ensureStatementSavepoint() throws {
@@ -456,28 +463,28 @@ extension SQLConnection {
         do {
             let result = try body()
             if statementSavepoint == .open { try engineReleaseSavepoint(Self.statementSavepointName) }
-            changeObserver?.statementDidEnd(.changesKept)
+            report { $0.statementDidEnd(.changesKept) }
             return result
         } catch {
             let resolution = (error as? SQLExecutionError)?.resolution
             let open = statementSavepoint == .open
             if resolution == .rollback || (!open && !(error is SQLExecutionError)) {
                 // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends.
-                changeObserver?.statementDidEnd(.changesUndone)
+                report { $0.statementDidEnd(.changesUndone) }
                 try? endTransaction(commit: false)
             } else if open {
                 if resolution == .fail {
                     // `OR FAIL`: the statement's earlier changes stay.
                     try engineReleaseSavepoint(Self.statementSavepointName)
-                    changeObserver?.statementDidEnd(.changesKept)
+                    report { $0.statementDidEnd(.changesKept) }
                 } else {
                     try? engineRollback(toSavepoint: Self.statementSavepointName)
                     try? engineReleaseSavepoint(Self.statementSavepointName)
-                    changeObserver?.statementDidEnd(.changesUndone)
+                    report { $0.statementDidEnd(.changesUndone) }
                     try? reloadCatalog()
                 }
             } else {
-                changeObserver?.statementDidEnd(.changesUndone)
+                report { $0.statementDidEnd(.changesUndone) }
             }
             throw error
         }
@@ -496,12 +503,12 @@ extension SQLConnection {
         do {
             let result = try body()
             statementEnded = true
-            changeObserver?.statementDidEnd(.changesKept)
+            report { $0.statementDidEnd(.changesKept) }
             try commitAutocommit()
             return result
         } catch {
             if !statementEnded && (error as? SQLExecutionError)?.resolution == .fail {
-                changeObserver?.statementDidEnd(.changesKept)
+                report { $0.statementDidEnd(.changesKept) }
                 do {
                     try commitAutocommit()
                 } catch {
@@ -510,7 +517,7 @@ extension SQLConnection {
                 }
                 throw error
             }
-            if !statementEnded { changeObserver?.statementDidEnd(.changesUndone) }
+            if !statementEnded { report { $0.statementDidEnd(.changesUndone) } }
             rollbackAutocommit()
             throw error
         }
@@ -518,15 +525,15 @@ extension SQLConnection {
 
     /// Commits the running statement's own transaction, once the change observer allows it.
     private func commitAutocommit() throws {
-        try changeObserver?.transactionWillCommit()
+        try report { try $0.transactionWillCommit() }
         try engineCommit()
-        changeObserver?.transactionDidCommit()
+        report { $0.transactionDidCommit() }
     }
 
     /// Rolls back the running statement's own transaction.
     private func rollbackAutocommit() {
         try? engineRollback()
         try? reloadCatalog()
-        changeObserver?.transactionDidRollback()
+        report { $0.transactionDidRollback() }
     }
 }

@@ -91,7 +91,6 @@ final class WriteSession {
         lastInsertedRowid = nil
         started = false
         singleRowInsert = false
-        changeObserver = connection?.changeObserver
         if !sequences.isEmpty { sequences.removeAll() }
         if !sequenceTargets.isEmpty { sequenceTargets.removeAll() }
     }

@@ -5,6 +5,7 @@
 
 import Foundation
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -132,22 +133,7 @@ final class CrashTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
-    }
-
-    /// `GRANITE_STRESS` (a positive integer), 1 when unset.
-    static var stress: Int {
-        max(1, ProcessInfo.processInfo.environment["GRANITE_STRESS"].flatMap { Int($0) } ?? 1)
-    }
-
-    /// `GRANITE_SEED` when set, else a random seed.
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["GRANITE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
+        directory = try makeTemporaryDirectory(prefix: "granite-crash").url
     }
 
     /// Runs `granite` with `arguments` in the test directory.
@@ -205,9 +191,9 @@ final class CrashTests: XCTestCase {
     /// read-write (closing checkpoints and removes the log). A process kill loses nothing
     /// the kernel accepted, so the ack bound holds at every durability level (which rotate).
     func testKilledWritersLoseNoAcknowledgedCommit() throws {
-        let seed = Self.seed
+        let seed = testSeed()
         var random = SplitMix64(seed: seed)
-        let rounds = 50 * Self.stress
+        let rounds = 50 * stressFactor
         let accounts = 64
         let path = directory.appendingPathComponent("bank.granite").path
         let durabilities = ["full", "full", "normal", "off"]

@@ -1,6 +1,7 @@
 import CSQLiteOracle
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 final class PlannerDifferentialTests: XCTestCase {
@@ -117,7 +118,7 @@ final class PlannerDifferentialTests: XCTestCase {
     }
 
     func testRandomPlannerWorkloadMatchesSQLite() throws {
-        let seed = Env.seed
+        let seed = testSeed()
         print("planner/random: GRANITE_SEED=\(seed)")
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
@@ -134,7 +135,7 @@ final class PlannerDifferentialTests: XCTestCase {
             _ = try? db.query(sql, arguments: args)
         }
         var failures: [String] = []
-        let count = 1500 * Env.stress
+        let count = 1500 * stressFactor
         var rowsSeen = 0
         for step in 0..<count {
             var (sql, args) = workload.statement()

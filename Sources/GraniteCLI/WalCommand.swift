@@ -1,5 +1,6 @@
-// `granite wal FILE`: the write-ahead log `FILE-wal` decoded from its raw bytes
-// (FORMAT.md § "The write-ahead log"), frame by frame, with what recovery keeps.
+// `granite wal FILE`: the write-ahead log `FILE-wal` (FORMAT.md § "The write-ahead log"), frame
+// by frame, with what recovery keeps. The log is read through the engine's own scanner
+// (`LogScanner`), so what this shows as kept is what an open keeps.
 
 import ArgumentParser
 import Foundation

@@ -172,7 +172,6 @@ final class ExecutorDifferentialTests: XCTestCase {
 
     func testRandomWorkloadMatchesSQLite() throws {
         let seed = testSeed()
-        print("executor/random: GRANITE_SEED=\(seed)")
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
         for sql in Self.schema {

@@ -119,7 +119,6 @@ final class PlannerDifferentialTests: XCTestCase {
 
     func testRandomPlannerWorkloadMatchesSQLite() throws {
         let seed = testSeed()
-        print("planner/random: GRANITE_SEED=\(seed)")
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
         for sql in Self.schema {

@@ -502,7 +502,6 @@ final class SelectDifferentialTests: XCTestCase {
 
     func testRandomSelectsMatchSQLite() throws {
         let seed = testSeed()
-        print("select/random: GRANITE_SEED=\(seed)")
         let databases = 20 * stressFactor
         let queriesPerDatabase = 120
         var failures: [String] = []

@@ -216,7 +216,6 @@ final class WriteDifferentialTests: XCTestCase {
 
     func testRandomWritesMatchSQLite() throws {
         let seed = testSeed()
-        print("writes/random: GRANITE_SEED=\(seed)")
         let oracle = Oracle()
         oracle.execute("PRAGMA foreign_keys=ON")
         let db = try SQLConnection(engine: try StorageEngine.inMemory())

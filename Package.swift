@@ -40,22 +40,35 @@ let package = Package(
             ],
             path: "Sources/GraniteCLI"
         ),
+        // What the test suites share: temporary directories and database paths, the seed policy,
+        // the SQL recorder, the integrity check.
+        .target(
+            name: "GraniteTestSupport",
+            dependencies: ["Granite", "GraniteStorage"],
+            path: "Tests/GraniteTestSupport"
+        ),
         .testTarget(
             name: "GraniteStorageTests",
-            dependencies: ["GraniteStorage"]
+            dependencies: ["GraniteStorage", "CZlib", "GraniteTestSupport"]
         ),
-        .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL"]),
-        .testTarget(name: "GraniteTests", dependencies: ["Granite"]),
+        .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL", "GraniteStorage", "GraniteTestSupport"]),
+        .testTarget(
+            name: "GraniteTests",
+            dependencies: ["Granite", "GraniteSQL", "GraniteStorage", "GraniteTestSupport"]
+        ),
         // GRDB-style client code compiled in Swift 5 language mode, as many apps still are.
         .testTarget(
             name: "GraniteSwift5Tests",
             dependencies: ["Granite"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "GraniteSQLSemanticsTests", dependencies: ["GraniteSQL", "CSQLiteOracle"]),
+        .testTarget(
+            name: "GraniteSQLSemanticsTests",
+            dependencies: ["GraniteSQL", "GraniteStorage", "CSQLiteOracle", "GraniteTestSupport"]
+        ),
         .testTarget(
             name: "GraniteCLITests",
-            dependencies: ["granite", "GraniteStorage"]
+            dependencies: ["granite", "GraniteStorage", "GraniteTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

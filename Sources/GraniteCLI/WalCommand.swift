@@ -1,5 +1,6 @@
-// `granite wal FILE`: the write-ahead log `FILE-wal` decoded from its raw bytes
-// (FORMAT.md § "The write-ahead log"), frame by frame, with what recovery keeps.
+// `granite wal FILE`: the write-ahead log `FILE-wal` (FORMAT.md § "The write-ahead log"), frame
+// by frame, with what recovery keeps. The log is read through the engine's own scanner
+// (`LogScanner`), so what this shows as kept is what an open keeps.
 
 import ArgumentParser
 import Foundation
@@ -57,6 +58,29 @@ struct WALHeaderReport: Codable {
     var salt1: UInt32
     var salt2: UInt32
     var checksum: UInt32
+
+    init(_ reading: LogHeaderReading) {
+        valid = reading.isValid
+        problem = reading.problem.map(WALHeaderReport.describe)
+        magic = String(decoding: reading.magic.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+        formatVersion = reading.formatVersion
+        pageSize = reading.pageSize
+        checkpointSequence = reading.checkpointSequence
+        salt1 = reading.salt1
+        salt2 = reading.salt2
+        checksum = reading.checksum
+    }
+
+    /// Why recovery ignores the log, in words.
+    static func describe(_ problem: LogHeaderProblem) -> String {
+        switch problem {
+        case .badMagic: "bad magic (not \"GraniteW\")"
+        case .badChecksum: "bad header checksum"
+        case .unsupportedVersion(let version): "unsupported log format version \(version)"
+        case .pageSizeDiffers(let log, let database): "page size \(log) differs from the database's \(database)"
+        case .invalidPageSize(let size): "page size \(size) is not a power of two in 512...65536"
+        }
+    }
 }
 
 /// One frame of the log.
@@ -134,10 +158,15 @@ struct WALReport: Codable {
             databaseProblem = "the database file does not exist"
         }
         guard present else { return }
-        guard let handle = FileHandle(forReadingAtPath: wal) else { throw CLIError("cannot open \(wal) for reading") }
-        defer { try? handle.close() }
-        walFileSize = Int64(try handle.seekToEnd())
-        try analyze(handle)
+        let log: POSIXFile
+        do {
+            log = try POSIXFile(path: wal, create: false, readOnly: true)
+        } catch {
+            throw CLIError("cannot open \(wal) for reading")
+        }
+        defer { log.close() }
+        walFileSize = try log.size()
+        try analyze(log)
     }
 
     /// The page size from the database header, or why it cannot be read.
@@ -155,8 +184,10 @@ struct WALReport: Codable {
         }
     }
 
-    private mutating func analyze(_ handle: FileHandle) throws {
-        guard walFileSize >= Int64(WALHeader.size) else {
+    /// Reads the log through the engine's own scanner: its header verdict, then every complete
+    /// frame, judged by the rules recovery applies.
+    private mutating func analyze(_ log: POSIXFile) throws {
+        guard let reading = try LogHeaderReading.read(log, databasePageSize: databasePageSize) else {
             summary = WALSummary(
                 frames: 0, tornBytes: walFileSize, commits: 0, committedFrames: 0, discardedFrames: 0, validFrames: 0,
                 pages: [], pageRanges: "", databaseSize: nil, recoveryStopsAtFrame: nil,
@@ -165,42 +196,9 @@ struct WALReport: Codable {
                     ? "the log is empty" : "the log is shorter than its 32-byte header: ignored as a whole")
             return
         }
-        try handle.seek(toOffset: 0)
-        let headerBytes = [UInt8](try handle.read(upToCount: WALHeader.size) ?? Data())
-        guard headerBytes.count == WALHeader.size else { throw CLIError("\(wal): short read of the log header") }
-        let parsed = headerBytes.withUnsafeBytes { WALHeader(reading: $0.baseAddress!) }
-        var headerReport = WALHeaderReport(
-            valid: parsed != nil, problem: nil,
-            magic: String(
-                decoding: headerBytes[0..<8].map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }, as: UTF8.self),
-            formatVersion: littleEndian32(headerBytes, 8), pageSize: littleEndian32(headerBytes, 12),
-            checkpointSequence: littleEndian32(headerBytes, 16), salt1: littleEndian32(headerBytes, 20),
-            salt2: littleEndian32(headerBytes, 24), checksum: littleEndian32(headerBytes, 28))
-        if parsed == nil {
-            if Array(headerBytes[0..<8]) != WALHeader.magic {
-                headerReport.problem = "bad magic (not \"GraniteW\")"
-            } else if headerReport.checksum != Checksum.checksum32(headerBytes, count: 28) {
-                headerReport.problem = "bad header checksum"
-            } else {
-                headerReport.problem = "unsupported log format version \(headerReport.formatVersion)"
-            }
-        } else if let databasePageSize, databasePageSize != headerReport.pageSize {
-            headerReport.valid = false
-            headerReport.problem = "page size \(headerReport.pageSize) differs from the database's \(databasePageSize)"
-        } else if !isValidPageSize(headerReport.pageSize) {
-            headerReport.valid = false
-            headerReport.problem = "page size \(headerReport.pageSize) is not a power of two in 512...65536"
-        }
+        let headerReport = WALHeaderReport(reading)
         header = headerReport
-
-        // The frame size: the header's page size when it is usable, else the database's (to list
-        // the frames of an ignored log), else nothing can be listed.
-        let pageSize: Int
-        if headerReport.valid || isValidPageSize(headerReport.pageSize) && databasePageSize == nil {
-            pageSize = Int(headerReport.pageSize)
-        } else if let databasePageSize, isValidPageSize(databasePageSize) {
-            pageSize = Int(databasePageSize)
-        } else {
+        guard let pageSize = framePageSize(reading) else {
             summary = WALSummary(
                 frames: 0, tornBytes: walFileSize - Int64(WALHeader.size), commits: 0, committedFrames: 0,
                 discardedFrames: 0, validFrames: 0, pages: [], pageRanges: "", databaseSize: nil,
@@ -209,50 +207,62 @@ struct WALReport: Codable {
                 recoveryStopReason: "the log header is invalid (\(headerReport.problem ?? "")): ignored as a whole")
             return
         }
-        let frameSize = WALHeader.frameHeaderSize + pageSize
-        let frameCount = Int((walFileSize - Int64(WALHeader.size)) / Int64(frameSize))
-        let tornBytes = walFileSize - Int64(WALHeader.size) - Int64(frameCount) * Int64(frameSize)
+        var scanner = try LogScanner(file: log, header: reading, pageSize: pageSize)
+        let (firstInvalid, lastCommit) = try listFrames(&scanner, headerProblem: headerReport.problem)
+        summarize(
+            frameCount: scanner.frameCount, tornBytes: scanner.tornBytes, validFrames: scanner.validFrames,
+            firstInvalid: firstInvalid, lastCommit: lastCommit, headerValid: reading.isValid)
+    }
 
-        // Recovery's walk: frames stay valid while salts, page number and chained checksum hold.
-        var previous = parsed?.seed ?? 0
+    /// The size of the page images in the frames: the header's page size when it is usable, else
+    /// the database's (to list the frames of an ignored log), else nil: nothing can be listed.
+    private func framePageSize(_ reading: LogHeaderReading) -> Int? {
+        if reading.isValid || PageLayout.isValidPageSize(Int(reading.pageSize)) && databasePageSize == nil {
+            return Int(reading.pageSize)
+        }
+        if let databasePageSize, PageLayout.isValidPageSize(Int(databasePageSize)) { return Int(databasePageSize) }
+        return nil
+    }
+
+    /// Appends every complete frame of the log to `frames` (each marked committed for now), and
+    /// returns the first frame that fails validation with why, and the last commit frame of the
+    /// valid prefix (-1 when there is none).
+    private mutating func listFrames(
+        _ scanner: inout LogScanner, headerProblem: String?
+    ) throws -> (firstInvalid: (index: Int, reason: String)?, lastCommit: Int) {
         var firstInvalid: (index: Int, reason: String)? = nil
         var lastCommit = -1
-        var buffer = [UInt8](repeating: 0, count: frameSize)
-        try handle.seek(toOffset: UInt64(WALHeader.size))
-        for index in 0..<frameCount {
-            let data = try handle.read(upToCount: frameSize) ?? Data()
-            guard data.count == frameSize else { throw CLIError("\(wal): short read of frame \(index)") }
-            buffer.withUnsafeMutableBytes { _ = data.copyBytes(to: $0) }
-            let frameHeader = buffer.withUnsafeBytes { WALFrameHeader(reading: $0.baseAddress!) }
-            let computed = buffer.withUnsafeBytes {
-                WALFrameHeader.checksum(frame: $0.baseAddress!, pageSize: pageSize, previous: previous)
-            }
-            let saltsMatch = frameHeader.salt1 == headerReport.salt1 && frameHeader.salt2 == headerReport.salt2
-            let imageIntact = buffer.withUnsafeBytes {
-                WALFrameHeader.imageIsIntact(frame: $0.baseAddress!, pageSize: pageSize)
-            }
-            let checksumValid = computed == frameHeader.checksum && imageIntact
-            previous = frameHeader.checksum
-            if firstInvalid == nil {
-                if !headerReport.valid {
-                    firstInvalid = (index, "the log header is invalid (\(headerReport.problem ?? ""))")
-                } else if !saltsMatch {
-                    firstInvalid = (index, "salts differ from the header's (a frame of an earlier log generation)")
-                } else if frameHeader.page == 0 {
-                    firstInvalid = (index, "page number 0")
-                } else if !checksumValid {
-                    firstInvalid = (index, "cumulative checksum mismatch (damaged or torn frame)")
-                } else if frameHeader.isCommit {
-                    lastCommit = index
-                }
+        for index in 0..<scanner.frameCount {
+            guard let frame = try scanner.next() else { throw CLIError("\(wal): short read of frame \(index)") }
+            if firstInvalid == nil, let problem = frame.problem {
+                firstInvalid = (index, WALReport.describe(problem, headerProblem: headerProblem))
             }
             frames.append(
                 WALFrameReport(
-                    index: index, offset: Int64(WALHeader.size) + Int64(index) * Int64(frameSize),
-                    page: frameHeader.page, commitSize: frameHeader.isCommit ? frameHeader.commitSize : nil,
-                    saltsMatch: saltsMatch, checksumValid: checksumValid, status: "committed", reason: nil))
+                    index: index, offset: frame.offset, page: frame.header.page,
+                    commitSize: frame.header.isCommit ? frame.header.commitSize : nil,
+                    saltsMatch: frame.saltsMatch, checksumValid: frame.checksumValid, status: "committed",
+                    reason: nil))
+            if frame.endsCommit { lastCommit = index }
         }
-        let validFrames = firstInvalid?.index ?? frameCount
+        return (firstInvalid, lastCommit)
+    }
+
+    /// Why a frame fails validation, in words.
+    private static func describe(_ problem: LogFrameProblem, headerProblem: String?) -> String {
+        switch problem {
+        case .headerInvalid: "the log header is invalid (\(headerProblem ?? ""))"
+        case .saltsDiffer: "salts differ from the header's (a frame of an earlier log generation)"
+        case .pageZero: "page number 0"
+        case .checksumMismatch: "cumulative checksum mismatch (damaged or torn frame)"
+        }
+    }
+
+    /// Marks the frames recovery discards, with why, and sums up where recovery stops.
+    private mutating func summarize(
+        frameCount: Int, tornBytes: Int64, validFrames: Int, firstInvalid: (index: Int, reason: String)?,
+        lastCommit: Int, headerValid: Bool
+    ) {
         var pages = Set<UInt32>()
         var commits = 0
         for i in frames.indices {
@@ -262,7 +272,7 @@ struct WALReport: Codable {
                 continue
             }
             frames[i].status = "discarded"
-            if !headerReport.valid {
+            if !headerValid {
                 frames[i].reason = "the log header is invalid"
             } else if let firstInvalid, i > firstInvalid.index {
                 frames[i].reason = "after invalid frame \(firstInvalid.index)"
@@ -272,33 +282,40 @@ struct WALReport: Codable {
                 frames[i].reason = "no commit frame follows"
             }
         }
-        let stopReason: String
         let stop = lastCommit + 1
-        if let firstInvalid, firstInvalid.index == 0 && !headerReport.valid {
-            stopReason = "\(firstInvalid.reason): ignored as a whole"
-        } else if stop == frameCount {
-            stopReason =
-                frameCount == 0
-                ? "the log has no frames" + (tornBytes > 0 ? " (\(tornBytes) bytes of a torn frame)" : "")
-                : "end of the log after the last commit frame"
-                    + (tornBytes > 0 ? " (then \(tornBytes) bytes of a torn frame)" : "")
-        } else if let firstInvalid, firstInvalid.index == stop {
-            stopReason = "frame \(stop) is invalid: \(firstInvalid.reason)"
-        } else {
-            let end =
-                firstInvalid.map { "frame \($0.index), invalid: \($0.reason)" }
-                ?? (tornBytes > 0 ? "a torn frame at the end" : "the end of the log")
-            stopReason =
-                "frames \(stop)...\(validFrames - 1) are valid but no commit frame follows them "
-                + "(an unfinished or rolled-back transaction), then \(end)"
-        }
         let sortedPages = pages.sorted()
         summary = WALSummary(
             frames: frameCount, tornBytes: tornBytes, commits: commits, committedFrames: stop,
             discardedFrames: frameCount - stop, validFrames: validFrames, pages: sortedPages,
             pageRanges: compactRanges(sortedPages), databaseSize: lastCommit >= 0 ? frames[lastCommit].commitSize : nil,
             recoveryStopsAtFrame: stop < frameCount ? stop : nil, firstInvalidFrame: firstInvalid?.index,
-            recoveryStopReason: stopReason)
+            recoveryStopReason: WALReport.stopReason(
+                stop: stop, frameCount: frameCount, tornBytes: tornBytes, validFrames: validFrames,
+                firstInvalid: firstInvalid, headerValid: headerValid))
+    }
+
+    /// Why recovery stops at frame `stop`.
+    private static func stopReason(
+        stop: Int, frameCount: Int, tornBytes: Int64, validFrames: Int, firstInvalid: (index: Int, reason: String)?,
+        headerValid: Bool
+    ) -> String {
+        if let firstInvalid, firstInvalid.index == 0 && !headerValid {
+            return "\(firstInvalid.reason): ignored as a whole"
+        }
+        if stop == frameCount {
+            return frameCount == 0
+                ? "the log has no frames" + (tornBytes > 0 ? " (\(tornBytes) bytes of a torn frame)" : "")
+                : "end of the log after the last commit frame"
+                    + (tornBytes > 0 ? " (then \(tornBytes) bytes of a torn frame)" : "")
+        }
+        if let firstInvalid, firstInvalid.index == stop {
+            return "frame \(stop) is invalid: \(firstInvalid.reason)"
+        }
+        let end =
+            firstInvalid.map { "frame \($0.index), invalid: \($0.reason)" }
+            ?? (tornBytes > 0 ? "a torn frame at the end" : "the end of the log")
+        return "frames \(stop)...\(validFrames - 1) are valid but no commit frame follows them "
+            + "(an unfinished or rolled-back transaction), then \(end)"
     }
 
     func printText(frames showFrames: Bool) {
@@ -377,14 +394,4 @@ func compactRanges(_ numbers: [UInt32]) -> String {
 /// A 32-bit value as 0x-prefixed hex with eight digits.
 func hex32(_ value: UInt32) -> String {
     "0x" + String(format: "%08x", value)
-}
-
-/// The little-endian UInt32 at `offset` in `bytes`.
-func littleEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-    (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
-}
-
-/// Whether `size` is a page size Granite accepts.
-func isValidPageSize(_ size: UInt32) -> Bool {
-    size >= 512 && size <= 65536 && size & (size - 1) == 0
 }

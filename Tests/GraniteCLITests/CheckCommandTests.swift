@@ -2,18 +2,14 @@
 
 import Foundation
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 final class CheckCommandTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        directory = try makeTemporaryDirectory(prefix: "granite-check").url
     }
 
     func granite(_ arguments: String...) throws -> RunResult {

@@ -5,6 +5,7 @@
 
 import Foundation
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -132,22 +133,7 @@ final class CrashTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
-    }
-
-    /// `GRANITE_STRESS` (a positive integer), 1 when unset.
-    static var stress: Int {
-        max(1, ProcessInfo.processInfo.environment["GRANITE_STRESS"].flatMap { Int($0) } ?? 1)
-    }
-
-    /// `GRANITE_SEED` when set, else a random seed.
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["GRANITE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
+        directory = try makeTemporaryDirectory(prefix: "granite-crash").url
     }
 
     /// Runs `granite` with `arguments` in the test directory.
@@ -205,9 +191,9 @@ final class CrashTests: XCTestCase {
     /// read-write (closing checkpoints and removes the log). A process kill loses nothing
     /// the kernel accepted, so the ack bound holds at every durability level (which rotate).
     func testKilledWritersLoseNoAcknowledgedCommit() throws {
-        let seed = Self.seed
+        let seed = testSeed()
         var random = SplitMix64(seed: seed)
-        let rounds = 50 * Self.stress
+        let rounds = 50 * stressFactor
         let accounts = 64
         let path = directory.appendingPathComponent("bank.granite").path
         let durabilities = ["full", "full", "normal", "off"]
@@ -447,6 +433,58 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(state.transfers, 3)
         XCTAssertEqual(state.sum, 10 * 1000)
         XCTAssertEqual(state.problems, [])
+    }
+
+    /// `granite wal` keeps exactly the frames recovery keeps on a log with a torn final frame,
+    /// then also with a damaged frame in the middle.
+    func testWalCommandAgreesWithRecoveryOnATornAndDamagedLog() throws {
+        let path = directory.appendingPathComponent("agree.granite").path
+        let child = try startTorture([path, "--accounts", "20", "--auto-checkpoint", "1000000", "--seed", "11"])
+        try child.waitUntilReady()
+        child.waitForAcks(20)
+        XCTAssertTrue(child.killChild(), child.stderr)
+
+        let intact = try json(granite("wal", path, "--json"))
+        let pageSize = try XCTUnwrap((intact["header"] as? [String: Any])?["pageSize"] as? Int)
+        let frameCount = try XCTUnwrap((intact["summary"] as? [String: Any])?["frames"] as? Int)
+        XCTAssertGreaterThan(frameCount, 4)
+        let walPath = path + "-wal"
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: walPath))
+        try handle.truncate(atOffset: UInt64(32 + frameCount * (24 + pageSize) - pageSize / 2))
+        try handle.close()
+        let torn = try assertWalAgreesWithRecovery(path)
+        XCTAssertEqual(torn["frames"] as? Int, frameCount - 1)
+        XCTAssertGreaterThan(torn["tornBytes"] as? Int ?? 0, 0)
+
+        let damagedFrame = (frameCount - 1) / 2
+        try flipByte(walPath, at: 32 + damagedFrame * (24 + pageSize) + 3)  // in the cumulative checksum
+        let damaged = try assertWalAgreesWithRecovery(path)
+        XCTAssertEqual(damaged["firstInvalidFrame"] as? Int, damagedFrame)
+        XCTAssertEqual(damaged["validFrames"] as? Int, damagedFrame)
+        XCTAssertLessThanOrEqual(damaged["committedFrames"] as? Int ?? .max, damagedFrame)
+    }
+
+    /// Checks that `granite wal` counts the committed frames and commits a read-only open
+    /// recovers, and that it marks exactly those frames committed; returns its summary.
+    func assertWalAgreesWithRecovery(
+        _ path: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [String: Any] {
+        let report = try json(granite("wal", path, "--json"), file: file, line: line)
+        let summary = try XCTUnwrap(report["summary"] as? [String: Any], file: file, line: line)
+        let frames = try XCTUnwrap(report["frames"] as? [[String: Any]], file: file, line: line)
+        var options = StorageOptions()
+        options.readOnly = true
+        options.create = false
+        let engine = try StorageEngine(path: path, options: options)
+        let recovered = engine.walStatus
+        try engine.close()
+        XCTAssertEqual(summary["committedFrames"] as? Int, recovered.frames, "committed frames", file: file, line: line)
+        XCTAssertEqual(summary["commits"] as? Int, recovered.commits, "commits", file: file, line: line)
+        let committed = frames.map { $0["status"] as? String == "committed" }
+        XCTAssertEqual(
+            committed, (0..<frames.count).map { $0 < recovered.frames }, "frames marked committed", file: file,
+            line: line)
+        return summary
     }
 
     func flipByte(_ path: String, at offset: Int) throws {

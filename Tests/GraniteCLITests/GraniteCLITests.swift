@@ -2,6 +2,7 @@
 // its JSON, and its exit status on good, damaged and foreign files.
 
 import Foundation
+import GraniteTestSupport
 import XCTest
 
 /// The result of one run of the `granite` binary.
@@ -39,12 +40,7 @@ final class GraniteCLITests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        directory = try makeTemporaryDirectory(prefix: "granite-cli").url
     }
 
     /// Runs `granite` with `arguments` in the test directory; output goes through files

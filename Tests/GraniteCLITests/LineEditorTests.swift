@@ -2,6 +2,7 @@
 // long lines, and the history file.
 
 import Foundation
+import GraniteTestSupport
 import XCTest
 
 @testable import granite
@@ -268,9 +269,7 @@ final class LineEditorTerminalTests: XCTestCase {
     func testEditingAndHistoryAtATerminal() throws {
         guard let tmux = tmuxPath() else { throw XCTSkip("tmux is not installed") }
         let binary = try GraniteCLITests.binary()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-pty-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeTemporaryDirectory(prefix: "granite-pty").url
         let history = directory.appendingPathComponent("history").path
         try "select 'from an earlier session';\n".write(toFile: history, atomically: true, encoding: .utf8)
         let modes = directory.appendingPathComponent("modes").path

@@ -3,6 +3,7 @@
 
 import Foundation
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 @testable import granite
@@ -103,18 +104,6 @@ final class ResultFormatterTests: XCTestCase {
 
     // MARK: Differential test against sqlite3 -csv -header
 
-    /// SplitMix64: a small seeded generator.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func sqlite3Path() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"] {
@@ -124,7 +113,7 @@ final class ResultFormatterTests: XCTestCase {
         return nil
     }
 
-    static func randomValue(_ g: inout SeededGenerator) -> Value {
+    static func randomValue(_ g: inout SplitMix64) -> Value {
         let ascii = (0x20...0x7e).map { String(UnicodeScalar(UInt8($0))) }
         let pieces =
             ascii + [
@@ -211,19 +200,14 @@ final class ResultFormatterTests: XCTestCase {
         try probe.run()
         probe.waitUntilExit()
         guard probe.terminationStatus == 0 else { throw XCTSkip("sqlite3 lacks pow(); golden tests only") }
-        let seed =
-            ProcessInfo.processInfo.environment["GRANITE_FORMAT_SEED"].flatMap { UInt64($0) }
-            ?? (ProcessInfo.processInfo.environment["CI"] != nil ? 0x4752 : UInt64.random(in: 0...UInt64(UInt32.max)))
-        print("ResultFormatterTests differential seed: \(seed) (rerun with GRANITE_FORMAT_SEED=\(seed))")
-        var g = SeededGenerator(state: seed)
+        let seed = testSeed()
+        var g = SplitMix64(seed: seed)
         let columns = ["id", "a b", "q\"uote", "c,d", "é", "plain", "x"]
         let rows: [[Value]] = (0..<300).map { i in
             [.integer(Int64(i))] + (1..<columns.count).map { _ in Self.randomValue(&g) }
         }
 
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("granite-fmt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryDirectory(prefix: "granite-fmt").url
         let db = dir.appendingPathComponent("t.db").path
         let quoted = columns.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         var script = "CREATE TABLE t(\(quoted.joined(separator: ", ")));\nBEGIN;\n"

@@ -2,6 +2,7 @@
 // CSV output byte for byte with the `sqlite3` shell on the same SQL.
 
 import Foundation
+import GraniteTestSupport
 import XCTest
 
 /// Tests of `granite sql FILE [SQL]`.
@@ -9,12 +10,7 @@ final class SQLCommandTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-sql-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        directory = try makeTemporaryDirectory(prefix: "granite-sql").url
     }
 
     /// The result of one process run, with raw standard output.

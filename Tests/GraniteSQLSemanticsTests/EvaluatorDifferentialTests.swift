@@ -2,6 +2,7 @@ import CSQLiteOracle
 import Foundation
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 /// Random SQL expression text (fully parenthesized) for differential testing of the evaluator.
@@ -190,14 +191,14 @@ final class EvaluatorDifferentialTests: XCTestCase {
     }
 
     func testRandomExpressionsAgainstSQLite() {
-        let seed = Env.seed
+        let seed = testSeed()
         var gen = ExpressionSource(seed: seed)
         let oracle = ExpressionOracle()
         var failures: [String] = []
         var checks = 0
         var errors = 0
         let start = Date()
-        for _ in 0..<(4000 * Env.stress) {
+        for _ in 0..<(4000 * stressFactor) {
             let text = gen.expression(depth: gen.src.int(1...4))
             let bindings: [String: Value] = [
                 "?1": gen.src.value(), "?2": gen.src.value(), "?3": gen.src.value(), ":a": gen.src.value(),
@@ -255,7 +256,7 @@ final class EvaluatorDifferentialTests: XCTestCase {
     }
 
     func testColumnExpressionsAgainstSQLite() {
-        let seed = Env.seed
+        let seed = testSeed()
         let columns: [SimpleColumnResolver.Column] = [
             .init("i", "INTEGER"), .init("t", "TEXT"), .init("r", "REAL"), .init("b", "BLOB"),
             .init("n", "NUMERIC"), .init("c", "TEXT", collation: .nocase), .init("x"),
@@ -267,7 +268,7 @@ final class EvaluatorDifferentialTests: XCTestCase {
         var failures: [String] = []
         var checks = 0
         let start = Date()
-        for rowid in 1...(60 * Env.stress) {
+        for rowid in 1...(60 * stressFactor) {
             var inserted: [Value] = []
             for _ in columns {
                 if gen.src.int(0...4) == 0 {

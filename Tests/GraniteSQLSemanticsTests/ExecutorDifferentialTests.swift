@@ -2,6 +2,7 @@ import CSQLiteOracle
 import Foundation
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 /// The outcome of one statement: its rows, or an error message.
@@ -170,8 +171,7 @@ final class ExecutorDifferentialTests: XCTestCase {
     }
 
     func testRandomWorkloadMatchesSQLite() throws {
-        let seed = Env.seed
-        print("executor/random: GRANITE_SEED=\(seed)")
+        let seed = testSeed()
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
         for sql in Self.schema {
@@ -181,7 +181,7 @@ final class ExecutorDifferentialTests: XCTestCase {
         var workload = Workload(src: ValueSource(seed: seed))
         var failures: [String] = []
         var errors = 0
-        let count = 1000 * Env.stress
+        let count = 1000 * stressFactor
         for step in 0..<count {
             var (sql, args) = workload.statement()
             if step == count - 1 { (sql, args) = ("SELECT * FROM t ORDER BY rowid", []) }

@@ -4,32 +4,6 @@ import GraniteSQL
 import GraniteStorage
 import XCTest
 
-/// A deterministic generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-enum Env {
-    static var seed: UInt64 {
-        if let s = ProcessInfo.processInfo.environment["GRANITE_SEED"], let v = UInt64(s) { return v }
-        // CI runs are reproducible; local runs explore fresh seeds.
-        if ProcessInfo.processInfo.environment["CI"] != nil { return 0x4752_414E }
-        return UInt64.random(in: 0...UInt64(UInt32.max))
-    }
-    static var stress: Int {
-        if let s = ProcessInfo.processInfo.environment["GRANITE_STRESS"], let v = Int(s), v > 0 { return v }
-        return 1
-    }
-}
-
 /// The outcome of evaluating something: a value or an error message.
 enum Outcome: Equatable, CustomStringConvertible {
     case value(Value)
@@ -188,9 +162,9 @@ final class Checker {
 
 /// Random SQL values biased towards edge cases.
 struct ValueSource {
-    var rng: SeededGenerator
+    var rng: SplitMix64
 
-    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &rng) }
     mutating func bool() -> Bool { Bool.random(using: &rng) }

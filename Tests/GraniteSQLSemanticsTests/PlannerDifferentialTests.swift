@@ -1,6 +1,7 @@
 import CSQLiteOracle
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 final class PlannerDifferentialTests: XCTestCase {
@@ -117,8 +118,7 @@ final class PlannerDifferentialTests: XCTestCase {
     }
 
     func testRandomPlannerWorkloadMatchesSQLite() throws {
-        let seed = Env.seed
-        print("planner/random: GRANITE_SEED=\(seed)")
+        let seed = testSeed()
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
         for sql in Self.schema {
@@ -134,7 +134,7 @@ final class PlannerDifferentialTests: XCTestCase {
             _ = try? db.query(sql, arguments: args)
         }
         var failures: [String] = []
-        let count = 1500 * Env.stress
+        let count = 1500 * stressFactor
         var rowsSeen = 0
         for step in 0..<count {
             var (sql, args) = workload.statement()

@@ -1,6 +1,7 @@
 import CSQLiteOracle
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 /// Random schemas, data and SELECT queries (joins, grouping, ordering, subqueries) run on SQLite and Granite.
@@ -500,9 +501,8 @@ final class SelectDifferentialTests: XCTestCase {
     }
 
     func testRandomSelectsMatchSQLite() throws {
-        let seed = Env.seed
-        print("select/random: GRANITE_SEED=\(seed)")
-        let databases = 20 * Env.stress
+        let seed = testSeed()
+        let databases = 20 * stressFactor
         let queriesPerDatabase = 120
         var failures: [String] = []
         var queries = 0

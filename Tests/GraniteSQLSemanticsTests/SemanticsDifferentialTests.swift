@@ -2,11 +2,12 @@ import CSQLiteOracle
 import Foundation
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 final class SemanticsDifferentialTests: XCTestCase {
     func testArithmeticAndConcatenation() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("arithmetic", seed: seed)
@@ -15,7 +16,7 @@ final class SemanticsDifferentialTests: XCTestCase {
             ("&", .bitwiseAnd), ("|", .bitwiseOr), ("<<", .shiftLeft), (">>", .shiftRight), ("||", .concatenate),
         ]
         let sql = "SELECT " + ops.map { "?1 \($0.0) ?2" }.joined(separator: ", ") + ", -?1, ~?1, NOT ?1, +?1"
-        for _ in 0..<(400 * Env.stress) {
+        for _ in 0..<(400 * stressFactor) {
             let a = src.value()
             let b = src.value()
             let row = oracle.row(sql, [a, b])
@@ -32,7 +33,7 @@ final class SemanticsDifferentialTests: XCTestCase {
     }
 
     func testComparisonsWithAffinities() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("comparison", seed: seed)
@@ -68,7 +69,7 @@ final class SemanticsDifferentialTests: XCTestCase {
         }
         let select = "SELECT " + exprs.joined(separator: ", ") + " FROM t1, t2"
         let stored = "SELECT i, r, n, t, b FROM t1"
-        for _ in 0..<(150 * Env.stress) {
+        for _ in 0..<(150 * stressFactor) {
             var a = src.value()
             var b = src.value()
             if src.int(0...3) == 0, case .text = a {
@@ -106,20 +107,20 @@ final class SemanticsDifferentialTests: XCTestCase {
     }
 
     func testCastAndRealRendering() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("cast", seed: seed)
         let types: [String] = ["INTEGER", "REAL", "TEXT", "BLOB", "NUMERIC", "VARCHAR(10)", "FLOATING POINT", "BIGINT"]
         let sql = "SELECT " + types.map { "CAST(?1 AS \($0))" }.joined(separator: ", ")
-        for _ in 0..<(600 * Env.stress) {
+        for _ in 0..<(600 * stressFactor) {
             let a = src.value()
             let row = oracle.row(sql, [a])
             for (k, t) in types.enumerated() {
                 checker.check(row[k], Outcome { SQLCast.cast(a, to: t) }, "CAST(\(a) AS \(t))")
             }
         }
-        for _ in 0..<(3000 * Env.stress) {
+        for _ in 0..<(3000 * stressFactor) {
             let r: Double
             switch src.int(0...2) {
             case 0: r = src.real()
@@ -135,7 +136,7 @@ final class SemanticsDifferentialTests: XCTestCase {
     }
 
     func testScalarFunctions() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("scalar", seed: seed)
@@ -147,7 +148,7 @@ final class SemanticsDifferentialTests: XCTestCase {
             ("rtrim", 2), ("typeof", 1), ("hex", 1), ("quote", 1), ("unicode", 1), ("min", 2), ("min", 3),
             ("max", 2), ("max", 3), ("iif", 3), ("char", 2),
         ]
-        for _ in 0..<(200 * Env.stress) {
+        for _ in 0..<(200 * stressFactor) {
             for (name, arity) in functions {
                 var args: [Value] = []
                 for k in 0..<arity {
@@ -187,13 +188,13 @@ final class SemanticsDifferentialTests: XCTestCase {
     }
 
     func testLikeAndGlob() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("like/glob", seed: seed)
         let patternChars: [Character] = Array("aAbB%_*?[]^-\\é")
         let textChars: [Character] = Array("aAbB%_-]\\é")
-        for _ in 0..<(2000 * Env.stress) {
+        for _ in 0..<(2000 * stressFactor) {
             let s: Value = src.int(0...20) == 0 ? src.value() : .text(src.asciiText(maxLength: 8, alphabet: textChars))
             let p: Value =
                 src.int(0...20) == 0 ? src.value() : .text(src.asciiText(maxLength: 6, alphabet: patternChars))
@@ -213,14 +214,14 @@ final class SemanticsDifferentialTests: XCTestCase {
     }
 
     func testAggregates() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("aggregates", seed: seed)
         oracle.execute("CREATE TABLE ag(x, s)")
         let sql =
             "SELECT sum(x), total(x), avg(x), min(x), max(x), count(x), count(*), group_concat(x), group_concat(x, s) FROM ag"
-        for _ in 0..<(150 * Env.stress) {
+        for _ in 0..<(150 * stressFactor) {
             oracle.execute("DELETE FROM ag")
             let n = src.int(0...12)
             let mode = src.int(0...3)
@@ -279,7 +280,7 @@ final class SemanticsDifferentialTests: XCTestCase {
 
 final class DateTimeDifferentialTests: XCTestCase {
     func testDateTimeFunctions() {
-        let seed = Env.seed
+        let seed = testSeed()
         var src = ValueSource(seed: seed)
         let oracle = Oracle()
         let checker = Checker("datetime", seed: seed)
@@ -322,7 +323,7 @@ final class DateTimeDifferentialTests: XCTestCase {
         }
         var nonNull = 0
         let formats = ["%d %f %H %j %J %m %M %s %S %w %W %Y %%", "%Y-%m-%dT%H:%M:%f", "x%j%W", "%q", "%", ""]
-        for _ in 0..<(700 * Env.stress) {
+        for _ in 0..<(700 * stressFactor) {
             var args = [randomTime()]
             for _ in 0..<src.int(0...3) { args.append(randomModifier()) }
             let fmt = Value.text(src.pick(formats))
@@ -339,7 +340,7 @@ final class DateTimeDifferentialTests: XCTestCase {
             checker.check(row[5], .value(SQLDateTime.strftime([fmt] + args)), "strftime\([fmt] + args)")
         }
         // 'localtime' and 'utc' are no-ops in Granite, so they are not diffed (they depend on the host's TZ).
-        XCTAssertGreaterThan(nonNull, 700 * Env.stress / 3, "most generated dates should be valid")
+        XCTAssertGreaterThan(nonNull, 700 * stressFactor / 3, "most generated dates should be valid")
         checker.finish()
     }
 }

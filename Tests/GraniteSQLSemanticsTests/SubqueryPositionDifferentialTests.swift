@@ -1,6 +1,7 @@
 import CSQLiteOracle
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 /// Places random subqueries in every expression position the grammar allows (result columns, WHERE, ORDER BY,
@@ -116,10 +117,10 @@ final class SubqueryPositionDifferentialTests: XCTestCase {
     }
 
     func testSubqueriesInEveryPosition() throws {
-        let seed = Env.seed
+        let seed = testSeed()
         var generator = Generator(src: ValueSource(seed: seed))
         var failures: [String] = []
-        let rounds = 400 * Env.stress
+        let rounds = 400 * stressFactor
         for _ in 0..<rounds {
             let (sql, ordered) = generator.statement()
             let oracle = Oracle()

@@ -2,6 +2,7 @@ import CSQLiteOracle
 import Foundation
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 /// Compares Granite's writing statements (conflict resolution, upsert, RETURNING, AUTOINCREMENT, foreign keys)
@@ -214,8 +215,7 @@ final class WriteDifferentialTests: XCTestCase {
     }
 
     func testRandomWritesMatchSQLite() throws {
-        let seed = Env.seed
-        print("writes/random: GRANITE_SEED=\(seed)")
+        let seed = testSeed()
         let oracle = Oracle()
         oracle.execute("PRAGMA foreign_keys=ON")
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
@@ -227,7 +227,7 @@ final class WriteDifferentialTests: XCTestCase {
         var workload = Workload(src: ValueSource(seed: seed))
         var failures: [String] = []
         var errors = 0
-        let count = 600 * Env.stress
+        let count = 600 * stressFactor
         var history: [String] = []
         for step in 0..<count {
             var sql = workload.statement()

@@ -1,5 +1,6 @@
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 final class PreparedStatementTests: XCTestCase {
@@ -142,11 +143,7 @@ final class PreparedStatementTests: XCTestCase {
     }
 
     func testAnotherConnectionsSchemaChangeIsSeen() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("granite-\(UUID().uuidString).db").path
-        defer {
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + "-wal")
-        }
+        let path = try makeTemporaryDatabasePath()
         let engine = try StorageEngine(path: path)
         let first = try SQLConnection(engine: engine)
         let second = try SQLConnection(engine: try StorageEngine(sharing: engine))

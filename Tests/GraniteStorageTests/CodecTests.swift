@@ -1,4 +1,5 @@
 import CZlib
+import GraniteTestSupport
 import XCTest
 
 @testable import GraniteStorage

@@ -1,3 +1,4 @@
+import GraniteTestSupport
 import XCTest
 
 @testable import GraniteStorage

@@ -1,4 +1,5 @@
 import Dispatch
+import GraniteTestSupport
 import XCTest
 
 @testable import GraniteStorage
@@ -12,33 +13,6 @@ import XCTest
 /// Tests of the file layer: POSIXFile, MemoryFile, FaultInjectingFile, SplitMix64.
 final class FileLayerTests: XCTestCase {
     // MARK: - Helpers
-
-    /// A fresh private directory under /tmp; removed (with its files) by the returned cleanup.
-    private func makeTemporaryDirectory() throws -> String {
-        var template = Array("/tmp/granite-file-tests-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-            guard let result = mkdtemp(buffer.baseAddress!) else { return nil }
-            return String(cString: result)
-        }
-        guard let directory = made else {
-            throw StorageError.io("mkdtemp", path: "/tmp", errno: errno)
-        }
-        addTeardownBlock {
-            if let dir = opendir(directory) {
-                while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                    }
-                    if name != "." && name != ".." {
-                        unlink(directory + "/" + name)
-                    }
-                }
-                closedir(dir)
-            }
-            rmdir(directory)
-        }
-        return directory
-    }
 
     private func assertIOError(
         _ body: @autoclosure () throws -> some Any, operation: String, errno code: Int32? = nil,
@@ -58,7 +32,7 @@ final class FileLayerTests: XCTestCase {
     // MARK: - POSIXFile
 
     func testPOSIXRoundTrip() throws {
-        let path = try makeTemporaryDirectory() + "/db"
+        let path = try makeTemporaryDirectory(prefix: "granite-file-tests").path + "/db"
         XCTAssertFalse(POSIXFile.exists(path: path))
         do {
             let file = try POSIXFile(path: path)
@@ -96,7 +70,7 @@ final class FileLayerTests: XCTestCase {
     }
 
     func testPOSIXReadPastEndIsShort() throws {
-        let file = try POSIXFile(path: try makeTemporaryDirectory() + "/short")
+        let file = try POSIXFile(path: try makeTemporaryDirectory(prefix: "granite-file-tests").path + "/short")
         try file.write([1, 2, 3, 4], at: 0)
         var buffer = [UInt8](repeating: 0xEE, count: 10)
         let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0, at: 2) }
@@ -108,7 +82,7 @@ final class FileLayerTests: XCTestCase {
     }
 
     func testPOSIXOpenFailureAndBadArguments() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try makeTemporaryDirectory(prefix: "granite-file-tests").path
         assertIOError(try POSIXFile(path: directory + "/missing", create: false), operation: "open", errno: ENOENT)
         assertIOError(try POSIXFile(path: directory + "/no/such/dir/db"), operation: "open", errno: ENOENT)
         assertIOError(try POSIXFile(path: directory + "/ro", readOnly: true), operation: "open", errno: ENOENT)
@@ -124,7 +98,7 @@ final class FileLayerTests: XCTestCase {
     }
 
     func testPOSIXOpenFileDescriptionLocks() throws {
-        let path = try makeTemporaryDirectory() + "/locked"
+        let path = try makeTemporaryDirectory(prefix: "granite-file-tests").path + "/locked"
         let a = try POSIXFile(path: path)
         let b = try POSIXFile(path: path)
 
@@ -234,7 +208,8 @@ final class FileLayerTests: XCTestCase {
 
     func testConcurrentWritersOnEveryFileKind() throws {
         let files: [any StorageFile] = [
-            try POSIXFile(path: try makeTemporaryDirectory() + "/concurrent"), MemoryFile(), FaultInjectingFile(),
+            try POSIXFile(path: try makeTemporaryDirectory(prefix: "granite-file-tests").path + "/concurrent"),
+            MemoryFile(), FaultInjectingFile(),
         ]
         for file in files {
             DispatchQueue.concurrentPerform(iterations: 8) { worker in

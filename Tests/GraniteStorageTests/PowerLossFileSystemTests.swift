@@ -1,3 +1,4 @@
+import GraniteTestSupport
 import XCTest
 
 @testable import GraniteStorage
@@ -132,8 +133,7 @@ final class PowerLossFileSystemTests: XCTestCase {
                     try {
                         let engine = try StorageEngine(path: PowerLossWorkload.path, fileSystem: crashed)
                         XCTAssertEqual(try engine.trees().count, 0)
-                        assertSound(engine, "cut after call \(point), \(label)")
-                        try engine.close()
+                        try closeChecked(engine, "cut after call \(point), \(label)")
                     }(), "cut after call \(point), \(label)")
             }
             point += 1

@@ -1,45 +1,4 @@
-import XCTest
-
 @testable import GraniteStorage
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Scale factor for long randomized runs: `GRANITE_STRESS=10 swift test`.
-let stressFactor: Int = {
-    guard let raw = getenv("GRANITE_STRESS"), let value = Int(String(cString: raw)), value > 0 else { return 1 }
-    return value
-}()
-
-/// A seed for randomized tests: `GRANITE_SEED` when set; a fixed seed under
-/// CI (`CI` set), so that a CI run is reproducible; otherwise a fresh one, so
-/// that local runs keep exploring.
-func testSeed() -> UInt64 {
-    if let raw = getenv("GRANITE_SEED"), let value = UInt64(String(cString: raw)) { return value }
-    if getenv("CI") != nil { return 0x4752_414E_4954_4521 }
-    var generator = SystemRandomNumberGenerator()
-    return generator.next()
-}
-
-/// A unique path in a fresh temporary directory; removed by `cleanup`.
-func temporaryPath(_ name: String = "test.granite") -> (path: String, cleanup: () -> Void) {
-    var template = Array("/tmp/granite-test-XXXXXX".utf8CString)
-    let dir = template.withUnsafeMutableBufferPointer { buffer -> String in
-        guard let result = mkdtemp(buffer.baseAddress!) else { return "/tmp" }
-        return String(cString: result)
-    }
-    let path = dir + "/" + name
-    return (
-        path,
-        {
-            for suffix in ["", "-wal"] { unlink(path + suffix) }
-            rmdir(dir)
-        }
-    )
-}
 
 /// Deterministic bytes for a payload of `count` bytes derived from `seed`.
 func payloadBytes(_ count: Int, seed: UInt64) -> [UInt8] {
@@ -54,14 +13,4 @@ func payloadBytes(_ count: Int, seed: UInt64) -> [UInt8] {
         }
     }
     return bytes
-}
-
-/// Fails the test with the report's problems when the file is not sound.
-func assertSound(_ engine: StorageEngine, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
-    let report = engine.checkIntegrity()
-    if !report.isOK {
-        XCTFail(
-            "\(context): integrity check failed:\n" + report.problems.prefix(10).joined(separator: "\n"),
-            file: file, line: line)
-    }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import GraniteTestSupport
 import XCTest
 
 @testable import GraniteStorage

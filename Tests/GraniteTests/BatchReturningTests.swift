@@ -1,4 +1,5 @@
 import Granite
+import GraniteTestSupport
 import XCTest
 
 private struct Player: MutablePersistableRecord, FetchableRecord, Identifiable, Hashable {
@@ -29,10 +30,6 @@ private struct IgnoringPlayer: MutablePersistableRecord {
     func encode(to container: inout PersistenceContainer) {}
 }
 
-private final class SQLRecorder: @unchecked Sendable {
-    var sql: [String] = []
-}
-
 final class BatchReturningTests: XCTestCase {
     private func makeDatabase() throws -> (DatabaseQueue, SQLRecorder) {
         let dbQueue = try DatabaseQueue()
@@ -44,7 +41,7 @@ final class BatchReturningTests: XCTestCase {
                     """)
         }
         let recorder = SQLRecorder()
-        dbQueue.inDatabase { db in db.trace { recorder.sql.append($0.expandedDescription) } }
+        recorder.record(dbQueue)
         return (dbQueue, recorder)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Granite
+import GraniteTestSupport
 import XCTest
 
 /// Every error type the engine throws (``SQLEvaluationError``, ``SQLExecutionError``, ``SQLSyntaxError``,
@@ -135,8 +136,7 @@ final class DatabaseErrorMappingTests: XCTestCase {
     // MARK: StorageError
 
     func testNotADatabase() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("granite-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try makeTemporaryDatabasePath()
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
         do {
             let dbQueue = try DatabaseQueue(path: path)

@@ -1,4 +1,5 @@
 import Granite
+import GraniteTestSupport
 import XCTest
 
 final class DatabaseMigratorTests: XCTestCase {
@@ -287,9 +288,7 @@ final class DatabaseMigratorTests: XCTestCase {
     }
 
     func testMigratorWithPool() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeTemporaryDirectory().url
         let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path)
         let migrator = playerMigrator()
         try migrator.migrate(dbPool)

@@ -1,17 +1,13 @@
 import Foundation
 import Granite
+import GraniteTestSupport
 import XCTest
 
 final class DatabasePoolTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("granite-pool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeTemporaryDirectory(prefix: "granite-pool").url
     }
 
     private func makePool(readers: Int = 5) throws -> DatabasePool {

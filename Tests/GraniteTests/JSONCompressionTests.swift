@@ -4,19 +4,14 @@ import Foundation
 import Granite
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 final class JSONCompressionTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "granite-compression-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        directory = try makeTemporaryDirectory(prefix: "granite-compression").url
     }
 
     /// A record whose `items` property, a nested array, is stored in a JSON column.

@@ -1,24 +1,15 @@
 // The fast JSON decoder against Foundation's JSONDecoder: random Codable trees, mutated texts, numbers, strings,
 // URLs and base64 decoded by both, which must give equal values or equal errors.
 import Foundation
+import GraniteTestSupport
 import XCTest
+
+import struct GraniteStorage.SplitMix64
 
 @testable import Granite
 
-/// SplitMix64: the seeded random source of the differential tests.
-struct JSONDiffRandom: RandomNumberGenerator {
-    /// The state.
-    var state: UInt64
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The draws the differential tests make from their seeded generator.
+extension SplitMix64 {
     /// A random integer in `range`.
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 
@@ -91,7 +82,7 @@ enum JSONDiffGenerator {
     ]
 
     /// A random string.
-    static func string(_ random: inout JSONDiffRandom, maxPieces: Int = 5) -> String {
+    static func string(_ random: inout SplitMix64, maxPieces: Int = 5) -> String {
         (0..<random.int(0...maxPieces)).map { _ in random.pick(stringPieces) }.joined()
     }
 
@@ -105,7 +96,7 @@ enum JSONDiffGenerator {
     ]
 
     /// A random finite double, often an edge value.
-    static func double(_ random: inout JSONDiffRandom) -> Double {
+    static func double(_ random: inout SplitMix64) -> Double {
         switch random.int(0...9) {
         case 0:
             return random.pick([
@@ -123,7 +114,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random finite float, often an edge value.
-    static func float(_ random: inout JSONDiffRandom) -> Float {
+    static func float(_ random: inout SplitMix64) -> Float {
         switch random.int(0...5) {
         case 0:
             return random.pick([
@@ -139,7 +130,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random integer of type `T`, often at a boundary.
-    static func integer<T: FixedWidthInteger>(_ random: inout JSONDiffRandom, _ type: T.Type = T.self) -> T {
+    static func integer<T: FixedWidthInteger>(_ random: inout SplitMix64, _ type: T.Type = T.self) -> T {
         switch random.int(0...3) {
         case 0: return random.pick([T.min, T.max, 0, 1, T.max - 1])
         case 1: return T(truncatingIfNeeded: random.int(-200...200))
@@ -148,7 +139,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random date (milliseconds with fractions, or an arbitrary interval).
-    static func date(_ random: inout JSONDiffRandom) -> Date {
+    static func date(_ random: inout SplitMix64) -> Date {
         if random.chance(0.5) {
             return Date(timeIntervalSince1970: Double(random.int(-2_000_000_000_000...4_000_000_000_000)) / 1000)
         }
@@ -156,7 +147,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random UUID.
-    static func uuid(_ random: inout JSONDiffRandom) -> UUID {
+    static func uuid(_ random: inout SplitMix64) -> UUID {
         let b = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         return UUID(
             uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
@@ -164,7 +155,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random leaf.
-    static func leaf(_ random: inout JSONDiffRandom) -> JSONDiffLeaf {
+    static func leaf(_ random: inout SplitMix64) -> JSONDiffLeaf {
         JSONDiffLeaf(
             i8: integer(&random), i16: integer(&random), i32: integer(&random), i64: integer(&random),
             int: integer(&random), u8: integer(&random), u16: integer(&random), u32: integer(&random),
@@ -180,7 +171,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random tree of at most `depth` levels.
-    static func node(_ random: inout JSONDiffRandom, depth: Int) -> JSONDiffNode {
+    static func node(_ random: inout SplitMix64, depth: Int) -> JSONDiffNode {
         var tags: [String: Int] = [:]
         for _ in 0..<random.int(0...4) {
             let key = random.chance(0.8) ? random.pick(Array(keys.prefix(6))) : random.pick(keys)
@@ -218,7 +209,7 @@ enum JSONDiffGenerator {
     ]
 
     /// A random number text: valid JSON most of the time.
-    static func number(_ random: inout JSONDiffRandom) -> String {
+    static func number(_ random: inout SplitMix64) -> String {
         switch random.int(0...5) {
         case 0: return random.pick(edgeNumbers)
         case 1: return "\(double(&random))"
@@ -255,7 +246,7 @@ enum JSONDiffGenerator {
     ]
 
     /// A random JSON string literal (quotes included), valid or not.
-    static func literal(_ random: inout JSONDiffRandom) -> [UInt8] {
+    static func literal(_ random: inout SplitMix64) -> [UInt8] {
         var bytes: [UInt8] = [UInt8(ascii: "\"")]
         for _ in 0..<random.int(0...4) { bytes += random.pick(literalPieces) }
         if random.chance(0.97) { bytes.append(UInt8(ascii: "\"")) }
@@ -297,7 +288,7 @@ enum JSONDiffGenerator {
     }
 
     /// A random mutation of `text`.
-    static func mutate(_ text: [UInt8], _ random: inout JSONDiffRandom) -> [UInt8] {
+    static func mutate(_ text: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var text = text
         let scalars = scalarRanges(text)
         switch random.int(0...11) {
@@ -415,16 +406,6 @@ struct JSONDiffHarness {
 }
 
 final class JSONFastDecodingDifferentialTests: XCTestCase {
-    /// The seed (GRANITE_SEED, fixed on CI, random otherwise) and the scale (GRANITE_STRESS, default 1).
-    static func parameters(_ salt: UInt64) -> (seed: UInt64, stress: Int) {
-        let environment = ProcessInfo.processInfo.environment
-        let seed =
-            environment["GRANITE_SEED"].flatMap { UInt64($0) }
-            ?? (environment["CI"] != nil ? 0x4A53_4F4E_0000_0000 ^ salt : UInt64.random(in: 0...UInt64.max))
-        let stress = max(1, environment["GRANITE_STRESS"].flatMap { Int($0) } ?? 1)
-        return (seed, stress)
-    }
-
     /// The decoder configurations the fast path supports, with the matching encoders.
     static func configurations() -> [(JSONDecoder, JSONEncoder)] {
         var result: [(JSONDecoder, JSONEncoder)] = []
@@ -456,8 +437,8 @@ final class JSONFastDecodingDifferentialTests: XCTestCase {
 
     /// Random trees encoded by JSONEncoder, then mutated texts, decoded by both decoders.
     func testRandomTreesAndMutations() throws {
-        let (seed, stress) = Self.parameters(1)
-        var random = JSONDiffRandom(state: seed)
+        let (seed, stress) = (testSeed(), stressFactor)
+        var random = SplitMix64(seed: seed)
         var harness = JSONDiffHarness(seed: seed)
         var unmutated = 0
         var unmutatedFast = 0
@@ -498,8 +479,8 @@ final class JSONFastDecodingDifferentialTests: XCTestCase {
 
     /// Number texts decoded as every numeric type, a Date and a Decimal, in an array and at the top level.
     func testNumbers() throws {
-        let (seed, stress) = Self.parameters(2)
-        var random = JSONDiffRandom(state: seed)
+        let (seed, stress) = (testSeed(), stressFactor)
+        var random = SplitMix64(seed: seed)
         var harness = JSONDiffHarness(seed: seed)
         let decoders = Self.configurations().map(\.0)
         var numbers = JSONDiffGenerator.edgeNumbers
@@ -535,7 +516,7 @@ final class JSONFastDecodingDifferentialTests: XCTestCase {
     /// Every text of up to five characters (six under GRANITE_STRESS) over `0 1 9 - . e E +`, as numbers of
     /// four types: the short forms where Foundation has quirks (it rejects `0e1` but accepts `0e10`).
     func testShortNumberTextsExhaustively() throws {
-        let (_, stress) = Self.parameters(4)
+        let stress = stressFactor
         var harness = JSONDiffHarness(seed: 0)
         let alphabet = ["0", "1", "9", "-", ".", "e", "E", "+"]
         var texts = [""]
@@ -559,8 +540,8 @@ final class JSONFastDecodingDifferentialTests: XCTestCase {
 
     /// String literals (escapes, surrogates, invalid bytes) decoded as strings, keys, URLs, data and UUIDs.
     func testStringsAndSpecialTypes() throws {
-        let (seed, stress) = Self.parameters(3)
-        var random = JSONDiffRandom(state: seed)
+        let (seed, stress) = (testSeed(), stressFactor)
+        var random = SplitMix64(seed: seed)
         var harness = JSONDiffHarness(seed: seed)
         let decoders = Self.configurations().map(\.0)
         for iteration in 0..<(500 * stress) {

@@ -1,5 +1,6 @@
 import Foundation
 import Granite
+import GraniteTestSupport
 import XCTest
 
 /// Rowid alias primary key, id assigned by `didInsert`.
@@ -113,11 +114,6 @@ private struct Empty: MutablePersistableRecord {
     func encode(to container: inout PersistenceContainer) {}
 }
 
-private final class SQLRecorder: @unchecked Sendable {
-    var sql: [String] = []
-    var last: String? { sql.last }
-}
-
 final class MutablePersistableRecordTests: XCTestCase {
     private func makeDatabase() throws -> (DatabaseQueue, SQLRecorder) {
         let dbQueue = try DatabaseQueue()
@@ -133,7 +129,7 @@ final class MutablePersistableRecordTests: XCTestCase {
                     """)
         }
         let recorder = SQLRecorder()
-        dbQueue.inDatabase { db in db.trace { recorder.sql.append($0.expandedDescription) } }
+        recorder.record(dbQueue)
         return (dbQueue, recorder)
     }
 

@@ -1,4 +1,5 @@
 import Granite
+import GraniteTestSupport
 import XCTest
 
 private struct Player: TableRecord, FetchableRecord, Hashable {
@@ -45,13 +46,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
                     """)
         }
         let recorder = SQLRecorder()
-        dbQueue.inDatabase { db in db.trace { recorder.sql.append($0.expandedDescription) } }
+        recorder.record(dbQueue)
         return (dbQueue, recorder)
-    }
-
-    private final class SQLRecorder: @unchecked Sendable {
-        var sql: [String] = []
-        var last: String? { sql.last }
     }
 
     private func sql(_ db: Database, _ request: some FetchRequest) throws -> String {

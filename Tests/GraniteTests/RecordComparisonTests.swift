@@ -1,4 +1,5 @@
 import Granite
+import GraniteTestSupport
 import XCTest
 
 private struct Player: MutablePersistableRecord, Equatable {
@@ -21,10 +22,6 @@ private struct PartialPlayer: MutablePersistableRecord {
         container["id"] = id
         container["name"] = name
     }
-}
-
-private final class SQLRecorder: @unchecked Sendable {
-    var sql: [String] = []
 }
 
 final class RecordComparisonTests: XCTestCase {
@@ -64,7 +61,7 @@ final class RecordComparisonTests: XCTestCase {
             var player = Player(id: 1, name: "Arthur", score: 100)
             try player.insert(db)
             try player.update(db)  // loads the schema before tracing
-            db.trace { recorder.sql.append($0.expandedDescription) }
+            recorder.record(db)
 
             XCTAssertFalse(try player.updateChanges(db) { $0.score = 100 })
             XCTAssertEqual(recorder.sql, [], "no change, no UPDATE")

@@ -1,5 +1,6 @@
 import Foundation
 import Granite
+import GraniteTestSupport
 import XCTest
 
 /// Rowid alias primary key, plus a unique email.
@@ -56,11 +57,6 @@ private struct Document: TableRecord, FetchableRecord, Identifiable {
 }
 
 final class RecordKeyTests: XCTestCase {
-    private final class SQLRecorder: @unchecked Sendable {
-        var sql: [String] = []
-        var last: String? { sql.last }
-    }
-
     private func makeDatabase() throws -> (DatabaseQueue, SQLRecorder) {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
@@ -82,7 +78,7 @@ final class RecordKeyTests: XCTestCase {
                 sql: "INSERT INTO document VALUES (?, 'one'), (?, 'two')", arguments: [Data([1]), Data([2])])
         }
         let recorder = SQLRecorder()
-        dbQueue.inDatabase { db in db.trace { recorder.sql.append($0.expandedDescription) } }
+        recorder.record(dbQueue)
         return (dbQueue, recorder)
     }
 

@@ -1,4 +1,5 @@
 import Granite
+import GraniteTestSupport
 import XCTest
 
 private struct Player: MutablePersistableRecord, FetchableRecord, Equatable {
@@ -37,10 +38,6 @@ private struct PartialPlayer: PersistableRecord {
     }
 }
 
-private final class SQLRecorder: @unchecked Sendable {
-    var sql: [String] = []
-}
-
 final class ReturningTests: XCTestCase {
     private func makeDatabase() throws -> (DatabaseQueue, SQLRecorder) {
         let dbQueue = try DatabaseQueue()
@@ -49,7 +46,7 @@ final class ReturningTests: XCTestCase {
                 sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INT DEFAULT 1000)")
         }
         let recorder = SQLRecorder()
-        dbQueue.inDatabase { db in db.trace { recorder.sql.append($0.expandedDescription) } }
+        recorder.record(dbQueue)
         return (dbQueue, recorder)
     }
 

@@ -1,4 +1,5 @@
 import Granite
+import GraniteTestSupport
 import XCTest
 
 private struct Player: MutablePersistableRecord, FetchableRecord, Equatable {
@@ -69,10 +70,6 @@ private struct Word: PersistableRecord, FetchableRecord {
     }
 }
 
-private final class SQLRecorder: @unchecked Sendable {
-    var sql: [String] = []
-}
-
 final class UpsertTests: XCTestCase {
     private func makeDatabase() throws -> (DatabaseQueue, SQLRecorder) {
         let dbQueue = try DatabaseQueue()
@@ -86,7 +83,7 @@ final class UpsertTests: XCTestCase {
                     """)
         }
         let recorder = SQLRecorder()
-        dbQueue.inDatabase { db in db.trace { recorder.sql.append($0.expandedDescription) } }
+        recorder.record(dbQueue)
         return (dbQueue, recorder)
     }
 

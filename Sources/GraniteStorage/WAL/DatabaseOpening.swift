@@ -121,40 +121,20 @@ extension SharedDatabase {
 
     /// The log's header when it is complete and valid.
     private static func readLogHeader(_ file: any StorageFile) throws -> WALHeader? {
-        guard try file.size() >= Int64(WALHeader.size) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: WALHeader.size)
-        guard try bytes.withUnsafeMutableBytes({ try file.readFully(into: $0, at: 0) }) else { return nil }
-        guard let header = bytes.withUnsafeBytes({ WALHeader(reading: $0.baseAddress!) }),
-            PageLayout.isValidPageSize(Int(header.pageSize))
-        else { return nil }
-        return header
+        guard let reading = try LogHeaderReading.read(file, databasePageSize: nil), reading.isValid else { return nil }
+        return reading.header
     }
 
     /// The committed frames of the log: frames count up to the last valid commit; a torn or damaged
     /// tail and frames of an older generation (other salts) end the replay.
     static func replayLog(_ walFile: any StorageFile, header: WALHeader) throws -> WALIndex {
         var index = WALIndex()
-        let pageSize = Int(header.pageSize)
-        let size = try walFile.size()
-        let frameSize = WALHeader.frameHeaderSize + pageSize
-        let frame = UnsafeMutableRawPointer.allocate(byteCount: frameSize, alignment: 16)
-        defer { frame.deallocate() }
-        var previous = header.seed
+        var scanner = try LogScanner(file: walFile, header: header)
         var pending: [PageNumber] = []
-        var position = 0
-        while header.frameOffset(position) + Int64(frameSize) <= size {
-            let buffer = UnsafeMutableRawBufferPointer(start: frame, count: frameSize)
-            guard try walFile.readFully(into: buffer, at: header.frameOffset(position)) else { break }
-            let frameHeader = WALFrameHeader(reading: frame)
-            guard frameHeader.salt1 == header.salt1, frameHeader.salt2 == header.salt2, frameHeader.page >= 1,
-                frameHeader.checksum == WALFrameHeader.checksum(frame: frame, pageSize: pageSize, previous: previous),
-                WALFrameHeader.imageIsIntact(frame: frame, pageSize: pageSize)
-            else { break }
-            previous = frameHeader.checksum
-            pending.append(frameHeader.page)
-            position += 1
-            if frameHeader.isCommit {
-                index.commit(pages: pending, databaseSize: frameHeader.commitSize, checksum: previous)
+        while let frame = try scanner.nextValid() {
+            pending.append(frame.header.page)
+            if frame.endsCommit {
+                index.commit(pages: pending, databaseSize: frame.header.commitSize, checksum: frame.header.checksum)
                 pending.removeAll()
             }
         }

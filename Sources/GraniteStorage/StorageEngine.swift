@@ -54,6 +54,8 @@ public final class StorageEngine: PagerTransactionDelegate {
     public var file: any StorageFile { shared.dbFile }
     /// The pager over the connection's snapshot.
     public let pager: Pager
+    /// The path, buffers and hints shared by the connection's tree operations.
+    let treeContext: TreeContext
     let shared: SharedDatabase
     let source: WALPageSource
     private var closed = false
@@ -117,6 +119,7 @@ public final class StorageEngine: PagerTransactionDelegate {
             shared.release(checkpointing: false)
             throw error
         }
+        treeContext = TreeContext(pager: pager)
         cacheFrames = source.snapshot?.limit ?? 0
         cacheGeneration = source.snapshot?.generation ?? 0
         source.end()
@@ -296,20 +299,20 @@ public final class StorageEngine: PagerTransactionDelegate {
         try beginWrite(explicit: false)
     }
 
-    private var catalog: Catalog { Catalog(pager: pager) }
+    private var catalog: Catalog { Catalog(context: treeContext) }
 
     // MARK: Trees
 
     /// Creates an empty table tree named `name`.
     public func createTable(named name: String) throws -> TableTree {
         let info = try createTree(named: name, kind: .table)
-        return TableTree(name: name, root: info.root, pager: pager)
+        return TableTree(name: name, root: info.root, context: treeContext)
     }
 
     /// Creates an empty index tree named `name`.
     public func createIndex(named name: String) throws -> IndexTree {
         let info = try createTree(named: name, kind: .index)
-        return IndexTree(name: name, root: info.root, pager: pager)
+        return IndexTree(name: name, root: info.root, context: treeContext)
     }
 
     private func createTree(named name: String, kind: TreeKind) throws -> TreeInfo {
@@ -331,7 +334,7 @@ public final class StorageEngine: PagerTransactionDelegate {
         guard let info = try catalog.lookup(name), info.kind == .table else {
             throw StorageError.notFound("table '\(name)'")
         }
-        return TableTree(name: name, root: info.root, pager: pager)
+        return TableTree(name: name, root: info.root, context: treeContext)
     }
 
     /// The index tree named `name`.
@@ -339,7 +342,7 @@ public final class StorageEngine: PagerTransactionDelegate {
         guard let info = try catalog.lookup(name), info.kind == .index else {
             throw StorageError.notFound("index '\(name)'")
         }
-        return IndexTree(name: name, root: info.root, pager: pager)
+        return IndexTree(name: name, root: info.root, context: treeContext)
     }
 
     /// The catalog entry of `name`, or nil.
@@ -356,7 +359,7 @@ public final class StorageEngine: PagerTransactionDelegate {
     public func dropTree(named name: String) throws {
         try pager.prepareForWrite()
         guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
-        try BTree(pager: pager, root: info.root, kind: info.kind).destroy(keepRoot: false)
+        try BTree(context: treeContext, root: info.root, kind: info.kind).destroy(keepRoot: false)
         try catalog.remove(name)
         try pager.safePoint()
     }
@@ -365,7 +368,7 @@ public final class StorageEngine: PagerTransactionDelegate {
     public func clearTree(named name: String) throws {
         try pager.prepareForWrite()
         guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
-        try BTree(pager: pager, root: info.root, kind: info.kind).destroy(keepRoot: true)
+        try BTree(context: treeContext, root: info.root, kind: info.kind).destroy(keepRoot: true)
         try pager.safePoint()
     }
 

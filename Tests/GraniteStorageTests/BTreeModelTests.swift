@@ -107,7 +107,7 @@ final class BTreeModelTests: XCTestCase {
             if testRun?.failureCount ?? 0 > 0 { return }
         }
         // Full table leaves whose siblings had no room were rebuilt with their neighbourhood (BTree.balanceLeaves).
-        XCTAssertGreaterThan(engine.pager.leafBalances.overflow, 0, "multi-page balances on overflow, \(context)")
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.overflow, 0, "multi-page balances on overflow, \(context)")
     }
 
     /// Compares every row of `table` with `model`, forward and backward, and the table's count.

@@ -82,8 +82,8 @@ final class LeafBalanceTests: XCTestCase {
             }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
-        XCTAssertGreaterThan(engine.pager.leafBalances.overflow, 0, "overflow balances ran, \(context)")
-        XCTAssertGreaterThan(engine.pager.leafBalances.underflow, 0, "underflow balances ran, \(context)")
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.overflow, 0, "overflow balances ran, \(context)")
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.underflow, 0, "underflow balances ran, \(context)")
         // Emptying the table collapses the tree back to its root leaf.
         for key in model.keys { XCTAssertTrue(try table.delete(rowid: key), "delete \(key), \(context)") }
         let report = engine.checkIntegrity()
@@ -161,6 +161,6 @@ final class LeafBalanceTests: XCTestCase {
         let stats = try XCTUnwrap(report.trees.first { $0.info.name == "t" })
         print("leaf fill after deleting two rows in three: \(stats.leafFill), \(stats.leafPages) leaves")
         XCTAssertGreaterThan(stats.leafFill, 0.5, "seed \(seed)")
-        XCTAssertGreaterThan(engine.pager.leafBalances.underflow, 0)
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.underflow, 0)
     }
 }

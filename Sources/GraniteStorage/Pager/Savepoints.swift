@@ -52,7 +52,7 @@ extension Pager {
         header = savepoints[target].header
         savepoints.removeSubrange((target + 1)...)
         savepoints[target].images.removeAll()
-        treeGeneration &+= 1
+        reloadGeneration &+= 1
     }
 
     /// Closes savepoint `name` and every later one, keeping their changes.

@@ -47,6 +47,7 @@ final class BTreeModelTests: XCTestCase {
         options.pageSize = pageSize
         options.cacheSize = cacheSize
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         var model = Model()
         let batch = 2_000
@@ -102,7 +103,7 @@ final class BTreeModelTests: XCTestCase {
             if (op + 1) % batch == 0 || op == operations - 1 {
                 assertSound(engine, "after \(op + 1) operations, \(context)")
                 try Self.compareAll(table, model, context)
-                if rng.next(below: 4) == 0 { try engine.commit() }
+                if rng.next(below: 4) == 0 { try engine.commitAndWrite() }
             }
             if testRun?.failureCount ?? 0 > 0 { return }
         }

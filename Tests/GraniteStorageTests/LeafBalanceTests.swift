@@ -17,6 +17,7 @@ final class LeafBalanceTests: XCTestCase {
         options.pageSize = pageSize
         options.cacheSize = 64
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let geometry = TreeGeometry(pageSize: pageSize)
         var model = BTreeModelTests.Model()
@@ -78,7 +79,7 @@ final class LeafBalanceTests: XCTestCase {
             if (op + 1) % 500 == 0 || op == operations - 1 {
                 assertSound(engine, "after \(op + 1) operations, \(context)")
                 try BTreeModelTests.compareAll(table, model, context)
-                if rng.next(below: 3) == 0 { try engine.commit() }
+                if rng.next(below: 3) == 0 { try engine.commitAndWrite() }
             }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
@@ -114,6 +115,7 @@ final class LeafBalanceTests: XCTestCase {
     /// (two-page splits with neighbour sharing left them at about 73%).
     func testLeavesStayFullAfterGrowthAndDeletes() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let count = 50_000
         for rowid in 1...count { try table.insert(rowid: Int64(rowid), payload: payloadBytes(48, seed: UInt64(rowid))) }
@@ -148,6 +150,7 @@ final class LeafBalanceTests: XCTestCase {
     /// in three, the leaves are still more than half full.
     func testUnderflowPacksNeighbourhood() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let count = 30_000
         for rowid in 1...count { try table.insert(rowid: Int64(rowid), payload: payloadBytes(60, seed: UInt64(rowid))) }

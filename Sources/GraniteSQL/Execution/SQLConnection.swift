@@ -338,7 +338,7 @@ public final class SQLConnection {
 
     /// After a transaction ends: running statements get a read snapshot again.
     private func resumeStatementReads() {
-        if statementReads > 0 && !isInTransaction && !engine.isInTransaction { try? engine.beginRead() }
+        if statementReads > 0 && !isInTransaction && !engine.isInTransaction { _ = try? engine.beginRead() }
     }
 
     /// Runs one statement with bound parameters.

@@ -53,13 +53,16 @@ public struct IntegrityReport: Sendable {
 
 extension StorageEngine {
     /// Checks the whole file; problems are reported, not thrown, so that one
-    /// damaged page does not hide the others.
+    /// damaged page does not hide the others. Checks what the transaction in progress sees (its own changes
+    /// included); with none in progress, begins a read transaction for the check and ends it after.
     public func checkIntegrity(maxProblems: Int = 100) -> IntegrityReport {
+        let ownRead: ReadTransaction?
         do {
-            try pager.prepareForRead()
+            ownRead = isInTransaction ? nil : try beginRead()
         } catch {
             return IntegrityReport(problems: ["cannot begin a read transaction: \(error)"])
         }
+        defer { try? ownRead?.commit() }
         var checker = IntegrityChecker(context: treeContext, maxProblems: maxProblems)
         checker.run()
         return checker.report

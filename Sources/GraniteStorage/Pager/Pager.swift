@@ -23,10 +23,8 @@ public final class Pager {
     public private(set) var hasSpilled = false
 
     let cache: PageCache
-    /// Begins transactions on demand (the engine); nil for a standalone pager,
-    /// which is always inside a write transaction.
-    weak var delegate: (any PagerTransactionDelegate)?
-    /// Whether a snapshot is in place for reads.
+    /// Whether a snapshot is in place for reads: set by the engine while a transaction is in progress; a
+    /// standalone pager is always inside a write transaction.
     @exclusivity(unchecked) var hasSnapshot = true
     /// Whether a write transaction is in progress.
     @exclusivity(unchecked) var inWriteTransaction = true
@@ -114,22 +112,23 @@ public final class Pager {
     }
 
     func notWritable() -> StorageError {
-        isReadOnly ? .readOnly : .invalidArgument("change outside a write transaction")
+        if isReadOnly { return .readOnly }
+        return hasSnapshot ? .invalidArgument("change outside a write transaction") : .noActiveTransaction
     }
 
-    /// Makes sure a snapshot is in place before a read operation starts
-    /// (beginning an implicit read transaction when none is).
+    /// Checks that a snapshot is in place before a read operation starts: throws
+    /// ``StorageError/noActiveTransaction`` when no transaction is in progress (the pager never begins one).
     @inline(__always)
     public func prepareForRead() throws {
-        if !hasSnapshot { try delegate?.pagerNeedsRead(self) }
+        if !hasSnapshot { throw StorageError.noActiveTransaction }
     }
 
-    /// Makes sure a write transaction is in progress before a change starts
-    /// (beginning an implicit one when none is).
+    /// Checks that a write transaction is in progress before a change starts: throws ``StorageError/readOnly`` on a
+    /// read-only pager, ``StorageError/noActiveTransaction`` with no transaction, and
+    /// ``StorageError/invalidArgument(_:)`` in a read transaction.
     @inline(__always)
     public func prepareForWrite() throws {
         guard !isReadOnly else { throw StorageError.readOnly }
-        if !inWriteTransaction { try delegate?.pagerNeedsWrite(self) }
         guard inWriteTransaction else { throw notWritable() }
     }
 

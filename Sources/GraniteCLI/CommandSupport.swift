@@ -71,10 +71,13 @@ func openReadOnly(_ path: String) throws -> StorageEngine {
     try openExisting(path, readOnly: true)
 }
 
-/// Opens `path` read-only, runs `body` with the engine, and closes it.
+/// Opens `path` read-only, runs `body` with the engine inside one read transaction (one snapshot for the whole
+/// report), and closes it.
 func withDatabase<R>(_ path: String, _ body: (StorageEngine) throws -> R) throws -> R {
     let engine = try openReadOnly(path)
     defer { try? engine.close() }
+    let read = try engine.beginRead()
+    defer { try? read.commit() }
     return try body(engine)
 }
 

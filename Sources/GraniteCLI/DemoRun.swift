@@ -229,9 +229,11 @@ final class DemoRun {
             }
         }
         let integrity = engine.checkIntegrity()
+        let read = try engine.beginRead()
         for tree in integrity.trees where tree.info.kind == .table && tree.info.name != "granite_schema" {
-            try measureCompression(try engine.table(named: tree.info.name))
+            try measureCompression(try read.table(named: tree.info.name))
         }
+        try read.commit()
         compression.savedBytes = compression.plainBytes - compression.storedBytes
         let trees = integrity.trees.map {
             DemoTree(object: objects[$0.info.name] ?? $0.info.name, tree: TreeReport($0))

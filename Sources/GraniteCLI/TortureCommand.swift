@@ -112,20 +112,24 @@ struct Bank {
         self.engine = engine
         self.accounts = accounts
         random = SplitMix64(seed: seed)
-        if try engine.treeInfo(named: "accounts") == nil {
-            try engine.beginWrite()
-            let table = try engine.createTable(named: "accounts")
+        let probe = try engine.beginRead()
+        let exists = try probe.treeInfo(named: "accounts") != nil
+        try probe.commit()
+        if !exists {
+            let write = try engine.beginWrite()
+            let table = try write.createTable(named: "accounts")
             let initial = encoder.encode([.integer(1000)])
             for rowid in 1...Int64(accounts) { try table.insert(rowid: rowid, payload: initial) }
-            try engine.createTable(named: "meta").insert(rowid: 1, payload: encoder.encode([.integer(0)]))
-            _ = try engine.createTable(named: "padding")
-            try engine.commit()
+            try write.createTable(named: "meta").insert(rowid: 1, payload: encoder.encode([.integer(0)]))
+            _ = try write.createTable(named: "padding")
+            try write.commit()
         }
-        accountsTable = try engine.table(named: "accounts")
-        metaTable = try engine.table(named: "meta")
-        paddingTable = try engine.table(named: "padding")
+        let read = try engine.beginRead()
+        accountsTable = try read.table(named: "accounts")
+        metaTable = try read.table(named: "meta")
+        paddingTable = try read.table(named: "padding")
         let existing = try accountsTable.count()
-        try engine.endRead()
+        try read.commit()
         guard existing == accounts else {
             throw CLIError("the database holds \(existing) accounts, not \(accounts) (--accounts)")
         }
@@ -150,7 +154,7 @@ struct Bank {
     /// One write transaction: a transfer, now and then a padding change. Returns the
     /// transfer number it committed, or nil when it rolled back instead (1 in 64).
     mutating func transfer() throws -> Int64? {
-        try engine.beginWrite()
+        let write = try engine.beginWrite()
         do {
             let n = try integer(metaTable, 1)
             let from = pick(1...Int64(accounts))
@@ -164,13 +168,13 @@ struct Bank {
             try metaTable.replace(rowid: 1, payload: encoder.encode([.integer(n + 1)]))
             if random.next(below: 4) == 0 { try changePadding() }
             if random.next(below: 64) == 0 {
-                try engine.rollback()
+                try write.rollback()
                 return nil
             }
-            try engine.commit()
+            try write.commit()
             return n + 1
         } catch {
-            try? engine.rollback()
+            if write.isActive { try? write.rollback() }
             throw error
         }
     }

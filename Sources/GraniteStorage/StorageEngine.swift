@@ -36,34 +36,41 @@ public struct StorageOptions: Sendable {
 ///
 /// ```swift
 /// let engine = try StorageEngine(path: "/tmp/demo.granite")
-/// try engine.beginWrite()
-/// let table = try engine.createTable(named: "items")
+/// let write = try engine.beginWrite()
+/// let table = try write.createTable(named: "items")
 /// try table.insert(rowid: 1, payload: [1, 2, 3])
-/// try engine.commit()
+/// try write.commit()
 /// ```
 ///
 /// Connections opened on the same path in one process share one writer lock
 /// and one log index; another process gets ``StorageError/locked(_:)``.
-/// A connection reads from a snapshot: explicit (``beginRead()``) or begun
-/// implicitly by the first read, and kept until ``commit()``, ``rollback()``
-/// or ``endRead()``. A change outside ``beginWrite()`` begins a write
-/// transaction implicitly, ended by ``commit()`` or ``rollback()``.
+/// Every read and change happens in a transaction the caller begins:
+/// ``beginRead()`` returns a ``ReadTransaction`` on a snapshot of the latest
+/// commit, ``beginWrite()`` a ``WriteTransaction``; one at a time per
+/// connection. Touching a tree with no transaction in progress throws
+/// ``StorageError/noActiveTransaction``.
 /// A connection is used from one thread at a time.
-public final class StorageEngine: PagerTransactionDelegate {
+public final class StorageEngine {
     /// The database file.
     public var file: any StorageFile { shared.dbFile }
     /// The pager over the connection's snapshot.
     public let pager: Pager
+    /// The path, buffers and hints shared by the connection's tree operations.
+    let treeContext: TreeContext
     let shared: SharedDatabase
     let source: WALPageSource
     private var closed = false
 
     private enum State: Equatable {
         case none
-        case read(explicit: Bool)
-        case write(explicit: Bool)
+        case read
+        case write
     }
     @exclusivity(unchecked) private var state = State.none
+    /// The serial of the transaction in progress (0 when none): a ``StorageTransaction`` is active while its
+    /// serial equals it. Serials are never reused, so an ended transaction's handle stays ended.
+    @exclusivity(unchecked) private(set) var activeSerial: UInt64 = 0
+    @exclusivity(unchecked) private var lastSerial: UInt64 = 0
     /// The committed state the page cache reflects: frames and log generation.
     private var cacheFrames = 0
     private var cacheGeneration: UInt64 = 0
@@ -117,10 +124,10 @@ public final class StorageEngine: PagerTransactionDelegate {
             shared.release(checkpointing: false)
             throw error
         }
+        treeContext = TreeContext(pager: pager)
         cacheFrames = source.snapshot?.limit ?? 0
         cacheGeneration = source.snapshot?.generation ?? 0
         source.end()
-        pager.delegate = self
         pager.hasSnapshot = false
         pager.inWriteTransaction = false
     }
@@ -164,34 +171,36 @@ public final class StorageEngine: PagerTransactionDelegate {
         return false
     }
 
-    /// Begins a read transaction on a snapshot of the latest commit.
-    public func beginRead() throws {
-        try beginRead(explicit: true)
-    }
-
-    /// Takes the writer lock (waiting up to the busy time-out) and begins a
-    /// write transaction on the latest commit.
-    public func beginWrite() throws {
-        try beginWrite(explicit: true)
-    }
-
-    private func beginRead(explicit: Bool) throws {
+    /// Begins a read transaction on a snapshot of the latest commit. Throws
+    /// ``StorageError/invalidArgument(_:)`` when a transaction is already in progress.
+    @discardableResult
+    public func beginRead() throws -> ReadTransaction {
         guard state == .none else { throw StorageError.invalidArgument("a transaction is already in progress") }
         source.beginRead()
-        state = .read(explicit: explicit)
+        state = .read
         try adoptSnapshot()
+        return ReadTransaction(engine: self, serial: startSerial())
     }
 
-    private func beginWrite(explicit: Bool) throws {
-        switch state {
-        case .none: break
-        case .read(explicit: false): endTransaction()
-        default: throw StorageError.invalidArgument("a transaction is already in progress")
-        }
+    /// Takes the writer lock (waiting up to the busy time-out, then throwing ``StorageError/busy(_:)``) and begins
+    /// a write transaction on the latest commit. Throws ``StorageError/invalidArgument(_:)`` when a transaction is
+    /// already in progress (end a read first, or use ``ReadTransaction/upgradeToWrite()``), and
+    /// ``StorageError/readOnly`` on a read-only connection.
+    @discardableResult
+    public func beginWrite() throws -> WriteTransaction {
+        guard state == .none else { throw StorageError.invalidArgument("a transaction is already in progress") }
         guard !pager.isReadOnly else { throw StorageError.readOnly }
         try source.beginWrite()
-        state = .write(explicit: explicit)
+        state = .write
         try adoptSnapshot()
+        return WriteTransaction(engine: self, serial: startSerial())
+    }
+
+    /// Gives the transaction just begun a new serial.
+    private func startSerial() -> UInt64 {
+        lastSerial &+= 1
+        activeSerial = lastSerial
+        return lastSerial
     }
 
     /// Brings the page cache up to the snapshot just taken.
@@ -216,6 +225,7 @@ public final class StorageEngine: PagerTransactionDelegate {
     private func endTransaction() {
         source.end()
         state = .none
+        activeSerial = 0
         pager.hasSnapshot = false
         pager.inWriteTransaction = false
     }
@@ -223,7 +233,9 @@ public final class StorageEngine: PagerTransactionDelegate {
     /// Commits the write transaction (appending its pages to the log and, at
     /// ``Durability/full``, syncing it) or ends the read transaction. On an
     /// I/O error the transaction is rolled back and the error thrown.
-    public func commit() throws {
+    /// The same as ``StorageTransaction/commit()`` on the transaction in progress, for callers in this package that
+    /// do not hold it.
+    package func commit() throws {
         switch state {
         case .none:
             return
@@ -245,8 +257,8 @@ public final class StorageEngine: PagerTransactionDelegate {
     }
 
     /// Drops every change of the write transaction (no I/O on the database
-    /// file), or ends the read transaction.
-    public func rollback() throws {
+    /// file), or ends the read transaction (``StorageTransaction/rollback()`` on the transaction in progress).
+    package func rollback() throws {
         switch state {
         case .none:
             return
@@ -259,23 +271,23 @@ public final class StorageEngine: PagerTransactionDelegate {
     }
 
     /// Ends a read transaction (the same as ``commit()`` for reads).
-    public func endRead() throws {
+    package func endRead() throws {
         try commit()
     }
 
-    /// Opens a savepoint (beginning a write transaction if none is in progress).
-    public func savepoint(_ name: String) throws {
+    /// Opens a savepoint in the write transaction in progress.
+    package func savepoint(_ name: String) throws {
         try pager.prepareForWrite()
         try pager.savepoint(name)
     }
 
     /// Undoes the changes made since savepoint `name`; it stays open.
-    public func rollback(toSavepoint name: String) throws {
+    package func rollback(toSavepoint name: String) throws {
         try pager.rollback(toSavepoint: name)
     }
 
     /// Closes savepoint `name` and those opened after it, keeping their changes.
-    public func releaseSavepoint(_ name: String) throws {
+    package func releaseSavepoint(_ name: String) throws {
         try pager.releaseSavepoint(name)
     }
 
@@ -288,28 +300,23 @@ public final class StorageEngine: PagerTransactionDelegate {
     /// The state of the write-ahead log.
     public var walStatus: WALStatus { shared.status() }
 
-    func pagerNeedsRead(_ pager: Pager) throws {
-        try beginRead(explicit: false)
-    }
-
-    func pagerNeedsWrite(_ pager: Pager) throws {
-        try beginWrite(explicit: false)
-    }
-
-    private var catalog: Catalog { Catalog(pager: pager) }
+    private var catalog: Catalog { Catalog(context: treeContext) }
 
     // MARK: Trees
 
+    // The operations of the transaction in progress, whichever it is. Embedders reach them through the
+    // ``StorageTransaction`` they began; callers in this package that keep no transaction use them directly.
+
     /// Creates an empty table tree named `name`.
-    public func createTable(named name: String) throws -> TableTree {
+    package func createTable(named name: String) throws -> TableTree {
         let info = try createTree(named: name, kind: .table)
-        return TableTree(name: name, root: info.root, pager: pager)
+        return TableTree(name: name, root: info.root, context: treeContext)
     }
 
     /// Creates an empty index tree named `name`.
-    public func createIndex(named name: String) throws -> IndexTree {
+    package func createIndex(named name: String) throws -> IndexTree {
         let info = try createTree(named: name, kind: .index)
-        return IndexTree(name: name, root: info.root, pager: pager)
+        return IndexTree(name: name, root: info.root, context: treeContext)
     }
 
     private func createTree(named name: String, kind: TreeKind) throws -> TreeInfo {
@@ -327,45 +334,45 @@ public final class StorageEngine: PagerTransactionDelegate {
     }
 
     /// The table tree named `name`.
-    public func table(named name: String) throws -> TableTree {
+    package func table(named name: String) throws -> TableTree {
         guard let info = try catalog.lookup(name), info.kind == .table else {
             throw StorageError.notFound("table '\(name)'")
         }
-        return TableTree(name: name, root: info.root, pager: pager)
+        return TableTree(name: name, root: info.root, context: treeContext)
     }
 
     /// The index tree named `name`.
-    public func index(named name: String) throws -> IndexTree {
+    package func index(named name: String) throws -> IndexTree {
         guard let info = try catalog.lookup(name), info.kind == .index else {
             throw StorageError.notFound("index '\(name)'")
         }
-        return IndexTree(name: name, root: info.root, pager: pager)
+        return IndexTree(name: name, root: info.root, context: treeContext)
     }
 
     /// The catalog entry of `name`, or nil.
-    public func treeInfo(named name: String) throws -> TreeInfo? {
+    package func treeInfo(named name: String) throws -> TreeInfo? {
         try catalog.lookup(name)
     }
 
     /// Every tree in the catalog, by name.
-    public func trees() throws -> [TreeInfo] {
+    package func trees() throws -> [TreeInfo] {
         try catalog.all()
     }
 
     /// Deletes a tree and frees all its pages.
-    public func dropTree(named name: String) throws {
+    package func dropTree(named name: String) throws {
         try pager.prepareForWrite()
         guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
-        try BTree(pager: pager, root: info.root, kind: info.kind).destroy(keepRoot: false)
+        try BTree(context: treeContext, root: info.root, kind: info.kind).destroy(keepRoot: false)
         try catalog.remove(name)
         try pager.safePoint()
     }
 
     /// Removes every entry of a tree, keeping the tree.
-    public func clearTree(named name: String) throws {
+    package func clearTree(named name: String) throws {
         try pager.prepareForWrite()
         guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
-        try BTree(pager: pager, root: info.root, kind: info.kind).destroy(keepRoot: true)
+        try BTree(context: treeContext, root: info.root, kind: info.kind).destroy(keepRoot: true)
         try pager.safePoint()
     }
 
@@ -373,7 +380,7 @@ public final class StorageEngine: PagerTransactionDelegate {
     public var durability: Durability { shared.durability }
 
     /// A number stored in the header for applications (`PRAGMA user_version`).
-    public var userVersion: UInt32 {
+    package var userVersion: UInt32 {
         get throws {
             try pager.prepareForRead()
             return pager.header.userVersion
@@ -381,13 +388,13 @@ public final class StorageEngine: PagerTransactionDelegate {
     }
 
     /// Changes ``userVersion`` (in a write transaction).
-    public func setUserVersion(_ value: UInt32) throws {
+    package func setUserVersion(_ value: UInt32) throws {
         try pager.prepareForWrite()
         pager.header.userVersion = value
     }
 
     /// The schema cookie (FORMAT.md § "The header page"): changes whenever a transaction changes the SQL schema.
-    public var schemaCookie: UInt32 {
+    package var schemaCookie: UInt32 {
         get throws {
             try pager.prepareForRead()
             return pager.header.schemaCookie
@@ -395,7 +402,7 @@ public final class StorageEngine: PagerTransactionDelegate {
     }
 
     /// Increments ``schemaCookie`` (in a write transaction), telling other connections to reload the schema.
-    public func bumpSchemaCookie() throws {
+    package func bumpSchemaCookie() throws {
         try pager.prepareForWrite()
         pager.header.schemaCookie &+= 1
     }

@@ -159,6 +159,7 @@ final class CrashTests: XCTestCase {
         let engine = try StorageEngine(path: path, options: options)
         defer { try? engine.close() }
         let status = engine.walStatus
+        try engine.beginRead()
         guard let metaRow = try engine.table(named: "meta").get(rowid: 1),
             case .integer(let transfers)? = try RowDecoder.decode(metaRow).first
         else { throw CLITestError("meta row 1 is missing or not an integer") }

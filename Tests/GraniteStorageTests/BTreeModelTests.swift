@@ -48,6 +48,7 @@ final class BTreeModelTests: XCTestCase {
         options.pageSize = pageSize
         options.cacheSize = cacheSize
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         var model = Model()
         let batch = 2_000
@@ -103,12 +104,12 @@ final class BTreeModelTests: XCTestCase {
             if (op + 1) % batch == 0 || op == operations - 1 {
                 assertSound(engine, "after \(op + 1) operations, \(context)")
                 try Self.compareAll(table, model, context)
-                if rng.next(below: 4) == 0 { try engine.commit() }
+                if rng.next(below: 4) == 0 { try engine.commitAndWrite() }
             }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
         // Full table leaves whose siblings had no room were rebuilt with their neighbourhood (BTree.balanceLeaves).
-        XCTAssertGreaterThan(engine.pager.leafBalances.overflow, 0, "multi-page balances on overflow, \(context)")
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.overflow, 0, "multi-page balances on overflow, \(context)")
     }
 
     /// Compares every row of `table` with `model`, forward and backward, and the table's count.

@@ -13,6 +13,7 @@ final class CorruptionTests: XCTestCase {
         options.pageSize = 512
         let file = MemoryFile()
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let index = try engine.createIndex(named: "i")
         for i in 1...400 {
@@ -43,6 +44,7 @@ final class CorruptionTests: XCTestCase {
         for problem in report.problems { errors.append(StorageError.corrupt(page: 0, problem)) }
         for name in ["t", "i"] {
             do {
+                try engine.ensureRead()
                 guard let info = try engine.treeInfo(named: name) else { continue }
                 let cursor =
                     info.kind == .table
@@ -65,6 +67,7 @@ final class CorruptionTests: XCTestCase {
             }
         }
         do {
+            try engine.ensureWrite()
             let table = try engine.table(named: "t")
             for i in stride(from: 1, through: 400, by: 7) { _ = try table.get(rowid: Int64(i)) }
             for i in stride(from: 1, through: 400, by: 3) { _ = try table.delete(rowid: Int64(i)) }

@@ -18,6 +18,7 @@ final class FormatDocumentTests: XCTestCase {
         options.pageSize = 512
         let file = MemoryFile(path: "tiny.granite")
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         try table.insert(rowid: 1, payload: RowEncoder().encode([.text("Ada"), .integer(36)]))
         try table.insert(

@@ -16,9 +16,10 @@ final class FreeSpaceDamageTests: XCTestCase {
         options.pageSize = pageSize
         let file = MemoryFile()
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "full")
         for i in 1...38 { try table.insert(rowid: Int64(i), payload: payloadBytes(100, seed: UInt64(i))) }
-        try engine.commit()
+        try engine.commitAndRead()
         let leaf = try XCTUnwrap(try engine.treeInfo(named: "full")).root
         try engine.close()
         var bytes = file.bytes
@@ -36,6 +37,7 @@ final class FreeSpaceDamageTests: XCTestCase {
     func testInsertIntoALeafThatOverstatesItsFreeSpace() throws {
         let (bytes, leaf) = try Self.makeOverstatedLeaf()
         let engine = try StorageEngine(file: MemoryFile(bytes: bytes))
+        try engine.beginWrite()
         let table = try engine.table(named: "full")
         // The cell (all local) fits the claimed free space, not the real one: written where the claim puts it, it
         // would start some 700 bytes before the page buffer.
@@ -54,8 +56,9 @@ final class EmptyFullLeafTests: XCTestCase {
         options.pageSize = 512
         let file = MemoryFile()
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         _ = try engine.createTable(named: "empty")
-        try engine.commit()
+        try engine.commitAndRead()
         let leaf = try XCTUnwrap(try engine.treeInfo(named: "empty")).root
         try engine.close()
         var bytes = file.bytes
@@ -65,6 +68,7 @@ final class EmptyFullLeafTests: XCTestCase {
             PageLayout.seal(base, number: leaf, pageSize: 512)
         }
         let reopened = try StorageEngine(file: MemoryFile(bytes: bytes))
+        try reopened.beginWrite()
         let table = try reopened.table(named: "empty")
         for rowid: Int64 in [1, 5] {
             // The root's contents move to a new child before it splits, so the error names that child (the
@@ -74,6 +78,7 @@ final class EmptyFullLeafTests: XCTestCase {
                 XCTAssertEqual(message, "cells cannot be split between two pages")
             }
             if reopened.isInTransaction { try reopened.rollback() }
+            try reopened.beginWrite()
         }
     }
 }

@@ -32,6 +32,7 @@ final class IndexTreeModelTests: XCTestCase {
         options.pageSize = pageSize
         options.cacheSize = 128
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let index = try engine.createIndex(named: "i")
         var model: [[UInt8]: [UInt8]] = [:]
         var keys: [[UInt8]] = []

@@ -18,6 +18,7 @@ final class LeafBalanceTests: XCTestCase {
         options.pageSize = pageSize
         options.cacheSize = 64
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let geometry = TreeGeometry(pageSize: pageSize)
         var model = BTreeModelTests.Model()
@@ -79,12 +80,12 @@ final class LeafBalanceTests: XCTestCase {
             if (op + 1) % 500 == 0 || op == operations - 1 {
                 assertSound(engine, "after \(op + 1) operations, \(context)")
                 try BTreeModelTests.compareAll(table, model, context)
-                if rng.next(below: 3) == 0 { try engine.commit() }
+                if rng.next(below: 3) == 0 { try engine.commitAndWrite() }
             }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
-        XCTAssertGreaterThan(engine.pager.leafBalances.overflow, 0, "overflow balances ran, \(context)")
-        XCTAssertGreaterThan(engine.pager.leafBalances.underflow, 0, "underflow balances ran, \(context)")
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.overflow, 0, "overflow balances ran, \(context)")
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.underflow, 0, "underflow balances ran, \(context)")
         // Emptying the table collapses the tree back to its root leaf.
         for key in model.keys { XCTAssertTrue(try table.delete(rowid: key), "delete \(key), \(context)") }
         let report = engine.checkIntegrity()
@@ -115,6 +116,7 @@ final class LeafBalanceTests: XCTestCase {
     /// (two-page splits with neighbour sharing left them at about 73%).
     func testLeavesStayFullAfterGrowthAndDeletes() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let count = 50_000
         for rowid in 1...count { try table.insert(rowid: Int64(rowid), payload: payloadBytes(48, seed: UInt64(rowid))) }
@@ -149,6 +151,7 @@ final class LeafBalanceTests: XCTestCase {
     /// in three, the leaves are still more than half full.
     func testUnderflowPacksNeighbourhood() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let count = 30_000
         for rowid in 1...count { try table.insert(rowid: Int64(rowid), payload: payloadBytes(60, seed: UInt64(rowid))) }
@@ -162,6 +165,6 @@ final class LeafBalanceTests: XCTestCase {
         let stats = try XCTUnwrap(report.trees.first { $0.info.name == "t" })
         print("leaf fill after deleting two rows in three: \(stats.leafFill), \(stats.leafPages) leaves")
         XCTAssertGreaterThan(stats.leafFill, 0.5, "seed \(seed)")
-        XCTAssertGreaterThan(engine.pager.leafBalances.underflow, 0)
+        XCTAssertGreaterThan(engine.treeContext.leafBalances.underflow, 0)
     }
 }

@@ -14,11 +14,12 @@ final class OverflowDamageTests: XCTestCase {
         options.pageSize = pageSize
         let file = MemoryFile()
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "big")
         try table.insert(rowid: 1, payload: payloadBytes(1_500, seed: 7))
         let index = try engine.createIndex(named: "i")
         try index.insert(key: [1, 2, 3], value: payloadBytes(1_200, seed: 8))
-        try engine.commit()
+        try engine.commitAndRead()
         let tableRoot = try XCTUnwrap(try engine.treeInfo(named: "big")).root
         let indexRoot = try XCTUnwrap(try engine.treeInfo(named: "i")).root
         try engine.close()
@@ -56,6 +57,7 @@ final class OverflowDamageTests: XCTestCase {
     func testSampleReadsBack() throws {
         let (bytes, _, _) = try Self.makeFile()
         let engine = try StorageEngine(file: MemoryFile(bytes: bytes))
+        try engine.beginWrite()
         XCTAssertEqual(try engine.table(named: "big").get(rowid: 1), payloadBytes(1_500, seed: 7))
         XCTAssertEqual(try engine.index(named: "i").get(key: [1, 2, 3]), payloadBytes(1_200, seed: 8))
     }
@@ -66,6 +68,7 @@ final class OverflowDamageTests: XCTestCase {
         let (bytes, leaf, _) = try Self.makeFile()
         let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: 0)
         let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        try engine.beginWrite()
         let table = try engine.table(named: "big")
         Self.assertCorruptNaming(leaf) { _ = try table.get(rowid: 1) }
         // The cursor meets the damage as it lands on the cell (it parses the cell then).
@@ -81,6 +84,7 @@ final class OverflowDamageTests: XCTestCase {
         let (bytes, _, leaf) = try Self.makeFile()
         let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: 0)
         let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        try engine.beginWrite()
         let index = try engine.index(named: "i")
         Self.assertCorruptNaming(leaf) { _ = try index.get(key: [1, 2, 3]) }
         // The cursor meets the damage as it lands on the cell (it parses the cell then).
@@ -97,6 +101,7 @@ final class OverflowDamageTests: XCTestCase {
         for pointer: UInt32 in [1, UInt32(bytes.count / Self.pageSize + 1), .max] {
             let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: pointer)
             let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+            try engine.beginWrite()
             Self.assertCorruptNaming(leaf) { _ = try engine.table(named: "big").get(rowid: 1) }
         }
     }
@@ -122,10 +127,12 @@ final class OverflowDamageTests: XCTestCase {
             PageLayout.seal(secondBase, number: second, pageSize: Self.pageSize)
         }
         let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        try engine.beginWrite()
         let table = try engine.table(named: "big")
         XCTAssertThrowsError(try table.get(rowid: 1))
         Self.assertCorruptNaming(first) { _ = try table.delete(rowid: 1) }
         if engine.isInTransaction { try engine.rollback() }
+        try engine.beginWrite()
         Self.assertCorruptNaming(first) { try engine.dropTree(named: "big") }
     }
 
@@ -136,9 +143,10 @@ final class OverflowDamageTests: XCTestCase {
         options.pageSize = Self.pageSize
         let file = MemoryFile()
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "wide")
         for i in 1...200 { try table.insert(rowid: Int64(i), payload: payloadBytes(50, seed: UInt64(i))) }
-        try engine.commit()
+        try engine.commitAndRead()
         let root = try XCTUnwrap(try engine.treeInfo(named: "wide")).root
         try engine.close()
         var damaged = file.bytes
@@ -151,6 +159,7 @@ final class OverflowDamageTests: XCTestCase {
             PageLayout.seal(base, number: root, pageSize: Self.pageSize)
         }
         let reopened = try StorageEngine(file: MemoryFile(bytes: damaged))
+        try reopened.beginWrite()
         Self.assertCorruptNaming(root) { try reopened.dropTree(named: "wide") }
     }
 
@@ -172,6 +181,7 @@ final class OverflowDamageTests: XCTestCase {
             PageLayout.seal(base, number: leaf, pageSize: Self.pageSize)
         }
         let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        try engine.beginWrite()
         XCTAssertThrowsError(try engine.table(named: "big").get(rowid: 1)) { error in
             guard case StorageError.corrupt(let page, let message) = error else { return XCTFail("got \(error)") }
             XCTAssertEqual(page, leaf)
@@ -184,6 +194,7 @@ final class OverflowDamageTests: XCTestCase {
         let (bytes, leaf, _) = try Self.makeFile()
         let damaged = Self.settingOverflowPointer(bytes, page: leaf, to: leaf)
         let engine = try StorageEngine(file: MemoryFile(bytes: damaged))
+        try engine.beginWrite()
         Self.assertCorruptNaming(leaf) { _ = try engine.table(named: "big").get(rowid: 1) }
     }
 }

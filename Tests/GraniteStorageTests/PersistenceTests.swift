@@ -19,6 +19,7 @@ final class PersistenceTests: XCTestCase {
             for round in 0..<4 {
                 let engine = try StorageEngine(path: path, options: options)
                 XCTAssertEqual(engine.pager.pageSize, pageSize)
+                try engine.beginWrite()
                 let table = round == 0 ? try engine.createTable(named: "t") : try engine.table(named: "t")
                 let index = round == 0 ? try engine.createIndex(named: "i") : try engine.index(named: "i")
                 for (rowid, payload) in model { XCTAssertEqual(try table.get(rowid: rowid), payload) }
@@ -45,14 +46,16 @@ final class PersistenceTests: XCTestCase {
 
     func testRollbackDropsChanges() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         for i in 1...500 { try table.insert(rowid: Int64(i), payload: payloadBytes(50, seed: UInt64(i))) }
-        try engine.commit()
+        try engine.commitAndWrite()
         let pageCount = engine.pager.pageCount
         for i in 501...2_000 { try table.insert(rowid: Int64(i), payload: payloadBytes(50, seed: UInt64(i))) }
         for i in 1...250 { try table.delete(rowid: Int64(i)) }
         _ = try engine.createTable(named: "other")
         try engine.rollback()
+        try engine.beginRead()
         XCTAssertEqual(engine.pager.pageCount, pageCount)
         XCTAssertEqual(try table.count(), 500)
         XCTAssertNil(try engine.treeInfo(named: "other"))
@@ -64,6 +67,7 @@ final class PersistenceTests: XCTestCase {
         let (path, cleanup) = temporaryPath()
         defer { cleanup() }
         let engine = try StorageEngine(path: path)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         var sizes: [Int64] = []
         for cycle in 0..<12 {
@@ -71,13 +75,13 @@ final class PersistenceTests: XCTestCase {
                 try table.insert(
                     rowid: Int64(i), payload: payloadBytes(100 + (i * 37 + cycle) % 3_000, seed: UInt64(i)))
             }
-            try engine.commit()
+            try engine.commitAndWrite()
             sizes.append(try engine.file.size())
             var rng = SplitMix64(seed: UInt64(cycle))
             var rowids = Array(1...1_500).map(Int64.init)
             rowids.shuffle(using: &rng)
             for rowid in rowids { XCTAssertTrue(try table.delete(rowid: rowid)) }
-            try engine.commit()
+            try engine.commitAndWrite()
             XCTAssertGreaterThan(engine.pager.header.freelistCount, 0)
         }
         assertSound(engine, "after cycles")
@@ -86,6 +90,7 @@ final class PersistenceTests: XCTestCase {
 
     func testDropTreeFreesItsPages() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         for i in 1...3_000 {
             try table.insert(rowid: Int64(i), payload: payloadBytes(i % 7 == 0 ? 5_000 : 80, seed: 1))
@@ -105,6 +110,7 @@ final class PersistenceTests: XCTestCase {
 
     func testCatalogNamesAndErrors() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         _ = try engine.createTable(named: "b")
         _ = try engine.createIndex(named: "a")
         XCTAssertThrowsError(try engine.createTable(named: "b")) {
@@ -124,13 +130,16 @@ final class PersistenceTests: XCTestCase {
         defer { cleanup() }
         let first = try StorageEngine(path: path)
         let second = try StorageEngine(path: path)
+        try first.beginWrite()
         try first.createTable(named: "t").insert(rowid: 1, payload: [1])
         try first.commit()
+        try second.beginRead()
         XCTAssertEqual(try second.table(named: "t").get(rowid: 1), [1])
         try second.close()
         try first.close()
         XCTAssertFalse(POSIXFile.exists(path: path + "-wal"), "the last connection removes the log")
         let third = try StorageEngine(path: path)
+        try third.beginWrite()
         XCTAssertEqual(try third.table(named: "t").get(rowid: 1), [1])
         try third.close()
     }
@@ -140,6 +149,7 @@ final class PersistenceTests: XCTestCase {
         defer { cleanup() }
         do {
             let engine = try StorageEngine(path: path)
+            try engine.beginWrite()
             try engine.createTable(named: "t").insert(rowid: 1, payload: [1])
             try engine.commit()
             try engine.close()
@@ -147,6 +157,8 @@ final class PersistenceTests: XCTestCase {
         var options = StorageOptions()
         options.readOnly = true
         let engine = try StorageEngine(path: path, options: options)
+        XCTAssertThrowsError(try engine.beginWrite()) { XCTAssertEqual($0 as? StorageError, .readOnly) }
+        try engine.beginRead()
         let table = try engine.table(named: "t")
         XCTAssertEqual(try table.get(rowid: 1), [1])
         XCTAssertThrowsError(try table.insert(rowid: 2, payload: [2])) {
@@ -168,6 +180,7 @@ final class PersistenceTests: XCTestCase {
 
     func testCursorSurvivesDeletesWhileScanning() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         for i in 1...5_000 { try table.insert(rowid: Int64(i), payload: payloadBytes(60, seed: UInt64(i))) }
         let cursor = try table.makeCursor()
@@ -190,8 +203,9 @@ final class IOErrorTests: XCTestCase {
         let file = FaultInjectingFile()
         let wal = FaultInjectingFile(path: "fault-wal")
         let engine = try StorageEngine(file: file, walFile: wal)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
-        try engine.commit()
+        try engine.commitAndWrite()
         for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
         // A failed commit rolls the transaction back and leaves the database as it was.
         wal.failWrite(after: 0)
@@ -199,20 +213,23 @@ final class IOErrorTests: XCTestCase {
             guard case StorageError.io("write", _, 5) = error else { return XCTFail("got \(error)") }
         }
         XCTAssertFalse(engine.isInTransaction)
+        try engine.beginWrite()
         XCTAssertEqual(try table.count(), 0)
         for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
         wal.failSync(after: 0)
         XCTAssertThrowsError(try engine.commit()) { error in
             guard case StorageError.io("sync", _, 5) = error else { return XCTFail("got \(error)") }
         }
+        try engine.beginWrite()
         XCTAssertEqual(try table.count(), 0)
         for i in 1...300 { try table.insert(rowid: Int64(i), payload: payloadBytes(200, seed: UInt64(i))) }
-        try engine.commit()
+        try engine.commitAndRead()
         XCTAssertEqual(try engine.table(named: "t").count(), 300)
         // The log alone carries the commit: recovery from the synced state finds it.
         let reopened = try StorageEngine(
             file: MemoryFile(bytes: file.crashImage(.dropUnsynced)),
             walFile: MemoryFile(bytes: wal.crashImage(.dropUnsynced)))
+        try reopened.beginRead()
         XCTAssertEqual(try reopened.table(named: "t").count(), 300)
         assertSound(reopened, "after retried commit")
     }
@@ -221,6 +238,7 @@ final class IOErrorTests: XCTestCase {
         let file = FaultInjectingFile()
         do {
             let engine = try StorageEngine(file: file, walFile: MemoryFile())
+            try engine.beginWrite()
             let table = try engine.createTable(named: "t")
             for i in 1...3_000 { try table.insert(rowid: Int64(i), payload: payloadBytes(100, seed: 1)) }
             try engine.commit()
@@ -229,6 +247,7 @@ final class IOErrorTests: XCTestCase {
         var options = StorageOptions()
         options.cacheSize = 16
         let engine = try StorageEngine(file: file, options: options)
+        try engine.beginWrite()
         let table = try engine.table(named: "t")
         file.failRead(after: 2)
         var sawError = false

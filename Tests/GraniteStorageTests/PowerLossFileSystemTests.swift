@@ -110,6 +110,7 @@ final class PowerLossFileSystemTests: XCTestCase {
         try Bank.create(engine)
         let crashed = disk.crash(.posix, .dropUnsynced)
         let reopened = try StorageEngine(path: PowerLossWorkload.path, fileSystem: crashed)
+        try reopened.beginRead()
         XCTAssertNotNil(try reopened.treeInfo(named: "meta"), "the acknowledged bank was lost")
         try reopened.close()
         try engine.close()
@@ -132,6 +133,7 @@ final class PowerLossFileSystemTests: XCTestCase {
                 XCTAssertNoThrow(
                     try {
                         let engine = try StorageEngine(path: PowerLossWorkload.path, fileSystem: crashed)
+                        try engine.beginRead()
                         XCTAssertEqual(try engine.trees().count, 0)
                         try closeChecked(engine, "cut after call \(point), \(label)")
                     }(), "cut after call \(point), \(label)")
@@ -169,9 +171,10 @@ final class PowerLossFileSystemTests: XCTestCase {
         let reopened = try StorageEngine(
             file: MemoryFile(bytes: dbImage), walFile: MemoryFile(bytes: walImage), options: options)
         XCTAssertEqual(reopened.pager.pageCount, pageCount)
+        try reopened.beginRead()
         XCTAssertNotNil(try reopened.treeInfo(named: "kept"))
         assertSound(reopened, "after recovery")
-        try reopened.beginWrite()
+        try reopened.ensureWrite()
         let c = try reopened.createTable(named: "c")  // reuses the free pages
         try c.insert(rowid: 1, payload: payloadBytes(2_000, seed: 3))
         try reopened.commit()
@@ -188,6 +191,7 @@ final class PowerLossFileSystemTests: XCTestCase {
         try Bank.create(engine)
         try engine.checkpoint(.full)
         // A commit that leaves the header alone, so that the log does not hold page 1.
+        try engine.ensureWrite()
         try engine.table(named: "accounts").replace(rowid: 1, payload: RowEncoder().encode([.integer(Bank.initial)]))
         try engine.commit()
         // Damage page 1 in the file, past the 64 header bytes: the page's checksum no longer matches.

@@ -88,6 +88,7 @@ struct PowerLossWorkload {
     /// After a power cut, the commit that was in flight may have reached the disk although it was never
     /// acknowledged: a process that goes on from that disk goes on from that commit.
     private func adoptSurvivingCommit(_ engine: StorageEngine, _ record: inout Record) throws {
+        try engine.ensureRead()
         guard try engine.treeInfo(named: "meta") != nil else { return }
         let (count, balances) = try Bank.state(engine)
         if Int(count) == record.states.count { record.states.append(balances) }
@@ -109,6 +110,7 @@ struct PowerLossWorkload {
         do {
             // At NORMAL a power cut may take the latest commits, never consistency.
             let keepsAcknowledged = options.durability == .full
+            try engine.beginRead()
             guard try engine.treeInfo(named: "meta") != nil else {
                 if record.acknowledged >= 0 && keepsAcknowledged { problems.append("the acknowledged bank is gone") }
                 return problems

@@ -13,6 +13,7 @@ final class RowidSearchTests: XCTestCase {
         var options = StorageOptions()
         options.pageSize = pageSize
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         var inserted = Set<Int64>()
         for rowid in rowids where inserted.insert(rowid).inserted {

@@ -14,3 +14,30 @@ func payloadBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     }
     return bytes
 }
+
+extension StorageEngine {
+    /// Tests: makes sure a read (or write) transaction is in progress, beginning a read when none is.
+    func ensureRead() throws {
+        if !isInTransaction { try beginRead() }
+    }
+
+    /// Tests: makes sure a write transaction is in progress, ending a read transaction first.
+    func ensureWrite() throws {
+        if isInTransaction && !isWriting { try commit() }
+        if !isInTransaction { try beginWrite() }
+    }
+
+    /// Tests: commits the transaction in progress and begins a write transaction for the changes that follow.
+    func commitAndWrite() throws {
+        try commit()
+        try beginWrite()
+    }
+}
+
+extension StorageEngine {
+    /// Tests: commits the transaction in progress and begins a read transaction for the reads that follow.
+    func commitAndRead() throws {
+        try commit()
+        try beginRead()
+    }
+}

@@ -8,6 +8,7 @@ final class TreeShapeTests: XCTestCase {
 
     func testAscendingInsertFillsPages() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let payload = payloadBytes(100, seed: 1)
         for rowid in 1...50_000 { try table.insert(rowid: Int64(rowid), payload: payload) }
@@ -22,6 +23,7 @@ final class TreeShapeTests: XCTestCase {
 
     func testRandomInsertKeepsPagesReasonablyFull() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         var rng = SplitMix64(seed: 7)
         var rowids = Array(1...30_000).map(Int64.init)
@@ -36,6 +38,7 @@ final class TreeShapeTests: XCTestCase {
     /// one page for about five full ones.
     func testRowsGrowingInPlaceKeepLeavesFull() throws {
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let count = 20_000
         for rowid in 1...count { try table.insert(rowid: Int64(rowid), payload: payloadBytes(50, seed: UInt64(rowid))) }
@@ -64,6 +67,7 @@ final class TreeShapeTests: XCTestCase {
         var options = StorageOptions()
         options.pageSize = 1024
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let table = try engine.createTable(named: "t")
         let root = table.root
         for rowid in 1...20_000 {
@@ -96,6 +100,7 @@ final class TreeShapeTests: XCTestCase {
         let sizes = [0, 1, 100, 989, 990, 991, 4000, 4085, 4096, 10_000, 100_000, 1 << 20, 16 << 20]
         do {
             let engine = try StorageEngine(path: path)
+            try engine.beginWrite()
             let table = try engine.createTable(named: "blobs")
             for (i, size) in sizes.enumerated() {
                 try table.insert(rowid: Int64(i), payload: payloadBytes(size, seed: UInt64(size)))
@@ -105,6 +110,7 @@ final class TreeShapeTests: XCTestCase {
             try engine.close()
         }
         let engine = try StorageEngine(path: path)
+        try engine.beginWrite()
         let table = try engine.table(named: "blobs")
         for (i, size) in sizes.enumerated() {
             XCTAssertEqual(try table.get(rowid: Int64(i)), payloadBytes(size, seed: UInt64(size)), "size \(size)")
@@ -121,6 +127,7 @@ final class TreeShapeTests: XCTestCase {
         var options = StorageOptions()
         options.pageSize = 512
         let engine = try StorageEngine.inMemory(options: options)
+        try engine.beginWrite()
         let index = try engine.createIndex(named: "i")
         var keys: [[UInt8]] = []
         for i in 0..<300 {
@@ -152,6 +159,7 @@ final class KeyOrderInTreeTests: XCTestCase {
         let seed = testSeed()
         var rng = SplitMix64(seed: seed)
         let engine = try StorageEngine.inMemory()
+        try engine.beginWrite()
         let index = try engine.createIndex(named: "mixed")
         var values: [Value] = [
             .null, .integer(3), .real(2.5), .integer(2), .real(-0.0), .integer(.min), .integer(.max),

@@ -11,7 +11,7 @@ struct Bank {
     static let initial: Int64 = 1_000
 
     static func create(_ engine: StorageEngine) throws {
-        try engine.beginWrite()
+        try engine.ensureWrite()
         let accounts = try engine.createTable(named: "accounts")
         for i in 1...Bank.accounts {
             try accounts.insert(rowid: Int64(i), payload: RowEncoder().encode([.integer(initial)]))
@@ -25,7 +25,7 @@ struct Bank {
     static func transfer(
         _ engine: StorageEngine, _ rng: inout SplitMix64, commit: Bool = true, bulk: Bool = false
     ) throws -> Int64 {
-        if !engine.isWriting { try engine.beginWrite() }
+        try engine.ensureWrite()
         let accounts = try engine.table(named: "accounts")
         let meta = try engine.table(named: "meta")
         let from = Int64(1 + rng.next(below: UInt64(Bank.accounts)))
@@ -64,6 +64,7 @@ struct Bank {
 
     /// The transfer count and the balances.
     static func state(_ engine: StorageEngine) throws -> (count: Int64, balances: [Int64]) {
+        try engine.ensureRead()
         let accounts = try engine.table(named: "accounts")
         let balances = try (1...Bank.accounts).map { try balance(accounts, Int64($0)) }
         return (try balance(engine.table(named: "meta"), 1), balances)
@@ -143,6 +144,7 @@ final class WALTests: XCTestCase {
             _ = engine
             let recovered = try StorageEngine(
                 file: MemoryFile(bytes: dbImage), walFile: MemoryFile(bytes: walImage), options: options)
+            try recovered.beginRead()
             guard try recovered.treeInfo(named: "meta") != nil else {
                 // Only possible at NORMAL: even the bank's creation was not synced.
                 XCTAssertEqual(options.durability, .normal, "seed \(seed): the bank's creation was lost")
@@ -275,6 +277,7 @@ final class WALTests: XCTestCase {
         try engine.rollback()
         XCTAssertEqual(db.writeCount, writes)
         XCTAssertEqual(db.syncCount, syncs)
+        try engine.beginRead()
         XCTAssertEqual(try engine.table(named: "padding").count(), 0)
         assertSound(engine, "after rollback")
     }
@@ -305,7 +308,7 @@ final class WALTests: XCTestCase {
         try t.insert(rowid: 11, payload: [11])
         try engine.releaseSavepoint("a")
         XCTAssertThrowsError(try engine.rollback(toSavepoint: "a"))
-        try engine.commit()
+        try engine.commitAndRead()
         XCTAssertEqual(try t.count(), 11)
         for i in 1...10 { XCTAssertEqual(try t.get(rowid: Int64(i)), payloadBytes(40, seed: UInt64(i))) }
     }
@@ -441,10 +444,14 @@ final class WALTests: XCTestCase {
                 // A failed commit rolls back by itself; a failed spill (in the
                 // middle of the transaction) leaves it to the caller.
                 if engine.isInTransaction { try engine.rollback() }
+                try engine.beginRead()
                 XCTAssertEqual(try engine.table(named: "padding").count(), 0, "position \(position)")
+                try engine.endRead()
                 w.clearFaults()
                 try transaction(engine)
+                try engine.beginRead()
                 XCTAssertEqual(try engine.table(named: "padding").count(), 40)
+                try engine.endRead()
             }
             // A checkpoint that fails on the database file loses nothing either.
             d.failWrite(after: position % 7)
@@ -454,6 +461,7 @@ final class WALTests: XCTestCase {
                 file: MemoryFile(bytes: d.crashImage(.dropUnsynced)),
                 walFile: MemoryFile(bytes: w.crashImage(.dropUnsynced)),
                 options: options)
+            try recovered.beginRead()
             let count = try recovered.table(named: "padding").count()
             XCTAssertTrue(count == 40 || (count == 0 && position % 2 == 0), "position \(position): \(count) rows")
             assertSound(recovered, "position \(position)")
@@ -554,6 +562,7 @@ final class ConnectionCacheTests: XCTestCase {
                 // Undo the model: re-read the committed state from the other connection.
                 let other = engine === a ? b : a
                 model = [:]
+                try other.beginRead()
                 let cursor = try other.table(named: "t").makeCursor()
                 var ok = try cursor.first()
                 while ok {
@@ -565,6 +574,7 @@ final class ConnectionCacheTests: XCTestCase {
                 try engine.commit()
             }
             let reader = engine === a ? b : a
+            try reader.beginRead()
             let t2 = try reader.table(named: "t")
             XCTAssertEqual(try t2.count(), model.count, "seed \(seed), round \(round)")
             for key in model.keys.prefix(20) { XCTAssertEqual(try t2.get(rowid: key), model[key], "seed \(seed)") }

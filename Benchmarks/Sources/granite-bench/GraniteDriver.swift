@@ -27,22 +27,21 @@ struct GraniteDriver: EngineDriver {
         sync: WALSync
     ) throws -> TransactionResult {
         let engine = try open(path: path, wal: sync)
-        try engine.beginWrite()
-        _ = try engine.createTable(named: GraniteDriver.tableName)
-        try engine.commit()
-        let table = try engine.table(named: GraniteDriver.tableName)
+        let setup = try engine.beginWrite()
+        let table = try setup.createTable(named: GraniteDriver.tableName)
+        try setup.commit()
         let count = order.count
         var index = 0
         let start = MonotonicClock.nanoseconds()
         while index < count {
             let end = min(index + rowsPerTransaction, count)
-            try engine.beginWrite()
+            let write = try engine.beginWrite()
             while index < end {
                 let rowid = order[index]
                 try table.insert(rowid: rowid, payload: payloads.payload(for: rowid))
                 index += 1
             }
-            try engine.commit()
+            try write.commit()
         }
         let elapsed = MonotonicClock.nanoseconds() - start
         let status = engine.walStatus
@@ -57,18 +56,20 @@ struct GraniteDriver: EngineDriver {
     func insertRows(path: String, order: UnsafeBufferPointer<Int64>, payloads: PayloadSet) throws -> UInt64 {
         let start = MonotonicClock.nanoseconds()
         let engine = try open(path: path)
-        let table = try engine.createTable(named: GraniteDriver.tableName)
+        let write = try engine.beginWrite()
+        let table = try write.createTable(named: GraniteDriver.tableName)
         for rowid in order {
             try table.insert(rowid: rowid, payload: payloads.payload(for: rowid))
         }
-        try engine.commit()
+        try write.commit()
         try engine.close()
         return MonotonicClock.nanoseconds() - start
     }
 
     func lookupRows(path: String, keys: UnsafeBufferPointer<Int64>) throws -> LookupResult {
         let engine = try open(path: path)
-        let table = try engine.table(named: GraniteDriver.tableName)
+        let read = try engine.beginRead()
+        let table = try read.table(named: GraniteDriver.tableName)
         var checksum: UInt64 = 0
         let start = MonotonicClock.nanoseconds()
         for key in keys {
@@ -79,14 +80,15 @@ struct GraniteDriver: EngineDriver {
             checksum &+= digest
         }
         let elapsed = MonotonicClock.nanoseconds() - start
-        try engine.commit()
+        try read.commit()
         try engine.close()
         return LookupResult(nanoseconds: elapsed, checksum: checksum)
     }
 
     func scanRows(path: String, wal: WALSync?) throws -> ScanResult {
         let engine = try open(path: path, wal: wal)
-        let table = try engine.table(named: GraniteDriver.tableName)
+        let read = try engine.beginRead()
+        let table = try read.table(named: GraniteDriver.tableName)
         var checksum: UInt64 = 0
         var rows = 0
         var previous = Int64.min
@@ -105,7 +107,7 @@ struct GraniteDriver: EngineDriver {
             positioned = try cursor.next()
         }
         let elapsed = MonotonicClock.nanoseconds() - start
-        try engine.commit()
+        try read.commit()
         try engine.close()
         return ScanResult(nanoseconds: elapsed, rows: rows, checksum: checksum, ascending: ascending)
     }

@@ -25,13 +25,15 @@ enum FileExercise {
 
     /// Every tree of the storage catalog, forwards with payloads and backwards.
     static func readTrees(_ engine: StorageEngine) {
-        guard let trees = try? engine.trees() else { return }
+        guard let read = try? engine.beginRead() else { return }
+        defer { try? read.commit() }
+        guard let trees = try? read.trees() else { return }
         for info in trees {
             do {
                 let cursor =
                     info.kind == .table
-                    ? try engine.table(named: info.name).makeCursor()
-                    : try engine.index(named: info.name).makeCursor()
+                    ? try read.table(named: info.name).makeCursor()
+                    : try read.index(named: info.name).makeCursor()
                 var ok = try cursor.first()
                 var steps = 0
                 while ok && steps < FuzzLimits.cursorSteps {
@@ -98,28 +100,32 @@ extension FileExercise {
     /// Raw inserts and deletes through the storage API (rows the SQL layer would not write: cells as large as a
     /// page allows, keys of any shape), then a commit; any error rolls back.
     static func changeTrees(_ engine: StorageEngine) {
-        guard let trees = try? engine.trees() else { return }
+        guard let write = try? engine.beginWrite() else { return }
+        guard let trees = try? write.trees() else {
+            try? write.rollback()
+            return
+        }
         let sizes = [900, 40, 3_000, 0]
         do {
             for info in trees.prefix(4) {
                 if info.kind == .table {
-                    let table = try engine.table(named: info.name)
+                    let table = try write.table(named: info.name)
                     for (k, size) in sizes.enumerated() {
                         try table.insert(
                             rowid: 1_000_000 + Int64(k), payload: [UInt8](repeating: UInt8(k), count: size))
                     }
                     for rowid in 1...6 { _ = try table.delete(rowid: Int64(rowid)) }
                 } else {
-                    let index = try engine.index(named: info.name)
+                    let index = try write.index(named: info.name)
                     for (k, size) in sizes.enumerated() {
                         let key = KeyEncoding.encode([.text("fuzz"), .integer(Int64(k))])
                         _ = try index.replace(key: key, value: [UInt8](repeating: 1, count: size / 3))
                     }
                 }
             }
-            try engine.commit()
+            try write.commit()
         } catch {
-            if engine.isInTransaction { try? engine.rollback() }
+            if write.isActive { try? write.rollback() }
         }
     }
 }

@@ -48,26 +48,30 @@ enum FileSeeds {
 
     /// Through the storage API: a table and an index with overflowing entries, and a dropped tree's free pages.
     static func fillStorage(_ engine: StorageEngine) throws {
-        let table = try engine.createTable(named: "t")
-        let index = try engine.createIndex(named: "i")
+        let write = try engine.beginWrite()
+        let table = try write.createTable(named: "t")
+        let index = try write.createIndex(named: "i")
         for i in 1...40 {
             let size = i % 10 == 0 ? 900 : 20 + i % 30
             try table.insert(rowid: Int64(i), payload: [UInt8](repeating: UInt8(i), count: size))
             let key = KeyEncoding.encode([.text("key \(i % 13)"), .integer(Int64(i))])
             try index.insert(key: key, value: i % 15 == 0 ? [UInt8](repeating: 7, count: 600) : [])
         }
-        let scratch = try engine.createTable(named: "scratch")
+        let scratch = try write.createTable(named: "scratch")
         for i in 1...20 { try scratch.insert(rowid: Int64(i), payload: [UInt8](repeating: 1, count: 100)) }
-        try engine.dropTree(named: "scratch")
+        try write.dropTree(named: "scratch")
+        try write.commit()
     }
 
     /// A table whose root leaf is nearly full: inserting into it after damage to the page's free-space fields is
     /// what wrote past the page (page size 4096: local cells up to 991 bytes, larger than a 512-byte page's).
     static func fillFullLeaf(_ engine: StorageEngine) throws {
-        let table = try engine.createTable(named: "full")
+        let write = try engine.beginWrite()
+        let table = try write.createTable(named: "full")
         for i in 1...38 { try table.insert(rowid: Int64(i), payload: [UInt8](repeating: UInt8(i), count: 100)) }
-        let index = try engine.createIndex(named: "keys")
+        let index = try write.createIndex(named: "keys")
         for i in 1...20 { try index.insert(key: KeyEncoding.encode([.integer(Int64(i))]), value: []) }
+        try write.commit()
     }
 
     /// Writes every seed into `directory`; returns whether all were written.
@@ -79,7 +83,6 @@ enum FileSeeds {
                 let file = MemoryFile()
                 let engine = try StorageEngine(file: file, options: options)
                 try fill(engine)
-                if engine.isWriting { try engine.commit() }
                 try engine.close()
                 guard save(file.bytes, to: directory + "/" + name) else { return false }
             } catch {

@@ -623,7 +623,7 @@ extension DatabaseError {
             case .io: code = .SQLITE_IOERR
             case .corrupt, .malformed, .cursorInvalidated: code = .SQLITE_CORRUPT
             case .notADatabase: code = .SQLITE_NOTADB
-            case .invalidArgument: code = .SQLITE_MISUSE
+            case .invalidArgument, .noActiveTransaction: code = .SQLITE_MISUSE
             case .duplicateKey: code = .SQLITE_CONSTRAINT
             case .notFound, .alreadyExists: code = .SQLITE_ERROR
             case .locked, .busy: code = .SQLITE_BUSY

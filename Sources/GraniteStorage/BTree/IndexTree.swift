@@ -7,9 +7,11 @@ public struct IndexTree {
     public let name: String
     /// The tree's root page; it never changes while the tree exists.
     public let root: PageNumber
-    let pager: Pager
+    let context: TreeContext
 
-    var tree: BTree { BTree(pager: pager, root: root, kind: .index) }
+    var pager: Pager { context.pager }
+
+    var tree: BTree { BTree(context: context, root: root, kind: .index) }
 
     /// Inserts a key; throws ``StorageError/duplicateKey`` when it exists.
     public func insert(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws {
@@ -45,7 +47,7 @@ public struct IndexTree {
     public func withValue<R>(key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         let t = tree
         let result: R? = try key.withUnsafeBytes { k in
-            let (leaf, index, found) = try t.descend(.bytes(k), pager.path)
+            let (leaf, index, found) = try t.descend(.bytes(k), context.path)
             guard found else { return nil }
             let cell = try leaf.cell(at: index)
             return try t.withPayload(leaf, cell) { try body(UnsafeRawBufferPointer(rebasing: $0[cell.keyLength...])) }
@@ -61,7 +63,7 @@ public struct IndexTree {
 
     /// Whether `key` is present.
     public func contains(key: [UInt8]) throws -> Bool {
-        try key.withUnsafeBytes { try tree.descend(.bytes($0), pager.path).found }
+        try key.withUnsafeBytes { try tree.descend(.bytes($0), context.path).found }
     }
 
     /// A cursor over the keys in byte order (initially not positioned).

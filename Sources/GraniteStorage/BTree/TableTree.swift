@@ -12,9 +12,11 @@ public struct TableTree {
     public let name: String
     /// The tree's root page; it never changes while the tree exists.
     public let root: PageNumber
-    let pager: Pager
+    let context: TreeContext
 
-    var tree: BTree { BTree(pager: pager, root: root, kind: .table) }
+    var pager: Pager { context.pager }
+
+    var tree: BTree { BTree(context: context, root: root, kind: .table) }
 
     /// Inserts a row; throws ``StorageError/duplicateKey`` when `rowid` exists.
     /// Ascending rowids take the append path and fill pages completely.
@@ -56,9 +58,9 @@ public struct TableTree {
     /// Calls `body` with the payload of the row at `rowid`; nil when absent.
     public func withPayload<R>(rowid: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         let t = tree
-        let (leaf, index, found) = try t.descend(.rowid(rowid), pager.path)
+        let (leaf, index, found) = try t.descend(.rowid(rowid), context.path)
         guard found else { return nil }
-        pager.rowHint = RowHint(root: root, generation: pager.treeGeneration, page: leaf.number, index: index)
+        context.rowHint = RowHint(root: root, generation: context.generation, page: leaf.number, index: index)
         let result = try t.withPayload(leaf, try leaf.cell(at: index), body)
         try pager.safePoint()
         return result
@@ -71,7 +73,7 @@ public struct TableTree {
 
     /// Whether a row with `rowid` exists.
     public func contains(rowid: Int64) throws -> Bool {
-        try tree.descend(.rowid(rowid), pager.path).found
+        try tree.descend(.rowid(rowid), context.path).found
     }
 
     /// A cursor over the rows in rowid order (initially not positioned).
@@ -91,7 +93,7 @@ public struct TableTree {
     }
 }
 
-/// Where a lookup by rowid found its row: tree, leaf page and cell index, valid while the pager's tree generation
+/// Where a lookup by rowid found its row: tree, leaf page and cell index, valid while the tree context's generation
 /// is `generation` (any change to any tree, rollback or new snapshot bumps it).
 struct RowHint {
     var root: PageNumber = 0

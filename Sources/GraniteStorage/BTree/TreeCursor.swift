@@ -89,7 +89,7 @@ public final class TreeCursor {
         guard isValid else { return false }
         let pager = tree.pager
         try pager.prepareForRead()
-        if let leaf, generation == pager.treeGeneration, leafEpoch == pager.cacheEpoch {
+        if let leaf, generation == tree.context.generation, leafEpoch == pager.cacheEpoch {
             // Fast path: the next entry is in the same, still cached leaf.
             let index = path.indices[path.count - 1] + 1
             if index < leaf.cellCount {
@@ -104,7 +104,7 @@ public final class TreeCursor {
             }
         }
         try pager.safePoint()
-        if generation != tree.pager.treeGeneration {
+        if generation != tree.context.generation {
             // The tree changed: find our place again from the saved key.
             let found = try reseek()
             if !found { return isValid }
@@ -119,7 +119,7 @@ public final class TreeCursor {
         guard isValid else { return false }
         try tree.pager.prepareForRead()
         try tree.pager.safePoint()
-        if generation != tree.pager.treeGeneration {
+        if generation != tree.context.generation {
             _ = try reseek()
             if !isValid { return try last() }
         }
@@ -167,7 +167,7 @@ public final class TreeCursor {
     private func currentCell() throws -> (TreePage, Cell) {
         guard isValid else { throw StorageError.invalidArgument("cursor is not on an entry") }
         try tree.pager.prepareForRead()
-        if generation != tree.pager.treeGeneration {
+        if generation != tree.context.generation {
             guard try reseek() else { throw StorageError.cursorInvalidated }
         }
         let index = path.indices[path.count - 1]
@@ -275,7 +275,7 @@ public final class TreeCursor {
                 currentKey.append(contentsOf: key)
             }
         }
-        generation = tree.pager.treeGeneration
+        generation = tree.context.generation
         self.leaf = leaf
         leafEpoch = tree.pager.cacheEpoch
         isValid = true

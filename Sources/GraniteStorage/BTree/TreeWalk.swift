@@ -72,7 +72,7 @@ extension BTree {
         try pager.prepareForWrite()
         var pages: [PageNumber] = []
         try forEachPage { number, _, _ in pages.append(number) }
-        pager.treeGeneration &+= 1
+        context.noteChange()
         for page in pages where page != root { try pager.freePage(page) }
         if keepRoot {
             let rootPage = try writableTreePage(root)

@@ -14,9 +14,11 @@ public struct TreeInfo: Equatable, Sendable {
 /// keys are tree names in UTF-8 and whose values are 5 bytes: the tree kind
 /// (1 table, 2 index) and the root page number (UInt32 little-endian).
 struct Catalog {
-    let pager: Pager
+    let context: TreeContext
 
-    var tree: BTree { BTree(pager: pager, root: pager.header.catalogRoot, kind: .index) }
+    var pager: Pager { context.pager }
+
+    var tree: BTree { BTree(context: context, root: pager.header.catalogRoot, kind: .index) }
 
     static func decode(name: String, value: UnsafeRawBufferPointer, pager: Pager) throws -> TreeInfo {
         guard value.count == 5, let kind = TreeKind(rawValue: value[0]) else {
@@ -32,7 +34,7 @@ struct Catalog {
 
     func lookup(_ name: String) throws -> TreeInfo? {
         let key = Array(name.utf8)
-        let handle = IndexTree(name: "", root: pager.header.catalogRoot, pager: pager)
+        let handle = IndexTree(name: "", root: pager.header.catalogRoot, context: context)
         return try handle.withValue(key: key) { try Catalog.decode(name: name, value: $0, pager: pager) }
     }
 
@@ -53,7 +55,7 @@ struct Catalog {
     func add(_ info: TreeInfo) throws {
         var value = [info.kind.rawValue, 0, 0, 0, 0]
         value.withUnsafeMutableBytes { $0.baseAddress!.setU32(1, info.root) }
-        let handle = IndexTree(name: "", root: pager.header.catalogRoot, pager: pager)
+        let handle = IndexTree(name: "", root: pager.header.catalogRoot, context: context)
         do {
             try handle.insert(key: Array(info.name.utf8), value: value)
         } catch StorageError.duplicateKey {
@@ -62,7 +64,7 @@ struct Catalog {
     }
 
     func remove(_ name: String) throws {
-        let handle = IndexTree(name: "", root: pager.header.catalogRoot, pager: pager)
+        let handle = IndexTree(name: "", root: pager.header.catalogRoot, context: context)
         _ = try handle.delete(key: Array(name.utf8))
     }
 }

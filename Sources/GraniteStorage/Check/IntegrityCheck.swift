@@ -53,14 +53,17 @@ public struct IntegrityReport: Sendable {
 
 extension StorageEngine {
     /// Checks the whole file; problems are reported, not thrown, so that one
-    /// damaged page does not hide the others.
+    /// damaged page does not hide the others. Checks what the transaction in progress sees (its own changes
+    /// included); with none in progress, begins a read transaction for the check and ends it after.
     public func checkIntegrity(maxProblems: Int = 100) -> IntegrityReport {
+        let ownRead: ReadTransaction?
         do {
-            try pager.prepareForRead()
+            ownRead = isInTransaction ? nil : try beginRead()
         } catch {
             return IntegrityReport(problems: ["cannot begin a read transaction: \(error)"])
         }
-        var checker = IntegrityChecker(pager: pager, maxProblems: maxProblems)
+        defer { try? ownRead?.commit() }
+        var checker = IntegrityChecker(context: treeContext, maxProblems: maxProblems)
         checker.run()
         return checker.report
     }
@@ -81,12 +84,13 @@ private enum Bound {
 }
 
 private struct IntegrityChecker {
-    let pager: Pager
+    let context: TreeContext
+    var pager: Pager { context.pager }
     let maxProblems: Int
     var report = IntegrityReport()
 
-    init(pager: Pager, maxProblems: Int) {
-        self.pager = pager
+    init(context: TreeContext, maxProblems: Int) {
+        self.context = context
         self.maxProblems = maxProblems
         report.owners = Array(repeating: nil, count: Int(pager.pageCount) + 1)
     }
@@ -124,7 +128,7 @@ private struct IntegrityChecker {
         let catalogInfo = TreeInfo(name: "(catalog)", kind: .index, root: pager.header.catalogRoot)
         checkTree(catalogInfo)
         do {
-            for info in try Catalog(pager: pager).all() { checkTree(info) }
+            for info in try Catalog(context: context).all() { checkTree(info) }
         } catch {
             problem("catalog: \(error)")
         }
@@ -137,7 +141,7 @@ private struct IntegrityChecker {
     mutating func checkTree(_ info: TreeInfo) {
         var stats = TreeStatistics(info: info)
         var leafDepth: Int? = nil
-        let tree = BTree(pager: pager, root: info.root, kind: info.kind)
+        let tree = BTree(context: context, root: info.root, kind: info.kind)
         checkPage(tree, info.root, depth: 0, lower: nil, upper: nil, stats: &stats, leafDepth: &leafDepth)
         stats.depth = (leafDepth ?? 0) + 1
         report.trees.append(stats)

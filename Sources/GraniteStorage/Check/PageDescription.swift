@@ -58,9 +58,11 @@ public struct PageDescription: Sendable {
 
 extension StorageEngine {
     /// Reads page `number` straight from the page source (bypassing the
-    /// cache's checksum check so a damaged page can still be shown) and decodes it.
+    /// cache's checksum check so a damaged page can still be shown) and decodes it. Reads what the transaction in
+    /// progress sees; with none in progress, begins a read transaction for the page and ends it after.
     public func describePage(_ number: PageNumber) throws -> PageDescription {
-        try pager.prepareForRead()
+        let ownRead = isInTransaction ? nil : try beginRead()
+        defer { try? ownRead?.commit() }
         guard number >= 1, number <= pager.pageCount else {
             throw StorageError.invalidArgument("page \(number) does not exist (page count \(pager.pageCount))")
         }

@@ -23,10 +23,8 @@ public final class Pager {
     public private(set) var hasSpilled = false
 
     let cache: PageCache
-    /// Begins transactions on demand (the engine); nil for a standalone pager,
-    /// which is always inside a write transaction.
-    weak var delegate: (any PagerTransactionDelegate)?
-    /// Whether a snapshot is in place for reads.
+    /// Whether a snapshot is in place for reads: set by the engine while a transaction is in progress; a
+    /// standalone pager is always inside a write transaction.
     @exclusivity(unchecked) var hasSnapshot = true
     /// Whether a write transaction is in progress.
     @exclusivity(unchecked) var inWriteTransaction = true
@@ -34,20 +32,10 @@ public final class Pager {
     @exclusivity(unchecked) var savepoints: [Savepoint] = []
     /// Cell size limits for this page size.
     let geometry: TreeGeometry
-    /// The descent path shared by tree operations (they never nest).
-    let path = TreePath()
-    /// Bumped by every change to any tree, so cursors can tell they must re-seek.
-    @exclusivity(unchecked) var treeGeneration: UInt64 = 0
-    /// Where the last lookup of a row by rowid found it; valid while ``treeGeneration`` stays the same.
-    @exclusivity(unchecked) var rowHint = RowHint()
-    /// How many multi-page leaf balances ran (on overflow, on underflow): statistics for tests.
-    @exclusivity(unchecked) var leafBalances = (overflow: 0, underflow: 0)
-    /// A page-sized scratch buffer for page rebuilds.
-    let scratch: UnsafeMutableRawPointer
-    /// A second scratch buffer (merges work on two pages).
-    let scratch2: UnsafeMutableRawPointer
-    /// A page-sized buffer where leaf cells are built before insertion.
-    let cellBuffer: UnsafeMutableRawPointer
+    /// Bumped whenever pages change other than through a caller's own writes: a rollback, a rollback to a
+    /// savepoint, a new snapshot or a dropped cache. Tree cursors and row hints (``TreeContext/generation``)
+    /// lapse when it moves.
+    @exclusivity(unchecked) var reloadGeneration: UInt64 = 0
 
     /// Opens the pages of `source`, reading and verifying the header page.
     public init(source: any PageSource, cacheSize: Int, readOnly: Bool = false) throws {
@@ -56,9 +44,6 @@ public final class Pager {
         self.isReadOnly = readOnly
         self.cache = PageCache(pageSize: source.pageSize, capacity: cacheSize)
         self.geometry = TreeGeometry(pageSize: source.pageSize)
-        self.scratch = .allocate(byteCount: source.pageSize, alignment: 16)
-        self.scratch2 = .allocate(byteCount: source.pageSize, alignment: 16)
-        self.cellBuffer = .allocate(byteCount: source.pageSize, alignment: 16)
         let page = cache.insert(1)
         do {
             guard try source.readPage(1, into: page) else {
@@ -75,9 +60,6 @@ public final class Pager {
             committedHeader = parsed
         } catch {
             cache.remove(1)
-            scratch.deallocate()
-            scratch2.deallocate()
-            cellBuffer.deallocate()
             throw error
         }
     }
@@ -90,20 +72,11 @@ public final class Pager {
         self.isReadOnly = false
         self.cache = PageCache(pageSize: source.pageSize, capacity: cacheSize)
         self.geometry = TreeGeometry(pageSize: source.pageSize)
-        self.scratch = .allocate(byteCount: source.pageSize, alignment: 16)
-        self.scratch2 = .allocate(byteCount: source.pageSize, alignment: 16)
-        self.cellBuffer = .allocate(byteCount: source.pageSize, alignment: 16)
         header = FileHeader(pageSize: source.pageSize)
         committedHeader = header
         let page = cache.insert(1)
         page.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         cache.markDirty(1)
-    }
-
-    deinit {
-        scratch.deallocate()
-        scratch2.deallocate()
-        cellBuffer.deallocate()
     }
 
     /// The number of pages in the database (header page included).
@@ -139,22 +112,23 @@ public final class Pager {
     }
 
     func notWritable() -> StorageError {
-        isReadOnly ? .readOnly : .invalidArgument("change outside a write transaction")
+        if isReadOnly { return .readOnly }
+        return hasSnapshot ? .invalidArgument("change outside a write transaction") : .noActiveTransaction
     }
 
-    /// Makes sure a snapshot is in place before a read operation starts
-    /// (beginning an implicit read transaction when none is).
+    /// Checks that a snapshot is in place before a read operation starts: throws
+    /// ``StorageError/noActiveTransaction`` when no transaction is in progress (the pager never begins one).
     @inline(__always)
     public func prepareForRead() throws {
-        if !hasSnapshot { try delegate?.pagerNeedsRead(self) }
+        if !hasSnapshot { throw StorageError.noActiveTransaction }
     }
 
-    /// Makes sure a write transaction is in progress before a change starts
-    /// (beginning an implicit one when none is).
+    /// Checks that a write transaction is in progress before a change starts: throws ``StorageError/readOnly`` on a
+    /// read-only pager, ``StorageError/noActiveTransaction`` with no transaction, and
+    /// ``StorageError/invalidArgument(_:)`` in a read transaction.
     @inline(__always)
     public func prepareForWrite() throws {
         guard !isReadOnly else { throw StorageError.readOnly }
-        if !inWriteTransaction { try delegate?.pagerNeedsWrite(self) }
         guard inWriteTransaction else { throw notWritable() }
     }
 
@@ -253,7 +227,7 @@ public final class Pager {
         }
         hasSpilled = false
         header = committedHeader
-        treeGeneration &+= 1
+        reloadGeneration &+= 1
     }
 
     /// Brings the cache up to a new snapshot: drops the pages listed (or
@@ -265,7 +239,7 @@ public final class Pager {
         } else {
             cache.removeAll()
         }
-        treeGeneration &+= 1
+        reloadGeneration &+= 1
         let first = try page(1)
         let parsed = try FileHeader(reading: first)
         header = parsed
@@ -276,6 +250,6 @@ public final class Pager {
     public func dropCache() {
         cache.removeAll()
         header = committedHeader
-        treeGeneration &+= 1
+        reloadGeneration &+= 1
     }
 }

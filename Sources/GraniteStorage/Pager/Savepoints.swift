@@ -1,14 +1,6 @@
 // Nested savepoints inside a write transaction: page images captured before
 // their first change after each savepoint, restored by a rollback-to.
 
-/// Begins transactions for a pager on demand.
-protocol PagerTransactionDelegate: AnyObject {
-    /// Called when a read starts with no snapshot in place.
-    func pagerNeedsRead(_ pager: Pager) throws
-    /// Called when a change starts outside a write transaction.
-    func pagerNeedsWrite(_ pager: Pager) throws
-}
-
 /// One open savepoint.
 struct Savepoint {
     /// The savepoint's name (matched without regard to ASCII case).
@@ -52,7 +44,7 @@ extension Pager {
         header = savepoints[target].header
         savepoints.removeSubrange((target + 1)...)
         savepoints[target].images.removeAll()
-        treeGeneration &+= 1
+        reloadGeneration &+= 1
     }
 
     /// Closes savepoint `name` and every later one, keeping their changes.

@@ -30,6 +30,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another connection holds what this one needs (the writer lock, or a
     /// snapshot a checkpoint must wait for) past the busy time-out.
     case busy(_ reason: String)
+    /// A tree or header was touched with no transaction in progress, or a ``StorageTransaction`` was used after it
+    /// ended (begin one with ``StorageEngine/beginRead()`` or ``StorageEngine/beginWrite()``).
+    case noActiveTransaction
 
     public var description: String {
         switch self {
@@ -57,6 +60,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "malformed data: \(reason)"
         case .busy(let reason):
             return "database is busy: \(reason)"
+        case .noActiveTransaction:
+            return "no transaction is in progress"
         }
     }
 }

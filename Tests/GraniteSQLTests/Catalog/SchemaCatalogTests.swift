@@ -2,7 +2,8 @@ import GraniteSQL
 import GraniteStorage
 import XCTest
 
-/// A database in a memory file that can be closed and reopened, with a schema catalog.
+/// A database in a memory file that can be closed and reopened, with a schema catalog. Between statements the
+/// engine stays in a read transaction, so that the tests can look at its trees.
 private final class TestDatabase {
     let file = MemoryFile()
     var engine: StorageEngine
@@ -10,17 +11,31 @@ private final class TestDatabase {
 
     init() throws {
         engine = try StorageEngine(file: file, walFile: MemoryFile())
+        try engine.beginRead()
+    }
+
+    /// Ends the read transaction and begins a write transaction.
+    func beginWrite() throws {
+        try engine.endRead()
+        try engine.beginWrite()
+    }
+
+    /// Rolls the write transaction back, begins a read transaction and reloads the catalog.
+    func rollback() throws {
+        try engine.rollback()
+        try engine.beginRead()
+        try catalog.load(engine: engine)
     }
 
     /// Executes each `;`-separated schema statement in one committed transaction.
     func run(_ sql: String) throws {
-        try engine.beginWrite()
+        try beginWrite()
         do {
             for statement in try Parser.parseScript(sql) { try catalog.execute(statement, engine: engine) }
             try engine.commit()
+            try engine.beginRead()
         } catch {
-            try engine.rollback()
-            try catalog.load(engine: engine)
+            try rollback()
             throw error
         }
     }
@@ -29,6 +44,7 @@ private final class TestDatabase {
     func reopen() throws {
         try engine.close()
         engine = try StorageEngine(file: file)
+        try engine.beginRead()
         catalog = try SchemaCatalog(engine: engine)
     }
 }
@@ -260,13 +276,12 @@ final class SchemaCatalogTests: XCTestCase {
         let db = try TestDatabase()
         try db.run("CREATE TABLE keep (a)")
         let version = db.catalog.schemaVersion
-        try db.engine.beginWrite()
+        try db.beginWrite()
         try db.catalog.execute(try Parser.parseStatement("CREATE TABLE gone (a UNIQUE)"), engine: db.engine)
         try db.catalog.execute(try Parser.parseStatement("DROP TABLE keep"), engine: db.engine)
         XCTAssertNotNil(db.catalog.table(named: "gone"))
         XCTAssertGreaterThan(db.catalog.schemaVersion, version)
-        try db.engine.rollback()
-        try db.catalog.load(engine: db.engine)
+        try db.rollback()
         XCTAssertNil(db.catalog.table(named: "gone"))
         XCTAssertNotNil(db.catalog.table(named: "keep"))
         XCTAssertNil(try db.engine.treeInfo(named: "t:2"))
@@ -277,10 +292,9 @@ final class SchemaCatalogTests: XCTestCase {
 
     func testRollbackOfFirstSchemaChange() throws {
         let db = try TestDatabase()
-        try db.engine.beginWrite()
+        try db.beginWrite()
         try db.catalog.execute(try Parser.parseStatement("CREATE TABLE t (a)"), engine: db.engine)
-        try db.engine.rollback()
-        try db.catalog.load(engine: db.engine)
+        try db.rollback()
         XCTAssertTrue(db.catalog.tables.isEmpty)
         XCTAssertNil(try db.engine.treeInfo(named: SchemaCatalog.schemaTableName))
     }

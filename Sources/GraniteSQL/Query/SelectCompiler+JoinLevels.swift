@@ -7,7 +7,7 @@ extension SelectCompiler {
     /// A query's join levels, with what their placement decided.
     struct JoinLevels {
         var levels: [SelectProgram.Level] = []
-        /// The terms that read no source (or were placed at no level): tested once, before the first level.
+        /// The terms placed at no level (all of them when there is no level): tested once per execution.
         var preconditions: [CompiledExpression] = []
         /// The `EXPLAIN QUERY PLAN` lines of the levels.
         var plan: [(Int, String)] = []

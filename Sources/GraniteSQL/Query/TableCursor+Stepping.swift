@@ -32,122 +32,106 @@ extension TableCursor {
         if exhausted { return false }
         rawPassed = 0
         switch method {
-        case .scan, .rowidRange: return try stepTable(&row)
-        case .rowids: return try stepRowids(&row)
-        case .index: return try stepIndex(&row)
-        }
-    }
-
-    /// ``step(_:)`` for a scan or a rowid range: the next row of the table tree within ``range``.
-    @inline(__always)
-    private func stepTable(_ row: inout [Value]) throws -> Bool {
-        guard let cursor = try tableTreeCursor() else { return false }
-        while true {
-            var valid: Bool
-            if !positioned {
-                positioned = true
-                if descending {
-                    if let high = range.high {
-                        valid = try cursor.seek(atOrAfter: high)
-                        if valid, cursor.rowid > high {
-                            valid = try cursor.previous()
-                        } else if !valid {
+        case .scan, .rowidRange:
+            guard let cursor = try tableTreeCursor() else { return false }
+            while true {
+                var valid: Bool
+                if !positioned {
+                    positioned = true
+                    if descending {
+                        if let high = range.high {
+                            valid = try cursor.seek(atOrAfter: high)
+                            if valid, cursor.rowid > high {
+                                valid = try cursor.previous()
+                            } else if !valid {
+                                valid = try cursor.last()
+                            }
+                        } else {
                             valid = try cursor.last()
                         }
                     } else {
-                        valid = try cursor.last()
+                        valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
                     }
                 } else {
-                    valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
+                    valid = descending ? try cursor.previous() : try cursor.next()
                 }
-            } else {
-                valid = descending ? try cursor.previous() : try cursor.next()
+                if valid {
+                    if descending, let low = range.low, cursor.rowid < low { valid = false }
+                    if !descending, let high = range.high, cursor.rowid > high { valid = false }
+                }
+                guard valid else {
+                    exhausted = true
+                    return false
+                }
+                if try load(cursor, &row) { return true }
             }
-            if valid {
-                if descending, let low = range.low, cursor.rowid < low { valid = false }
-                if !descending, let high = range.high, cursor.rowid > high { valid = false }
-            }
-            guard valid else {
+        case .rowids:
+            guard let cursor = try tableTreeCursor() else { return false }
+            if rowidValues.count == 1 {
+                if rowidPosition == 0, let rowid = singleRowid {
+                    rowidPosition = 1
+                    // The row may still fail a filter tested on its bytes (``load(_:_:)`` returns false).
+                    if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
+                }
                 exhausted = true
                 return false
             }
-            if try load(cursor, &row) { return true }
-        }
-    }
-
-    /// ``step(_:)`` for a list of rowids: the next of them that has a row.
-    @inline(__always)
-    private func stepRowids(_ row: inout [Value]) throws -> Bool {
-        guard let cursor = try tableTreeCursor() else { return false }
-        if rowidValues.count == 1 {
-            if rowidPosition == 0, let rowid = singleRowid {
-                rowidPosition = 1
-                // The row may still fail a filter tested on its bytes (``load(_:_:)`` returns false).
+            while rowidPosition < rowids.count {
+                let rowid = rowids[rowidPosition]
+                rowidPosition += 1
                 if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
             }
             exhausted = true
             return false
-        }
-        while rowidPosition < rowids.count {
-            let rowid = rowids[rowidPosition]
-            rowidPosition += 1
-            if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
-        }
-        exhausted = true
-        return false
-    }
-
-    /// ``step(_:)`` for an index search: the next entry within the current prefix and bounds, going on to the next
-    /// prefix when one runs out.
-    @inline(__always)
-    private func stepIndex(_ row: inout [Value]) throws -> Bool {
-        guard let cursor else { return false }
-        while prefixPosition < prefixes.count {
-            var valid: Bool
-            if !positioned {
-                let prefix = prefixes[prefixPosition]
-                prefixIsEmpty = prefix.isEmpty
-                positioned = true
-                lowKey = prefix + (low ?? [])
-                highKey = high.map { prefix + $0 }
-                if descending {
-                    // Just above the keys to visit. Without an upper bound: the first key whose number continues
-                    // the prefix's last value with a fraction (another value), which sorts after every key that
-                    // continues the prefix with a tag (at most 0x40). With one: above every key starting with the
-                    // bound, which continues with a tag or a fraction 0xFF ‹8 bytes, not all 0xFF›.
-                    let sentinel =
-                        highKey == nil && !prefix.isEmpty
-                        ? prefix + [KeyEncoding.fractionMarker]
-                        : (highKey ?? prefix) + [UInt8](repeating: 0xFF, count: 10)
-                    valid = try cursor.seek(atOrAfter: sentinel)
-                    valid = valid ? try cursor.previous() : try cursor.last()
+        case .index:
+            guard let cursor else { return false }
+            while prefixPosition < prefixes.count {
+                var valid: Bool
+                if !positioned {
+                    let prefix = prefixes[prefixPosition]
+                    prefixIsEmpty = prefix.isEmpty
+                    positioned = true
+                    lowKey = prefix + (low ?? [])
+                    highKey = high.map { prefix + $0 }
+                    if descending {
+                        // Just above the keys to visit. Without an upper bound: the first key whose number continues
+                        // the prefix's last value with a fraction (another value), which sorts after every key that
+                        // continues the prefix with a tag (at most 0x40). With one: above every key starting with the
+                        // bound, which continues with a tag or a fraction 0xFF ‹8 bytes, not all 0xFF›.
+                        let sentinel =
+                            highKey == nil && !prefix.isEmpty
+                            ? prefix + [KeyEncoding.fractionMarker]
+                            : (highKey ?? prefix) + [UInt8](repeating: 0xFF, count: 10)
+                        valid = try cursor.seek(atOrAfter: sentinel)
+                        valid = valid ? try cursor.previous() : try cursor.last()
+                    } else {
+                        valid = try cursor.seek(atOrAfter: lowKey)
+                    }
                 } else {
-                    valid = try cursor.seek(atOrAfter: lowKey)
-                }
-            } else {
-                valid = descending ? try cursor.previous() : try cursor.next()
-            }
-            if valid {
-                let key = cursor.key
-                // The prefix is read only when there is one (reading the array element retains it). A key whose
-                // number continues the prefix with a fraction holds another value, and so does every later key.
-                if !prefixIsEmpty && !KeyEncoding.startsWithValues(key, prefixes[prefixPosition]) {
-                    valid = false
-                } else if descending {
-                    if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }
-                } else if let highKey, highKey.lexicographicallyPrecedes(key), !key.starts(with: highKey) {
-                    valid = false
+                    valid = descending ? try cursor.previous() : try cursor.next()
                 }
                 if valid {
-                    if try loadFromIndex(key, &row) { return true }
-                    continue
+                    let key = cursor.key
+                    // The prefix is read only when there is one (reading the array element retains it). A key whose
+                    // number continues the prefix with a fraction holds another value, and so does every later key.
+                    if !prefixIsEmpty && !KeyEncoding.startsWithValues(key, prefixes[prefixPosition]) {
+                        valid = false
+                    } else if descending {
+                        if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }
+                    } else if let highKey, highKey.lexicographicallyPrecedes(key), !key.starts(with: highKey) {
+                        valid = false
+                    }
+                    if valid {
+                        if try loadFromIndex(key, &row) { return true }
+                        continue
+                    }
                 }
+                prefixPosition += 1
+                positioned = false
             }
-            prefixPosition += 1
-            positioned = false
+            exhausted = true
+            return false
         }
-        exhausted = true
-        return false
     }
 
     /// The cursor over the table tree (made on first use); nil when the table has no tree.

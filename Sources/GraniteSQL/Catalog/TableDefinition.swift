@@ -165,18 +165,34 @@ public struct TableDefinition: Sendable, Equatable {
         checks = []
         foreignKeys = []
 
-        /// A PRIMARY KEY or UNIQUE constraint, in textual order.
-        struct KeyConstraint {
-            var name: String?
-            var columns: [KeyColumn]
-            var onConflict: ConflictResolution?
-            var isPrimaryKey: Bool
-        }
         var keys: [KeyConstraint] = []
         var primaryKeyFromColumnDescending = false
         var autoincrement = false
-        var seen = Set<String>()
+        try addColumns(
+            of: statement, keys: &keys, primaryKeyFromColumnDescending: &primaryKeyFromColumnDescending,
+            autoincrement: &autoincrement)
+        try addTableConstraints(of: statement, keys: &keys)
+        try applyKeys(
+            keys, statement, primaryKeyFromColumnDescending: primaryKeyFromColumnDescending,
+            autoincrement: autoincrement)
+    }
 
+    /// A PRIMARY KEY or UNIQUE constraint of a `CREATE TABLE`, column or table constraint, in textual order.
+    private struct KeyConstraint {
+        var name: String?
+        var columns: [KeyColumn]
+        var onConflict: ConflictResolution?
+        var isPrimaryKey: Bool
+    }
+
+    /// Adds the columns of `statement` with their column constraints: NOT NULL, DEFAULT, COLLATE, CHECK and
+    /// REFERENCES are recorded at once, PRIMARY KEY and UNIQUE appended to `keys`.
+    private mutating func addColumns(
+        of statement: CreateTableStatement, keys: inout [KeyConstraint], primaryKeyFromColumnDescending: inout Bool,
+        autoincrement: inout Bool
+    ) throws {
+        let tableName = name
+        var seen = Set<String>()
         for definition in statement.columns {
             guard seen.insert(SchemaNames.key(definition.name)).inserted else {
                 throw SchemaError("duplicate column name: \(definition.name)")
@@ -220,7 +236,11 @@ public struct TableDefinition: Sendable, Equatable {
             }
             columns.append(column)
         }
+    }
 
+    /// Adds the table constraints of `statement`: CHECK and FOREIGN KEY at once, PRIMARY KEY and UNIQUE to `keys`.
+    private mutating func addTableConstraints(of statement: CreateTableStatement, keys: inout [KeyConstraint]) throws {
+        let tableName = name
         for constraint in statement.constraints {
             switch constraint.kind {
             case .primaryKey(let indexed, let onConflict):
@@ -256,7 +276,16 @@ public struct TableDefinition: Sendable, Equatable {
                 foreignKeys.append(TableDefinition.foreignKey(constraint.name, positions, clause))
             }
         }
+    }
 
+    /// Sets the primary key (and whether it aliases the rowid or is AUTOINCREMENT) and the unique constraints
+    /// from the declared `keys`.
+    private mutating func applyKeys(
+        _ keys: [KeyConstraint], _ statement: CreateTableStatement, primaryKeyFromColumnDescending: Bool,
+        autoincrement: Bool
+    ) throws {
+        let tableName = name
+        var keys = keys
         // Default collations come from the columns.
         for k in keys.indices {
             for c in keys[k].columns.indices where keys[k].columns[c].collation == nil {
@@ -303,7 +332,6 @@ public struct TableDefinition: Sendable, Equatable {
                     name: key.name, columns: key.columns, onConflict: key.onConflict, isPrimaryKey: key.isPrimaryKey,
                     indexName: "granite_autoindex_\(tableName)_\(uniqueConstraints.count + 1)"))
         }
-
     }
 
     private static func resolveKey(_ indexed: [IndexedColumn], _ columns: [TableColumn]) throws -> [KeyColumn] {

@@ -56,12 +56,7 @@ public enum SQLRealFormatting {
         }
         var xtype = conversion
         if xtype == .generic && precision > 0 { precision -= 1 }
-        var idx = precision & 0xfff
-        var rounder = roundingTable[idx % 10]
-        while idx >= 10 {
-            rounder *= 1.0e-10
-            idx -= 10
-        }
+        var rounder = roundingOffset(precision: precision)
         if xtype == .float {
             let rx = Double(realvalue)
             let ex = -1023 + Int((rx.bitPattern >> 52) & 0x7ff)
@@ -70,28 +65,7 @@ public enum SQLRealFormatting {
         }
         var exp = 0
         if realvalue > 0 {
-            var scale: LongDouble = 1.0
-            while realvalue >= LongDouble(1e100 as Double) * scale && exp <= 350 {
-                scale *= LongDouble(1e100 as Double)
-                exp += 100
-            }
-            while realvalue >= 1e10 * scale && exp <= 350 {
-                scale *= 1e10
-                exp += 10
-            }
-            while realvalue >= 10.0 * scale && exp <= 350 {
-                scale *= 10.0
-                exp += 1
-            }
-            realvalue /= scale
-            while realvalue < LongDouble(1e-8 as Double) {
-                realvalue *= 1e8
-                exp -= 8
-            }
-            while realvalue < 1.0 {
-                realvalue *= 10.0
-                exp -= 1
-            }
+            exp = normalize(&realvalue)
             if exp > 350 {
                 return prefix == nil ? "Inf" : "-Inf"
             }
@@ -146,22 +120,69 @@ public enum SQLRealFormatting {
                 if altForm2 { out.append(UInt8(ascii: "0")) } else { out.removeLast() }
             }
         }
-        if xtype == .exponent {
-            var e = exp
-            out.append(UInt8(ascii: "e"))
-            if e < 0 {
-                out.append(UInt8(ascii: "-"))
-                e = -e
-            } else {
-                out.append(UInt8(ascii: "+"))
-            }
-            if e >= 100 {
-                out.append(UInt8(ascii: "0") + UInt8(e / 100))
-                e %= 100
-            }
-            out.append(UInt8(ascii: "0") + UInt8(e / 10))
-            out.append(UInt8(ascii: "0") + UInt8(e % 10))
-        }
+        if xtype == .exponent { appendExponent(exp, to: &out) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The half-unit of the last digit that `precision` digits after the point keep, which the digits are
+    /// rounded with.
+    @inline(__always)
+    private static func roundingOffset(precision: Int) -> Double {
+        var idx = precision & 0xfff
+        var rounder = roundingTable[idx % 10]
+        while idx >= 10 {
+            rounder *= 1.0e-10
+            idx -= 10
+        }
+        return rounder
+    }
+
+    /// Scales the positive `realvalue` into [1, 10) and returns its decimal exponent; past 350 (the value is
+    /// then infinite) the scaling stops.
+    @inline(__always)
+    private static func normalize(_ realvalue: inout LongDouble) -> Int {
+        var exp = 0
+        var scale: LongDouble = 1.0
+        while realvalue >= LongDouble(1e100 as Double) * scale && exp <= 350 {
+            scale *= LongDouble(1e100 as Double)
+            exp += 100
+        }
+        while realvalue >= 1e10 * scale && exp <= 350 {
+            scale *= 1e10
+            exp += 10
+        }
+        while realvalue >= 10.0 * scale && exp <= 350 {
+            scale *= 10.0
+            exp += 1
+        }
+        realvalue /= scale
+        while realvalue < LongDouble(1e-8 as Double) {
+            realvalue *= 1e8
+            exp -= 8
+        }
+        while realvalue < 1.0 {
+            realvalue *= 10.0
+            exp -= 1
+        }
+        return exp
+    }
+
+    /// Appends the exponent `exp` as SQLite's printf writes it: `e`, a sign and at least two digits.
+    @inline(__always)
+    private static func appendExponent(_ exp: Int, to out: inout [UInt8]) {
+        var e = exp
+        out.append(UInt8(ascii: "e"))
+        if e < 0 {
+            out.append(UInt8(ascii: "-"))
+            e = -e
+        } else {
+            out.append(UInt8(ascii: "+"))
+        }
+        if e >= 100 {
+            out.append(UInt8(ascii: "0") + UInt8(e / 100))
+            e %= 100
+        }
+        out.append(UInt8(ascii: "0") + UInt8(e / 10))
+        out.append(UInt8(ascii: "0") + UInt8(e % 10))
     }
 }

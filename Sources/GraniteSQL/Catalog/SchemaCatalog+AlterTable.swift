@@ -1,0 +1,225 @@
+// ALTER TABLE on the schema catalog: RENAME TO, RENAME COLUMN and ADD COLUMN, and the rewriting of the stored
+// SQL they change.
+
+import GraniteStorage
+
+extension SchemaCatalog {
+    /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
+    /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
+    public mutating func renameTable(_ name: String, to newName: String, engine: StorageEngine) throws {
+        guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
+        if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
+        if self.table(named: newName) != nil || index(named: newName) != nil {
+            throw SchemaError("there is already another table or index with this name: \(newName)")
+        }
+        var updated = self
+        let oldKey = SchemaNames.key(table.name)
+        var statement = table.statement
+        statement.name = QualifiedName(name: newName)
+        updated.tablesByKey[oldKey] = nil
+        updated.tablesByKey[SchemaNames.key(newName)] = try Self.rebuilt(table, statement)
+        // Foreign keys referencing the table (including its own).
+        for other in updated.tablesByKey.values {
+            var otherStatement = other.statement
+            Self.forEachReference(in: &otherStatement) { clause in
+                if SchemaNames.key(clause.table) == oldKey { clause.table = newName }
+            }
+            if otherStatement != other.statement {
+                updated.tablesByKey[SchemaNames.key(other.name)] = try Self.rebuilt(other, otherStatement)
+            }
+        }
+        let renamed = updated.tablesByKey[SchemaNames.key(newName)]!
+        let automatic = renamed.uniqueConstraints
+        for index in indexes(on: table.name) {
+            updated.indexesByKey[SchemaNames.key(index.name)] = nil
+            var replacement: IndexDefinition
+            if var create = index.statement {
+                create.table = newName
+                replacement = try IndexDefinition(
+                    create, sql: Statement.Kind.createIndex(create).description, on: renamed, rootPage: index.rootPage,
+                    storageName: index.storageName, schemaRowid: index.schemaRowid)
+            } else {
+                guard
+                    let position = table.uniqueConstraints.firstIndex(where: {
+                        SchemaNames.equal($0.indexName, index.name)
+                    })
+                else { throw SchemaError("missing automatic index \(index.name)") }
+                replacement = IndexDefinition(
+                    automatic: automatic[position], on: renamed, rootPage: index.rootPage,
+                    storageName: index.storageName, schemaRowid: index.schemaRowid)
+            }
+            replacement.table = newName
+            updated.indexesByKey[SchemaNames.key(replacement.name)] = replacement
+        }
+        try updated.persistChanges(from: self, engine: engine)
+        self = updated
+    }
+
+    /// `ALTER TABLE table RENAME COLUMN old TO new`: renames the column in the table's definition, its
+    /// constraints, its indexes and foreign keys referencing it, and regenerates their stored SQL from the
+    /// canonical form.
+    public mutating func renameColumn(_ old: String, to new: String, in tableName: String, engine: StorageEngine)
+        throws
+    {
+        guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
+        guard let position = table.columnIndex(named: old) else { throw SchemaError(.noSuchColumnToRename(old)) }
+        if let existing = table.columnIndex(named: new), existing != position {
+            throw SchemaError("duplicate column name: \(new)")
+        }
+        let tableKey = SchemaNames.key(table.name)
+        let renamer = ColumnRenamer(table: table.name, from: old, to: new)
+        var updated = self
+        var statement = renamer.rename(in: table.statement)
+        statement.columns[position].name = new
+        updated.tablesByKey[tableKey] = try Self.rebuilt(table, statement)
+        for other in updated.tablesByKey.values {
+            var otherStatement = other.statement
+            Self.forEachReference(in: &otherStatement) { clause in
+                if SchemaNames.key(clause.table) == tableKey {
+                    clause.columns = clause.columns.map { SchemaNames.equal($0, old) ? new : $0 }
+                }
+            }
+            if otherStatement != other.statement {
+                updated.tablesByKey[SchemaNames.key(other.name)] = try Self.rebuilt(other, otherStatement)
+            }
+        }
+        let renamed = updated.tablesByKey[tableKey]!
+        for index in indexes(on: table.name) {
+            let replacement: IndexDefinition
+            if let create = index.statement {
+                let newCreate = renamer.rename(in: create)
+                replacement = try IndexDefinition(
+                    newCreate, sql: newCreate == create ? index.sql : Statement.Kind.createIndex(newCreate).description,
+                    on: renamed, rootPage: index.rootPage, storageName: index.storageName,
+                    schemaRowid: index.schemaRowid)
+            } else {
+                guard let constraint = renamed.uniqueConstraints.first(where: { $0.indexName == index.name }) else {
+                    throw SchemaError("missing automatic index \(index.name)")
+                }
+                replacement = IndexDefinition(
+                    automatic: constraint, on: renamed, rootPage: index.rootPage, storageName: index.storageName,
+                    schemaRowid: index.schemaRowid)
+            }
+            updated.indexesByKey[SchemaNames.key(index.name)] = replacement
+        }
+        try updated.persistChanges(from: self, engine: engine)
+        self = updated
+    }
+
+    /// `ALTER TABLE table ADD COLUMN definition`, with SQLite's restrictions: no `PRIMARY KEY` or `UNIQUE`
+    /// column, a `NOT NULL` column needs a non-NULL default, and the default must be constant. The column text
+    /// is spliced into the stored SQL before its closing parenthesis.
+    public mutating func addColumn(_ column: ColumnDefinition, to tableName: String, engine: StorageEngine) throws {
+        guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
+        if table.columnIndex(named: column.name) != nil { throw SchemaError("duplicate column name: \(column.name)") }
+        var notNull = false
+        var defaultValue: SQLExpression?
+        for constraint in column.constraints {
+            switch constraint.kind {
+            case .primaryKey: throw SchemaError("Cannot add a PRIMARY KEY column")
+            case .unique: throw SchemaError("Cannot add a UNIQUE column")
+            case .notNull: notNull = true
+            case .default(let expression): defaultValue = expression
+            default: break
+            }
+        }
+        if let defaultValue, !Self.isConstant(defaultValue) {
+            throw SchemaError("Cannot add a column with non-constant default")
+        }
+        if notNull && (defaultValue == nil || defaultValue?.kind == .literal(.null)) {
+            throw SchemaError("Cannot add a NOT NULL column with default value NULL")
+        }
+        var statement = table.statement
+        statement.columns.append(column)
+        var sql = Statement.Kind.createTable(statement).description
+        if let close = table.sql.lastIndex(of: ")"),
+            table.sql[table.sql.index(after: close)...].allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" })
+        {
+            let spliced = table.sql[..<close] + ", \(column)" + table.sql[close...]
+            if let reparsed = try? Parser.parseStatement(String(spliced)),
+                reparsed.kind == .createTable(statement)
+            {
+                sql = String(spliced)
+            }
+        }
+        var updated = self
+        var definition = try TableDefinition(
+            statement, sql: sql, rootPage: table.rootPage, storageName: table.storageName,
+            schemaRowid: table.schemaRowid)
+        definition.name = table.name
+        do {
+            try definition.validateChecks()
+        } catch let error as SchemaError {
+            throw SchemaError("error in table \(table.name) after add column: \(error.message)")
+        }
+        updated.tablesByKey[SchemaNames.key(table.name)] = definition
+        try updated.persistChanges(from: self, engine: engine)
+        self = updated
+    }
+
+    // MARK: Helpers
+
+    /// The table `name` for an ALTER TABLE, or nil when absent.
+    private func alterable(_ name: String) throws -> TableDefinition? {
+        if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be altered") }
+        return table(named: name)
+    }
+
+    /// Rewrites the `granite_schema` rows of every definition that differs from `old`'s.
+    private mutating func persistChanges(from old: SchemaCatalog, engine: StorageEngine) throws {
+        let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
+        let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
+        try Self.atomically(engine) {
+            let schema = try Self.schemaTree(engine, create: true)
+            for table in tables { try Self.write(table, to: schema) }
+            for index in indexes { try Self.write(index, to: schema) }
+        }
+        schemaVersion += 1
+        cookie = try engine.schemaCookie
+    }
+
+    /// A table definition re-derived from a modified statement, keeping its storage.
+    private static func rebuilt(_ table: TableDefinition, _ statement: CreateTableStatement) throws -> TableDefinition {
+        try TableDefinition(
+            statement, sql: Statement.Kind.createTable(statement).description, rootPage: table.rootPage,
+            storageName: table.storageName, schemaRowid: table.schemaRowid)
+    }
+
+    /// Calls `body` on every `REFERENCES` clause of `statement`.
+    private static func forEachReference(
+        in statement: inout CreateTableStatement, _ body: (inout ForeignKeyClause) -> Void
+    ) {
+        for c in statement.columns.indices {
+            for k in statement.columns[c].constraints.indices {
+                if case .references(var clause) = statement.columns[c].constraints[k].kind {
+                    body(&clause)
+                    statement.columns[c].constraints[k].kind = .references(clause)
+                }
+            }
+        }
+        for k in statement.constraints.indices {
+            if case .foreignKey(let columns, var clause) = statement.constraints[k].kind {
+                body(&clause)
+                statement.constraints[k].kind = .foreignKey(columns: columns, clause)
+            }
+        }
+    }
+
+    /// Whether a default expression is constant (no column, `CURRENT_*`, parameter or subquery).
+    private static func isConstant(_ expression: SQLExpression) -> Bool {
+        switch expression.kind {
+        case .literal(let literal):
+            switch literal {
+            case .currentDate, .currentTime, .currentTimestamp: return false
+            default: return true
+            }
+        case .unary(_, let operand): return isConstant(operand)
+        case .binary(_, let lhs, let rhs): return isConstant(lhs) && isConstant(rhs)
+        case .collate(let operand, _), .cast(let operand, _): return isConstant(operand)
+        case .function(let call):
+            if case .list(let arguments, _) = call.arguments { return arguments.allSatisfy(isConstant) }
+            return false
+        default: return false
+        }
+    }
+}

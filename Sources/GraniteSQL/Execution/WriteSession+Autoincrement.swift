@@ -1,0 +1,128 @@
+// Rowids for new rows and AUTOINCREMENT: the per-statement sequence values of autoincrement tables and their
+// rows in granite_sequence.
+
+import GraniteStorage
+
+extension WriteSession {
+    /// The rowid for a new row without an explicit one.
+    func newRowid(_ writer: TableWriter) throws -> Int64 {
+        let full = SQLExecutionError(.full, "database or disk is full")
+        var next: Int64 = 1
+        if let last = try writer.tree.lastRowid() {
+            guard last < Int64.max else { throw full }
+            next = last + 1
+        }
+        if writer.table.isAutoincrement {
+            let sequence = try sequence(writer.table).value
+            guard sequence < Int64.max else { throw full }
+            next = max(next, sequence + 1)
+            // The new rowid is used up even if the row is skipped later.
+            try raiseSequence(writer.table, to: next)
+        }
+        return next
+    }
+
+    /// Raises the in-statement sequence value of AUTOINCREMENT table `table` to `rowid` if it is larger.
+    func raiseSequence(_ table: TableDefinition, to rowid: Int64) throws {
+        var current = try sequence(table)
+        if rowid > current.value {
+            current.value = rowid
+            sequences[SchemaNames.key(table.name)] = current
+        }
+    }
+
+    private func sequenceWriter() throws -> TableWriter? {
+        guard let table = catalog.table(named: Self.sequenceTable) else { return nil }
+        return try writer(table)
+    }
+
+    private func sequence(_ table: TableDefinition) throws -> (rowid: Int64?, value: Int64, stored: Int64) {
+        let key = SchemaNames.key(table.name)
+        if let cached = sequences[key] { return cached }
+        var result: (rowid: Int64?, value: Int64, stored: Int64) = (nil, 0, 0)
+        if let writer = try sequenceWriter() {
+            if let hint = sequenceRowHints[key], let row = try writer.fetch(rowid: hint),
+                let found = Self.sequenceEntry(row, of: table)
+            {
+                result = found
+            } else {
+                for row in try writer.scan() {
+                    guard let found = Self.sequenceEntry(row, of: table) else { continue }
+                    result = found
+                    break
+                }
+            }
+        }
+        sequences[key] = result
+        if let rowid = result.rowid { sequenceRowHints[key] = rowid }
+        return result
+    }
+
+    /// The rowid and value of `granite_sequence` row `row` (evaluation layout) when it belongs to `table`.
+    private static func sequenceEntry(_ row: [Value], of table: TableDefinition) -> (
+        rowid: Int64?, value: Int64, stored: Int64
+    )? {
+        guard row.count >= 3, case .text(let name) = row[0], SchemaNames.equal(name, table.name),
+            case .integer(let rowid) = row[row.count - 1]
+        else { return nil }
+        // A value that is not an integer counts as 0, and is rewritten as an integer by the next store.
+        guard case .integer(let value) = SQLAffinity.integer.apply(to: row[1]) else { return (rowid, 0, .min) }
+        return (rowid, value, value)
+    }
+
+    /// Stores the sequence value of every AUTOINCREMENT table inserted into (SQLite does this at the end of
+    /// the statement, even when no row was inserted). An unchanged value is not rewritten; a changed one
+    /// replaces the row's payload in place.
+    func writeSequences() throws {
+        guard !sequenceTargets.isEmpty, let writer = try sequenceWriter() else { return }
+        for table in sequenceTargets {
+            let key = SchemaNames.key(table.name)
+            guard var current = sequences[key] else { continue }
+            let row: [Value] = [.text(table.name), .integer(current.value), .integer(current.rowid ?? 0)]
+            if let stored = current.rowid {
+                if current.value == current.stored { continue }
+                if writer.indexes.isEmpty, try writer.tree.replace(rowid: stored, payload: writer.payload(row)) {
+                    // Rewritten in place: the table has no index to maintain.
+                } else if let old = try writer.fetch(rowid: stored) {
+                    try writer.replace(old, with: row)
+                } else {
+                    try writer.store(row)
+                }
+            } else {
+                let next = (try writer.tree.lastRowid() ?? 0) + 1
+                try writer.store([.text(table.name), .integer(current.value), .integer(next)])
+                current.rowid = next
+                sequenceRowHints[key] = next
+            }
+            current.stored = current.value
+            sequences[key] = current
+        }
+    }
+
+    /// Registers `table` as the target of an INSERT: its sequence is stored by ``finish()``.
+    func insertTarget(_ table: TableDefinition) throws {
+        guard table.isAutoincrement else { return }
+        _ = try sequence(table)
+        sequenceTargets.append(table)
+    }
+
+    /// Renames the `granite_sequence` row of table `old` (after `ALTER TABLE … RENAME TO`).
+    func renameSequence(from old: String, to new: String) throws {
+        guard let writer = try sequenceWriter() else { return }
+        for row in try writer.scan() {
+            guard case .text(let name) = row[0], SchemaNames.equal(name, old) else { continue }
+            try writer.remove(row)
+            var renamed = row
+            renamed[0] = .text(new)
+            try writer.store(renamed)
+        }
+    }
+
+    /// Removes `table`'s `granite_sequence` row (when the table is dropped).
+    func dropSequence(_ table: TableDefinition) throws {
+        guard table.isAutoincrement, let writer = try sequenceWriter() else { return }
+        if let stored = try sequence(table).rowid, let old = try writer.fetch(rowid: stored) { try writer.remove(old) }
+        sequences[SchemaNames.key(table.name)] = nil
+        sequenceRowHints[SchemaNames.key(table.name)] = nil
+    }
+}

@@ -1,0 +1,114 @@
+// The FROM clause of a SELECT: its tables and subqueries become the query's sources, and its joins' ON and USING
+// clauses (and NATURAL joins' shared columns) become join terms.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// The sources a `FROM` clause added to a query's scope, by source index.
+    struct FromSources {
+        /// A join term: an `ON` term, or the equality a `USING` column or `NATURAL` join stands for.
+        typealias OnTerm = (expression: SQLExpression, source: Int, left: Bool)
+
+        var readers: [Int: TableReader] = [:]
+        var subqueries: [Int: SelectProgram] = [:]
+        var onTerms: [OnTerm] = []
+        /// The sources on the right of a `LEFT JOIN`.
+        var leftJoined: Set<Int> = []
+    }
+
+    /// Adds the sources of `from` to `scope` and collects its join terms.
+    func compileFrom(_ from: FromClause?, scope: QueryScope, outer: QueryScope?) throws -> FromSources {
+        var sources = FromSources()
+        guard let from else { return sources }
+        try addSource(
+            from.first, scope: scope, outer: outer, readers: &sources.readers, subqueries: &sources.subqueries)
+        for join in from.joins {
+            let k = scope.sources.count
+            try addSource(
+                join.source, scope: scope, outer: outer, readers: &sources.readers, subqueries: &sources.subqueries)
+            let isLeft = join.op == .left || join.op == .naturalLeft
+            if isLeft {
+                sources.leftJoined.insert(k)
+                scope.sources[k].isLeftJoined = true
+            }
+            try addJoinTerms(join, source: k, isLeft: isLeft, scope: scope, to: &sources.onTerms)
+        }
+        return sources
+    }
+
+    /// Appends the terms of `join`, which joins source `k`, to `onTerms`: its `ON` terms, then an equality per
+    /// `USING` column or per column a `NATURAL` join's sides share (whose right-hand copy `*` then leaves out).
+    private func addJoinTerms(
+        _ join: JoinClause, source k: Int, isLeft: Bool, scope: QueryScope, to onTerms: inout [FromSources.OnTerm]
+    ) throws {
+        var using: [String] = []
+        if join.op == .naturalInner || join.op == .naturalLeft {
+            if join.constraint != nil {
+                throw SQLExecutionError("a NATURAL join may not have an ON or USING clause")
+            }
+            let right = scope.sources[k]
+            for column in right.columns
+            where scope.sources[..<k].contains(where: { left in
+                left.columns.contains { SchemaNames.equal($0.name, column.name) }
+            }) {
+                using.append(column.name)
+            }
+        }
+        switch join.constraint {
+        case .on(let e)?:
+            var parts: [SQLExpression] = []
+            Self.flatten(e, into: &parts)
+            for part in parts { onTerms.append((part, k, isLeft)) }
+        case .using(let names)?: using = names
+        case nil: break
+        }
+        for name in using {
+            let right = scope.sources[k]
+            guard let rc = right.columns.firstIndex(where: { SchemaNames.equal($0.name, name) }),
+                let left = scope.sources[..<k].first(where: { s in
+                    s.columns.contains { SchemaNames.equal($0.name, name) }
+                })
+            else {
+                throw SQLExecutionError(
+                    "cannot join using column \(name) - column not present in both tables")
+            }
+            right.hidden.insert(rc)
+            let e = SQLExpression(
+                .binary(
+                    .equal, SQLExpression(.column(ColumnReference(table: left.name, column: name))),
+                    SQLExpression(.column(ColumnReference(table: right.name, column: name)))))
+            onTerms.append((e, k, isLeft))
+        }
+    }
+
+    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery).
+    private func addSource(
+        _ source: TableSource, scope: QueryScope, outer: QueryScope?, readers: inout [Int: TableReader],
+        subqueries: inout [Int: SelectProgram]
+    ) throws {
+        let k = scope.sources.count
+        switch source {
+        case .table(let name, let alias):
+            if let schema = name.schema, !SchemaNames.equal(schema, "main") {
+                throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
+            }
+            guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
+                throw SQLExecutionError.noSuchTable(name.name)
+            }
+            if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
+                throw SQLExecutionError("ambiguous column name: \(existing.name)")
+            }
+            scope.add(table: table, alias: alias)
+            readers[k] = try TableReader(table: table, catalog: catalog, engine: engine)
+        case .subquery(let select, let alias):
+            let program = try compile(select, outer: outer, declaredNames: false)
+            let columns = Self.uniqueNames(program.columnNames).enumerated().map { n, name in
+                QuerySource.Column(
+                    name: name, affinity: program.outputs[n].affinity,
+                    collation: program.outputs[n].collation ?? .binary)
+            }
+            scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
+            subqueries[k] = program
+        }
+    }
+}

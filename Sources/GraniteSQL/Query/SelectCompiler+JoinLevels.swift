@@ -1,0 +1,116 @@
+// The join levels of a SELECT: the order its sources are visited in, where each WHERE and ON term is tested, and
+// each table's access path.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// A query's join levels, with what their placement decided.
+    struct JoinLevels {
+        var levels: [SelectProgram.Level] = []
+        /// The terms placed at no level (all of them when there is no level): tested once per execution.
+        var preconditions: [CompiledExpression] = []
+        /// The `EXPLAIN QUERY PLAN` lines of the levels.
+        var plan: [(Int, String)] = []
+        /// The `ORDER BY` terms left to sort by: none when the first level's access path yields the rows in order.
+        var ordering: [SelectProgram.SortTerm] = []
+    }
+
+    /// Builds the join levels in `order`: each `WHERE` term is tested at the first level where every source it
+    /// reads has a row (one with a subquery at the last level), each `LEFT JOIN`'s `ON` terms at its own level;
+    /// each table's access path uses the terms tested at its level.
+    func planLevels(
+        order: [Int], scope: QueryScope, terms: [Term], from: FromSources, outputs: [CompiledExpression],
+        ordering sortTerms: [SelectProgram.SortTerm], isAggregate: Bool
+    ) -> JoinLevels {
+        let readers = from.readers
+        let fromSubqueries = from.subqueries
+        let leftJoined = from.leftJoined
+        var levels: [SelectProgram.Level] = []
+        var placed = Set<Int>()
+        var plan: [(Int, String)] = []
+        var ordering = sortTerms
+        let lastLevel = order.count - 1
+        var assigned = Array(repeating: false, count: terms.count)
+        for (position, s) in order.enumerated() {
+            let source = scope.sources[s]
+            let isLeft = leftJoined.contains(s)
+            placed.insert(s)
+            var matchConditions: [CompiledExpression] = []
+            var filters: [CompiledExpression] = []
+            var usable: [Term] = []
+            for (t, term) in terms.enumerated() where !assigned[t] {
+                let ready = term.hasSubquery ? position == lastLevel : term.sources.isSubset(of: placed)
+                if let on = term.onOf {
+                    // A LEFT JOIN's ON terms are tested at its own level.
+                    guard on == s else { continue }
+                    assigned[t] = true
+                    matchConditions.append(term.compiled)
+                    usable.append(term)
+                    continue
+                }
+                guard ready else { continue }
+                assigned[t] = true
+                filters.append(term.compiled)
+                if !isLeft { usable.append(term) }
+            }
+            let earlier = placed.subtracting([s])
+            switch (readers[s], fromSubqueries[s]) {
+            case (let reader?, _):
+                let wantOrder = position == 0 && !isAggregate && !ordering.isEmpty ? ordering : []
+                var path = AccessPlanner(
+                    reader: reader, source: source, sourceIndex: s, scope: scope, earlier: earlier, outputs: outputs
+                ).plan(usable.map(\.expression), ordering: wantOrder)
+                if path.satisfiesOrdering { ordering = [] }
+                if isLeft { path.path.detail += " LEFT-JOIN" }
+                plan.append((0, path.path.detail))
+                levels.append(
+                    .init(
+                        source: source, kind: .table(reader, path.path), matchConditions: matchConditions,
+                        filters: filters, isLeft: isLeft))
+            case (nil, let program?):
+                plan.append((0, "SCAN \(source.name)"))
+                for line in program.plan { plan.append((line.depth + 1, line.detail)) }
+                levels.append(
+                    .init(
+                        source: source, kind: .subquery(program), matchConditions: matchConditions,
+                        filters: filters, isLeft: isLeft))
+            default:
+                break
+            }
+        }
+        var preconditions: [CompiledExpression] = []
+        for (t, term) in terms.enumerated() where !assigned[t] { preconditions.append(term.compiled) }
+        return JoinLevels(levels: levels, preconditions: preconditions, plan: plan, ordering: ordering)
+    }
+
+    /// The order of the join levels: the `FROM` order when there is a `LEFT JOIN`, else the order with the
+    /// smallest estimated cost (for up to six tables).
+    func chooseOrder(scope: QueryScope, terms: [Term], readers: [Int: TableReader], leftJoined: Set<Int>)
+        -> [Int]
+    {
+        let n = scope.sources.count
+        let fromOrder = Array(0..<n)
+        guard n > 1, n <= 6, leftJoined.isEmpty, readers.count == n else { return fromOrder }
+        var best: (cost: Double, order: [Int])?
+        func visit(_ order: [Int], _ remaining: Set<Int>, _ rows: Double, _ cost: Double) {
+            if let best, cost >= best.cost { return }
+            if remaining.isEmpty {
+                best = (cost, order)
+                return
+            }
+            for s in remaining.sorted() {
+                let placed = Set(order)
+                let usable = terms.filter {
+                    !$0.hasSubquery && $0.sources.contains(s) && $0.sources.isSubset(of: placed.union([s]))
+                }
+                let estimate = AccessPlanner(
+                    reader: readers[s]!, source: scope.sources[s], sourceIndex: s, scope: scope, earlier: placed,
+                    outputs: []
+                ).estimate(usable.map(\.expression))
+                visit(order + [s], remaining.subtracting([s]), rows * estimate, cost + rows * estimate)
+            }
+        }
+        visit([], Set(fromOrder), 1, 0)
+        return best?.order ?? fromOrder
+    }
+}

@@ -1,0 +1,106 @@
+// Opening a TableCursor: evaluating its access path's rowids, rowid range or index keys for one execution.
+
+import GraniteStorage
+
+extension TableCursor {
+    /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
+    func open(_ context: inout EvaluationContext) throws {
+        exhausted = tree == nil
+        if !rawFilters.isEmpty { setRawOperands(context) }
+        positioned = false
+        if method == .rowids && rowidValues.count == 1 {
+            // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
+            rowidPosition = 0
+            let value = rowidParameter > 0 ? context.parameters[rowidParameter] : try rowidValues[0].evaluate(&context)
+            singleRowid = AccessKeys.rowid(value)
+            return
+        }
+        switch path.method {
+        case .scan:
+            range = (nil, nil)
+        case .rowids(let values):
+            // One value is handled above.
+            rowidPosition = 0
+            var set = Set<Int64>()
+            for value in values {
+                if let rowid = AccessKeys.rowid(try value.evaluate(&context)) { set.insert(rowid) }
+            }
+            rowids = set.sorted()
+            if path.descending { rowids.reverse() }
+        case .rowidRange(let lows, let highs):
+            var low: Int64?
+            var high: Int64?
+            for bound in lows {
+                switch AccessKeys.lowerRowid(try bound.value.evaluate(&context), strict: bound.strict) {
+                case .bound(let b): low = max(low ?? b, b)
+                case .empty: exhausted = true
+                case .none: break
+                }
+            }
+            for bound in highs {
+                switch AccessKeys.upperRowid(try bound.value.evaluate(&context), strict: bound.strict) {
+                case .bound(let b): high = min(high ?? b, b)
+                case .empty: exhausted = true
+                case .none: break
+                }
+            }
+            if let low, let high, low > high { exhausted = true }
+            range = (low, high)
+        case .index(let search):
+            try openIndex(search, &context)
+        }
+    }
+
+    private func openIndex(_ search: IndexSearch, _ context: inout EvaluationContext) throws {
+        var prefixes: [[UInt8]] = [[]]
+        var complete = true
+        for (position, values) in search.equalities.enumerated() {
+            let (affinity, collation) = indexRules[position]
+            var keys: [[UInt8]] = []
+            for value in values {
+                let v = try value.evaluate(&context)
+                if v.isNull { continue }  // `= NULL` never matches
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else {
+                    complete = false
+                    break
+                }
+                keys.append(key)
+            }
+            if !complete { break }
+            if keys.isEmpty {
+                exhausted = true
+                return
+            }
+            let unique = Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
+            prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
+        }
+        low = nil
+        high = nil
+        if complete, search.equalities.count < indexRules.count {
+            let (affinity, collation) = indexRules[search.equalities.count]
+            for bound in search.lows {
+                let v = try bound.value.evaluate(&context)
+                if v.isNull {
+                    exhausted = true
+                    return
+                }
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else { continue }
+                if low.map({ $0.lexicographicallyPrecedes(key) }) ?? true { low = key }
+            }
+            for bound in search.highs {
+                let v = try bound.value.evaluate(&context)
+                if v.isNull {
+                    exhausted = true
+                    return
+                }
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else { continue }
+                if high.map({ key.lexicographicallyPrecedes($0) }) ?? true { high = key }
+            }
+            // Numbers never compare equal to NULL: skip the NULL entries when only an upper bound is given.
+            if low == nil, high != nil { low = [KeyEncoding.nullTag + 1] }
+        }
+        self.prefixes = path.descending ? prefixes.reversed() : prefixes
+        prefixPosition = 0
+        if cursor == nil { cursor = try reader.indexes[search.index].tree.makeCursor() }
+    }
+}

@@ -1,0 +1,231 @@
+// Stepping a TableCursor: moving through the table tree or the index to the next candidate row and decoding
+// its columns into the query's row.
+
+import GraniteStorage
+
+extension TableCursor {
+    /// Decodes the columns of the current row left out before its filters were tested.
+    func loadRest(_ row: inout [Value]) throws {
+        guard let cursor = pendingRest else { return }
+        pendingRest = nil
+        if let raw = try pendingBytes ?? cursor.localPayload() {
+            // The decoder still holds the row when its bytes are the same (nothing moved them since) and it
+            // parsed the header far enough.
+            if raw.baseAddress != decoder.buffer.baseAddress || raw.count != decoder.buffer.count
+                || decoderLimit < restLimit
+            {
+                try decoder.reset(raw, columnLimit: restLimit)
+                decoderLimit = restLimit
+            }
+            try decode(restColumns, &row)
+        } else {
+            try cursor.withPayload { raw in
+                try decoder.reset(raw, columnLimit: restLimit)
+                decoderLimit = restLimit
+                try decode(restColumns, &row)
+            }
+        }
+    }
+
+    /// Advances to the next candidate row and writes its rowid and first columns into `row`; false when done.
+    func step(_ row: inout [Value]) throws -> Bool {
+        if exhausted { return false }
+        rawPassed = 0
+        switch method {
+        case .scan, .rowidRange:
+            guard let cursor = try tableTreeCursor() else { return false }
+            while true {
+                var valid: Bool
+                if !positioned {
+                    positioned = true
+                    if descending {
+                        if let high = range.high {
+                            valid = try cursor.seek(atOrAfter: high)
+                            if valid, cursor.rowid > high {
+                                valid = try cursor.previous()
+                            } else if !valid {
+                                valid = try cursor.last()
+                            }
+                        } else {
+                            valid = try cursor.last()
+                        }
+                    } else {
+                        valid = try range.low.map { try cursor.seek(atOrAfter: $0) } ?? (try cursor.first())
+                    }
+                } else {
+                    valid = descending ? try cursor.previous() : try cursor.next()
+                }
+                if valid {
+                    if descending, let low = range.low, cursor.rowid < low { valid = false }
+                    if !descending, let high = range.high, cursor.rowid > high { valid = false }
+                }
+                guard valid else {
+                    exhausted = true
+                    return false
+                }
+                if try load(cursor, &row) { return true }
+            }
+        case .rowids:
+            guard let cursor = try tableTreeCursor() else { return false }
+            if rowidValues.count == 1 {
+                if rowidPosition == 0, let rowid = singleRowid {
+                    rowidPosition = 1
+                    // The row may still fail a filter tested on its bytes (``load(_:_:)`` returns false).
+                    if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
+                }
+                exhausted = true
+                return false
+            }
+            while rowidPosition < rowids.count {
+                let rowid = rowids[rowidPosition]
+                rowidPosition += 1
+                if try cursor.seek(rowid: rowid), try load(cursor, &row) { return true }
+            }
+            exhausted = true
+            return false
+        case .index:
+            guard let cursor else { return false }
+            while prefixPosition < prefixes.count {
+                var valid: Bool
+                if !positioned {
+                    let prefix = prefixes[prefixPosition]
+                    prefixIsEmpty = prefix.isEmpty
+                    positioned = true
+                    lowKey = prefix + (low ?? [])
+                    highKey = high.map { prefix + $0 }
+                    if descending {
+                        // Just above the keys to visit. Without an upper bound: the first key whose number continues
+                        // the prefix's last value with a fraction (another value), which sorts after every key that
+                        // continues the prefix with a tag (at most 0x40). With one: above every key starting with the
+                        // bound, which continues with a tag or a fraction 0xFF ‹8 bytes, not all 0xFF›.
+                        let sentinel =
+                            highKey == nil && !prefix.isEmpty
+                            ? prefix + [KeyEncoding.fractionMarker]
+                            : (highKey ?? prefix) + [UInt8](repeating: 0xFF, count: 10)
+                        valid = try cursor.seek(atOrAfter: sentinel)
+                        valid = valid ? try cursor.previous() : try cursor.last()
+                    } else {
+                        valid = try cursor.seek(atOrAfter: lowKey)
+                    }
+                } else {
+                    valid = descending ? try cursor.previous() : try cursor.next()
+                }
+                if valid {
+                    let key = cursor.key
+                    // The prefix is read only when there is one (reading the array element retains it). A key whose
+                    // number continues the prefix with a fraction holds another value, and so does every later key.
+                    if !prefixIsEmpty && !KeyEncoding.startsWithValues(key, prefixes[prefixPosition]) {
+                        valid = false
+                    } else if descending {
+                        if low != nil, key.lexicographicallyPrecedes(lowKey) { valid = false }
+                    } else if let highKey, highKey.lexicographicallyPrecedes(key), !key.starts(with: highKey) {
+                        valid = false
+                    }
+                    if valid {
+                        if try loadFromIndex(key, &row) { return true }
+                        continue
+                    }
+                }
+                prefixPosition += 1
+                positioned = false
+            }
+            exhausted = true
+            return false
+        }
+    }
+
+    /// The cursor over the table tree (made on first use); nil when the table has no tree.
+    private func tableTreeCursor() throws -> TreeCursor? {
+        if let cursor { return cursor }
+        guard let tree else { return nil }
+        let made = try tree.makeCursor()
+        cursor = made
+        return made
+    }
+
+    /// Writes the rowid and first columns of `cursor`'s current row into `row`; false, writing nothing, when the
+    /// row fails one of the ``rawFilters``.
+    private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws -> Bool {
+        // Read once: the byte tests and the decoder use the same local payload.
+        let raw = rawFilters.isEmpty && firstColumns.isEmpty ? nil : try cursor.localPayload()
+        // The byte tests come first: a row they reject costs no decoded value.
+        if !rawFilters.isEmpty, let raw, !passesRawFilters(raw) { return false }
+        let rowid = cursor.rowid
+        row[base + columnCount] = .integer(rowid)
+        if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+        if !restColumns.isEmpty {
+            pendingRest = cursor
+            pendingBytes = nil
+        }
+        guard !firstColumns.isEmpty else {
+            // The decoder holds an earlier row: make ``loadRest(_:)`` load this one whatever its address.
+            decoderLimit = 0
+            return true
+        }
+        if let raw {
+            if !restColumns.isEmpty { pendingBytes = raw }
+            try decodeFirst(raw, &row)
+        } else {
+            try cursor.withPayload { try decodeFirst($0, &row) }
+        }
+        return true
+    }
+
+    /// Loads the encoded row `raw` into the decoder (its header up to ``firstLimit``) and writes ``firstColumns``.
+    private func decodeFirst(_ raw: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
+        try decoder.reset(raw, columnLimit: firstLimit)
+        decoderLimit = firstLimit
+        try decode(firstColumns, &row)
+    }
+
+    /// Writes `columns` of the decoder's row into `row`.
+    @inline(__always)
+    private func decode(_ columns: [Int], _ row: inout [Value]) throws {
+        // Local copies: reading the stored decoder for each column would retain and release its storage.
+        let decoder = self.decoder
+        let count = decoder.count
+        let base = self.base
+        for c in columns {
+            row[base + c] = c < count ? try decoder.value(at: c) : defaults[c]
+        }
+    }
+
+    /// Loads the row of the index entry `key` (the index cursor's current one); false when the entry's row is
+    /// missing (a damaged index).
+    private func loadFromIndex(_ key: [UInt8], _ row: inout [Value]) throws -> Bool {
+        if covering {
+            let values = try KeyEncoding.decode(key)
+            guard case .integer(let rowid)? = values.last else {
+                throw StorageError.corrupt(page: 0, "index entry without a rowid")
+            }
+            row[base + columnCount] = .integer(rowid)
+            for (key, column, real) in coveringColumns where key < values.count - 1 {
+                var v = values[key]
+                if real, case .integer(let i) = v { v = .real(Double(i)) }
+                row[base + column] = v
+            }
+            if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+            return true
+        }
+        guard let rowid = try key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {
+            throw StorageError.corrupt(page: 0, "index entry without a rowid")
+        }
+        // Through the unmanaged reference: a strong one would be retained and released for each row.
+        return try tableCursor()._withUnsafeGuaranteedRef { tableCursor in
+            guard try tableCursor.seek(rowid: rowid) else { return false }
+            return try load(tableCursor, &row)
+        }
+    }
+
+    /// The cursor over the table tree that index entries are looked up in (made on first use), as an unmanaged
+    /// reference (see ``rowCursor``).
+    @inline(__always)
+    private func tableCursor() throws -> Unmanaged<TreeCursor> {
+        if let rowCursorReference { return rowCursorReference }
+        guard let tree else { throw StorageError.corrupt(page: 0, "index without a table") }
+        let c = try tree.makeCursor()
+        rowCursor = c
+        rowCursorReference = Unmanaged.passUnretained(c)
+        return rowCursorReference!
+    }
+}

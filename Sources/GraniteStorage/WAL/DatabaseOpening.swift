@@ -1,5 +1,5 @@
 // How a database's files are opened and what recovery makes of them: the
-// order of FORMAT.md § "Opening and recovery". Nothing here writes, so an
+// order of FORMAT.md § "Creating, opening and closing". Nothing here writes, so an
 // open that fails, or a crash during recovery, changes nothing on disk.
 
 /// What recovery found: the page size, the log's header and its committed frames.

@@ -1,4 +1,4 @@
-// Implements the rules of FORMAT.md § "Opening and recovery" that decide which
+// Implements the rules of FORMAT.md § "The write-ahead log" (valid frames) that decide which
 // part of a write-ahead log counts: whether its header is accepted, and which
 // frames form the valid prefix. Recovery and `granite wal` both read the log
 // through this file, so the inspector can never disagree with what an open keeps.

@@ -295,8 +295,9 @@ final class SharedDatabase: @unchecked Sendable {
         generation &+= 1
     }
 
-    /// Publishes the writer's frames as a commit, ends its snapshot and
-    /// releases the writer lock. Returns whether a checkpoint is due.
+    /// Publishes the writer's frames as a commit: snapshots begun from now on
+    /// see them. The writer keeps its snapshot and the writer lock until
+    /// ``endWrite(_:)``. Returns whether a checkpoint is due.
     func publish(
         _ snapshot: WALSnapshot, pages: [PageNumber], databaseSize: UInt32, checksum: UInt64
     ) -> Bool {

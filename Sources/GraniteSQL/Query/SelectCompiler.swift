@@ -71,27 +71,28 @@ struct SelectCompiler {
         let subqueries = try compileSubqueries(of: scope)
 
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
-        let joins = planLevels(
+        // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
+        var joins = planLevels(
             order: order, scope: scope, terms: terms, from: from, outputs: results.outputs, ordering: sortTerms,
             isAggregate: isAggregate)
-        var plan = joins.plan
         if joins.levels.isEmpty && (core.from == nil) {
-            plan.append((0, "SCAN CONSTANT ROW"))
+            joins.plan.append((0, "SCAN CONSTANT ROW"))
         }
-        plan += Self.planLines(of: subqueries, numberedFrom: 1)
+        joins.plan += Self.planLines(of: subqueries, numberedFrom: 1)
         // SQLite shows the subqueries of LIMIT and OFFSET first, numbered after the others.
         if let bounds {
-            plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: subqueries.count + 1), at: 0)
+            joins.plan.insert(
+                contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: subqueries.count + 1), at: 0)
         }
-        if isAggregate && !core.groupBy.isEmpty { plan.append((0, "USE TEMP B-TREE FOR GROUP BY")) }
-        if core.distinct { plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }
-        if !joins.ordering.isEmpty { plan.append((0, "USE TEMP B-TREE FOR ORDER BY")) }
+        if isAggregate && !core.groupBy.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR GROUP BY")) }
+        if core.distinct { joins.plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }
+        if !joins.ordering.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR ORDER BY")) }
 
         return SelectProgram(
             columnNames: results.names, scope: scope, levels: joins.levels, preconditions: joins.preconditions,
             outputs: results.outputs, isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates,
             having: having, distinct: core.distinct, ordering: joins.ordering, bounds: bounds, subqueries: subqueries,
-            plan: plan)
+            plan: joins.plan)
     }
 
     // MARK: Result columns and terms

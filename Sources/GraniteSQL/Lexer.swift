@@ -2,14 +2,14 @@
 ///
 /// The lexer works on UTF-8 bytes. Every malformed token (unterminated string or quoted identifier, malformed
 /// blob or number, stray character) is reported as a thrown ``SQLSyntaxError``; the lexer never traps.
-public struct Lexer: Sendable {
+package struct Lexer: Sendable {
     private let source: [UInt8]
     private var offset = 0
     private var line = 1
     private var lineStart = 0
 
     /// Creates a lexer over `sql`.
-    public init(_ sql: String) {
+    package init(_ sql: String) {
         self.source = Array(sql.utf8)
     }
 
@@ -19,13 +19,13 @@ public struct Lexer: Sendable {
     }
 
     /// Tokenizes the whole input; the last token is always `.endOfInput`.
-    public static func tokenize(_ sql: String) throws(SQLSyntaxError) -> [Token] {
+    package static func tokenize(_ sql: String) throws(SQLSyntaxError) -> [Token] {
         var lexer = Lexer(sql)
         return try lexer.tokenizeAll()
     }
 
     /// Tokenizes the remaining input; the last token is always `.endOfInput`.
-    public mutating func tokenizeAll() throws(SQLSyntaxError) -> [Token] {
+    package mutating func tokenizeAll() throws(SQLSyntaxError) -> [Token] {
         var tokens: [Token] = []
         while true {
             let token = try next()
@@ -113,7 +113,7 @@ public struct Lexer: Sendable {
     }
 
     /// Returns the next token, or `.endOfInput` at the end.
-    public mutating func next() throws(SQLSyntaxError) -> Token {
+    package mutating func next() throws(SQLSyntaxError) -> Token {
         skipTrivia()
         let start = location
         guard let current = byte(at: offset) else {

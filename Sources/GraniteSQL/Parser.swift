@@ -6,16 +6,16 @@
 /// `SELECT` counts as one) and expression-tree height is bounded the same way, so deeply nested input cannot
 /// overflow the stack. At the maximum depth the parser needs roughly 1 MB of stack in optimized builds and up to
 /// about 3 MB in debug builds; the main thread and default Linux threads (8 MB) are ample.
-public struct Parser {
+package struct Parser {
     /// The deepest expression / subquery nesting accepted.
-    public static let maximumExpressionDepth = 200
+    package static let maximumExpressionDepth = 200
     /// The largest `?NNN` parameter number accepted.
-    public static let maximumParameterNumber = 32766
+    package static let maximumParameterNumber = 32766
     /// The most terms accepted in one compound `SELECT`.
-    public static let maximumCompoundTerms = 500
+    package static let maximumCompoundTerms = 500
 
     /// Words that cannot be used as unquoted identifiers.
-    public static let reservedWords: Set<String> = [
+    package static let reservedWords: Set<String> = [
         "ALL", "ALTER", "AND", "AS", "BETWEEN", "BY", "CASE", "CAST", "CHECK", "COLLATE", "CONSTRAINT", "CREATE",
         "CROSS", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "DEFAULT", "DELETE", "DISTINCT", "DROP",
         "ELSE", "END", "ESCAPE", "EXCEPT", "EXISTS", "FALSE", "FOREIGN", "FROM", "FULL", "GLOB", "GROUP",
@@ -55,7 +55,7 @@ public struct Parser {
     }
 
     /// Parses a script of zero or more statements separated by `;`.
-    public static func parseScript(_ sql: String) throws(SQLSyntaxError) -> [Statement] {
+    package static func parseScript(_ sql: String) throws(SQLSyntaxError) -> [Statement] {
         var parser = try Parser(sql)
         var statements: [Statement] = []
         while true {
@@ -69,7 +69,7 @@ public struct Parser {
     }
 
     /// Parses exactly one statement; trailing `;`s are allowed, anything else after it is an error.
-    public static func parseStatement(_ sql: String) throws(SQLSyntaxError) -> Statement {
+    package static func parseStatement(_ sql: String) throws(SQLSyntaxError) -> Statement {
         var parser = try Parser(sql)
         let statement = try parser.parseOneStatement()
         while parser.acceptSymbol(";") {}
@@ -78,7 +78,7 @@ public struct Parser {
     }
 
     /// Parses one standalone expression (for tests and tools); the whole input must be consumed.
-    public static func parseExpression(_ sql: String) throws(SQLSyntaxError) -> SQLExpression {
+    package static func parseExpression(_ sql: String) throws(SQLSyntaxError) -> SQLExpression {
         var parser = try Parser(sql)
         let expression = try parser.parseExpression()
         guard parser.current.kind == .endOfInput else { throw parser.syntaxError() }

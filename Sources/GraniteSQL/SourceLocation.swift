@@ -28,26 +28,26 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 }
 
 /// A half-open range `[start, end)` of SQL source text.
-public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     /// The first byte of the range.
-    public var start: SourceLocation
+    package var start: SourceLocation
     /// The location just past the last byte of the range.
-    public var end: SourceLocation
+    package var end: SourceLocation
 
     /// Creates a range from its bounds.
-    public init(start: SourceLocation, end: SourceLocation) {
+    package init(start: SourceLocation, end: SourceLocation) {
         self.start = start
         self.end = end
     }
 
     /// The UTF-8 byte offsets covered by the range.
-    public var offsets: Range<Int> { start.offset..<max(start.offset, end.offset) }
+    package var offsets: Range<Int> { start.offset..<max(start.offset, end.offset) }
 
     /// `line:column-line:column`.
-    public var description: String { "\(start)-\(end)" }
+    package var description: String { "\(start)-\(end)" }
 
     /// The smallest range covering both `self` and `other`.
-    public func union(_ other: SourceRange) -> SourceRange {
+    package func union(_ other: SourceRange) -> SourceRange {
         SourceRange(start: min(start, other.start), end: max(end, other.end))
     }
 }

@@ -1,5 +1,5 @@
 /// The lexical category of a ``Token``.
-public enum TokenKind: Sendable, Hashable {
+package enum TokenKind: Sendable, Hashable {
     /// A bare word: a keyword or an unquoted identifier (keywords are recognised by the parser).
     case word
     /// An identifier quoted with `"…"`, `` `…` `` or `[…]`.
@@ -21,21 +21,21 @@ public enum TokenKind: Sendable, Hashable {
 }
 
 /// One lexical token with its source range.
-public struct Token: Sendable, Hashable {
+package struct Token: Sendable, Hashable {
     /// The token's category.
-    public var kind: TokenKind
+    package var kind: TokenKind
     /// The exact source text of the token.
-    public var text: String
+    package var text: String
     /// The decoded value: the identifier name (unquoted, escapes resolved), the string contents, the hex
     /// digits of a blob, or the text itself for other kinds.
-    public var value: String
+    package var value: String
     /// For `.word` tokens, the ASCII-uppercased text used for keyword matching; empty otherwise.
-    public var keyword: String
+    package var keyword: String
     /// Where the token appears in the source.
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// Creates a token.
-    public init(kind: TokenKind, text: String, value: String, keyword: String = "", range: SourceRange) {
+    package init(kind: TokenKind, text: String, value: String, keyword: String = "", range: SourceRange) {
         self.kind = kind
         self.text = text
         self.value = value

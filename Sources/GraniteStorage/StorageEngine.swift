@@ -54,7 +54,7 @@ public final class StorageEngine {
     /// The database file.
     public var file: any StorageFile { shared.dbFile }
     /// The pager over the connection's snapshot.
-    public let pager: Pager
+    package let pager: Pager
     /// The path, buffers and hints shared by the connection's tree operations.
     let treeContext: TreeContext
     let shared: SharedDatabase

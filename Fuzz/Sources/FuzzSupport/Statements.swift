@@ -1,5 +1,5 @@
 // Running SQL inside a fuzzer: every statement either runs or throws; the fuzzer only bounds the work.
-import GraniteSQL
+@_spi(Fuzzing) import GraniteSQL
 import GraniteStorage
 
 /// Limits that keep one fuzz input's work small (libFuzzer reports slow inputs as timeouts).
@@ -13,12 +13,12 @@ public enum FuzzLimits {
 }
 
 extension SQLConnection {
-    /// Prepares and steps `statement` (parameters bound to small integers), reading at most ``FuzzLimits/rows``
-    /// rows; returns the rows read, or nil when the statement threw.
+    /// Steps `prepared` (parameters bound to small integers), reading at most ``FuzzLimits/rows`` rows; returns the
+    /// rows read, or nil when the statement did not prepare or threw.
     @discardableResult
-    public func runForFuzzing(_ statement: Statement) -> [[Value]]? {
+    public func runForFuzzing(_ prepared: Result<PreparedStatement, any Error>) -> [[Value]]? {
         do {
-            let prepared = try prepare(parsed: statement)
+            let prepared = try prepared.get()
             if prepared.parameters.count > 0 {
                 try prepared.bind((0..<prepared.parameters.count).map { Value.integer(Int64($0)) })
             }
@@ -30,12 +30,21 @@ extension SQLConnection {
         }
     }
 
-    /// Parses and runs `sql` as ``runForFuzzing(_:)-(Statement)`` does, statement by statement.
+    /// Parses `sql` and runs its first ``FuzzLimits/statements`` statements one by one, as
+    /// ``runForFuzzing(_:)-(Result<PreparedStatement,any Error>)`` does; returns the last one's rows.
     @discardableResult
     public func runForFuzzing(_ sql: String) -> [[Value]]? {
-        guard let statements = try? Parser.parseScript(sql) else { return nil }
         var last: [[Value]]?
-        for statement in statements.prefix(FuzzLimits.statements) { last = runForFuzzing(statement) }
+        var run = 0
+        do {
+            try forEachStatement(in: sql) { prepared in
+                last = runForFuzzing(prepared)
+                run += 1
+                return run < FuzzLimits.statements
+            }
+        } catch {
+            return nil
+        }
         return last
     }
 }

@@ -2,16 +2,16 @@
 ///
 /// Equality is structural: two expressions are equal when their ``kind``s are equal, regardless of their source
 /// ranges, so ASTs parsed from differently formatted but equivalent SQL compare equal.
-public struct SQLExpression: Sendable, Equatable {
+package struct SQLExpression: Sendable, Equatable {
     /// What the expression is.
-    public var kind: Kind
+    package var kind: Kind
     /// The source text the expression was parsed from (empty for synthesized nodes).
-    public var range: SourceRange
+    package var range: SourceRange
     /// Height of the expression tree (a leaf is 1); maintained by the parser to bound nesting.
     var height: Int
 
     /// Creates an expression node.
-    public init(_ kind: Kind, range: SourceRange = SourceRange(start: .start, end: .start)) {
+    package init(_ kind: Kind, range: SourceRange = SourceRange(start: .start, end: .start)) {
         self.kind = kind
         self.range = range
         self.height = 1
@@ -24,10 +24,10 @@ public struct SQLExpression: Sendable, Equatable {
     }
 
     /// Structural equality; source ranges are ignored.
-    public static func == (lhs: SQLExpression, rhs: SQLExpression) -> Bool { lhs.kind == rhs.kind }
+    package static func == (lhs: SQLExpression, rhs: SQLExpression) -> Bool { lhs.kind == rhs.kind }
 
     /// The forms an expression can take.
-    public indirect enum Kind: Sendable, Equatable {
+    package indirect enum Kind: Sendable, Equatable {
         /// A literal value.
         case literal(Literal)
         /// A bound parameter.
@@ -69,7 +69,7 @@ public struct SQLExpression: Sendable, Equatable {
 }
 
 /// A literal value.
-public enum Literal: Sendable, Equatable {
+package enum Literal: Sendable, Equatable {
     /// An integer (decimal or hexadecimal in the source; hex literals wrap like SQLite's).
     case integer(Int64)
     /// A floating-point number (also used for decimal integers too large for 64 bits).
@@ -93,9 +93,9 @@ public enum Literal: Sendable, Equatable {
 }
 
 /// A bound parameter occurrence.
-public struct Parameter: Sendable, Equatable {
+package struct Parameter: Sendable, Equatable {
     /// How the parameter was written.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `?`, numbered one past the largest index used so far.
         case anonymous
         /// `?NNN`.
@@ -105,28 +105,28 @@ public struct Parameter: Sendable, Equatable {
     }
 
     /// How the parameter was written.
-    public var kind: Kind
+    package var kind: Kind
     /// The one-based bind index (SQLite's numbering: named parameters share the index of their first use).
-    public var index: Int
+    package var index: Int
 
     /// Creates a parameter occurrence.
-    public init(kind: Kind, index: Int) {
+    package init(kind: Kind, index: Int) {
         self.kind = kind
         self.index = index
     }
 }
 
 /// A column reference `[[schema.]table.]column`.
-public struct ColumnReference: Sendable, Equatable {
+package struct ColumnReference: Sendable, Equatable {
     /// The schema qualifier, if any.
-    public var schema: String?
+    package var schema: String?
     /// The table qualifier, if any.
-    public var table: String?
+    package var table: String?
     /// The column name.
-    public var column: String
+    package var column: String
 
     /// Creates a column reference.
-    public init(schema: String? = nil, table: String? = nil, column: String) {
+    package init(schema: String? = nil, table: String? = nil, column: String) {
         self.schema = schema
         self.table = table
         self.column = column
@@ -134,21 +134,21 @@ public struct ColumnReference: Sendable, Equatable {
 }
 
 /// An optionally schema-qualified object name, `[schema.]name`.
-public struct QualifiedName: Sendable, Equatable {
+package struct QualifiedName: Sendable, Equatable {
     /// The schema qualifier, if any.
-    public var schema: String?
+    package var schema: String?
     /// The object name.
-    public var name: String
+    package var name: String
 
     /// Creates a qualified name.
-    public init(schema: String? = nil, name: String) {
+    package init(schema: String? = nil, name: String) {
         self.schema = schema
         self.name = name
     }
 }
 
 /// Prefix operators.
-public enum UnaryOperator: String, Sendable, Equatable {
+package enum UnaryOperator: String, Sendable, Equatable {
     /// `-x`.
     case negate = "-"
     /// `+x`.
@@ -160,7 +160,7 @@ public enum UnaryOperator: String, Sendable, Equatable {
 }
 
 /// Binary operators; the raw value is the canonical spelling.
-public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
+package enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
     /// `OR`.
     case or = "OR"
     /// `AND`.
@@ -208,7 +208,7 @@ public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The pattern-matching operators.
-public enum LikeOperator: String, Sendable, Equatable {
+package enum LikeOperator: String, Sendable, Equatable {
     /// `LIKE`.
     case like = "LIKE"
     /// `GLOB`.
@@ -220,23 +220,23 @@ public enum LikeOperator: String, Sendable, Equatable {
 }
 
 /// A declared type name such as `INTEGER`, `VARCHAR(20)` or `DECIMAL(10, 2)`.
-public struct TypeName: Sendable, Equatable {
+package struct TypeName: Sendable, Equatable {
     /// The type's words joined by single spaces, as written (e.g. `UNSIGNED BIG INT`).
-    public var name: String
+    package var name: String
     /// The signed numeric arguments, as written without spaces (zero, one or two of them).
-    public var arguments: [String]
+    package var arguments: [String]
 
     /// Creates a type name.
-    public init(name: String, arguments: [String] = []) {
+    package init(name: String, arguments: [String] = []) {
         self.name = name
         self.arguments = arguments
     }
 }
 
 /// A function call.
-public struct FunctionCall: Sendable, Equatable {
+package struct FunctionCall: Sendable, Equatable {
     /// The arguments of a call.
-    public enum Arguments: Sendable, Equatable {
+    package enum Arguments: Sendable, Equatable {
         /// `f(*)`, as in `count(*)`.
         case star
         /// `f([DISTINCT] a, b, …)`; the list may be empty.
@@ -244,42 +244,42 @@ public struct FunctionCall: Sendable, Equatable {
     }
 
     /// The function name as written.
-    public var name: String
+    package var name: String
     /// The arguments.
-    public var arguments: Arguments
+    package var arguments: Arguments
 
     /// Creates a function call.
-    public init(name: String, arguments: Arguments) {
+    package init(name: String, arguments: Arguments) {
         self.name = name
         self.arguments = arguments
     }
 }
 
 /// A `CASE` expression.
-public struct CaseExpression: Sendable, Equatable {
+package struct CaseExpression: Sendable, Equatable {
     /// One `WHEN condition THEN result` branch.
-    public struct Branch: Sendable, Equatable {
+    package struct Branch: Sendable, Equatable {
         /// The `WHEN` operand.
-        public var condition: SQLExpression
+        package var condition: SQLExpression
         /// The `THEN` operand.
-        public var result: SQLExpression
+        package var result: SQLExpression
 
         /// Creates a branch.
-        public init(condition: SQLExpression, result: SQLExpression) {
+        package init(condition: SQLExpression, result: SQLExpression) {
             self.condition = condition
             self.result = result
         }
     }
 
     /// The operand compared against each `WHEN` value, if any.
-    public var base: SQLExpression?
+    package var base: SQLExpression?
     /// The branches, in order (at least one).
-    public var branches: [Branch]
+    package var branches: [Branch]
     /// The `ELSE` result, if any.
-    public var elseResult: SQLExpression?
+    package var elseResult: SQLExpression?
 
     /// Creates a `CASE` expression.
-    public init(base: SQLExpression?, branches: [Branch], elseResult: SQLExpression?) {
+    package init(base: SQLExpression?, branches: [Branch], elseResult: SQLExpression?) {
         self.base = base
         self.branches = branches
         self.elseResult = elseResult

@@ -73,7 +73,7 @@ extension SQLExpression: CustomStringConvertible {
     }
 
     /// The canonical SQL text of the expression.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .literal(let literal):
             return literal.description
@@ -138,7 +138,7 @@ extension SQLExpression: CustomStringConvertible {
 
 extension Literal: CustomStringConvertible {
     /// The canonical SQL text of the literal.
-    public var description: String {
+    package var description: String {
         switch self {
         case .integer(let value):
             // Negative integers only arise from hex literals and -9223372036854775808; hex round-trips exactly.
@@ -169,14 +169,14 @@ extension Literal: CustomStringConvertible {
 
 extension TypeName: CustomStringConvertible {
     /// The type name with its arguments, e.g. `DECIMAL(10, 2)`.
-    public var description: String {
+    package var description: String {
         arguments.isEmpty ? name : "\(name)(\(arguments.joined(separator: ", ")))"
     }
 }
 
 extension SelectStatement: CustomStringConvertible {
     /// The canonical SQL text of the select.
-    public var description: String {
+    package var description: String {
         var text = with.map { "\($0) " } ?? ""
         text += first.description
         for term in compounds { text += " \(term.op.rawValue) \(term.core)" }
@@ -191,7 +191,7 @@ extension SelectStatement: CustomStringConvertible {
 
 extension WithClause: CustomStringConvertible {
     /// `WITH [RECURSIVE] name [(columns)] AS (select), …`.
-    public var description: String {
+    package var description: String {
         "WITH " + (recursive ? "RECURSIVE " : "")
             + SQLFormat.list(tables) { table in
                 SQLFormat.identifier(table.name) + (table.columns.map { " " + SQLFormat.identifiers($0) } ?? "")
@@ -202,7 +202,7 @@ extension WithClause: CustomStringConvertible {
 
 extension SelectCore: CustomStringConvertible {
     /// The canonical SQL text of the core.
-    public var description: String {
+    package var description: String {
         switch self {
         case .values(let rows):
             return "VALUES " + SQLFormat.list(rows) { "(" + SQLFormat.list($0) { $0.description } + ")" }
@@ -220,7 +220,7 @@ extension SelectCore: CustomStringConvertible {
 
 extension ResultColumn: CustomStringConvertible {
     /// `*`, `t.*` or `expr [AS alias]`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .all: return "*"
         case .allOf(let table): return SQLFormat.identifier(table) + ".*"
@@ -232,7 +232,7 @@ extension ResultColumn: CustomStringConvertible {
 
 extension FromClause: CustomStringConvertible {
     /// The canonical text after `FROM`.
-    public var description: String {
+    package var description: String {
         var text = first.description
         for join in joins {
             text += join.op == .comma ? ", " : " \(join.op.rawValue) "
@@ -249,7 +249,7 @@ extension FromClause: CustomStringConvertible {
 
 extension TableSource: CustomStringConvertible {
     /// `name [AS alias]` or `(select) [AS alias]`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .table(let name, let alias):
             return SQLFormat.qualified(name) + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
@@ -261,14 +261,14 @@ extension TableSource: CustomStringConvertible {
 
 extension OrderingTerm: CustomStringConvertible {
     /// `expr [ASC|DESC] [NULLS FIRST|LAST]`.
-    public var description: String {
+    package var description: String {
         expression.description + (order.map { " " + $0.rawValue } ?? "") + (nulls.map { " " + $0.rawValue } ?? "")
     }
 }
 
 extension IndexedColumn: CustomStringConvertible {
     /// `expr [COLLATE name] [ASC|DESC]`.
-    public var description: String {
+    package var description: String {
         expression.description + (collation.map { " COLLATE " + SQLFormat.identifier($0) } ?? "")
             + (order.map { " " + $0.rawValue } ?? "")
     }
@@ -276,14 +276,14 @@ extension IndexedColumn: CustomStringConvertible {
 
 extension Assignment: CustomStringConvertible {
     /// `col = expr` or `(a, b) = expr`.
-    public var description: String {
+    package var description: String {
         (columns.count == 1 ? SQLFormat.identifier(columns[0]) : SQLFormat.identifiers(columns)) + " = \(value)"
     }
 }
 
 extension UpsertClause: CustomStringConvertible {
     /// `ON CONFLICT …`.
-    public var description: String {
+    package var description: String {
         var text = "ON CONFLICT"
         if let target { text += " (" + SQLFormat.list(target) { $0.description } + ")" }
         if let targetWhere { text += " WHERE \(targetWhere)" }
@@ -300,7 +300,7 @@ extension UpsertClause: CustomStringConvertible {
 
 extension ForeignKeyClause: CustomStringConvertible {
     /// `REFERENCES table [(columns)] [actions] [deferrable]`.
-    public var description: String {
+    package var description: String {
         var text = "REFERENCES " + SQLFormat.identifier(table)
         if !columns.isEmpty { text += " " + SQLFormat.identifiers(columns) }
         for action in actions { text += " \(action.event.rawValue) \(action.action.rawValue)" }
@@ -311,7 +311,7 @@ extension ForeignKeyClause: CustomStringConvertible {
 
 extension ColumnConstraint: CustomStringConvertible {
     /// The canonical constraint text.
-    public var description: String {
+    package var description: String {
         let prefix = name.map { "CONSTRAINT \(SQLFormat.identifier($0)) " } ?? ""
         let body: String
         switch kind {
@@ -342,7 +342,7 @@ extension ColumnConstraint: CustomStringConvertible {
 
 extension TableConstraint: CustomStringConvertible {
     /// The canonical constraint text.
-    public var description: String {
+    package var description: String {
         let prefix = name.map { "CONSTRAINT \(SQLFormat.identifier($0)) " } ?? ""
         switch kind {
         case .primaryKey(let columns, let onConflict):
@@ -361,7 +361,7 @@ extension TableConstraint: CustomStringConvertible {
 
 extension ColumnDefinition: CustomStringConvertible {
     /// `name [type] [constraints]`.
-    public var description: String {
+    package var description: String {
         ([SQLFormat.identifier(name)] + (type.map { [$0.description] } ?? []) + constraints.map(\.description))
             .joined(separator: " ")
     }
@@ -369,12 +369,12 @@ extension ColumnDefinition: CustomStringConvertible {
 
 extension Statement: CustomStringConvertible {
     /// The canonical SQL text of the statement (without a trailing `;`).
-    public var description: String { kind.description }
+    package var description: String { kind.description }
 }
 
 extension Statement.Kind: CustomStringConvertible {
     /// The canonical SQL text of the statement (without a trailing `;`).
-    public var description: String {
+    package var description: String {
         switch self {
         case .select(let select):
             return select.description

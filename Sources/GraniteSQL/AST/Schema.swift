@@ -1,16 +1,16 @@
 /// `CREATE TABLE [IF NOT EXISTS] name (columns, constraints)`.
-public struct CreateTableStatement: Sendable, Equatable {
+package struct CreateTableStatement: Sendable, Equatable {
     /// Whether `IF NOT EXISTS` was given.
-    public var ifNotExists: Bool
+    package var ifNotExists: Bool
     /// The table name.
-    public var name: QualifiedName
+    package var name: QualifiedName
     /// The column definitions (at least one).
-    public var columns: [ColumnDefinition]
+    package var columns: [ColumnDefinition]
     /// The table constraints.
-    public var constraints: [TableConstraint]
+    package var constraints: [TableConstraint]
 
     /// Creates a create-table statement.
-    public init(
+    package init(
         ifNotExists: Bool = false, name: QualifiedName, columns: [ColumnDefinition],
         constraints: [TableConstraint] = []
     ) {
@@ -22,16 +22,16 @@ public struct CreateTableStatement: Sendable, Equatable {
 }
 
 /// A column definition: `name [type] [constraints…]`.
-public struct ColumnDefinition: Sendable, Equatable {
+package struct ColumnDefinition: Sendable, Equatable {
     /// The column name.
-    public var name: String
+    package var name: String
     /// The declared type, if any.
-    public var type: TypeName?
+    package var type: TypeName?
     /// The column constraints, in order.
-    public var constraints: [ColumnConstraint]
+    package var constraints: [ColumnConstraint]
 
     /// Creates a column definition.
-    public init(name: String, type: TypeName? = nil, constraints: [ColumnConstraint] = []) {
+    package init(name: String, type: TypeName? = nil, constraints: [ColumnConstraint] = []) {
         self.name = name
         self.type = type
         self.constraints = constraints
@@ -39,9 +39,9 @@ public struct ColumnDefinition: Sendable, Equatable {
 }
 
 /// A column constraint with an optional `CONSTRAINT name`.
-public struct ColumnConstraint: Sendable, Equatable {
+package struct ColumnConstraint: Sendable, Equatable {
     /// The constraint forms.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `PRIMARY KEY [ASC|DESC] [ON CONFLICT …] [AUTOINCREMENT]`.
         case primaryKey(order: SortOrder?, onConflict: ConflictResolution?, autoincrement: Bool)
         /// `NOT NULL [ON CONFLICT …]`.
@@ -60,21 +60,21 @@ public struct ColumnConstraint: Sendable, Equatable {
     }
 
     /// The `CONSTRAINT name`, if given.
-    public var name: String?
+    package var name: String?
     /// The constraint.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates a column constraint.
-    public init(name: String? = nil, _ kind: Kind) {
+    package init(name: String? = nil, _ kind: Kind) {
         self.name = name
         self.kind = kind
     }
 }
 
 /// A table constraint with an optional `CONSTRAINT name`.
-public struct TableConstraint: Sendable, Equatable {
+package struct TableConstraint: Sendable, Equatable {
     /// The constraint forms.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `PRIMARY KEY (columns) [ON CONFLICT …]`.
         case primaryKey([IndexedColumn], onConflict: ConflictResolution?)
         /// `UNIQUE (columns) [ON CONFLICT …]`.
@@ -86,21 +86,21 @@ public struct TableConstraint: Sendable, Equatable {
     }
 
     /// The `CONSTRAINT name`, if given.
-    public var name: String?
+    package var name: String?
     /// The constraint.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates a table constraint.
-    public init(name: String? = nil, _ kind: Kind) {
+    package init(name: String? = nil, _ kind: Kind) {
         self.name = name
         self.kind = kind
     }
 }
 
 /// `REFERENCES table [(columns)] [ON DELETE|ON UPDATE action]… [[NOT] DEFERRABLE [INITIALLY …]]`.
-public struct ForeignKeyClause: Sendable, Equatable {
+package struct ForeignKeyClause: Sendable, Equatable {
     /// When a foreign key action fires.
-    public enum Event: String, Sendable, Equatable {
+    package enum Event: String, Sendable, Equatable {
         /// `ON DELETE`.
         case delete = "ON DELETE"
         /// `ON UPDATE`.
@@ -108,7 +108,7 @@ public struct ForeignKeyClause: Sendable, Equatable {
     }
 
     /// Foreign key actions.
-    public enum Action: String, Sendable, Equatable {
+    package enum Action: String, Sendable, Equatable {
         /// `SET NULL`.
         case setNull = "SET NULL"
         /// `SET DEFAULT`.
@@ -122,7 +122,7 @@ public struct ForeignKeyClause: Sendable, Equatable {
     }
 
     /// Deferral of constraint checking.
-    public enum Deferrable: String, Sendable, Equatable {
+    package enum Deferrable: String, Sendable, Equatable {
         /// `DEFERRABLE INITIALLY DEFERRED`.
         case initiallyDeferred = "DEFERRABLE INITIALLY DEFERRED"
         /// `DEFERRABLE [INITIALLY IMMEDIATE]`.
@@ -132,16 +132,16 @@ public struct ForeignKeyClause: Sendable, Equatable {
     }
 
     /// The referenced table.
-    public var table: String
+    package var table: String
     /// The referenced columns (empty means the primary key).
-    public var columns: [String]
+    package var columns: [String]
     /// The actions, in the order written.
-    public var actions: [ForeignKeyActionClause]
+    package var actions: [ForeignKeyActionClause]
     /// The deferral clause, if any.
-    public var deferrable: Deferrable?
+    package var deferrable: Deferrable?
 
     /// Creates a foreign key clause.
-    public init(
+    package init(
         table: String, columns: [String] = [], actions: [ForeignKeyActionClause] = [], deferrable: Deferrable? = nil
     ) {
         self.table = table
@@ -152,59 +152,59 @@ public struct ForeignKeyClause: Sendable, Equatable {
 }
 
 /// One `ON DELETE|ON UPDATE action` clause.
-public struct ForeignKeyActionClause: Sendable, Equatable {
+package struct ForeignKeyActionClause: Sendable, Equatable {
     /// The triggering event.
-    public var event: ForeignKeyClause.Event
+    package var event: ForeignKeyClause.Event
     /// The action.
-    public var action: ForeignKeyClause.Action
+    package var action: ForeignKeyClause.Action
 
     /// Creates an action clause.
-    public init(event: ForeignKeyClause.Event, action: ForeignKeyClause.Action) {
+    package init(event: ForeignKeyClause.Event, action: ForeignKeyClause.Action) {
         self.event = event
         self.action = action
     }
 }
 
 /// An indexed column: `expr [COLLATE name] [ASC|DESC]`. A top-level `COLLATE` is split out into ``collation``.
-public struct IndexedColumn: Sendable, Equatable {
+package struct IndexedColumn: Sendable, Equatable {
     /// The column or expression.
-    public var expression: SQLExpression
+    package var expression: SQLExpression
     /// The collation, if given.
-    public var collation: String?
+    package var collation: String?
     /// The sort order, if given.
-    public var order: SortOrder?
+    package var order: SortOrder?
 
     /// Creates an indexed column.
-    public init(expression: SQLExpression, collation: String? = nil, order: SortOrder? = nil) {
+    package init(expression: SQLExpression, collation: String? = nil, order: SortOrder? = nil) {
         self.expression = expression
         self.collation = collation
         self.order = order
     }
 
     /// The column name when the expression is a plain unqualified column reference.
-    public var columnName: String? {
+    package var columnName: String? {
         if case .column(let reference) = expression.kind, reference.table == nil { return reference.column }
         return nil
     }
 }
 
 /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (columns) [WHERE condition]`.
-public struct CreateIndexStatement: Sendable, Equatable {
+package struct CreateIndexStatement: Sendable, Equatable {
     /// Whether `UNIQUE` was given.
-    public var unique: Bool
+    package var unique: Bool
     /// Whether `IF NOT EXISTS` was given.
-    public var ifNotExists: Bool
+    package var ifNotExists: Bool
     /// The index name.
-    public var name: QualifiedName
+    package var name: QualifiedName
     /// The indexed table.
-    public var table: String
+    package var table: String
     /// The indexed columns (at least one).
-    public var columns: [IndexedColumn]
+    package var columns: [IndexedColumn]
     /// The partial-index condition, if any.
-    public var whereClause: SQLExpression?
+    package var whereClause: SQLExpression?
 
     /// Creates a create-index statement.
-    public init(
+    package init(
         unique: Bool = false, ifNotExists: Bool = false, name: QualifiedName, table: String,
         columns: [IndexedColumn], whereClause: SQLExpression? = nil
     ) {
@@ -218,23 +218,23 @@ public struct CreateIndexStatement: Sendable, Equatable {
 }
 
 /// `DROP TABLE|INDEX [IF EXISTS] name`.
-public struct DropStatement: Sendable, Equatable {
+package struct DropStatement: Sendable, Equatable {
     /// Whether `IF EXISTS` was given.
-    public var ifExists: Bool
+    package var ifExists: Bool
     /// The dropped object.
-    public var name: QualifiedName
+    package var name: QualifiedName
 
     /// Creates a drop statement.
-    public init(ifExists: Bool = false, name: QualifiedName) {
+    package init(ifExists: Bool = false, name: QualifiedName) {
         self.ifExists = ifExists
         self.name = name
     }
 }
 
 /// `ALTER TABLE name action`.
-public struct AlterTableStatement: Sendable, Equatable {
+package struct AlterTableStatement: Sendable, Equatable {
     /// The alterations.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// `RENAME TO newName`.
         case renameTable(to: String)
         /// `RENAME [COLUMN] old TO new`.
@@ -246,12 +246,12 @@ public struct AlterTableStatement: Sendable, Equatable {
     }
 
     /// The altered table.
-    public var table: QualifiedName
+    package var table: QualifiedName
     /// The alteration.
-    public var action: Action
+    package var action: Action
 
     /// Creates an alter-table statement.
-    public init(table: QualifiedName, action: Action) {
+    package init(table: QualifiedName, action: Action) {
         self.table = table
         self.action = action
     }

@@ -1,20 +1,20 @@
 /// A complete `SELECT` statement: one or more cores joined by compound operators, then `ORDER BY` and `LIMIT`.
 ///
 /// Compound terms are stored flat and evaluate left to right, as in SQLite.
-public struct SelectStatement: Sendable, Equatable {
+package struct SelectStatement: Sendable, Equatable {
     /// The first core.
-    public var first: SelectCore
+    package var first: SelectCore
     /// The remaining cores with the operator joining each to everything before it.
-    public var compounds: [CompoundTerm]
+    package var compounds: [CompoundTerm]
     /// The `ORDER BY` terms (empty when absent).
-    public var orderBy: [OrderingTerm]
+    package var orderBy: [OrderingTerm]
     /// The `LIMIT` clause, if any.
-    public var limit: LimitClause?
+    package var limit: LimitClause?
     /// The leading `WITH` clause, if any.
-    public var with: WithClause?
+    package var with: WithClause?
 
     /// Creates a select statement.
-    public init(
+    package init(
         first: SelectCore, compounds: [CompoundTerm] = [], orderBy: [OrderingTerm] = [], limit: LimitClause? = nil,
         with: WithClause? = nil
     ) {
@@ -27,23 +27,23 @@ public struct SelectStatement: Sendable, Equatable {
 }
 
 /// `WITH [RECURSIVE] name [(columns)] AS (select), …`.
-public struct WithClause: Sendable, Equatable {
+package struct WithClause: Sendable, Equatable {
     /// Whether `RECURSIVE` was given.
-    public var recursive: Bool
+    package var recursive: Bool
     /// The common table expressions, in order (at least one).
-    public var tables: [CommonTableExpression]
+    package var tables: [CommonTableExpression]
 
     /// Creates a `WITH` clause.
-    public init(recursive: Bool = false, tables: [CommonTableExpression]) {
+    package init(recursive: Bool = false, tables: [CommonTableExpression]) {
         self.recursive = recursive
         self.tables = tables
     }
 }
 
 /// One common table expression: `name [(columns)] AS [[NOT] MATERIALIZED] (select)`.
-public struct CommonTableExpression: Sendable, Equatable {
+package struct CommonTableExpression: Sendable, Equatable {
     /// Materialization hints.
-    public enum Materialization: String, Sendable, Equatable {
+    package enum Materialization: String, Sendable, Equatable {
         /// `MATERIALIZED`.
         case materialized = "MATERIALIZED"
         /// `NOT MATERIALIZED`.
@@ -51,16 +51,16 @@ public struct CommonTableExpression: Sendable, Equatable {
     }
 
     /// The table name.
-    public var name: String
+    package var name: String
     /// The explicit column names, if given.
-    public var columns: [String]?
+    package var columns: [String]?
     /// The materialization hint, if given.
-    public var materialization: Materialization?
+    package var materialization: Materialization?
     /// The defining query.
-    public var select: SelectStatement
+    package var select: SelectStatement
 
     /// Creates a common table expression.
-    public init(
+    package init(
         name: String, columns: [String]? = nil, materialization: Materialization? = nil, select: SelectStatement
     ) {
         self.name = name
@@ -71,21 +71,21 @@ public struct CommonTableExpression: Sendable, Equatable {
 }
 
 /// One compound step: `UNION [ALL] | INTERSECT | EXCEPT core`.
-public struct CompoundTerm: Sendable, Equatable {
+package struct CompoundTerm: Sendable, Equatable {
     /// The compound operator.
-    public var op: CompoundOperator
+    package var op: CompoundOperator
     /// The right-hand core.
-    public var core: SelectCore
+    package var core: SelectCore
 
     /// Creates a compound step.
-    public init(op: CompoundOperator, core: SelectCore) {
+    package init(op: CompoundOperator, core: SelectCore) {
         self.op = op
         self.core = core
     }
 }
 
 /// Compound-select operators.
-public enum CompoundOperator: String, Sendable, Equatable {
+package enum CompoundOperator: String, Sendable, Equatable {
     /// `UNION`.
     case union = "UNION"
     /// `UNION ALL`.
@@ -97,7 +97,7 @@ public enum CompoundOperator: String, Sendable, Equatable {
 }
 
 /// A select core: either a `SELECT …` clause or a `VALUES (…), (…)` list.
-public indirect enum SelectCore: Sendable, Equatable {
+package indirect enum SelectCore: Sendable, Equatable {
     /// `SELECT [DISTINCT] columns [FROM …] [WHERE …] [GROUP BY …] [HAVING …]`.
     case select(SelectClause)
     /// `VALUES (…), (…)`; every row is non-empty.
@@ -105,22 +105,22 @@ public indirect enum SelectCore: Sendable, Equatable {
 }
 
 /// The body of a simple `SELECT`.
-public struct SelectClause: Sendable, Equatable {
+package struct SelectClause: Sendable, Equatable {
     /// Whether `DISTINCT` was given (`ALL` is the default).
-    public var distinct: Bool
+    package var distinct: Bool
     /// The result columns (at least one).
-    public var columns: [ResultColumn]
+    package var columns: [ResultColumn]
     /// The `FROM` clause, if any.
-    public var from: FromClause?
+    package var from: FromClause?
     /// The `WHERE` condition, if any.
-    public var whereClause: SQLExpression?
+    package var whereClause: SQLExpression?
     /// The `GROUP BY` expressions (empty when absent).
-    public var groupBy: [SQLExpression]
+    package var groupBy: [SQLExpression]
     /// The `HAVING` condition, if any.
-    public var having: SQLExpression?
+    package var having: SQLExpression?
 
     /// Creates a select clause.
-    public init(
+    package init(
         distinct: Bool = false, columns: [ResultColumn], from: FromClause? = nil, whereClause: SQLExpression? = nil,
         groupBy: [SQLExpression] = [], having: SQLExpression? = nil
     ) {
@@ -134,7 +134,7 @@ public struct SelectClause: Sendable, Equatable {
 }
 
 /// One result column (also used for `RETURNING`).
-public enum ResultColumn: Sendable, Equatable {
+package enum ResultColumn: Sendable, Equatable {
     /// `*`.
     case all
     /// `table.*`.
@@ -144,21 +144,21 @@ public enum ResultColumn: Sendable, Equatable {
 }
 
 /// A `FROM` clause: a first table followed by zero or more joins, stored flat (left-associative).
-public struct FromClause: Sendable, Equatable {
+package struct FromClause: Sendable, Equatable {
     /// The first table or subquery.
-    public var first: TableSource
+    package var first: TableSource
     /// The joined tables, in order.
-    public var joins: [JoinClause]
+    package var joins: [JoinClause]
 
     /// Creates a `FROM` clause.
-    public init(first: TableSource, joins: [JoinClause] = []) {
+    package init(first: TableSource, joins: [JoinClause] = []) {
         self.first = first
         self.joins = joins
     }
 }
 
 /// A table or subquery in a `FROM` clause.
-public indirect enum TableSource: Sendable, Equatable {
+package indirect enum TableSource: Sendable, Equatable {
     /// `[schema.]table [[AS] alias]`.
     case table(QualifiedName, alias: String?)
     /// `(SELECT …) [[AS] alias]`.
@@ -166,16 +166,16 @@ public indirect enum TableSource: Sendable, Equatable {
 }
 
 /// One join step in a `FROM` clause.
-public struct JoinClause: Sendable, Equatable {
+package struct JoinClause: Sendable, Equatable {
     /// The join operator.
-    public var op: JoinOperator
+    package var op: JoinOperator
     /// The right-hand table.
-    public var source: TableSource
+    package var source: TableSource
     /// The `ON` / `USING` constraint, if any.
-    public var constraint: JoinConstraint?
+    package var constraint: JoinConstraint?
 
     /// Creates a join step.
-    public init(op: JoinOperator, source: TableSource, constraint: JoinConstraint? = nil) {
+    package init(op: JoinOperator, source: TableSource, constraint: JoinConstraint? = nil) {
         self.op = op
         self.source = source
         self.constraint = constraint
@@ -183,7 +183,7 @@ public struct JoinClause: Sendable, Equatable {
 }
 
 /// The join operators.
-public enum JoinOperator: String, Sendable, Equatable {
+package enum JoinOperator: String, Sendable, Equatable {
     /// `,`.
     case comma = ","
     /// `JOIN` / `INNER JOIN`.
@@ -199,7 +199,7 @@ public enum JoinOperator: String, Sendable, Equatable {
 }
 
 /// A join constraint.
-public enum JoinConstraint: Sendable, Equatable {
+package enum JoinConstraint: Sendable, Equatable {
     /// `ON expr`.
     case on(SQLExpression)
     /// `USING (columns)`.
@@ -207,7 +207,7 @@ public enum JoinConstraint: Sendable, Equatable {
 }
 
 /// Sort direction.
-public enum SortOrder: String, Sendable, Equatable {
+package enum SortOrder: String, Sendable, Equatable {
     /// `ASC`.
     case ascending = "ASC"
     /// `DESC`.
@@ -215,7 +215,7 @@ public enum SortOrder: String, Sendable, Equatable {
 }
 
 /// Placement of NULLs in an ordering.
-public enum NullsOrder: String, Sendable, Equatable {
+package enum NullsOrder: String, Sendable, Equatable {
     /// `NULLS FIRST`.
     case first = "NULLS FIRST"
     /// `NULLS LAST`.
@@ -223,16 +223,16 @@ public enum NullsOrder: String, Sendable, Equatable {
 }
 
 /// One `ORDER BY` term. A `COLLATE` is part of ``expression``.
-public struct OrderingTerm: Sendable, Equatable {
+package struct OrderingTerm: Sendable, Equatable {
     /// The sort key.
-    public var expression: SQLExpression
+    package var expression: SQLExpression
     /// The explicit direction, if any.
-    public var order: SortOrder?
+    package var order: SortOrder?
     /// The explicit NULLs placement, if any.
-    public var nulls: NullsOrder?
+    package var nulls: NullsOrder?
 
     /// Creates an ordering term.
-    public init(expression: SQLExpression, order: SortOrder? = nil, nulls: NullsOrder? = nil) {
+    package init(expression: SQLExpression, order: SortOrder? = nil, nulls: NullsOrder? = nil) {
         self.expression = expression
         self.order = order
         self.nulls = nulls
@@ -240,14 +240,14 @@ public struct OrderingTerm: Sendable, Equatable {
 }
 
 /// `LIMIT limit [OFFSET offset]`; `LIMIT a, b` is normalised to `LIMIT b OFFSET a`.
-public struct LimitClause: Sendable, Equatable {
+package struct LimitClause: Sendable, Equatable {
     /// The row limit.
-    public var limit: SQLExpression
+    package var limit: SQLExpression
     /// The offset, if any.
-    public var offset: SQLExpression?
+    package var offset: SQLExpression?
 
     /// Creates a limit clause.
-    public init(limit: SQLExpression, offset: SQLExpression? = nil) {
+    package init(limit: SQLExpression, offset: SQLExpression? = nil) {
         self.limit = limit
         self.offset = offset
     }

@@ -1,19 +1,19 @@
 /// One parsed SQL statement with its source range, original text and parameter list.
 ///
 /// Equality is structural: only ``kind`` is compared, so source ranges and formatting do not matter.
-public struct Statement: Sendable, Equatable {
+package struct Statement: Sendable, Equatable {
     /// What the statement is.
-    public var kind: Kind
+    package var kind: Kind
     /// The source range of the statement (without the trailing `;`).
-    public var range: SourceRange
+    package var range: SourceRange
     /// The original SQL text of the statement (the substring covered by ``range``), e.g. for storing
     /// `CREATE` statements verbatim in the schema.
-    public var sourceText: String
+    package var sourceText: String
     /// The bound parameters the statement uses.
-    public var parameters: ParameterList
+    package var parameters: ParameterList
 
     /// Creates a statement.
-    public init(
+    package init(
         _ kind: Kind, range: SourceRange = SourceRange(start: .start, end: .start), sourceText: String = "",
         parameters: ParameterList = ParameterList()
     ) {
@@ -24,10 +24,10 @@ public struct Statement: Sendable, Equatable {
     }
 
     /// Structural equality; ranges, source text and parameter lists are ignored.
-    public static func == (lhs: Statement, rhs: Statement) -> Bool { lhs.kind == rhs.kind }
+    package static func == (lhs: Statement, rhs: Statement) -> Bool { lhs.kind == rhs.kind }
 
     /// The statement forms.
-    public indirect enum Kind: Sendable, Equatable {
+    package indirect enum Kind: Sendable, Equatable {
         /// `SELECT …` or `VALUES …`.
         case select(SelectStatement)
         /// `INSERT …` / `REPLACE …`.
@@ -84,7 +84,7 @@ public struct ParameterList: Sendable, Equatable {
 }
 
 /// `BEGIN` transaction modes.
-public enum TransactionMode: String, Sendable, Equatable {
+package enum TransactionMode: String, Sendable, Equatable {
     /// `DEFERRED`.
     case deferred = "DEFERRED"
     /// `IMMEDIATE`.
@@ -94,7 +94,7 @@ public enum TransactionMode: String, Sendable, Equatable {
 }
 
 /// Conflict-resolution algorithms (`INSERT OR …`, `ON CONFLICT …` in constraints).
-public enum ConflictResolution: String, Sendable, Equatable {
+package enum ConflictResolution: String, Sendable, Equatable {
     /// `ROLLBACK`.
     case rollback = "ROLLBACK"
     /// `ABORT`.
@@ -110,9 +110,9 @@ public enum ConflictResolution: String, Sendable, Equatable {
 /// `INSERT [OR action] INTO table [(columns)] source [upsert…] [RETURNING …]`.
 ///
 /// `REPLACE INTO` is represented as `INSERT OR REPLACE INTO`.
-public struct InsertStatement: Sendable, Equatable {
+package struct InsertStatement: Sendable, Equatable {
     /// The source of the inserted rows.
-    public indirect enum Source: Sendable, Equatable {
+    package indirect enum Source: Sendable, Equatable {
         /// `VALUES (…), …` or `SELECT …` (a `VALUES` source is a select whose core is `.values`).
         case select(SelectStatement)
         /// `DEFAULT VALUES`.
@@ -120,20 +120,20 @@ public struct InsertStatement: Sendable, Equatable {
     }
 
     /// The `OR …` conflict action, if any.
-    public var orAction: ConflictResolution?
+    package var orAction: ConflictResolution?
     /// The target table.
-    public var table: QualifiedName
+    package var table: QualifiedName
     /// The explicit column list, if any.
-    public var columns: [String]?
+    package var columns: [String]?
     /// The row source.
-    public var source: Source
+    package var source: Source
     /// The `ON CONFLICT` clauses, in order.
-    public var upsert: [UpsertClause]
+    package var upsert: [UpsertClause]
     /// The `RETURNING` columns, if any.
-    public var returning: [ResultColumn]?
+    package var returning: [ResultColumn]?
 
     /// Creates an insert statement.
-    public init(
+    package init(
         orAction: ConflictResolution? = nil, table: QualifiedName, columns: [String]? = nil, source: Source,
         upsert: [UpsertClause] = [], returning: [ResultColumn]? = nil
     ) {
@@ -147,9 +147,9 @@ public struct InsertStatement: Sendable, Equatable {
 }
 
 /// `ON CONFLICT [(target) [WHERE …]] DO NOTHING | DO UPDATE SET … [WHERE …]`.
-public struct UpsertClause: Sendable, Equatable {
+package struct UpsertClause: Sendable, Equatable {
     /// The action taken on conflict.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// `DO NOTHING`.
         case nothing
         /// `DO UPDATE SET assignments [WHERE condition]`.
@@ -157,14 +157,14 @@ public struct UpsertClause: Sendable, Equatable {
     }
 
     /// The conflict target columns, if given.
-    public var target: [IndexedColumn]?
+    package var target: [IndexedColumn]?
     /// The `WHERE` on the conflict target, if any.
-    public var targetWhere: SQLExpression?
+    package var targetWhere: SQLExpression?
     /// The action.
-    public var action: Action
+    package var action: Action
 
     /// Creates an upsert clause.
-    public init(target: [IndexedColumn]? = nil, targetWhere: SQLExpression? = nil, action: Action) {
+    package init(target: [IndexedColumn]? = nil, targetWhere: SQLExpression? = nil, action: Action) {
         self.target = target
         self.targetWhere = targetWhere
         self.action = action
@@ -172,34 +172,34 @@ public struct UpsertClause: Sendable, Equatable {
 }
 
 /// `column = expr` or `(a, b) = expr` in `SET`.
-public struct Assignment: Sendable, Equatable {
+package struct Assignment: Sendable, Equatable {
     /// The assigned columns (one, or several for a row assignment).
-    public var columns: [String]
+    package var columns: [String]
     /// The assigned value.
-    public var value: SQLExpression
+    package var value: SQLExpression
 
     /// Creates an assignment.
-    public init(columns: [String], value: SQLExpression) {
+    package init(columns: [String], value: SQLExpression) {
         self.columns = columns
         self.value = value
     }
 }
 
 /// `UPDATE [OR action] table SET … [WHERE …] [RETURNING …]`.
-public struct UpdateStatement: Sendable, Equatable {
+package struct UpdateStatement: Sendable, Equatable {
     /// The `OR …` conflict action, if any.
-    public var orAction: ConflictResolution?
+    package var orAction: ConflictResolution?
     /// The target table.
-    public var table: QualifiedName
+    package var table: QualifiedName
     /// The assignments (at least one).
-    public var assignments: [Assignment]
+    package var assignments: [Assignment]
     /// The `WHERE` condition, if any.
-    public var whereClause: SQLExpression?
+    package var whereClause: SQLExpression?
     /// The `RETURNING` columns, if any.
-    public var returning: [ResultColumn]?
+    package var returning: [ResultColumn]?
 
     /// Creates an update statement.
-    public init(
+    package init(
         orAction: ConflictResolution? = nil, table: QualifiedName, assignments: [Assignment],
         whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil
     ) {
@@ -212,16 +212,16 @@ public struct UpdateStatement: Sendable, Equatable {
 }
 
 /// `DELETE FROM table [WHERE …] [RETURNING …]`.
-public struct DeleteStatement: Sendable, Equatable {
+package struct DeleteStatement: Sendable, Equatable {
     /// The target table.
-    public var table: QualifiedName
+    package var table: QualifiedName
     /// The `WHERE` condition, if any.
-    public var whereClause: SQLExpression?
+    package var whereClause: SQLExpression?
     /// The `RETURNING` columns, if any.
-    public var returning: [ResultColumn]?
+    package var returning: [ResultColumn]?
 
     /// Creates a delete statement.
-    public init(table: QualifiedName, whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil) {
+    package init(table: QualifiedName, whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil) {
         self.table = table
         self.whereClause = whereClause
         self.returning = returning
@@ -229,9 +229,9 @@ public struct DeleteStatement: Sendable, Equatable {
 }
 
 /// `PRAGMA [schema.]name [= value | (value)]`.
-public struct PragmaStatement: Sendable, Equatable {
+package struct PragmaStatement: Sendable, Equatable {
     /// A pragma argument.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         /// A signed number, as written without spaces (e.g. `-2000`).
         case number(String)
         /// A bare name or keyword (e.g. `WAL`, `ON`).
@@ -241,14 +241,14 @@ public struct PragmaStatement: Sendable, Equatable {
     }
 
     /// The pragma name.
-    public var name: QualifiedName
+    package var name: QualifiedName
     /// The argument, if any.
-    public var value: Value?
+    package var value: Value?
     /// Whether the argument was written `(value)` rather than `= value`.
-    public var isCallSyntax: Bool
+    package var isCallSyntax: Bool
 
     /// Creates a pragma statement.
-    public init(name: QualifiedName, value: Value? = nil, isCallSyntax: Bool = false) {
+    package init(name: QualifiedName, value: Value? = nil, isCallSyntax: Bool = false) {
         self.name = name
         self.value = value
         self.isCallSyntax = isCallSyntax

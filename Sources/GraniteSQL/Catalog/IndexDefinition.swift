@@ -1,9 +1,9 @@
 import GraniteStorage
 
 /// One indexed column (or expression) of an ``IndexDefinition``.
-public struct IndexColumn: Sendable, Equatable {
+package struct IndexColumn: Sendable, Equatable {
     /// What is indexed.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// A table column, by position in ``TableDefinition/columns``.
         case column(Int)
         /// An expression over the table's columns.
@@ -11,15 +11,15 @@ public struct IndexColumn: Sendable, Equatable {
     }
 
     /// The indexed column or expression.
-    public var target: Target
+    package var target: Target
     /// The effective collation: the one written in the index, else (for a plain column) the column's; nil means
     /// `BINARY`.
-    public var collation: String?
+    package var collation: String?
     /// The sort order.
-    public var order: SortOrder
+    package var order: SortOrder
 
     /// Creates an indexed column.
-    public init(target: Target, collation: String? = nil, order: SortOrder = .ascending) {
+    package init(target: Target, collation: String? = nil, order: SortOrder = .ascending) {
         self.target = target
         self.collation = collation
         self.order = order
@@ -28,9 +28,9 @@ public struct IndexColumn: Sendable, Equatable {
 
 /// The schema of one index: a `CREATE INDEX` or an automatic index enforcing a `UNIQUE` / `PRIMARY KEY`
 /// constraint. Its entries live in the storage index tree ``storageName``.
-public struct IndexDefinition: Sendable, Equatable {
+package struct IndexDefinition: Sendable, Equatable {
     /// Why the index exists (SQLite's `c`, `u` and `pk` origins).
-    public enum Origin: String, Sendable, Equatable {
+    package enum Origin: String, Sendable, Equatable {
         /// `CREATE INDEX`.
         case createIndex = "c"
         /// A `UNIQUE` constraint.
@@ -40,36 +40,36 @@ public struct IndexDefinition: Sendable, Equatable {
     }
 
     /// The index name.
-    public var name: String
+    package var name: String
     /// The indexed table's name.
-    public var table: String
+    package var table: String
     /// Whether keys must be unique.
-    public var unique: Bool
+    package var unique: Bool
     /// The indexed columns, in key order.
-    public var columns: [IndexColumn]
+    package var columns: [IndexColumn]
     /// The partial-index condition, if any (stored; evaluation may be unsupported).
-    public var whereClause: SQLExpression?
+    package var whereClause: SQLExpression?
     /// The stored `CREATE INDEX` text; nil for automatic indexes.
-    public var sql: String?
+    package var sql: String?
     /// The parsed `CREATE INDEX` statement; nil for automatic indexes.
-    public var statement: CreateIndexStatement?
+    package var statement: CreateIndexStatement?
     /// Why the index exists.
-    public var origin: Origin
+    package var origin: Origin
     /// The `ON CONFLICT` clause of the constraint of an automatic index, if any.
-    public var onConflict: ConflictResolution?
+    package var onConflict: ConflictResolution?
     /// The root page of the index's storage tree (0 until stored).
-    public var rootPage: PageNumber
+    package var rootPage: PageNumber
     /// The name of the index's tree in the storage catalog (`i:<schema rowid>`).
-    public var storageName: String
+    package var storageName: String
     /// The rowid of the index's row in `granite_schema`.
-    public var schemaRowid: Int64
+    package var schemaRowid: Int64
 
     /// Whether the index is automatic (enforces a constraint; cannot be dropped on its own).
-    public var isAutomatic: Bool { origin != .createIndex }
+    package var isAutomatic: Bool { origin != .createIndex }
 
     /// Derives a definition from a `CREATE INDEX` statement on `table`; throws ``SchemaError`` (`no such column: c`)
     /// for unknown plain columns.
-    public init(
+    package init(
         _ statement: CreateIndexStatement, sql: String?, on table: TableDefinition, rootPage: PageNumber = 0,
         storageName: String = "", schemaRowid: Int64 = 0
     ) throws {
@@ -99,7 +99,7 @@ public struct IndexDefinition: Sendable, Equatable {
     }
 
     /// The automatic index enforcing `constraint` of `table`.
-    public init(
+    package init(
         automatic constraint: UniqueConstraint, on table: TableDefinition, rootPage: PageNumber = 0,
         storageName: String = "", schemaRowid: Int64 = 0
     ) {

@@ -6,7 +6,7 @@ import GraniteStorage
 extension SchemaCatalog {
     /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
     /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
-    public mutating func renameTable(_ name: String, to newName: String, engine: StorageEngine) throws {
+    package mutating func renameTable(_ name: String, to newName: String, engine: StorageEngine) throws {
         guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
         if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
         if self.table(named: newName) != nil || index(named: newName) != nil {
@@ -58,7 +58,7 @@ extension SchemaCatalog {
     /// `ALTER TABLE table RENAME COLUMN old TO new`: renames the column in the table's definition, its
     /// constraints, its indexes and foreign keys referencing it, and regenerates their stored SQL from the
     /// canonical form.
-    public mutating func renameColumn(_ old: String, to new: String, in tableName: String, engine: StorageEngine)
+    package mutating func renameColumn(_ old: String, to new: String, in tableName: String, engine: StorageEngine)
         throws
     {
         guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
@@ -109,7 +109,7 @@ extension SchemaCatalog {
     /// `ALTER TABLE table ADD COLUMN definition`, with SQLite's restrictions: no `PRIMARY KEY` or `UNIQUE`
     /// column, a `NOT NULL` column needs a non-NULL default, and the default must be constant. The column text
     /// is spliced into the stored SQL before its closing parenthesis.
-    public mutating func addColumn(_ column: ColumnDefinition, to tableName: String, engine: StorageEngine) throws {
+    package mutating func addColumn(_ column: ColumnDefinition, to tableName: String, engine: StorageEngine) throws {
         guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
         if table.columnIndex(named: column.name) != nil { throw SchemaError("duplicate column name: \(column.name)") }
         var notNull = false

@@ -16,13 +16,13 @@ import GraniteStorage
 /// progress) and is atomic on its own (a savepoint undoes a half-made change). A rolled-back transaction undoes the
 /// stored schema; the in-memory catalog must then be rebuilt with ``load(engine:)``. Creating an index does not
 /// fill its tree: the executor populates it from the table's rows.
-public struct SchemaCatalog: Sendable {
+package struct SchemaCatalog: Sendable {
     /// The name of the schema table in the storage catalog.
-    public static let schemaTableName = "granite_schema"
+    package static let schemaTableName = "granite_schema"
 
     /// The read-only table of schema rows, queryable as `granite_schema` (and, for tools written for SQLite, as
     /// `sqlite_schema` / `sqlite_master`): type, name, tbl_name, rootpage, sql.
-    public static func schemaTable(named name: String) -> TableDefinition? {
+    package static func schemaTable(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
         guard key == "granite_schema" || key == "sqlite_schema" || key == "sqlite_master" else { return nil }
         let sql = "CREATE TABLE \(name)(type text, name text, tbl_name text, rootpage integer, sql text)"
@@ -35,45 +35,45 @@ public struct SchemaCatalog: Sendable {
     private static let savepointName = "granite_schema_change"
 
     /// Bumped on every change and every ``load(engine:)``; statement caches compare it.
-    public internal(set) var schemaVersion = 0
+    package internal(set) var schemaVersion = 0
     /// The storage schema cookie the catalog reflects (see `StorageEngine.schemaCookie`).
-    public internal(set) var cookie: UInt32 = 0
+    package internal(set) var cookie: UInt32 = 0
 
     var tablesByKey: [String: TableDefinition] = [:]
     var indexesByKey: [String: IndexDefinition] = [:]
 
     /// An empty catalog (use ``load(engine:)`` to read a database's schema).
-    public init() {}
+    package init() {}
 
     /// Reads the schema of the database open in `engine`.
-    public init(engine: StorageEngine) throws {
+    package init(engine: StorageEngine) throws {
         try load(engine: engine)
     }
 
     // MARK: Lookup
 
     /// Every table, in creation order.
-    public var tables: [TableDefinition] {
+    package var tables: [TableDefinition] {
         tablesByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
     }
 
     /// Every index, in creation order.
-    public var indexes: [IndexDefinition] {
+    package var indexes: [IndexDefinition] {
         indexesByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
     }
 
     /// The table named `name` (ASCII case-insensitive), if any.
-    public func table(named name: String) -> TableDefinition? {
+    package func table(named name: String) -> TableDefinition? {
         tablesByKey[SchemaNames.key(name)]
     }
 
     /// The index named `name` (ASCII case-insensitive), if any.
-    public func index(named name: String) -> IndexDefinition? {
+    package func index(named name: String) -> IndexDefinition? {
         indexesByKey[SchemaNames.key(name)]
     }
 
     /// The indexes of table `table` (automatic ones included), in creation order.
-    public func indexes(on table: String) -> [IndexDefinition] {
+    package func indexes(on table: String) -> [IndexDefinition] {
         let key = SchemaNames.key(table)
         return indexes.filter { SchemaNames.key($0.table) == key }
     }
@@ -83,7 +83,7 @@ public struct SchemaCatalog: Sendable {
     /// Rebuilds the catalog from `granite_schema`, re-parsing every stored `CREATE` statement.
     ///
     /// Throws ``SchemaError`` (`malformed database schema (name) - reason`) when a row is inconsistent.
-    public mutating func load(engine: StorageEngine) throws {
+    package mutating func load(engine: StorageEngine) throws {
         var tables: [String: TableDefinition] = [:]
         var indexes: [String: IndexDefinition] = [:]
         defer { schemaVersion += 1 }
@@ -151,7 +151,7 @@ public struct SchemaCatalog: Sendable {
     // MARK: Statements
 
     /// Applies a `CREATE TABLE`, `CREATE INDEX`, `DROP TABLE`, `DROP INDEX` or `ALTER TABLE` statement.
-    public mutating func execute(_ statement: Statement, engine: StorageEngine) throws {
+    package mutating func execute(_ statement: Statement, engine: StorageEngine) throws {
         switch statement.kind {
         case .createTable(let create):
             try createTable(create, sql: statement.sourceText, engine: engine)
@@ -181,13 +181,13 @@ public struct SchemaCatalog: Sendable {
     }
 
     /// Executes `CREATE TABLE` from a parsed statement (its ``Statement/sourceText`` is stored).
-    public mutating func createTable(_ statement: Statement, engine: StorageEngine) throws {
+    package mutating func createTable(_ statement: Statement, engine: StorageEngine) throws {
         guard case .createTable(let create) = statement.kind else { throw SchemaError("not a CREATE TABLE statement") }
         try createTable(create, sql: statement.sourceText, engine: engine)
     }
 
     /// Creates a table and its automatic indexes, storing `sql` as its definition.
-    public mutating func createTable(_ create: CreateTableStatement, sql: String, engine: StorageEngine) throws {
+    package mutating func createTable(_ create: CreateTableStatement, sql: String, engine: StorageEngine) throws {
         try createTable(create, sql: sql, engine: engine, allowingReservedName: false)
     }
 
@@ -232,13 +232,13 @@ public struct SchemaCatalog: Sendable {
     }
 
     /// Executes `CREATE INDEX` from a parsed statement (its ``Statement/sourceText`` is stored).
-    public mutating func createIndex(_ statement: Statement, engine: StorageEngine) throws {
+    package mutating func createIndex(_ statement: Statement, engine: StorageEngine) throws {
         guard case .createIndex(let create) = statement.kind else { throw SchemaError("not a CREATE INDEX statement") }
         try createIndex(create, sql: statement.sourceText, engine: engine)
     }
 
     /// Creates an (empty) index, storing `sql` as its definition.
-    public mutating func createIndex(_ create: CreateIndexStatement, sql: String, engine: StorageEngine) throws {
+    package mutating func createIndex(_ create: CreateIndexStatement, sql: String, engine: StorageEngine) throws {
         try Self.checkSchema(create.name)
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
@@ -267,7 +267,7 @@ public struct SchemaCatalog: Sendable {
     }
 
     /// Drops a table, its indexes and their storage trees.
-    public mutating func dropTable(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
+    package mutating func dropTable(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
         if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be dropped") }
         guard let table = table(named: name) else {
             if ifExists { return }
@@ -290,7 +290,7 @@ public struct SchemaCatalog: Sendable {
     }
 
     /// Drops an index created by `CREATE INDEX` and its storage tree.
-    public mutating func dropIndex(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
+    package mutating func dropIndex(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
         guard let index = index(named: name) else {
             if ifExists { return }
             throw SchemaError(.noSuchIndex(name))

@@ -1,26 +1,26 @@
 import GraniteStorage
 
 /// One column of a ``TableDefinition``.
-public struct TableColumn: Sendable, Equatable {
+package struct TableColumn: Sendable, Equatable {
     /// The column name as declared.
-    public var name: String
+    package var name: String
     /// The declared type as written (canonical spacing, e.g. `VARCHAR(10)`), or nil.
-    public var declaredType: String?
+    package var declaredType: String?
     /// The type affinity derived from ``declaredType``.
-    public var affinity: SQLAffinity
+    package var affinity: SQLAffinity
     /// Whether the column has a `NOT NULL` constraint.
-    public var notNull: Bool
+    package var notNull: Bool
     /// The `ON CONFLICT` clause of the `NOT NULL` constraint, if any.
-    public var notNullConflict: ConflictResolution?
+    package var notNullConflict: ConflictResolution?
     /// The `DEFAULT` expression, if any (the last one written wins).
-    public var defaultValue: SQLExpression?
+    package var defaultValue: SQLExpression?
     /// The `COLLATE` name, if any (the last one written wins); nil means `BINARY`.
-    public var collation: String?
+    package var collation: String?
     /// Whether the column is part of the primary key.
-    public var isPrimaryKey: Bool
+    package var isPrimaryKey: Bool
 
     /// Creates a column.
-    public init(
+    package init(
         name: String, declaredType: String? = nil, notNull: Bool = false, notNullConflict: ConflictResolution? = nil,
         defaultValue: SQLExpression? = nil, collation: String? = nil, isPrimaryKey: Bool = false
     ) {
@@ -36,16 +36,16 @@ public struct TableColumn: Sendable, Equatable {
 }
 
 /// One column of a key (primary key or unique constraint): a column position, its collation and order.
-public struct KeyColumn: Sendable, Equatable {
+package struct KeyColumn: Sendable, Equatable {
     /// The column's position in ``TableDefinition/columns``.
-    public var column: Int
+    package var column: Int
     /// The effective collation: the one written in the constraint, else the column's; nil means `BINARY`.
-    public var collation: String?
+    package var collation: String?
     /// The sort order.
-    public var order: SortOrder
+    package var order: SortOrder
 
     /// Creates a key column.
-    public init(column: Int, collation: String? = nil, order: SortOrder = .ascending) {
+    package init(column: Int, collation: String? = nil, order: SortOrder = .ascending) {
         self.column = column
         self.collation = collation
         self.order = order
@@ -53,43 +53,43 @@ public struct KeyColumn: Sendable, Equatable {
 }
 
 /// A `UNIQUE` constraint, or a `PRIMARY KEY` that is not the rowid, enforced by an automatic index.
-public struct UniqueConstraint: Sendable, Equatable {
+package struct UniqueConstraint: Sendable, Equatable {
     /// The `CONSTRAINT name`, if given.
-    public var name: String?
+    package var name: String?
     /// The key columns.
-    public var columns: [KeyColumn]
+    package var columns: [KeyColumn]
     /// The `ON CONFLICT` clause, if any.
-    public var onConflict: ConflictResolution?
+    package var onConflict: ConflictResolution?
     /// Whether this is the table's primary key.
-    public var isPrimaryKey: Bool
+    package var isPrimaryKey: Bool
     /// The name of the automatic index enforcing it (`granite_autoindex_<table>_<n>`).
-    public var indexName: String
+    package var indexName: String
 }
 
 /// A `CHECK` constraint (from a column or the table).
-public struct CheckConstraint: Sendable, Equatable {
+package struct CheckConstraint: Sendable, Equatable {
     /// The `CONSTRAINT name`, if given.
-    public var name: String?
+    package var name: String?
     /// The condition.
-    public var expression: SQLExpression
+    package var expression: SQLExpression
 }
 
 /// A foreign key: child columns referencing a parent table.
-public struct ForeignKey: Sendable, Equatable {
+package struct ForeignKey: Sendable, Equatable {
     /// The `CONSTRAINT name`, if given.
-    public var name: String?
+    package var name: String?
     /// The child columns (positions in ``TableDefinition/columns``).
-    public var columns: [Int]
+    package var columns: [Int]
     /// The parent table name as written.
-    public var parentTable: String
+    package var parentTable: String
     /// The parent columns as written; empty means the parent's primary key.
-    public var parentColumns: [String]
+    package var parentColumns: [String]
     /// The `ON DELETE` action (`NO ACTION` when absent; the last clause wins).
-    public var onDelete: ForeignKeyClause.Action
+    package var onDelete: ForeignKeyClause.Action
     /// The `ON UPDATE` action (`NO ACTION` when absent; the last clause wins).
-    public var onUpdate: ForeignKeyClause.Action
+    package var onUpdate: ForeignKeyClause.Action
     /// The deferral clause, if any.
-    public var deferrable: ForeignKeyClause.Deferrable?
+    package var deferrable: ForeignKeyClause.Deferrable?
 }
 
 /// The schema of one table, derived from its `CREATE TABLE` statement.
@@ -97,55 +97,55 @@ public struct ForeignKey: Sendable, Equatable {
 /// The rows of the table live in the storage table tree ``storageName``, keyed by rowid. When the table has an
 /// INTEGER PRIMARY KEY (``rowidAlias``), that column is the rowid. Every entry of ``uniqueConstraints`` is
 /// enforced by an automatic index (see ``SchemaCatalog/indexes(on:)``).
-public struct TableDefinition: Sendable, Equatable {
+package struct TableDefinition: Sendable, Equatable {
     /// The table name as declared (or as renamed).
-    public var name: String
+    package var name: String
     /// The stored `CREATE TABLE` text.
-    public var sql: String
+    package var sql: String
     /// The parsed statement the definition was derived from.
-    public var statement: CreateTableStatement
+    package var statement: CreateTableStatement
     /// The columns, in declaration order.
-    public var columns: [TableColumn]
+    package var columns: [TableColumn]
     /// The primary key columns (from a column or table constraint); empty when there is none.
-    public var primaryKey: [KeyColumn]
+    package var primaryKey: [KeyColumn]
     /// The `ON CONFLICT` clause of the primary key, if any.
-    public var primaryKeyConflict: ConflictResolution?
+    package var primaryKeyConflict: ConflictResolution?
     /// The position of the INTEGER PRIMARY KEY column that aliases the rowid, if any.
-    public var rowidAlias: Int?
+    package var rowidAlias: Int?
     /// Whether the INTEGER PRIMARY KEY was declared `AUTOINCREMENT`.
-    public var isAutoincrement: Bool
+    package var isAutoincrement: Bool
     /// The unique constraints (and the non-rowid primary key) with their automatic index names, in creation order.
-    public var uniqueConstraints: [UniqueConstraint]
+    package var uniqueConstraints: [UniqueConstraint]
     /// The `CHECK` constraints: column constraints first, in column order, then table constraints.
-    public var checks: [CheckConstraint]
+    package var checks: [CheckConstraint]
     /// The foreign keys, column constraints first, then table constraints.
-    public var foreignKeys: [ForeignKey]
+    package var foreignKeys: [ForeignKey]
     /// The root page of the table's storage tree (0 until stored).
-    public var rootPage: PageNumber
+    package var rootPage: PageNumber
     /// The name of the table's tree in the storage catalog (`t:<schema rowid>`).
-    public var storageName: String
+    package var storageName: String
     /// The rowid of the table's row in `granite_schema`.
-    public var schemaRowid: Int64
+    package var schemaRowid: Int64
 
     /// The position of the column named `name` (ASCII case-insensitive), if any.
-    public func columnIndex(named name: String) -> Int? {
+    package func columnIndex(named name: String) -> Int? {
         let key = SchemaNames.key(name)
         return columns.firstIndex { SchemaNames.key($0.name) == key }
     }
 
     /// The column named `name` (ASCII case-insensitive), if any.
-    public func column(named name: String) -> TableColumn? {
+    package func column(named name: String) -> TableColumn? {
         columnIndex(named: name).map { columns[$0] }
     }
 
     /// Whether the table has a rowid alias column.
-    public var hasRowidAlias: Bool { rowidAlias != nil }
+    package var hasRowidAlias: Bool { rowidAlias != nil }
 
     /// Derives a definition from a `CREATE TABLE` statement, applying SQLite's rules.
     ///
     /// Throws ``SchemaError`` for duplicate columns, several primary keys, misplaced `AUTOINCREMENT`, unknown
     /// columns in key or foreign key constraints and expressions in key constraints.
-    public init(
+    package init(
         _ statement: CreateTableStatement, sql: String, rootPage: PageNumber = 0, storageName: String = "",
         schemaRowid: Int64 = 0
     ) throws {

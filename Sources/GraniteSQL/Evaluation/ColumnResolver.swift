@@ -1,15 +1,15 @@
 /// A resolved column: where its value lives in ``EvaluationContext/row`` and how it compares.
-public struct ResolvedColumn: Sendable, Equatable {
+package struct ResolvedColumn: Sendable, Equatable {
     /// The slot index in the row.
-    public var slot: Int
+    package var slot: Int
     /// The column's affinity (BLOB for columns without a declared type), or nil for a column of a subquery in
     /// `FROM` that is an expression (`SQLITE_AFF_NONE`: it compares like the expression itself).
-    public var affinity: SQLAffinity?
+    package var affinity: SQLAffinity?
     /// The column's declared collation.
-    public var collation: SQLCollation
+    package var collation: SQLCollation
 
     /// Creates a resolved column.
-    public init(slot: Int, affinity: SQLAffinity?, collation: SQLCollation = .binary) {
+    package init(slot: Int, affinity: SQLAffinity?, collation: SQLCollation = .binary) {
         self.slot = slot
         self.affinity = affinity
         self.collation = collation
@@ -17,7 +17,7 @@ public struct ResolvedColumn: Sendable, Equatable {
 }
 
 /// The kinds of subquery an expression can contain.
-public enum SubqueryKind: Sendable, Equatable {
+package enum SubqueryKind: Sendable, Equatable {
     /// `(SELECT …)`.
     case scalar
     /// `EXISTS (SELECT …)`.
@@ -27,7 +27,7 @@ public enum SubqueryKind: Sendable, Equatable {
 }
 
 /// Maps names in an expression to row slots while it is compiled.
-public protocol ColumnResolver {
+package protocol ColumnResolver {
     /// Resolves `[[schema.]table.]column`; throws ``SQLEvaluationError``s with SQLite's messages
     /// (`no such column: x`, `ambiguous column name: x`).
     func resolve(_ reference: ColumnReference) throws -> ResolvedColumn
@@ -43,12 +43,12 @@ public protocol ColumnResolver {
 }
 
 /// What a subquery's first result column carries into comparisons.
-public struct SubqueryColumn: Sendable {
-    public var affinity: SQLAffinity?
-    public var collation: SQLCollation?
-    public var explicitCollation: Bool
+package struct SubqueryColumn: Sendable {
+    package var affinity: SQLAffinity?
+    package var collation: SQLCollation?
+    package var explicitCollation: Bool
 
-    public init(affinity: SQLAffinity? = nil, collation: SQLCollation? = nil, explicitCollation: Bool = false) {
+    package init(affinity: SQLAffinity? = nil, collation: SQLCollation? = nil, explicitCollation: Bool = false) {
         self.affinity = affinity
         self.collation = collation
         self.explicitCollation = explicitCollation
@@ -56,40 +56,40 @@ public struct SubqueryColumn: Sendable {
 }
 
 extension ColumnResolver {
-    public func resolveAggregate(_ call: FunctionCall) throws -> Int {
+    package func resolveAggregate(_ call: FunctionCall) throws -> Int {
         throw SQLEvaluationError(.misuseOfAggregate(function: call.name))
     }
 
-    public func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
+    package func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID {
         throw SQLEvaluationError("subqueries are not supported here")
     }
 
-    public func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn { SubqueryColumn() }
+    package func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn { SubqueryColumn() }
 }
 
 /// A resolver with no columns: every column reference is an error (`SELECT <expr>` without `FROM`).
-public struct EmptyColumnResolver: ColumnResolver {
+package struct EmptyColumnResolver: ColumnResolver {
     /// Creates the resolver.
-    public init() {}
+    package init() {}
 
-    public func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+    package func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
         throw SQLEvaluationError(.noSuchColumn(reference))
     }
 }
 
 /// A resolver over a list of tables with their columns; slots are numbered in declaration order across tables.
-public struct SimpleColumnResolver: ColumnResolver {
+package struct SimpleColumnResolver: ColumnResolver {
     /// One column of a table.
-    public struct Column: Sendable, Equatable {
+    package struct Column: Sendable, Equatable {
         /// The column name.
-        public var name: String
+        package var name: String
         /// The declared type (drives the affinity), or `nil`.
-        public var declaredType: String?
+        package var declaredType: String?
         /// The declared collation.
-        public var collation: SQLCollation
+        package var collation: SQLCollation
 
         /// Creates a column.
-        public init(_ name: String, _ declaredType: String? = nil, collation: SQLCollation = .binary) {
+        package init(_ name: String, _ declaredType: String? = nil, collation: SQLCollation = .binary) {
             self.name = name
             self.declaredType = declaredType
             self.collation = collation
@@ -97,27 +97,27 @@ public struct SimpleColumnResolver: ColumnResolver {
     }
 
     /// One table (or alias) with its columns.
-    public struct Table: Sendable, Equatable {
+    package struct Table: Sendable, Equatable {
         /// The table name or alias.
-        public var name: String
+        package var name: String
         /// The columns.
-        public var columns: [Column]
+        package var columns: [Column]
 
         /// Creates a table.
-        public init(_ name: String, _ columns: [Column]) {
+        package init(_ name: String, _ columns: [Column]) {
             self.name = name
             self.columns = columns
         }
     }
 
     /// The tables, in slot order.
-    public var tables: [Table]
+    package var tables: [Table]
 
     /// Creates a resolver.
-    public init(tables: [Table]) { self.tables = tables }
+    package init(tables: [Table]) { self.tables = tables }
 
     /// Creates a resolver for a single table.
-    public init(table: String, columns: [Column]) { self.init(tables: [Table(table, columns)]) }
+    package init(table: String, columns: [Column]) { self.init(tables: [Table(table, columns)]) }
 
     static func display(_ r: ColumnReference) -> String {
         [r.schema, r.table, r.column].compactMap { $0 }.joined(separator: ".")
@@ -127,7 +127,7 @@ public struct SimpleColumnResolver: ColumnResolver {
         SQLCollation.nocase.compare(a, b) == 0
     }
 
-    public func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
+    package func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
         var found: ResolvedColumn?
         var slot = 0
         for table in tables {

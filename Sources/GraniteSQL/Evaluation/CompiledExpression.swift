@@ -287,15 +287,15 @@ indirect enum EvalNode: Sendable {
 }
 
 /// An expression compiled by ``ExpressionCompiler``: names resolved, functions bound, constants folded.
-public struct CompiledExpression: Sendable {
+package struct CompiledExpression: Sendable {
     let root: EvalNode
     /// Nodes evaluated (for their errors only) before `root`; see `ExpressionCompiler.Session.operand`.
     let prelude: [EvalNode]
 
     /// The affinity the expression carries into comparisons (a column's, a `CAST`'s), or `nil`.
-    public let affinity: SQLAffinity?
+    package let affinity: SQLAffinity?
     /// The collation the expression carries (explicit `COLLATE` or a column's), or `nil`.
-    public let collation: SQLCollation?
+    package let collation: SQLCollation?
     /// The slot read when the expression is nothing but a column reference, else −1 (evaluated without
     /// walking the node tree).
     let slot: Int
@@ -310,7 +310,7 @@ public struct CompiledExpression: Sendable {
 
     /// Evaluates the expression against `context`.
     @inline(__always)
-    public func evaluate(_ context: inout EvaluationContext) throws -> Value {
+    package func evaluate(_ context: inout EvaluationContext) throws -> Value {
         if slot >= 0 { return context.row[slot] }
         if !prelude.isEmpty {
             for p in prelude { _ = try p.evaluate(&context) }
@@ -319,11 +319,11 @@ public struct CompiledExpression: Sendable {
     }
 
     /// The expression's value when it is a compile-time constant.
-    public var constantValue: Value? { prelude.isEmpty ? root.constantValue : nil }
+    package var constantValue: Value? { prelude.isEmpty ? root.constantValue : nil }
 
     /// Evaluates the expression as a condition (`WHERE`, `ON`, `HAVING`): `true` only for a true value; NULL
     /// counts as false. Like SQLite's jump code, AND/OR short-circuit here (unlike in ``evaluate(_:)``).
-    public func isTrue(_ context: inout EvaluationContext) throws -> Bool {
+    package func isTrue(_ context: inout EvaluationContext) throws -> Bool {
         if !prelude.isEmpty {
             for p in prelude { _ = try p.evaluate(&context) }
         }

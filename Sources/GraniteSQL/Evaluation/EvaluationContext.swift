@@ -1,15 +1,15 @@
 import GraniteStorage
 
 /// Identifies a subquery registered with a ``ColumnResolver`` at compile time.
-public struct SubqueryID: Sendable, Hashable {
+package struct SubqueryID: Sendable, Hashable {
     /// The resolver-assigned number.
-    public var rawValue: Int
+    package var rawValue: Int
     /// Creates an id.
-    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    package init(_ rawValue: Int) { self.rawValue = rawValue }
 }
 
 /// Evaluates subqueries for compiled expressions. The executor implements this; the evaluator only calls it.
-public protocol SubqueryProvider: AnyObject {
+package protocol SubqueryProvider: AnyObject {
     /// The first column of the first row of the scalar subquery, or NULL when it returns no row.
     func scalar(_ id: SubqueryID, context: inout EvaluationContext) throws -> Value
     /// Whether the subquery returns at least one row.
@@ -19,17 +19,17 @@ public protocol SubqueryProvider: AnyObject {
 }
 
 /// Everything an expression reads while it is evaluated: the current row's slots and the bound parameters.
-public struct EvaluationContext {
+@usableFromInline package struct EvaluationContext {
     /// The current row, one value per slot handed out by the ``ColumnResolver`` (already affinity-converted,
     /// as stored). Aggregate results computed by the executor live in slots too.
-    public var row: [Value]
+    @usableFromInline package var row: [Value]
     /// The bound parameters.
-    public var parameters: BoundParameters
+    package var parameters: BoundParameters
     /// Evaluates subqueries; `nil` makes any subquery node throw.
-    public var subqueries: SubqueryProvider?
+    package var subqueries: SubqueryProvider?
 
     /// Creates a context.
-    public init(row: [Value] = [], parameters: BoundParameters = BoundParameters(), subqueries: SubqueryProvider? = nil)
+    package init(row: [Value] = [], parameters: BoundParameters = BoundParameters(), subqueries: SubqueryProvider? = nil)
     {
         self.row = row
         self.parameters = parameters

@@ -15,25 +15,25 @@ import GraniteStorage
 /// Aggregate calls compile to a read of the slot returned by ``ColumnResolver/resolveAggregate(_:)``; subqueries
 /// compile to calls into the context's ``SubqueryProvider`` (see ``ColumnResolver/registerSubquery(_:kind:)``).
 /// Not supported (throw at compile time): row values, `IN table`, `->`/`->>`, `MATCH`, `REGEXP`.
-public struct ExpressionCompiler {
+package struct ExpressionCompiler {
     /// Models `SQLITE_LIKE_DOESNT_MATCH_BLOBS` (on in Debian's SQLite, which the tests use as the oracle).
-    public var likeBlobsNeverMatch: Bool
+    package var likeBlobsNeverMatch: Bool
     /// The schema expression being compiled, if it is one SQLite restricts: its date and time functions then
     /// fail when they read the clock (see ``RestrictedUse``).
     package var restrictedUse: RestrictedUse?
 
     /// Creates a compiler.
-    public init(likeBlobsNeverMatch: Bool = true) {
+    package init(likeBlobsNeverMatch: Bool = true) {
         self.likeBlobsNeverMatch = likeBlobsNeverMatch
     }
 
     /// Compiles `expr` with the default options.
-    public static func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
+    package static func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
         try ExpressionCompiler().compile(expr, resolver: resolver)
     }
 
     /// Compiles `expr`, resolving names through `resolver`.
-    public func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
+    package func compile(_ expr: SQLExpression, resolver: some ColumnResolver) throws -> CompiledExpression {
         var session = Session(
             resolver: resolver, likeBlobsNeverMatch: likeBlobsNeverMatch, restrictedUse: restrictedUse)
         let root = try session.node(expr)

@@ -22,7 +22,7 @@ public final class PreparedStatement {
     /// The connection the statement belongs to.
     public unowned let connection: SQLConnection
     /// The parsed statement.
-    public let statement: Statement
+    package let statement: Statement
     /// The statement's SQL text.
     public var sql: String { statement.sourceText }
     /// The parameters the statement uses (count and names).
@@ -219,7 +219,7 @@ public final class PreparedStatement {
     /// The value of result column `index` of the current row, like ``column(at:)``, or NULL when the statement
     /// has no current row (it is done or was reset).
     @inlinable
-    public func currentValue(at index: Int) -> Value {
+    package func currentValue(at index: Int) -> Value {
         if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.column(index) } }
         return isActive ? bufferedColumn(at: index) : .null
     }
@@ -295,5 +295,5 @@ public final class PreparedStatement {
     @inlinable
     public var isActive: Bool { state == .running }
     /// Whether the last sort of this statement spilled to temporary files.
-    public var sortSpilled: Bool { cursor?.sortSpilled ?? false }
+    package var sortSpilled: Bool { cursor?.sortSpilled ?? false }
 }

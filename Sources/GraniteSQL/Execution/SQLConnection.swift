@@ -18,7 +18,7 @@ public final class SQLConnection {
     /// The storage engine the connection runs on.
     public let engine: StorageEngine
     /// The schema catalog, reloaded after rollbacks.
-    @exclusivity(unchecked) public internal(set) var catalog: SchemaCatalog
+    @exclusivity(unchecked) package internal(set) var catalog: SchemaCatalog
 
     /// The rowid of the most recent successful INSERT on this connection (SQLite's `last_insert_rowid()`).
     @exclusivity(unchecked) public internal(set) var lastInsertedRowid: Int64 = 0
@@ -126,7 +126,7 @@ public final class SQLConnection {
     }
 
     /// Plans an already parsed statement (one element of ``Parser/parseScript(_:)``).
-    public func prepare(parsed statement: Statement) throws -> PreparedStatement {
+    package func prepare(parsed statement: Statement) throws -> PreparedStatement {
         do {
             return try PreparedStatement(connection: self, statement: statement)
         } catch {

@@ -1,7 +1,7 @@
 import GraniteStorage
 
 /// A column or expression type affinity.
-public enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
+package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
     /// BLOB (historically "NONE"): values are stored as given.
     case blob
     /// TEXT.
@@ -15,7 +15,7 @@ public enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
 
     /// The affinity of a declared column type, by SQLite's substring rules (`sqlite3AffinityType`);
     /// an absent or empty type gives BLOB.
-    public init(declaredType: String?) {
+    package init(declaredType: String?) {
         guard let declared = declaredType, !declared.isEmpty else {
             self = .blob
             return
@@ -46,10 +46,10 @@ public enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the affinity is INTEGER, REAL or NUMERIC.
-    public var isNumeric: Bool { self == .numeric || self == .integer || self == .real }
+    package var isNumeric: Bool { self == .numeric || self == .integer || self == .real }
 
     /// The affinity's name.
-    public var description: String {
+    package var description: String {
         switch self {
         case .blob: return "BLOB"
         case .text: return "TEXT"
@@ -60,7 +60,7 @@ public enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value as stored in a column of this affinity.
-    public func apply(to value: Value) -> Value {
+    package func apply(to value: Value) -> Value {
         switch self {
         case .blob:
             return value

@@ -1,35 +1,35 @@
 import GraniteStorage
 
 /// `count(*)`.
-public struct SQLCountStarAggregate: Sendable {
-    public private(set) var count: Int64 = 0
-    public init() {}
-    public mutating func step() { count += 1 }
-    public func finish() -> Value { .integer(count) }
+package struct SQLCountStarAggregate: Sendable {
+    package private(set) var count: Int64 = 0
+    package init() {}
+    package mutating func step() { count += 1 }
+    package func finish() -> Value { .integer(count) }
 }
 
 /// `count(x)`.
-public struct SQLCountAggregate: Sendable {
-    public private(set) var count: Int64 = 0
-    public init() {}
-    public mutating func step(_ x: Value) { if !x.isNull { count += 1 } }
-    public func finish() -> Value { .integer(count) }
+package struct SQLCountAggregate: Sendable {
+    package private(set) var count: Int64 = 0
+    package init() {}
+    package mutating func step(_ x: Value) { if !x.isNull { count += 1 } }
+    package func finish() -> Value { .integer(count) }
 }
 
 /// `sum(x)`, `total(x)` and `avg(x)` share SQLite's `SumCtx`.
-public struct SQLSumAggregate: Sendable {
+package struct SQLSumAggregate: Sendable {
     /// Which of the three functions to finish as.
-    public enum Kind: Sendable { case sum, total, avg }
-    public let kind: Kind
+    package enum Kind: Sendable { case sum, total, avg }
+    package let kind: Kind
     var realSum = 0.0
     var integerSum: Int64 = 0
     var count: Int64 = 0
     var overflow = false
     var approximate = false
 
-    public init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
-    public mutating func step(_ x: Value) {
+    package mutating func step(_ x: Value) {
         var v = x
         if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
         switch v {
@@ -53,7 +53,7 @@ public struct SQLSumAggregate: Sendable {
         }
     }
 
-    public func finish() throws -> Value {
+    package func finish() throws -> Value {
         switch kind {
         case .total: return realSum.isNaN ? .null : .real(realSum)
         case .avg:
@@ -69,19 +69,19 @@ public struct SQLSumAggregate: Sendable {
 }
 
 /// `min(x)` / `max(x)` as aggregates: NULLs ignored, first of equal values kept.
-public struct SQLMinMaxAggregate: Sendable {
-    public let isMax: Bool
-    public let collation: SQLCollation
-    public private(set) var best: Value? = nil
+package struct SQLMinMaxAggregate: Sendable {
+    package let isMax: Bool
+    package let collation: SQLCollation
+    package private(set) var best: Value? = nil
 
-    public init(isMax: Bool, collation: SQLCollation = .binary) {
+    package init(isMax: Bool, collation: SQLCollation = .binary) {
         self.isMax = isMax
         self.collation = collation
     }
 
     /// Adds `x`; returns whether it became the result (SQLite then takes bare columns from its row).
     @discardableResult
-    public mutating func step(_ x: Value) -> Bool {
+    package mutating func step(_ x: Value) -> Bool {
         if x.isNull { return false }
         guard let b = best else {
             best = x
@@ -93,18 +93,18 @@ public struct SQLMinMaxAggregate: Sendable {
         return true
     }
 
-    public func finish() -> Value { best ?? .null }
+    package func finish() -> Value { best ?? .null }
 }
 
 /// `group_concat(x[, separator])`.
-public struct SQLGroupConcatAggregate: Sendable {
+package struct SQLGroupConcatAggregate: Sendable {
     var bytes: [UInt8] = []
     var started = false
 
-    public init() {}
+    package init() {}
 
     /// Adds `x`; `separator` is the current row's separator argument (`nil` when the call has one argument).
-    public mutating func step(_ x: Value, separator: Value? = nil) {
+    package mutating func step(_ x: Value, separator: Value? = nil) {
         guard let v = x.sqlTextBytes else { return }
         if started {
             if let sep = separator {
@@ -117,5 +117,5 @@ public struct SQLGroupConcatAggregate: Sendable {
         bytes.append(contentsOf: v)
     }
 
-    public func finish() -> Value { started ? .text(String(decoding: bytes, as: UTF8.self)) : .null }
+    package func finish() -> Value { started ? .text(String(decoding: bytes, as: UTF8.self)) : .null }
 }

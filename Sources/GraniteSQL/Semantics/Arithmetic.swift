@@ -1,7 +1,7 @@
 import GraniteStorage
 
 /// Binary arithmetic and bitwise operators.
-public enum SQLArithmeticOperator: Sendable, Hashable {
+package enum SQLArithmeticOperator: Sendable, Hashable {
     case add, subtract, multiply, divide, remainder
     case bitwiseAnd, bitwiseOr, shiftLeft, shiftRight
     /// `||`.
@@ -9,9 +9,9 @@ public enum SQLArithmeticOperator: Sendable, Hashable {
 }
 
 /// SQLite's arithmetic semantics (`OP_Add` … `OP_Remainder`, `OP_BitAnd` …, `OP_Concat`).
-public enum SQLArithmetic {
+package enum SQLArithmetic {
     /// Evaluates `a op b`.
-    public static func evaluate(_ op: SQLArithmeticOperator, _ a: Value, _ b: Value) -> Value {
+    package static func evaluate(_ op: SQLArithmeticOperator, _ a: Value, _ b: Value) -> Value {
         switch op {
         case .add, .subtract, .multiply, .divide, .remainder: return arithmetic(op, a, b)
         case .bitwiseAnd, .bitwiseOr, .shiftLeft, .shiftRight: return bitwise(op, a, b)
@@ -20,16 +20,16 @@ public enum SQLArithmetic {
     }
 
     /// Unary minus (`0 - x`).
-    public static func negate(_ a: Value) -> Value { arithmetic(.subtract, .integer(0), a) }
+    package static func negate(_ a: Value) -> Value { arithmetic(.subtract, .integer(0), a) }
 
     /// Bitwise NOT.
-    public static func bitwiseNot(_ a: Value) -> Value {
+    package static func bitwiseNot(_ a: Value) -> Value {
         if a.isNull { return .null }
         return .integer(~a.sqlInteger)
     }
 
     /// Logical NOT; NULL stays NULL.
-    public static func not(_ a: Value) -> Value {
+    package static func not(_ a: Value) -> Value {
         guard let t = a.sqlTruth else { return .null }
         return .integer(t ? 0 : 1)
     }
@@ -109,7 +109,7 @@ public enum SQLArithmetic {
     }
 
     /// `a || b`: NULL if either is NULL, else the concatenated texts.
-    public static func concatenate(_ a: Value, _ b: Value) -> Value {
+    package static func concatenate(_ a: Value, _ b: Value) -> Value {
         guard let x = a.sqlTextBytes, let y = b.sqlTextBytes else { return .null }
         return .text(String(decoding: x + y, as: UTF8.self))
     }

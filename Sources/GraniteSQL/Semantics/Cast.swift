@@ -1,25 +1,25 @@
 import GraniteStorage
 
 /// An error raised while evaluating an SQL expression or function, carrying SQLite's message.
-public struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite's error message, e.g. `integer overflow`.
-    public var message: String
+    package var message: String
     /// A close existing name for an unknown column or function (`did you mean …?`), if any.
-    public var suggestion: String?
+    package var suggestion: String?
     /// What the error is about, when it names something unknown or misused.
     package var subject: SQLErrorSubject?
 
     /// Creates an error with `message`.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message, followed by ` (did you mean 'name'?)` when there is a suggestion.
-    public var description: String { NameSuggestions.describe(message, suggestion) }
+    package var description: String { NameSuggestions.describe(message, suggestion) }
 
     static let integerOverflow = SQLEvaluationError("integer overflow")
 }
 
 /// Errors thrown by built-in functions use the same type.
-public typealias SQLFunctionError = SQLEvaluationError
+package typealias SQLFunctionError = SQLEvaluationError
 
 /// SQLite's text→number scanners (`sqlite3AtoF`, `sqlite3Atoi64`) and the value conversions built on them.
 enum SQLNumberParsing {
@@ -251,7 +251,7 @@ extension Value {
     }
 
     /// The value's text form (`sqlite3_value_text`); `nil` for NULL. BLOB bytes are decoded as UTF-8.
-    public var sqlText: String? {
+    package var sqlText: String? {
         switch self {
         case .null: return nil
         case .integer(let i): return String(i)
@@ -262,7 +262,7 @@ extension Value {
     }
 
     /// `sqlite3_value_int64`.
-    public var sqlInteger: Int64 {
+    @usableFromInline package var sqlInteger: Int64 {
         switch self {
         case .null: return 0
         case .integer(let i): return i
@@ -273,7 +273,7 @@ extension Value {
     }
 
     /// `sqlite3_value_double`.
-    public var sqlReal: Double {
+    @usableFromInline package var sqlReal: Double {
         switch self {
         case .null: return 0
         case .integer(let i): return Double(i)
@@ -312,7 +312,7 @@ extension Value {
     }
 
     /// SQL truth value (`sqlite3VdbeBooleanValue`): `nil` for NULL.
-    public var sqlTruth: Bool? {
+    package var sqlTruth: Bool? {
         switch self {
         case .null: return nil
         case .integer(let i): return i != 0
@@ -322,14 +322,14 @@ extension Value {
 }
 
 /// `CAST(x AS type)`.
-public enum SQLCast {
+package enum SQLCast {
     /// Casts `value` to the affinity of the declared type `typeName`.
-    public static func cast(_ value: Value, to typeName: String) -> Value {
+    package static func cast(_ value: Value, to typeName: String) -> Value {
         cast(value, to: SQLAffinity(declaredType: typeName))
     }
 
     /// Casts `value` to `affinity` (`sqlite3VdbeMemCast`).
-    public static func cast(_ value: Value, to affinity: SQLAffinity) -> Value {
+    package static func cast(_ value: Value, to affinity: SQLAffinity) -> Value {
         if case .null = value { return .null }
         switch affinity {
         case .blob:

@@ -1,7 +1,7 @@
 import GraniteStorage
 
 /// The built-in collating sequences.
-public enum SQLCollation: Sendable, Hashable {
+package enum SQLCollation: Sendable, Hashable {
     /// `memcmp` of the UTF-8 bytes.
     case binary
     /// Like BINARY but ASCII upper-case letters fold to lower case.
@@ -10,7 +10,7 @@ public enum SQLCollation: Sendable, Hashable {
     case rtrim
 
     /// The collation named `name` (case-insensitive), or `nil` if it is not built in.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "binary": self = .binary
         case "nocase": self = .nocase
@@ -20,7 +20,7 @@ public enum SQLCollation: Sendable, Hashable {
     }
 
     /// Compares two texts, returning −1, 0 or 1.
-    public func compare(_ a: String, _ b: String) -> Int {
+    package func compare(_ a: String, _ b: String) -> Int {
         var a = a
         var b = b
         return a.withUTF8 { pa in b.withUTF8 { pb in compareBytes(pa, pb) } }

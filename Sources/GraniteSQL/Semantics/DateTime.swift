@@ -8,7 +8,7 @@ import GraniteStorage
 ///
 /// A port of SQLite 3.40's `date.c`. Differences: the `localtime` and `utc` modifiers are accepted but are
 /// no-ops (times are always UTC), and `'now'` reads the system clock on every call rather than once per statement.
-public enum SQLDateTime {
+package enum SQLDateTime {
     struct State {
         var iJD: Int64 = 0
         var Y = 0, M = 0, D = 0
@@ -339,42 +339,42 @@ public enum SQLDateTime {
     }
 
     /// `julianday(time, modifiers…)`.
-    public static func julianday(_ args: [Value]) -> Value {
+    package static func julianday(_ args: [Value]) -> Value {
         guard var x = isDate(args[...]) else { return .null }
         computeJD(&x)
         return .real(Double(x.iJD) / 86_400_000.0)
     }
 
     /// `unixepoch(time, modifiers…)`.
-    public static func unixepoch(_ args: [Value]) -> Value {
+    package static func unixepoch(_ args: [Value]) -> Value {
         guard var x = isDate(args[...]) else { return .null }
         computeJD(&x)
         return .integer(x.iJD / 1000 - 210_866_760_000)
     }
 
     /// `date(time, modifiers…)`.
-    public static func date(_ args: [Value]) -> Value {
+    package static func date(_ args: [Value]) -> Value {
         guard var x = isDate(args[...]) else { return .null }
         computeYMD(&x)
         return .text(dateString(x))
     }
 
     /// `time(time, modifiers…)`.
-    public static func time(_ args: [Value]) -> Value {
+    package static func time(_ args: [Value]) -> Value {
         guard var x = isDate(args[...]) else { return .null }
         computeHMS(&x)
         return .text(timeString(x))
     }
 
     /// `datetime(time, modifiers…)`.
-    public static func datetime(_ args: [Value]) -> Value {
+    package static func datetime(_ args: [Value]) -> Value {
         guard var x = isDate(args[...]) else { return .null }
         computeYMDHMS(&x)
         return .text(dateString(x) + " " + timeString(x))
     }
 
     /// `strftime(format, time, modifiers…)`.
-    public static func strftime(_ args: [Value]) -> Value {
+    package static func strftime(_ args: [Value]) -> Value {
         guard let fmtValue = args.first, let fmt = fmtValue.sqlTextBytes else { return .null }
         guard var x = isDate(args.dropFirst()) else { return .null }
         computeJD(&x)

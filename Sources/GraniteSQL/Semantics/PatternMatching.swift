@@ -1,7 +1,7 @@
 import GraniteStorage
 
 /// `LIKE` and `GLOB` (SQLite's `patternCompare`).
-public enum SQLPatternMatching {
+package enum SQLPatternMatching {
     private struct Info {
         var matchAll: UInt32
         var matchOne: UInt32
@@ -12,13 +12,13 @@ public enum SQLPatternMatching {
     private enum Outcome { case match, noMatch, noWildcardMatch }
 
     /// The maximum pattern length in bytes (`SQLITE_LIMIT_LIKE_PATTERN_LENGTH`).
-    public static let maximumPatternLength = 50_000
+    package static let maximumPatternLength = 50_000
 
     /// `value LIKE pattern [ESCAPE escape]`: NULL if any operand is NULL. ASCII letters match case-insensitively.
     ///
     /// `blobsNeverMatch` models the `SQLITE_LIKE_DOESNT_MATCH_BLOBS` build option (on in Debian's SQLite):
     /// a BLOB operand or pattern then yields 0.
-    public static func like(
+    package static func like(
         _ value: Value, pattern: Value, escape: Value? = nil, blobsNeverMatch: Bool = false
     ) throws -> Value {
         if blobsNeverMatch && (value.isBlob || pattern.isBlob) { return .integer(0) }
@@ -33,7 +33,7 @@ public enum SQLPatternMatching {
     }
 
     /// `value GLOB pattern`: NULL if either operand is NULL.
-    public static func glob(_ value: Value, pattern: Value, blobsNeverMatch: Bool = false) throws -> Value {
+    package static func glob(_ value: Value, pattern: Value, blobsNeverMatch: Bool = false) throws -> Value {
         if blobsNeverMatch && (value.isBlob || pattern.isBlob) { return .integer(0) }
         return try run(value, pattern, Info(matchAll: 0x2a, matchOne: 0x3f, matchSet: 0x5b, noCase: false), 0x5b)
     }

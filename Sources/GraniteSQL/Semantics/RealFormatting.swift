@@ -4,12 +4,12 @@ import GraniteStorage
 ///
 /// SQLite 3.40 formats doubles with its own `printf` engine, which works in x87 80-bit `long double`
 /// arithmetic; this file reproduces that engine (for `%!.15g`, `%!.20e` and `%.Nf`) digit for digit.
-public enum SQLRealFormatting {
+package enum SQLRealFormatting {
     /// The printf conversion kinds used by SQLite's value layer.
     enum Conversion { case float, exponent, generic }
 
     /// `%!.15g`: the text SQLite produces for a REAL value (`CAST(x AS TEXT)`, `x || ''`).
-    public static func render(_ value: Double) -> String {
+    package static func render(_ value: Double) -> String {
         format(value, precision: 15, conversion: .generic, altForm2: true)
     }
 

@@ -1,9 +1,9 @@
 import GraniteStorage
 
 /// SQLite's built-in scalar functions.
-public enum SQLScalarFunctions {
+package enum SQLScalarFunctions {
     /// The names `call` understands (lower case).
-    public static let names: Set<String> = [
+    package static let names: Set<String> = [
         "length", "lower", "upper", "abs", "round", "coalesce", "ifnull", "nullif", "substr", "substring",
         "instr", "replace", "trim", "ltrim", "rtrim", "typeof", "hex", "quote", "random", "unicode", "char",
         "min", "max", "iif", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
@@ -11,7 +11,7 @@ public enum SQLScalarFunctions {
     ]
 
     /// Calls the function `name` (case-insensitive) with already-evaluated arguments.
-    public static func call(_ name: String, _ args: [Value]) throws -> Value {
+    package static func call(_ name: String, _ args: [Value]) throws -> Value {
         let n = name.lowercased()
         func arity(_ counts: ClosedRange<Int>) throws {
             if !counts.contains(args.count) {
@@ -106,7 +106,7 @@ public enum SQLScalarFunctions {
     }
 
     /// Characters up to the first NUL for TEXT (and numbers' text), bytes for BLOB.
-    public static func length(_ x: Value) -> Value {
+    package static func length(_ x: Value) -> Value {
         switch x {
         case .null: return .null
         case .blob(let b): return .integer(Int64(b.count))
@@ -127,7 +127,7 @@ public enum SQLScalarFunctions {
 
     /// Every word (a run of non-whitespace) with its first character uppercased and the others lowercased,
     /// like Foundation's `String.capitalized`.
-    public static func capitalized(_ string: String) -> String {
+    package static func capitalized(_ string: String) -> String {
         var result = ""
         var atWordStart = true
         for character in string {
@@ -145,12 +145,12 @@ public enum SQLScalarFunctions {
     }
 
     /// ASCII lower-casing.
-    public static func lower(_ x: Value) -> Value { mapASCII(x) { ($0 >= 0x41 && $0 <= 0x5a) ? $0 + 32 : $0 } }
+    package static func lower(_ x: Value) -> Value { mapASCII(x) { ($0 >= 0x41 && $0 <= 0x5a) ? $0 + 32 : $0 } }
     /// ASCII upper-casing.
-    public static func upper(_ x: Value) -> Value { mapASCII(x) { ($0 >= 0x61 && $0 <= 0x7a) ? $0 - 32 : $0 } }
+    package static func upper(_ x: Value) -> Value { mapASCII(x) { ($0 >= 0x61 && $0 <= 0x7a) ? $0 - 32 : $0 } }
 
     /// `abs(x)`; throws "integer overflow" for the smallest integer.
-    public static func abs(_ x: Value) throws -> Value {
+    package static func abs(_ x: Value) throws -> Value {
         switch x {
         case .null: return .null
         case .integer(let i):
@@ -163,7 +163,7 @@ public enum SQLScalarFunctions {
     }
 
     /// `round(x[, digits])`.
-    public static func round(_ x: Value, _ digits: Value?) -> Value {
+    package static func round(_ x: Value, _ digits: Value?) -> Value {
         var n: Int64 = 0
         if let d = digits {
             if d.isNull { return .null }
@@ -182,18 +182,18 @@ public enum SQLScalarFunctions {
     }
 
     /// The first non-NULL argument.
-    public static func coalesce(_ args: [Value]) -> Value {
+    package static func coalesce(_ args: [Value]) -> Value {
         for a in args where !a.isNull { return a }
         return .null
     }
 
     /// NULL if the arguments compare equal (BINARY), else the first.
-    public static func nullif(_ a: Value, _ b: Value) -> Value {
+    package static func nullif(_ a: Value, _ b: Value) -> Value {
         SQLComparison.compare(a, b) == 0 ? .null : a
     }
 
     /// `substr(x, start[, length])` with SQLite's handling of negative and out-of-range arguments.
-    public static func substr(_ x: Value, _ start: Value, _ length: Value?) -> Value {
+    package static func substr(_ x: Value, _ start: Value, _ length: Value?) -> Value {
         if start.isNull || (length?.isNull ?? false) { return .null }
         if x.isNull { return .null }
         var p1 = start.sqlInt32
@@ -253,7 +253,7 @@ public enum SQLScalarFunctions {
     }
 
     /// 1-based character position of `needle` in `haystack` (bytes for two BLOBs), 0 if absent.
-    public static func instr(_ haystack: Value, _ needle: Value) -> Value {
+    package static func instr(_ haystack: Value, _ needle: Value) -> Value {
         if haystack.isNull || needle.isNull { return .null }
         var isText = true
         if case .blob = haystack, case .blob = needle { isText = false }
@@ -271,7 +271,7 @@ public enum SQLScalarFunctions {
     }
 
     /// `replace(x, pattern, replacement)` on UTF-8 bytes.
-    public static func replace(_ x: Value, _ pattern: Value, _ replacement: Value) -> Value {
+    package static func replace(_ x: Value, _ pattern: Value, _ replacement: Value) -> Value {
         guard let s = x.sqlTextBytes else { return .null }
         guard let p = pattern.sqlTextBytes else { return .null }
         if p.isEmpty {
@@ -295,7 +295,7 @@ public enum SQLScalarFunctions {
     }
 
     /// `trim`/`ltrim`/`rtrim` with an optional set of characters (default: space).
-    public static func trim(_ x: Value, _ set: Value?, left: Bool, right: Bool) -> Value {
+    package static func trim(_ x: Value, _ set: Value?, left: Bool, right: Bool) -> Value {
         guard let s = x.sqlText else { return .null }
         var chars: Set<UInt32> = [0x20]
         if let set = set {
@@ -317,7 +317,7 @@ public enum SQLScalarFunctions {
     }
 
     /// The storage class name.
-    public static func typeof(_ x: Value) -> Value {
+    package static func typeof(_ x: Value) -> Value {
         switch x {
         case .null: return .text("null")
         case .integer: return .text("integer")
@@ -340,12 +340,12 @@ public enum SQLScalarFunctions {
     }
 
     /// Upper-case hex of the value's bytes (empty for NULL).
-    public static func hex(_ x: Value) -> Value {
+    package static func hex(_ x: Value) -> Value {
         .text(String(decoding: hexBytes(x.sqlTextBytes ?? []), as: UTF8.self))
     }
 
     /// An SQL literal for the value.
-    public static func quote(_ x: Value) -> Value {
+    package static func quote(_ x: Value) -> Value {
         switch x {
         case .null: return .text("NULL")
         case .integer(let i): return .text(String(i))
@@ -369,16 +369,16 @@ public enum SQLScalarFunctions {
     }
 
     /// A random 64-bit integer.
-    public static func random() -> Value { .integer(Int64.random(in: Int64.min...Int64.max)) }
+    package static func random() -> Value { .integer(Int64.random(in: Int64.min...Int64.max)) }
 
     /// The code point of the first character, NULL for NULL or empty text.
-    public static func unicode(_ x: Value) -> Value {
+    package static func unicode(_ x: Value) -> Value {
         guard let s = x.sqlText, let first = s.unicodeScalars.first else { return .null }
         return .integer(Int64(first.value))
     }
 
     /// Text from code points (invalid ones become U+FFFD).
-    public static func char(_ args: [Value]) -> Value {
+    package static func char(_ args: [Value]) -> Value {
         var out = String.UnicodeScalarView()
         for a in args {
             let v = a.sqlInteger
@@ -389,7 +389,7 @@ public enum SQLScalarFunctions {
     }
 
     /// Multi-argument `min`: NULL if any argument is NULL.
-    public static func minimum(_ args: [Value], collation: SQLCollation = .binary) -> Value {
+    package static func minimum(_ args: [Value], collation: SQLCollation = .binary) -> Value {
         var best = 0
         for i in args.indices {
             if args[i].isNull { return .null }
@@ -399,7 +399,7 @@ public enum SQLScalarFunctions {
     }
 
     /// Multi-argument `max`: NULL if any argument is NULL.
-    public static func maximum(_ args: [Value], collation: SQLCollation = .binary) -> Value {
+    package static func maximum(_ args: [Value], collation: SQLCollation = .binary) -> Value {
         var best = 0
         for i in args.indices {
             if args[i].isNull { return .null }

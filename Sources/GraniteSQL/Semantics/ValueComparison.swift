@@ -1,7 +1,7 @@
 import GraniteStorage
 
 /// The comparison operators.
-public enum SQLComparisonOperator: Sendable, Hashable {
+package enum SQLComparisonOperator: Sendable, Hashable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
     /// `IS`: NULL-safe equality.
     case `is`
@@ -10,16 +10,16 @@ public enum SQLComparisonOperator: Sendable, Hashable {
 }
 
 /// SQLite's comparison semantics.
-public enum SQLComparison {
+package enum SQLComparison {
     /// Total SQL order (`sqlite3MemCompare`): NULL < numbers < TEXT (by `collation`) < BLOB. Returns −1, 0 or 1.
-    public static func compare(_ a: Value, _ b: Value, collation: SQLCollation = .binary) -> Int {
+    package static func compare(_ a: Value, _ b: Value, collation: SQLCollation = .binary) -> Int {
         if case .text(let x) = a, case .text(let y) = b { return collation.compare(x, y) }
         return Value.compare(a, b)
     }
 
     /// The affinity SQLite applies to both operands of a comparison (`sqlite3CompareAffinity`), given the
     /// operands' affinities (`nil`: the operand has no affinity, e.g. a literal or parameter).
-    public static func comparisonAffinity(_ left: SQLAffinity?, _ right: SQLAffinity?) -> SQLAffinity? {
+    package static func comparisonAffinity(_ left: SQLAffinity?, _ right: SQLAffinity?) -> SQLAffinity? {
         if let l = left, let r = right {
             return (l.isNumeric || r.isNumeric) ? .numeric : .blob
         }
@@ -27,7 +27,7 @@ public enum SQLComparison {
     }
 
     /// Converts the operands as the comparison opcodes do before comparing.
-    public static func prepareOperands(
+    package static func prepareOperands(
         _ a: Value, _ aAffinity: SQLAffinity?, _ b: Value, _ bAffinity: SQLAffinity?
     ) -> (Value, Value) {
         guard let affinity = comparisonAffinity(aAffinity, bAffinity) else { return (a, b) }
@@ -57,7 +57,7 @@ public enum SQLComparison {
     }
 
     /// Evaluates `a op b` with SQLite's affinity and collation rules; `nil` means NULL (unknown).
-    public static func evaluate(
+    package static func evaluate(
         _ op: SQLComparisonOperator, _ a: Value, _ b: Value,
         leftAffinity: SQLAffinity? = nil, rightAffinity: SQLAffinity? = nil,
         collation: SQLCollation = .binary

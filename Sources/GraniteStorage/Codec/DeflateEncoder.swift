@@ -17,7 +17,7 @@
 ///     out.withUnsafeMutableBytes { DeflateEncoder.encode(input, into: $0) }
 /// }   // 9 bytes: "hello " then a 17-byte match at distance 6, with fixed codes
 /// ```
-public enum DeflateEncoder {
+package enum DeflateEncoder {
     /// The longest match deflate can express.
     static let maxMatch = 258
     /// The shortest match the encoder looks for (deflate allows 3; 4-byte matches hash with one load).
@@ -42,7 +42,7 @@ public enum DeflateEncoder {
     ///
     /// Returns the number of bytes written, or `nil` as soon as the data would not fit in `output` (so an
     /// incompressible input given a budget below its own size costs little).
-    public static func encode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+    package static func encode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
         guard let outBase = output.baseAddress else { return nil }
         var writer = BitWriter(base: outBase.assumingMemoryBound(to: UInt8.self), capacity: output.count)
         let tables = DeflateTables.shared

@@ -277,23 +277,23 @@ public struct RowEncoder: Sendable {
 /// builder.finish(into: &bytes)       // same bytes as RowEncoder().encode([.integer(42), .text("Ada"), .null])
 /// builder.reset()                    // keeps its buffers for the next row
 /// ```
-public struct RowBuilder: Sendable {
+package struct RowBuilder: Sendable {
     /// The encoder whose compression policy text columns follow.
-    public let encoder: RowEncoder
+    package let encoder: RowEncoder
     @usableFromInline var serialTypes: [UInt8] = []
     @usableFromInline var bodies: [UInt8] = []
     @usableFromInline var columnCount = 0
 
     /// The number of columns appended since the last ``reset()``.
-    public var count: Int { columnCount }
+    package var count: Int { columnCount }
 
     /// Creates an empty builder that compresses text as `encoder` does.
-    public init(encoder: RowEncoder = RowEncoder()) {
+    package init(encoder: RowEncoder = RowEncoder()) {
         self.encoder = encoder
     }
 
     /// Empties the builder, keeping its buffers' capacity.
-    public mutating func reset() {
+    package mutating func reset() {
         serialTypes.removeAll(keepingCapacity: true)
         bodies.removeAll(keepingCapacity: true)
         columnCount = 0
@@ -301,14 +301,14 @@ public struct RowBuilder: Sendable {
 
     /// Appends a NULL column.
     @inlinable
-    public mutating func appendNull() {
+    package mutating func appendNull() {
         serialTypes.append(0)
         columnCount += 1
     }
 
     /// Appends an INTEGER column.
     @inlinable
-    public mutating func append(integer value: Int64) {
+    package mutating func append(integer value: Int64) {
         let (serialType, width) = RowCodec.integerLayout(value)
         serialTypes.append(UInt8(serialType))
         var v = UInt64(bitPattern: value)
@@ -321,7 +321,7 @@ public struct RowBuilder: Sendable {
 
     /// Appends a REAL column.
     @inlinable
-    public mutating func append(real value: Double) {
+    package mutating func append(real value: Double) {
         serialTypes.append(9)
         var v = value.bitPattern
         for _ in 0..<8 {
@@ -332,7 +332,7 @@ public struct RowBuilder: Sendable {
     }
 
     /// Appends a TEXT column, compressed if the encoder's policy says so.
-    public mutating func append(text: String) {
+    package mutating func append(text: String) {
         RowCodec.withUTF8(text) { utf8 in
             if encoder.triesCompression(ofLength: utf8.count), let body = RowCodec.compressedBody(utf8) {
                 Varint.append(RowCodec.serialType(kind: 2, length: body.count), to: &serialTypes)
@@ -346,19 +346,19 @@ public struct RowBuilder: Sendable {
     }
 
     /// Appends a BLOB column holding `bytes`.
-    public mutating func append(blob bytes: UnsafeRawBufferPointer) {
+    package mutating func append(blob bytes: UnsafeRawBufferPointer) {
         Varint.append(RowCodec.serialType(kind: 1, length: bytes.count), to: &serialTypes)
         bodies.append(contentsOf: bytes)
         columnCount += 1
     }
 
     /// Appends a BLOB column holding `bytes`.
-    public mutating func append(blob bytes: [UInt8]) {
+    package mutating func append(blob bytes: [UInt8]) {
         bytes.withUnsafeBytes { append(blob: $0) }
     }
 
     /// Appends a column holding `value`.
-    public mutating func append(_ value: Value) {
+    package mutating func append(_ value: Value) {
         switch value {
         case .null: appendNull()
         case .integer(let i): append(integer: i)
@@ -370,14 +370,14 @@ public struct RowBuilder: Sendable {
 
     /// Appends column `index` of `row` exactly as stored there (a compressed text stays compressed, no
     /// re-encoding).
-    public mutating func append(columnOf row: RowDecoder, at index: Int) {
+    package mutating func append(columnOf row: RowDecoder, at index: Int) {
         Varint.append(row.serialType(at: index), to: &serialTypes)
         bodies.append(contentsOf: row.body(at: index))
         columnCount += 1
     }
 
     /// Appends the encoded row (header length, serial types, bodies) to `bytes`.
-    public func finish(into bytes: inout [UInt8]) {
+    package func finish(into bytes: inout [UInt8]) {
         let headerLength = RowCodec.headerLength(serialBytes: serialTypes.count)
         bytes.reserveCapacity(bytes.count + headerLength + bodies.count)
         Varint.append(UInt64(headerLength), to: &bytes)
@@ -386,7 +386,7 @@ public struct RowBuilder: Sendable {
     }
 
     /// Returns the encoded row.
-    public func finish() -> [UInt8] {
+    package func finish() -> [UInt8] {
         var bytes: [UInt8] = []
         finish(into: &bytes)
         return bytes
@@ -394,18 +394,18 @@ public struct RowBuilder: Sendable {
 }
 
 /// Sizes of one encoded row, for inspection tools.
-public struct RowStats: Sendable, Hashable {
+package struct RowStats: Sendable, Hashable {
     /// The number of columns.
-    public var columns: Int
+    package var columns: Int
     /// The size of the row as stored.
-    public var storedBytes: Int
+    package var storedBytes: Int
     /// The size the row would have with every compressed text stored plain (header included).
-    public var plainBytes: Int
+    package var plainBytes: Int
     /// The number of compressed-text columns.
-    public var compressedColumns: Int
+    package var compressedColumns: Int
 
     /// Creates a value from its fields.
-    public init(columns: Int, storedBytes: Int, plainBytes: Int, compressedColumns: Int) {
+    package init(columns: Int, storedBytes: Int, plainBytes: Int, compressedColumns: Int) {
         self.columns = columns
         self.storedBytes = storedBytes
         self.plainBytes = plainBytes
@@ -844,7 +844,7 @@ public struct RowDecoder {
 
     /// Sizes of the row in `buffer`: stored, and with every compressed text stored plain. Validates the
     /// header but does not inflate.
-    public static func stats(of buffer: UnsafeRawBufferPointer) throws -> RowStats {
+    package static func stats(of buffer: UnsafeRawBufferPointer) throws -> RowStats {
         let row = try RowDecoder(buffer)
         var serialBytes = 0
         var bodyBytes = 0

@@ -12,23 +12,23 @@ import CZlib
 /// let stream = utf8.withUnsafeBytes { TextCompression.compress($0) }!
 /// let back = try stream.withUnsafeBytes { try TextCompression.decompress($0, expectedLength: utf8.count) }
 /// ```
-public enum TextCompression {
+package enum TextCompression {
     /// The largest uncompressed length (1 GiB) a decoder accepts; larger claims are malformed.
-    public static let maxUncompressedLength = 1 << 30
+    package static let maxUncompressedLength = 1 << 30
 
     /// The deflate format's maximum expansion: one byte of stream never inflates to more than this.
     ///
     /// (A deflate match of 258 bytes takes at least two bits: one for the length code, one for the
     /// distance code.) A claimed length above `stream.count * maxExpansion` is rejected before any
     /// allocation, so a tiny hostile stream cannot make the decoder allocate a large buffer.
-    public static let maxExpansion = 1032
+    package static let maxExpansion = 1032
 
     /// The compression level hint (RFC 1950 FLEVEL) of the streams ``compress(_:)`` writes: 1, "fast".
     static let levelHint: UInt16 = 1
 
     /// Compresses `utf8` into a zlib stream, or returns `nil` if the input exceeds
     /// ``maxUncompressedLength``.
-    public static func compress(_ utf8: UnsafeRawBufferPointer) -> [UInt8]? {
+    package static func compress(_ utf8: UnsafeRawBufferPointer) -> [UInt8]? {
         compress(utf8, prefix: 0, maxLength: nil)
     }
 
@@ -97,7 +97,7 @@ public enum TextCompression {
     ///   ``maxUncompressedLength`` or impossible for the stream's size, when the stream is damaged (bad
     ///   header, bad deflate data, Adler-32 mismatch, truncated), inflates to a different length, or is
     ///   followed by trailing bytes.
-    public static func decompress(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws -> [UInt8] {
+    package static func decompress(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws -> [UInt8] {
         guard expectedLength >= 0, expectedLength <= maxUncompressedLength else {
             throw StorageError.malformed(
                 "compressed text claims \(expectedLength) bytes (limit \(maxUncompressedLength))")

@@ -200,10 +200,10 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Byte-string helpers shared by the value, row and key codecs (and by scans that test stored bytes).
-public enum CodecBytes {
+package enum CodecBytes {
     /// Whether every byte of `bytes` is below 0x80 (tested eight bytes at a time).
     @inline(__always)
-    public static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let n = bytes.count
         var high: UInt64 = 0

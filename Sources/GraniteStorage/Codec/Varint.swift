@@ -6,13 +6,13 @@
 /// is set when another byte follows. A 64-bit value takes 1 to 10 bytes; a
 /// decoder rejects encodings longer than 10 bytes or whose tenth byte carries
 /// more than the single remaining bit.
-public enum Varint {
+@usableFromInline package enum Varint {
     /// The largest number of bytes an encoded value can take.
-    public static let maxLength = 10
+    package static let maxLength = 10
 
     /// The number of bytes `value` takes when encoded.
     @inlinable
-    public static func length(of value: UInt64) -> Int {
+    package static func length(of value: UInt64) -> Int {
         if value < 0x80 { return 1 }
         let bits = 64 - value.leadingZeroBitCount
         return (bits + 6) / 7
@@ -22,7 +22,7 @@ public enum Varint {
     /// The caller guarantees `length(of: value)` bytes of room.
     @inlinable
     @discardableResult
-    public static func write(_ value: UInt64, to pointer: UnsafeMutableRawPointer) -> Int {
+    package static func write(_ value: UInt64, to pointer: UnsafeMutableRawPointer) -> Int {
         var v = value
         var i = 0
         while v >= 0x80 {
@@ -36,7 +36,7 @@ public enum Varint {
 
     /// Appends the encoding of `value` to `bytes`.
     @inlinable
-    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -50,7 +50,7 @@ public enum Varint {
     /// Returns the value and the number of bytes it took, or `nil` when the
     /// bytes run out or the encoding is too long.
     @inlinable
-    public static func read(
+    package static func read(
         _ base: UnsafeRawPointer, at offset: Int, limit: Int
     ) -> (value: UInt64, length: Int)? {
         guard offset >= 0, offset < limit else { return nil }
@@ -77,7 +77,7 @@ public enum Varint {
     /// ``read(_:at:limit:)`` with the one- and two-byte forms (the common ones in row headers and cells)
     /// decoded inline, the longer ones by `read`.
     @inlinable @inline(__always)
-    public static func readInline(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (
+    package static func readInline(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (
         value: UInt64, length: Int
     )? {
         if offset >= 0 && offset < limit {
@@ -93,7 +93,7 @@ public enum Varint {
 
     /// Decodes a varint at `offset` in `buffer`; see ``read(_:at:limit:)``.
     @inlinable
-    public static func read(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> (value: UInt64, length: Int)? {
+    package static func read(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> (value: UInt64, length: Int)? {
         guard let base = buffer.baseAddress else { return nil }
         return read(base, at: offset, limit: buffer.count)
     }

@@ -26,9 +26,9 @@
 /// file.crashImage(.dropUnsynced)   // [1, 2, 3]
 /// file.crashImage(.keepUnsynced)   // [1, 9, 9]
 /// ```
-public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
+package final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     /// What survives of the unsynced operations when the power is cut.
-    public enum CrashMode: Sendable, Equatable {
+    package enum CrashMode: Sendable, Equatable {
         /// Every pending operation is lost: the last synced image.
         case dropUnsynced
         /// Every pending operation made it to disk: the current content.
@@ -47,7 +47,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// A label for error messages.
-    public let path: String
+    package let path: String
 
     /// Guards every field below.
     private let lock = Lock()
@@ -67,7 +67,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     private var syncs = 0
 
     /// Creates a file whose initial content, `bytes`, is already durable.
-    public init(path: String = "fault", bytes: [UInt8] = []) {
+    package init(path: String = "fault", bytes: [UInt8] = []) {
         self.path = path
         self.durable = bytes
         self.current = bytes
@@ -76,33 +76,33 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     // MARK: - Fault control
 
     /// Makes the (n+1)-th write from now fail with `EIO` without being applied (`0`: the next one).
-    public func failWrite(after n: Int) {
+    package func failWrite(after n: Int) {
         lock.withLock { writeFault = max(0, n) }
     }
 
     /// Makes the (n+1)-th sync from now fail with `EIO`, leaving the pending operations pending.
-    public func failSync(after n: Int) {
+    package func failSync(after n: Int) {
         lock.withLock { syncFault = max(0, n) }
     }
 
     /// Makes the (n+1)-th truncation from now fail with `EIO` without being applied.
-    public func failTruncate(after n: Int) {
+    package func failTruncate(after n: Int) {
         lock.withLock { truncateFault = max(0, n) }
     }
 
     /// Makes the (n+1)-th read from now fail with `EIO`.
-    public func failRead(after n: Int) {
+    package func failRead(after n: Int) {
         lock.withLock { readFault = max(0, n) }
     }
 
     /// While `true`, every write fails with `EIO` and is not applied.
-    public var failAllWrites: Bool {
+    package var failAllWrites: Bool {
         get { lock.withLock { failingAllWrites } }
         set { lock.withLock { failingAllWrites = newValue } }
     }
 
     /// Disarms every injected fault, including ``failAllWrites``.
-    public func clearFaults() {
+    package func clearFaults() {
         lock.withLock {
             writeFault = nil
             syncFault = nil
@@ -113,17 +113,17 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// How many writes have succeeded.
-    public var writeCount: Int {
+    package var writeCount: Int {
         lock.withLock { writes }
     }
 
     /// How many syncs have succeeded.
-    public var syncCount: Int {
+    package var syncCount: Int {
         lock.withLock { syncs }
     }
 
     /// How many writes and truncations have not been synced yet.
-    public var pendingOperationCount: Int {
+    package var pendingOperationCount: Int {
         lock.withLock { pending.count }
     }
 
@@ -141,7 +141,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     // MARK: - StorageFile
 
     /// Reads up to `buffer.count` bytes of the current content at `offset`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         try MemoryFile.checkOffset(offset, path: path)
         return try lock.withLock {
             if FaultInjectingFile.fires(&readFault) {
@@ -152,7 +152,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// Records a pending write of `bytes` at `offset`, or throws an injected fault.
-    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         try MemoryFile.checkRange(offset, count: bytes.count, operation: "write", path: path)
         try lock.withLock {
             if failingAllWrites || FaultInjectingFile.fires(&writeFault) {
@@ -166,7 +166,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// Makes every pending operation durable, or throws an injected fault and leaves them pending.
-    public func sync() throws {
+    package func sync() throws {
         try lock.withLock {
             if FaultInjectingFile.fires(&syncFault) {
                 throw StorageError.io("sync", path: path, errno: EIO)
@@ -178,7 +178,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// Records a pending change of size, or throws an injected fault.
-    public func truncate(to size: Int64) throws {
+    package func truncate(to size: Int64) throws {
         try MemoryFile.checkRange(size, count: 0, operation: "truncate", path: path)
         try lock.withLock {
             if FaultInjectingFile.fires(&truncateFault) {
@@ -190,22 +190,22 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// The current size in bytes.
-    public func size() throws -> Int64 {
+    package func size() throws -> Int64 {
         lock.withLock { Int64(current.count) }
     }
 
     /// Always grants the lock: there is only one handle.
-    public func tryLock(_ kind: FileLockKind) throws -> Bool {
+    package func tryLock(_ kind: FileLockKind) throws -> Bool {
         true
     }
 
     /// Does nothing: there is only one handle.
-    public func unlock() throws {}
+    package func unlock() throws {}
 
     // MARK: - Power loss
 
     /// The bytes the disk would hold if the power were cut now, under `mode`.
-    public func crashImage(_ mode: CrashMode) -> [UInt8] {
+    package func crashImage(_ mode: CrashMode) -> [UInt8] {
         lock.withLock {
             switch mode {
             case .dropUnsynced:
@@ -219,7 +219,7 @@ public final class FaultInjectingFile: StorageFile, @unchecked Sendable {
     }
 
     /// A ``MemoryFile`` (same path label) holding ``crashImage(_:)``: the disk after a power cut.
-    public func crash(_ mode: CrashMode) -> MemoryFile {
+    package func crash(_ mode: CrashMode) -> MemoryFile {
         MemoryFile(path: path, bytes: crashImage(mode))
     }
 

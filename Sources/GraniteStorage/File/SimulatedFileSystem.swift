@@ -34,9 +34,9 @@
 /// disk.crash(.posix, .dropUnsynced).exists("/db")   // false: the directory was never synced
 /// disk.crash(.ordered, .dropUnsynced).exists("/db") // true: the sync committed the name
 /// ```
-public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
+package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     /// Which rules decide what survives of unsynced name changes.
-    public enum CrashModel: Sendable, CaseIterable {
+    package enum CrashModel: Sendable, CaseIterable {
         /// POSIX to the letter: names are durable only after a directory sync.
         case posix
         /// Ordered metadata: names persist in order, and every sync commits them.
@@ -44,7 +44,7 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// What survives of the changes that were not made durable.
-    public enum CrashOutcome: Sendable, Equatable {
+    package enum CrashOutcome: Sendable, Equatable {
         /// Nothing unsynced survives.
         case dropUnsynced
         /// Everything survives (the live state).
@@ -91,7 +91,7 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     private static let counterLock = Lock()
     nonisolated(unsafe) private static var instances = 0
 
-    public let identity: String
+    package let identity: String
     private let lock = Lock()
     private var state = State()
     private var operations = 0
@@ -99,12 +99,12 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     private var frozen: State?
 
     /// An empty disk.
-    public init() {
+    package init() {
         identity = SimulatedFileSystem.newIdentity()
     }
 
     /// A disk holding `files` (path → content), all durable.
-    public convenience init(files: [String: [UInt8]]) {
+    package convenience init(files: [String: [UInt8]]) {
         self.init()
         for (name, bytes) in files.sorted(by: { $0.key < $1.key }) {
             let inode = state.nextInode
@@ -125,22 +125,22 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     // MARK: - Power cuts
 
     /// Arms a power cut after `count` more changing calls; `nil` disarms it.
-    public func cutPower(afterOperations count: Int?) {
+    package func cutPower(afterOperations count: Int?) {
         lock.withLock { powerCutAfter = count.map { operations + max(0, $0) } }
     }
 
     /// How many changing calls have been made.
-    public var operationCount: Int {
+    package var operationCount: Int {
         lock.withLock { operations }
     }
 
     /// Whether an armed power cut has happened.
-    public var isPowerCut: Bool {
+    package var isPowerCut: Bool {
         lock.withLock { frozen != nil }
     }
 
     /// The disk a reboot would find after a power cut now (or at the armed cut, once it happened).
-    public func crash(_ model: CrashModel, _ outcome: CrashOutcome) -> SimulatedFileSystem {
+    package func crash(_ model: CrashModel, _ outcome: CrashOutcome) -> SimulatedFileSystem {
         let snapshot = lock.withLock { frozen ?? state }
         var rng = SplitMix64(seed: { if case .random(let seed, _) = outcome { return seed } else { return 0 } }())
         let names = SimulatedFileSystem.survivingNames(snapshot.directories[model]!, model, outcome, &rng)
@@ -156,7 +156,7 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// The content of every file, by name (the live state).
-    public var files: [String: [UInt8]] {
+    package var files: [String: [UInt8]] {
         lock.withLock { state.names.mapValues { state.inodes[$0]?.current ?? [] } }
     }
 
@@ -251,7 +251,7 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
 
     // MARK: - FileSystem
 
-    public func open(_ path: String, mode: FileOpenMode) throws -> (file: any StorageFile, created: Bool) {
+    package func open(_ path: String, mode: FileOpenMode) throws -> (file: any StorageFile, created: Bool) {
         try lock.withLock {
             if let inode = state.names[path] {
                 return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: mode == .readOnly), false)
@@ -269,11 +269,11 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    public func exists(_ path: String) -> Bool {
+    package func exists(_ path: String) -> Bool {
         lock.withLock { state.names[path] != nil }
     }
 
-    public func remove(_ path: String) throws {
+    package func remove(_ path: String) throws {
         try lock.withLock {
             guard state.names[path] != nil else { return }
             try countOperation("remove", path)
@@ -282,14 +282,14 @@ public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    public func syncDirectory(containing path: String) throws {
+    package func syncDirectory(containing path: String) throws {
         try lock.withLock {
             try countOperation("sync directory", path)
             for model in CrashModel.allCases { commitNames(model) }
         }
     }
 
-    public func canonicalPath(_ path: String) -> String { path }
+    package func canonicalPath(_ path: String) -> String { path }
 
     /// Makes every pending name change of `model` durable. Must be called with `lock` held.
     private func commitNames(_ model: CrashModel) {

@@ -6,7 +6,7 @@ extension Pager {
 
     /// Allocates a page, reusing a free page before growing the file. The
     /// page comes back zero-filled and dirty; the caller sets its type.
-    public func allocatePage() throws -> PageNumber {
+    package func allocatePage() throws -> PageNumber {
         guard inWriteTransaction, !isReadOnly else { throw notWritable() }
         let head = header.freelistHead
         if head != 0 {
@@ -40,7 +40,7 @@ extension Pager {
     }
 
     /// Returns page `number` to the freelist. Its contents are discarded.
-    public func freePage(_ number: PageNumber) throws {
+    package func freePage(_ number: PageNumber) throws {
         guard inWriteTransaction, !isReadOnly else { throw notWritable() }
         guard isValidPageNumber(number) else {
             throw StorageError.corrupt(page: 0, "cannot free page \(number): out of range")
@@ -84,7 +84,7 @@ extension Pager {
 
     /// Every page on the freelist: trunks and the pages they list, in
     /// freelist order. Throws on a malformed or cyclic freelist.
-    public func freelistPages() throws -> (trunks: [PageNumber], leaves: [PageNumber]) {
+    package func freelistPages() throws -> (trunks: [PageNumber], leaves: [PageNumber]) {
         var trunks: [PageNumber] = []
         var leaves: [PageNumber] = []
         var next = header.freelistHead

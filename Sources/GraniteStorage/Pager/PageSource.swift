@@ -6,7 +6,7 @@
 /// back through it. ``FilePageSource`` reads and writes the database file
 /// directly; the write-ahead log slots in as another source that consults its
 /// frames before the file and appends frames instead of overwriting pages.
-public protocol PageSource: AnyObject {
+package protocol PageSource: AnyObject {
     /// The page size of the stored images.
     var pageSize: Int { get }
 
@@ -25,28 +25,28 @@ public protocol PageSource: AnyObject {
 }
 
 /// A page source that reads and writes the database file in place.
-public final class FilePageSource: PageSource {
+package final class FilePageSource: PageSource {
     /// The database file.
-    public let file: any StorageFile
-    public let pageSize: Int
+    package let file: any StorageFile
+    package let pageSize: Int
     /// Whether a commit syncs the file.
-    public var syncOnCommit: Bool
+    package var syncOnCommit: Bool
 
     /// A source over `file` with pages of `pageSize` bytes.
-    public init(file: any StorageFile, pageSize: Int, syncOnCommit: Bool = true) {
+    package init(file: any StorageFile, pageSize: Int, syncOnCommit: Bool = true) {
         self.file = file
         self.pageSize = pageSize
         self.syncOnCommit = syncOnCommit
     }
 
-    public func discardUncommitted() -> Bool { false }
+    package func discardUncommitted() -> Bool { false }
 
-    public func readPage(_ number: PageNumber, into buffer: UnsafeMutableRawPointer) throws -> Bool {
+    package func readPage(_ number: PageNumber, into buffer: UnsafeMutableRawPointer) throws -> Bool {
         let offset = Int64(number - 1) * Int64(pageSize)
         return try file.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
     }
 
-    public func writePages(_ pages: [(number: PageNumber, image: UnsafeRawPointer)], commitPageCount: UInt32?) throws {
+    package func writePages(_ pages: [(number: PageNumber, image: UnsafeRawPointer)], commitPageCount: UInt32?) throws {
         for page in pages.sorted(by: { $0.number < $1.number }) {
             let offset = Int64(page.number - 1) * Int64(pageSize)
             try file.write(UnsafeRawBufferPointer(start: page.image, count: pageSize), at: offset)

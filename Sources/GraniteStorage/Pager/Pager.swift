@@ -8,19 +8,19 @@
 /// ``commit()`` seals them (writes their checksums) and hands them to the
 /// source; ``rollback()`` drops them. Pointers returned by ``page(_:)`` and
 /// ``writablePage(_:)`` stay valid until the next ``safePoint()``.
-public final class Pager {
+package final class Pager {
     /// The size of every page in bytes.
-    public let pageSize: Int
+    package let pageSize: Int
     /// The header as changed by the transaction in progress.
-    @exclusivity(unchecked) public internal(set) var header: FileHeader
+    @exclusivity(unchecked) package internal(set) var header: FileHeader
     /// The header as of the last commit.
-    public private(set) var committedHeader: FileHeader
+    package private(set) var committedHeader: FileHeader
     /// Where stored pages come from and changed pages go.
-    public let source: any PageSource
+    package let source: any PageSource
     /// Whether the pager refuses changes.
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// Whether dirty pages of the current transaction were written before commit.
-    public private(set) var hasSpilled = false
+    package private(set) var hasSpilled = false
 
     let cache: PageCache
     /// Whether a snapshot is in place for reads: set by the engine while a transaction is in progress; a
@@ -38,7 +38,7 @@ public final class Pager {
     @exclusivity(unchecked) var reloadGeneration: UInt64 = 0
 
     /// Opens the pages of `source`, reading and verifying the header page.
-    public init(source: any PageSource, cacheSize: Int, readOnly: Bool = false) throws {
+    package init(source: any PageSource, cacheSize: Int, readOnly: Bool = false) throws {
         self.pageSize = source.pageSize
         self.source = source
         self.isReadOnly = readOnly
@@ -66,7 +66,7 @@ public final class Pager {
 
     /// Creates a new database in an empty `source`: writes nothing until the
     /// first commit, and starts with only the header page.
-    public init(creatingIn source: any PageSource, cacheSize: Int) {
+    package init(creatingIn source: any PageSource, cacheSize: Int) {
         self.pageSize = source.pageSize
         self.source = source
         self.isReadOnly = false
@@ -80,30 +80,30 @@ public final class Pager {
     }
 
     /// The number of pages in the database (header page included).
-    public var pageCount: UInt32 { header.pageCount }
+    package var pageCount: UInt32 { header.pageCount }
 
     /// The number of pages the cache keeps between operations.
-    public var cacheCapacity: Int {
+    package var cacheCapacity: Int {
         get { cache.capacity }
         set { cache.capacity = max(newValue, 16) }
     }
 
     /// Whether the transaction in progress changed anything.
-    public var hasChanges: Bool { cache.dirtyCount > 0 || header != committedHeader }
+    package var hasChanges: Bool { cache.dirtyCount > 0 || header != committedHeader }
 
     /// Bumped whenever a cached page pointer may have become invalid.
     var cacheEpoch: UInt64 { cache.epoch }
 
     /// The image of page `number` for reading.
     @inline(__always)
-    public func page(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
+    package func page(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
         if let buffer = cache.lookup(number) { return buffer }
         return try load(number)
     }
 
     /// The image of page `number` for changing; the page becomes dirty.
     @inline(__always)
-    public func writablePage(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
+    package func writablePage(_ number: PageNumber) throws -> UnsafeMutableRawPointer {
         guard inWriteTransaction, !isReadOnly else { throw notWritable() }
         let buffer = try page(number)
         if !savepoints.isEmpty { try capture(number) }
@@ -119,7 +119,7 @@ public final class Pager {
     /// Checks that a snapshot is in place before a read operation starts: throws
     /// ``StorageError/noActiveTransaction`` when no transaction is in progress (the pager never begins one).
     @inline(__always)
-    public func prepareForRead() throws {
+    package func prepareForRead() throws {
         if !hasSnapshot { throw StorageError.noActiveTransaction }
     }
 
@@ -127,14 +127,14 @@ public final class Pager {
     /// read-only pager, ``StorageError/noActiveTransaction`` with no transaction, and
     /// ``StorageError/invalidArgument(_:)`` in a read transaction.
     @inline(__always)
-    public func prepareForWrite() throws {
+    package func prepareForWrite() throws {
         guard !isReadOnly else { throw StorageError.readOnly }
         guard inWriteTransaction else { throw notWritable() }
     }
 
     /// Whether `number` names an existing page other than the header page.
     @inline(__always)
-    public func isValidPageNumber(_ number: PageNumber) -> Bool {
+    package func isValidPageNumber(_ number: PageNumber) -> Bool {
         number >= 2 && number <= header.pageCount
     }
 
@@ -170,7 +170,7 @@ public final class Pager {
 
     /// Trims the cache to its capacity. Page pointers obtained before this
     /// call may be invalid after it; tree operations call it when done.
-    public func safePoint() throws {
+    package func safePoint() throws {
         guard cache.count > cache.capacity else { return }
         try cache.evict { pages in try self.spill(pages) }
     }
@@ -183,7 +183,7 @@ public final class Pager {
 
     /// Makes the transaction's changes permanent: seals every dirty page,
     /// writes the header page, and hands them all to the source as a commit.
-    public func commit() throws {
+    package func commit() throws {
         guard hasChanges else { return }
         guard !isReadOnly else { throw StorageError.readOnly }
         // Page 1 is rewritten only when a header field changed, so that a
@@ -213,7 +213,7 @@ public final class Pager {
 
     /// Drops the transaction's changes. Fails when pages were already
     /// spilled to a source that cannot take them back.
-    public func rollback() throws {
+    package func rollback() throws {
         savepoints.removeAll()
         guard !hasSpilled || source.discardUncommitted() else {
             throw StorageError.invalidArgument(
@@ -247,7 +247,7 @@ public final class Pager {
     }
 
     /// Drops every cached page (clean ones are read again when needed).
-    public func dropCache() {
+    package func dropCache() {
         cache.removeAll()
         header = committedHeader
         reloadGeneration &+= 1

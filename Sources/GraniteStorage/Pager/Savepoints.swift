@@ -14,7 +14,7 @@ struct Savepoint {
 
 extension Pager {
     /// Opens a savepoint named `name` inside the write transaction.
-    public func savepoint(_ name: String) throws {
+    package func savepoint(_ name: String) throws {
         guard inWriteTransaction else { throw notWritable() }
         savepoints.append(Savepoint(name: name, header: header))
     }
@@ -28,7 +28,7 @@ extension Pager {
 
     /// Undoes every change made since savepoint `name` began; the savepoint
     /// stays open (as in SQL's ROLLBACK TO).
-    public func rollback(toSavepoint name: String) throws {
+    package func rollback(toSavepoint name: String) throws {
         let target = try savepointIndex(name)
         for sp in savepoints[target...].reversed() {
             for (number, image) in sp.images {
@@ -48,7 +48,7 @@ extension Pager {
     }
 
     /// Closes savepoint `name` and every later one, keeping their changes.
-    public func releaseSavepoint(_ name: String) throws {
+    package func releaseSavepoint(_ name: String) throws {
         let target = try savepointIndex(name)
         if target > 0 {
             // The enclosing savepoint keeps the oldest image of each page.
@@ -62,7 +62,7 @@ extension Pager {
     }
 
     /// The names of the open savepoints, oldest first.
-    public var savepointNames: [String] { savepoints.map(\.name) }
+    package var savepointNames: [String] { savepoints.map(\.name) }
 
     /// Keeps the image of page `number` before its first change since the
     /// newest savepoint began.

@@ -2,7 +2,7 @@
 // algorithm), of which page trailers and the header keep the low 32 bits.
 
 /// The checksum used by page trailers and the file header.
-public enum Checksum {
+@usableFromInline package enum Checksum {
     @usableFromInline static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     @usableFromInline static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     @usableFromInline static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -24,7 +24,7 @@ public enum Checksum {
 
     /// XXH64 of `count` bytes at `pointer` with `seed`.
     @inlinable
-    public static func xxh64(_ pointer: UnsafeRawPointer, count: Int, seed: UInt64 = 0) -> UInt64 {
+    package static func xxh64(_ pointer: UnsafeRawPointer, count: Int, seed: UInt64 = 0) -> UInt64 {
         var p = 0
         var h: UInt64
         if count >= 32 {
@@ -74,12 +74,12 @@ public enum Checksum {
 
     /// The 32-bit checksum stored on disk: the low 32 bits of XXH64.
     @inlinable
-    public static func checksum32(_ pointer: UnsafeRawPointer, count: Int, seed: UInt64 = 0) -> UInt32 {
+    package static func checksum32(_ pointer: UnsafeRawPointer, count: Int, seed: UInt64 = 0) -> UInt32 {
         UInt32(truncatingIfNeeded: xxh64(pointer, count: count, seed: seed))
     }
 
     /// XXH64 of a byte array.
-    public static func xxh64(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+    package static func xxh64(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else {
                 var empty: UInt8 = 0

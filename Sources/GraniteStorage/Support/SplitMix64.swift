@@ -9,17 +9,17 @@
 /// var rng = SplitMix64(seed: 42)
 /// let roll = Int.random(in: 1...6, using: &rng)
 /// ```
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The internal state; advances by a fixed odd constant on every call to ``next()``.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// Creates a generator whose sequence is fully determined by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// Returns the next 64 pseudo-random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -29,7 +29,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// Returns a value in `0..<bound` (0 when `bound` is 0), computed the same way on every
     /// platform and Swift version, unlike the standard library's `random(in:using:)`.
-    public mutating func next(below bound: UInt64) -> UInt64 {
+    package mutating func next(below bound: UInt64) -> UInt64 {
         guard bound > 0 else { return 0 }
         return next().multipliedFullWidth(by: bound).high
     }

@@ -42,7 +42,7 @@ public struct CheckpointResult: Sendable, Equatable {
 /// The log's state, for inspection (`granite info`).
 public struct WALStatus: Sendable, Equatable {
     /// The log header, nil when the log is absent, empty or ignored.
-    public var header: WALHeader?
+    package var header: WALHeader?
     /// Committed frames and commits in the log.
     public var frames: Int
     public var commits: Int

@@ -5,26 +5,26 @@
 /// Layout: magic "GraniteW" (8), format version (4), page size (4),
 /// checkpoint sequence (4), salt 1 (4), salt 2 (4), checksum (4): the low
 /// 32 bits of XXH64 over bytes 0 ..< 28 with seed 0.
-public struct WALHeader: Equatable, Sendable {
+package struct WALHeader: Equatable, Sendable {
     /// The eight magic bytes.
-    public static let magic: [UInt8] = Array("GraniteW".utf8)
+    package static let magic: [UInt8] = Array("GraniteW".utf8)
     /// Bytes the header occupies.
-    public static let size = 32
+    package static let size = 32
     /// Bytes of each frame header.
-    public static let frameHeaderSize = 24
+    package static let frameHeaderSize = 24
 
     /// The WAL format version (1).
-    public var formatVersion: UInt32 = 1
+    package var formatVersion: UInt32 = 1
     /// The database page size; every frame carries one page image of this size.
-    public var pageSize: UInt32
+    package var pageSize: UInt32
     /// Incremented each time the log restarts from its beginning.
-    public var checkpointSequence: UInt32
+    package var checkpointSequence: UInt32
     /// Random values chosen at each restart; every valid frame repeats them.
-    public var salt1: UInt32
-    public var salt2: UInt32
+    package var salt1: UInt32
+    package var salt2: UInt32
 
     /// A header for a new log generation.
-    public init(pageSize: Int, checkpointSequence: UInt32, salt1: UInt32, salt2: UInt32) {
+    package init(pageSize: Int, checkpointSequence: UInt32, salt1: UInt32, salt2: UInt32) {
         self.pageSize = UInt32(pageSize)
         self.checkpointSequence = checkpointSequence
         self.salt1 = salt1
@@ -32,14 +32,14 @@ public struct WALHeader: Equatable, Sendable {
     }
 
     /// The checksum that seeds the first frame's cumulative checksum.
-    public var seed: UInt64 {
+    package var seed: UInt64 {
         var bytes = [UInt8](repeating: 0, count: WALHeader.size)
         bytes.withUnsafeMutableBytes { write(to: $0.baseAddress!) }
         return bytes.withUnsafeBytes { Checksum.xxh64($0.baseAddress!, count: 28) }
     }
 
     /// Serialises the header (with its checksum) into 32 bytes at `pointer`.
-    public func write(to pointer: UnsafeMutableRawPointer) {
+    package func write(to pointer: UnsafeMutableRawPointer) {
         for (i, byte) in WALHeader.magic.enumerated() { pointer.setU8(i, byte) }
         pointer.setU32(8, formatVersion)
         pointer.setU32(12, pageSize)
@@ -51,7 +51,7 @@ public struct WALHeader: Equatable, Sendable {
 
     /// Parses a header; nil when the bytes are not a valid WAL header (a log
     /// with an invalid header is ignored, as if empty).
-    public init?(reading pointer: UnsafeRawPointer) {
+    package init?(reading pointer: UnsafeRawPointer) {
         for (i, byte) in WALHeader.magic.enumerated() where pointer.u8(i) != byte { return nil }
         guard pointer.u32(28) == Checksum.checksum32(pointer, count: 28), pointer.u32(8) == 1 else { return nil }
         formatVersion = 1
@@ -63,7 +63,7 @@ public struct WALHeader: Equatable, Sendable {
 
     /// The byte offset of frame `index` (0-based) in the log.
     @inline(__always)
-    public func frameOffset(_ index: Int) -> Int64 {
+    package func frameOffset(_ index: Int) -> Int64 {
         Int64(WALHeader.size) + Int64(index) * Int64(WALHeader.frameHeaderSize + Int(pageSize))
     }
 }
@@ -77,22 +77,22 @@ public struct WALHeader: Equatable, Sendable {
 /// the whole image), seeded with the previous frame's checksum, or with the
 /// WAL header's XXH64 for the first frame: each frame vouches for every frame
 /// before it, and a frame is valid only when its image's trailer is valid too.
-public struct WALFrameHeader: Equatable, Sendable {
+package struct WALFrameHeader: Equatable, Sendable {
     /// The cumulative checksum.
-    public var checksum: UInt64
+    package var checksum: UInt64
     /// The page this frame holds.
-    public var page: PageNumber
+    package var page: PageNumber
     /// Database size after the commit this frame ends, or 0.
-    public var commitSize: UInt32
+    package var commitSize: UInt32
     /// Copies of the WAL header's salts.
-    public var salt1: UInt32
-    public var salt2: UInt32
+    package var salt1: UInt32
+    package var salt2: UInt32
 
     /// Whether the frame ends a transaction.
-    public var isCommit: Bool { commitSize != 0 }
+    package var isCommit: Bool { commitSize != 0 }
 
     /// Parses the 24 bytes at `pointer`.
-    public init(reading pointer: UnsafeRawPointer) {
+    package init(reading pointer: UnsafeRawPointer) {
         checksum = pointer.u64(0)
         page = pointer.u32(8)
         commitSize = pointer.u32(12)
@@ -103,7 +103,7 @@ public struct WALFrameHeader: Equatable, Sendable {
     /// Fills in a frame at `frame` (header and page image contiguous): the
     /// header fields, then the checksum over them and the image. Returns the checksum.
     @discardableResult
-    public static func seal(
+    package static func seal(
         frame: UnsafeMutableRawPointer, page: PageNumber, commitSize: UInt32, salt1: UInt32, salt2: UInt32,
         pageSize: Int, previous: UInt64
     ) -> UInt64 {
@@ -117,7 +117,7 @@ public struct WALFrameHeader: Equatable, Sendable {
     }
 
     /// The cumulative checksum of the frame at `frame` (header and image contiguous).
-    public static func checksum(frame: UnsafeRawPointer, pageSize: Int, previous: UInt64) -> UInt64 {
+    package static func checksum(frame: UnsafeRawPointer, pageSize: Int, previous: UInt64) -> UInt64 {
         var input: (UInt64, UInt64, UInt32) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &input) { buffer in
             let base = buffer.baseAddress!
@@ -129,7 +129,7 @@ public struct WALFrameHeader: Equatable, Sendable {
     }
 
     /// Whether the frame's page image matches its own trailer checksum.
-    public static func imageIsIntact(frame: UnsafeRawPointer, pageSize: Int) -> Bool {
+    package static func imageIsIntact(frame: UnsafeRawPointer, pageSize: Int) -> Bool {
         PageLayout.verify(frame + WALHeader.frameHeaderSize, number: frame.u32(8), pageSize: pageSize)
     }
 }

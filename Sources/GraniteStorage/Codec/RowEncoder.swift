@@ -1,0 +1,147 @@
+// Writing rows: the encoder of FORMAT.md § "Values and the row format", compressing long text
+// as § "Compressed text" says. The serial types and shared helpers are in RowFormat.swift.
+
+/// Encodes rows (lists of ``Value``) into the row format, compressing long text.
+///
+/// ```swift
+/// let encoder = RowEncoder()                      // compress TEXT of 128 UTF-8 bytes or more
+/// var buffer: [UInt8] = []
+/// encoder.encode([.integer(42), .text("Ada")], into: &buffer)
+/// let values = try RowDecoder.decode(buffer)      // [.integer(42), .text("Ada")]
+/// ```
+///
+/// Integers take the smallest serial type that holds them. A TEXT value whose UTF-8 length is at least
+/// ``compressionThreshold`` is deflated and stored as compressed text only when that body (length varint
+/// included) is strictly smaller than the plain text; otherwise it is stored plain.
+public struct RowEncoder: Sendable {
+    /// The UTF-8 length from which TEXT values are tried compressed; `nil` never compresses.
+    public let compressionThreshold: Int?
+
+    /// Creates an encoder that tries to compress TEXT values of at least `compressionThreshold` UTF-8 bytes
+    /// (`nil`: never compress).
+    public init(compressionThreshold: Int? = 128) {
+        self.compressionThreshold = compressionThreshold
+    }
+
+    /// Whether a TEXT value of `count` UTF-8 bytes is worth trying to compress.
+    @inlinable
+    func triesCompression(ofLength count: Int) -> Bool {
+        guard let threshold = compressionThreshold else { return false }
+        return count >= threshold
+    }
+
+    /// Appends the encoding of the row `values` to `bytes`.
+    public func encode(_ values: [Value], into bytes: inout [UInt8]) {
+        encode(values, count: values.count, into: &bytes)
+    }
+
+    /// Appends the encoding of the row made of the first `count` of `values` to `bytes`, with column `nullAt`
+    /// (if in range) encoded as NULL whatever its value: a table row without its rowid alias, without copying
+    /// the values into a new array.
+    public func encode(_ values: [Value], count: Int, nullAt: Int = -1, into bytes: inout [UInt8]) {
+        precondition(count <= values.count, "count exceeds the values given")
+        // Pass 1: sizes, and the compressed bodies (kept only where compression pays).
+        var compressed: [(column: Int, body: [UInt8])] = []
+        var serialBytes = 0
+        var bodyBytes = 0
+        for column in 0..<count {
+            if column == nullAt {
+                serialBytes += 1
+                continue
+            }
+            switch values[column] {
+            case .null:
+                serialBytes += 1
+            case .integer(let i):
+                serialBytes += 1
+                bodyBytes += RowCodec.integerLayout(i).width
+            case .real:
+                serialBytes += 1
+                bodyBytes += 8
+            case .text(let s):
+                let count = s.utf8.count
+                var length = count
+                var kind: UInt64 = 0
+                if triesCompression(ofLength: count),
+                    let body = RowCodec.withUTF8(s, { RowCodec.compressedBody($0) })
+                {
+                    compressed.append((column, body))
+                    length = body.count
+                    kind = 2
+                }
+                serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
+                bodyBytes += length
+            case .blob(let b):
+                serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
+                bodyBytes += b.count
+            }
+        }
+        let headerLength = RowCodec.headerLength(serialBytes: serialBytes)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: headerLength + bodyBytes))
+
+        // Pass 2: write the header and the bodies.
+        bytes.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress! + start
+            var h = Varint.write(UInt64(headerLength), to: base)
+            var b = headerLength
+            var nextCompressed = 0
+            for column in 0..<count {
+                if column == nullAt {
+                    base.storeBytes(of: 0, toByteOffset: h, as: UInt8.self)
+                    h += 1
+                    continue
+                }
+                switch values[column] {
+                case .null:
+                    base.storeBytes(of: 0, toByteOffset: h, as: UInt8.self)
+                    h += 1
+                case .integer(let i):
+                    let (serialType, width) = RowCodec.integerLayout(i)
+                    base.storeBytes(of: UInt8(serialType), toByteOffset: h, as: UInt8.self)
+                    h += 1
+                    RowCodec.storeInteger(i, width: width, to: base + b)
+                    b += width
+                case .real(let d):
+                    base.storeBytes(of: 9, toByteOffset: h, as: UInt8.self)
+                    h += 1
+                    (base + b).storeBytes(of: d.bitPattern.littleEndian, as: UInt64.self)
+                    b += 8
+                case .text(let s):
+                    if nextCompressed < compressed.count && compressed[nextCompressed].column == column {
+                        compressed[nextCompressed].body.withUnsafeBytes { body in
+                            h += Varint.write(RowCodec.serialType(kind: 2, length: body.count), to: base + h)
+                            (base + b).copyMemory(from: body.baseAddress!, byteCount: body.count)
+                            b += body.count
+                        }
+                        nextCompressed += 1
+                    } else {
+                        RowCodec.withUTF8(s) { utf8 in
+                            h += Varint.write(RowCodec.serialType(kind: 0, length: utf8.count), to: base + h)
+                            if let source = utf8.baseAddress, utf8.count > 0 {
+                                (base + b).copyMemory(from: source, byteCount: utf8.count)
+                            }
+                            b += utf8.count
+                        }
+                    }
+                case .blob(let bytes):
+                    h += Varint.write(RowCodec.serialType(kind: 1, length: bytes.count), to: base + h)
+                    bytes.withUnsafeBytes { source in
+                        if let sourceBase = source.baseAddress, source.count > 0 {
+                            (base + b).copyMemory(from: sourceBase, byteCount: source.count)
+                        }
+                    }
+                    b += bytes.count
+                }
+            }
+            assert(h == headerLength && b == headerLength + bodyBytes)
+        }
+    }
+
+    /// Returns the encoding of the row `values`.
+    public func encode(_ values: [Value]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(values, into: &bytes)
+        return bytes
+    }
+}

@@ -40,24 +40,40 @@ public struct RowEncoder: Sendable {
     /// the values into a new array.
     public func encode(_ values: [Value], count: Int, nullAt: Int = -1, into bytes: inout [UInt8]) {
         precondition(count <= values.count, "count exceeds the values given")
-        // Pass 1: sizes, and the compressed bodies (kept only where compression pays).
-        var compressed: [(column: Int, body: [UInt8])] = []
+        let layout = measure(values, count: count, nullAt: nullAt)
+        let headerLength = RowCodec.headerLength(serialBytes: layout.serialBytes)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: headerLength + layout.bodyBytes))
+        write(values, count: count, nullAt: nullAt, layout: layout, headerLength: headerLength, into: &bytes, at: start)
+    }
+
+    /// What the first pass of ``encode(_:count:nullAt:into:)`` learns: the sizes of the serial types and of the
+    /// bodies, and the compressed bodies of the text columns where compression pays, in column order.
+    struct Layout {
         var serialBytes = 0
         var bodyBytes = 0
+        var compressed: [(column: Int, body: [UInt8])] = []
+    }
+
+    /// Pass 1: the sizes of the row's header and bodies, compressing the texts that ``triesCompression(ofLength:)``
+    /// selects (kept only where the compressed body is smaller).
+    @inline(__always)
+    func measure(_ values: [Value], count: Int, nullAt: Int) -> Layout {
+        var layout = Layout()
         for column in 0..<count {
             if column == nullAt {
-                serialBytes += 1
+                layout.serialBytes += 1
                 continue
             }
             switch values[column] {
             case .null:
-                serialBytes += 1
+                layout.serialBytes += 1
             case .integer(let i):
-                serialBytes += 1
-                bodyBytes += RowCodec.integerLayout(i).width
+                layout.serialBytes += 1
+                layout.bodyBytes += RowCodec.integerLayout(i).width
             case .real:
-                serialBytes += 1
-                bodyBytes += 8
+                layout.serialBytes += 1
+                layout.bodyBytes += 8
             case .text(let s):
                 let count = s.utf8.count
                 var length = count
@@ -65,22 +81,27 @@ public struct RowEncoder: Sendable {
                 if triesCompression(ofLength: count),
                     let body = RowCodec.withUTF8(s, { RowCodec.compressedBody($0) })
                 {
-                    compressed.append((column, body))
+                    layout.compressed.append((column, body))
                     length = body.count
                     kind = 2
                 }
-                serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
-                bodyBytes += length
+                layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
+                layout.bodyBytes += length
             case .blob(let b):
-                serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
-                bodyBytes += b.count
+                layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
+                layout.bodyBytes += b.count
             }
         }
-        let headerLength = RowCodec.headerLength(serialBytes: serialBytes)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: headerLength + bodyBytes))
+        return layout
+    }
 
-        // Pass 2: write the header and the bodies.
+    /// Pass 2: writes the header and the bodies measured by ``measure(_:count:nullAt:)`` into the zeroed
+    /// `headerLength + layout.bodyBytes` bytes of `bytes` at `start`.
+    @inline(__always)
+    func write(
+        _ values: [Value], count: Int, nullAt: Int, layout: Layout, headerLength: Int,
+        into bytes: inout [UInt8], at start: Int
+    ) {
         bytes.withUnsafeMutableBytes { raw in
             let base = raw.baseAddress! + start
             var h = Varint.write(UInt64(headerLength), to: base)
@@ -108,8 +129,10 @@ public struct RowEncoder: Sendable {
                     (base + b).storeBytes(of: d.bitPattern.littleEndian, as: UInt64.self)
                     b += 8
                 case .text(let s):
-                    if nextCompressed < compressed.count && compressed[nextCompressed].column == column {
-                        compressed[nextCompressed].body.withUnsafeBytes { body in
+                    if nextCompressed < layout.compressed.count,
+                        layout.compressed[nextCompressed].column == column
+                    {
+                        layout.compressed[nextCompressed].body.withUnsafeBytes { body in
                             h += Varint.write(RowCodec.serialType(kind: 2, length: body.count), to: base + h)
                             (base + b).copyMemory(from: body.baseAddress!, byteCount: body.count)
                             b += body.count
@@ -134,7 +157,7 @@ public struct RowEncoder: Sendable {
                     b += bytes.count
                 }
             }
-            assert(h == headerLength && b == headerLength + bodyBytes)
+            assert(h == headerLength && b == headerLength + layout.bodyBytes)
         }
     }
 

@@ -33,32 +33,39 @@ public class StorageTransaction {
     /// The table tree named `name`; throws ``StorageError/notFound(_:)`` when there is none (or it is an index).
     public func table(named name: String) throws -> TableTree {
         try checkActive()
-        return try engine.table(named: name)
+        guard let info = try engine.catalog.lookup(name), info.kind == .table else {
+            throw StorageError.notFound("table '\(name)'")
+        }
+        return TableTree(name: name, root: info.root, context: engine.treeContext)
     }
 
     /// The index tree named `name`; throws ``StorageError/notFound(_:)`` when there is none (or it is a table).
     public func index(named name: String) throws -> IndexTree {
         try checkActive()
-        return try engine.index(named: name)
+        guard let info = try engine.catalog.lookup(name), info.kind == .index else {
+            throw StorageError.notFound("index '\(name)'")
+        }
+        return IndexTree(name: name, root: info.root, context: engine.treeContext)
     }
 
     /// The catalog entry of `name` (its kind and root page), or nil when no tree has that name.
     public func treeInfo(named name: String) throws -> TreeInfo? {
         try checkActive()
-        return try engine.treeInfo(named: name)
+        return try engine.catalog.lookup(name)
     }
 
     /// Every tree in the catalog, ordered by the bytes of their names.
     public func trees() throws -> [TreeInfo] {
         try checkActive()
-        return try engine.trees()
+        return try engine.catalog.all()
     }
 
     /// The number stored in the header for applications (`PRAGMA user_version`), as this transaction sees it.
     public var userVersion: UInt32 {
         get throws {
             try checkActive()
-            return try engine.userVersion
+            try engine.pager.prepareForRead()
+            return engine.pager.header.userVersion
         }
     }
 
@@ -67,7 +74,26 @@ public class StorageTransaction {
     public var schemaCookie: UInt32 {
         get throws {
             try checkActive()
-            return try engine.schemaCookie
+            try engine.pager.prepareForRead()
+            return engine.pager.header.schemaCookie
+        }
+    }
+
+    /// The number of pages in the database (`PRAGMA page_count`), as this transaction sees it.
+    package var pageCount: UInt32 {
+        get throws {
+            try checkActive()
+            try engine.pager.prepareForRead()
+            return engine.pager.header.pageCount
+        }
+    }
+
+    /// The number of pages on the freelist (`PRAGMA freelist_count`), as this transaction sees it.
+    package var freelistCount: UInt32 {
+        get throws {
+            try checkActive()
+            try engine.pager.prepareForRead()
+            return engine.pager.header.freelistCount
         }
     }
 
@@ -76,13 +102,13 @@ public class StorageTransaction {
     /// the error thrown; it has ended either way.
     public func commit() throws {
         try checkActive()
-        try engine.commit()
+        try engine.commitActiveTransaction()
     }
 
     /// Ends the transaction, dropping every change of a write transaction (no I/O on the database file).
     public func rollback() throws {
         try checkActive()
-        try engine.rollback()
+        try engine.rollbackActiveTransaction()
     }
 }
 
@@ -102,7 +128,7 @@ public final class ReadTransaction: StorageTransaction {
     /// transaction could begin.
     public func upgradeToWrite() throws -> WriteTransaction {
         try checkActive()
-        try engine.commit()
+        try engine.commitActiveTransaction()
         return try engine.beginWrite()
     }
 }

@@ -5,8 +5,8 @@ extension SQLConnection {
     /// storage layer's structural check, then every row and index entry (see ``DatabaseCheck``). Runs in the
     /// caller's read transaction.
     package func integrityProblems(quick: Bool = false, limit: Int = 100) -> [String] {
-        guard let storageTransaction else { return ["\(StorageError.noActiveTransaction)"] }
-        var check = DatabaseCheck(catalog: catalog, transaction: storageTransaction, quick: quick, limit: limit)
+        guard let transaction = storageTransaction.transaction else { return ["\(StorageError.noActiveTransaction)"] }
+        var check = DatabaseCheck(catalog: catalog, transaction: transaction, quick: quick, limit: limit)
         check.run()
         return check.problems
     }

@@ -27,10 +27,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try withDatabase(file) { engine in
-                let structural = engine.checkIntegrity(maxProblems: maxProblems)
-                let rows = Self.rowProblems(engine, limit: maxProblems - structural.problems.count)
-                return CheckReport(file: file, engine: engine, report: structural, rowProblems: rows)
+            let report = try withDatabase(file) { read in
+                let structural = read.engine.checkIntegrity(maxProblems: maxProblems)
+                let rows = Self.rowProblems(read, limit: maxProblems - structural.problems.count)
+                return try CheckReport(file: file, read: read, report: structural, rowProblems: rows)
             }
             if output.json {
                 try printJSON(report)
@@ -45,10 +45,10 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The problems of the rows and index entries (see `PRAGMA integrity_check`), up to `limit`.
-    static func rowProblems(_ engine: StorageEngine, limit: Int) -> [String] {
+    static func rowProblems(_ read: ReadTransaction, limit: Int) -> [String] {
         guard limit > 0 else { return [] }
         do {
-            return try SQLConnection(engine: engine).logicalProblems(limit: limit)
+            return try SQLConnection(readingIn: read).logicalProblems(limit: limit)
         } catch {
             return ["cannot read the schema: \(error)"]
         }
@@ -66,12 +66,12 @@ struct CheckReport: Codable {
     var trees: [TreeReport]
 
     /// The report of the structural check `report` followed by the problems of rows and index entries.
-    init(file: String, engine: StorageEngine, report: IntegrityReport, rowProblems: [String]) {
+    init(file: String, read: ReadTransaction, report: IntegrityReport, rowProblems: [String]) throws {
         self.file = file
         problems = report.problems + rowProblems
         ok = problems.isEmpty
-        pageCount = engine.pager.pageCount
-        freePages = engine.pager.header.freelistCount
+        pageCount = try read.pageCount
+        freePages = try read.freelistCount
         trees = report.trees.map(TreeReport.init)
         treeCount = trees.filter { $0.name != "(catalog)" }.count
     }

@@ -71,14 +71,14 @@ func openReadOnly(_ path: String) throws -> StorageEngine {
     try openExisting(path, readOnly: true)
 }
 
-/// Opens `path` read-only, runs `body` with the engine inside one read transaction (one snapshot for the whole
-/// report), and closes it.
-func withDatabase<R>(_ path: String, _ body: (StorageEngine) throws -> R) throws -> R {
+/// Opens `path` read-only, runs `body` with one read transaction on it (one snapshot for the whole report; its
+/// `engine` is the open database), and closes it.
+func withDatabase<R>(_ path: String, _ body: (ReadTransaction) throws -> R) throws -> R {
     let engine = try openReadOnly(path)
     defer { try? engine.close() }
     let read = try engine.beginRead()
     defer { try? read.commit() }
-    return try body(engine)
+    return try body(read)
 }
 
 /// Prints `value` as sorted, pretty-printed JSON on standard output.

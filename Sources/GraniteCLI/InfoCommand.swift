@@ -23,12 +23,12 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try withDatabase(file) { engine in
+            let report = try withDatabase(file) { read in
                 InfoReport(
-                    file: file, fileSize: try engine.file.size(), header: HeaderReport(engine.pager.header),
+                    file: file, fileSize: try read.engine.file.size(), header: HeaderReport(read.engine.pager.header),
                     wal: WALStatusReport(
-                        engine.walStatus, present: FileManager.default.fileExists(atPath: file + "-wal")),
-                    trees: try engine.trees().map { TreeEntry(name: $0.name, kind: $0.kind.description, root: $0.root) }
+                        read.engine.walStatus, present: FileManager.default.fileExists(atPath: file + "-wal")),
+                    trees: try read.trees().map { TreeEntry(name: $0.name, kind: $0.kind.description, root: $0.root) }
                 )
             }
             if output.json {

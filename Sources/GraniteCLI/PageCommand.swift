@@ -30,8 +30,8 @@ struct PageCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try withDatabase(file) { engine in
-                try PageReport(file: file, engine: engine, number: PageNumber(number), hex: hex)
+            let report = try withDatabase(file) { read in
+                try PageReport(file: file, read: read, number: PageNumber(number), hex: hex)
             }
             if output.json {
                 try printJSON(report)
@@ -119,7 +119,8 @@ struct PageReport: Codable {
         return cells?.compactMap(\.problem).first
     }
 
-    init(file: String, engine: StorageEngine, number: PageNumber, hex: Bool) throws {
+    init(file: String, read: ReadTransaction, number: PageNumber, hex: Bool) throws {
+        let engine = read.engine
         let d = try engine.describePage(number)
         let integrity = engine.checkIntegrity()
         let owner = Int(number) < integrity.owners.count ? integrity.owners[Int(number)] : nil
@@ -153,7 +154,7 @@ struct PageReport: Codable {
             availableBytes = d.availableBytes
             fill = d.availableBytes > 0 ? rounded(Double(d.usedBytes) / Double(d.availableBytes)) : nil
             let table = try? tree.flatMap { name in
-                try engine.treeInfo(named: name)?.kind == .table ? engine.table(named: name) : nil
+                try read.treeInfo(named: name)?.kind == .table ? read.table(named: name) : nil
             }
             cells = d.cells.map { cell in
                 PageReport.describe(cell, type: d.type, catalog: tree == "(catalog)", table: table)

@@ -23,7 +23,7 @@ struct PagesCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try withDatabase(file) { engine in try PagesReport(file: file, engine: engine) }
+            let report = try withDatabase(file) { read in try PagesReport(file: file, engine: read.engine) }
             if output.json {
                 try printJSON(report)
             } else {

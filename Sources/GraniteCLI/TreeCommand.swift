@@ -33,9 +33,9 @@ struct TreeCommand: ParsableCommand {
 
     /// The storage tree of `name`: a tree name as stored, or the name of an SQL table or index (`people` for
     /// the tree `t:1` that holds its rows).
-    static func storageName(of name: String, in engine: StorageEngine) throws -> String {
-        if try name == "(catalog)" || engine.treeInfo(named: name) != nil { return name }
-        guard let connection = try? SQLConnection(engine: engine) else { return name }
+    static func storageName(of name: String, in read: ReadTransaction) throws -> String {
+        if try name == "(catalog)" || read.treeInfo(named: name) != nil { return name }
+        guard let connection = try? SQLConnection(readingIn: read) else { return name }
         if let table = connection.catalog.table(named: name) { return table.storageName }
         if let index = connection.catalog.index(named: name) { return index.storageName }
         return name
@@ -44,14 +44,14 @@ struct TreeCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let requested = catalog ? "(catalog)" : name ?? "(catalog)"
-            let (tree, problems) = try withDatabase(file) { engine -> (TreeReport, [String]) in
-                let wanted = try Self.storageName(of: requested, in: engine)
-                if wanted != "(catalog)", try engine.treeInfo(named: wanted) == nil {
-                    let names = try engine.trees().map(\.name)
+            let (tree, problems) = try withDatabase(file) { read -> (TreeReport, [String]) in
+                let wanted = try Self.storageName(of: requested, in: read)
+                if wanted != "(catalog)", try read.treeInfo(named: wanted) == nil {
+                    let names = try read.trees().map(\.name)
                     throw CLIError(
                         "no tree named '\(wanted)' (trees: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
                 }
-                let report = engine.checkIntegrity()
+                let report = read.engine.checkIntegrity()
                 guard let statistics = report.trees.first(where: { $0.info.name == wanted }) else {
                     throw CLIError("tree '\(wanted)' was not reached by the integrity check")
                 }

@@ -230,12 +230,20 @@ public final class StorageEngine {
         pager.inWriteTransaction = false
     }
 
-    /// Commits the write transaction (appending its pages to the log and, at
-    /// ``Durability/full``, syncing it) or ends the read transaction. On an
-    /// I/O error the transaction is rolled back and the error thrown.
-    /// The same as ``StorageTransaction/commit()`` on the transaction in progress, for callers in this package that
-    /// do not hold it.
-    package func commit() throws {
+    /// The transaction in progress, as a new handle on it, or nil. Transactions are held by whoever began them;
+    /// this is for tests that drive the engine without keeping the handle.
+    package var currentTransaction: StorageTransaction? {
+        switch state {
+        case .none: return nil
+        case .read: return ReadTransaction(engine: self, serial: activeSerial)
+        case .write: return WriteTransaction(engine: self, serial: activeSerial)
+        }
+    }
+
+    /// Ends the transaction in progress (``StorageTransaction/commit()``): a write transaction's pages are appended
+    /// to the log (and, at ``Durability/full``, synced). On an I/O error the transaction is rolled back and the
+    /// error thrown.
+    func commitActiveTransaction() throws {
         switch state {
         case .none:
             return
@@ -245,7 +253,7 @@ public final class StorageEngine {
             do {
                 try pager.commit()
             } catch {
-                try? rollback()
+                try? rollbackActiveTransaction()
                 throw error
             }
             cacheFrames = source.committedFrames
@@ -256,9 +264,9 @@ public final class StorageEngine {
         }
     }
 
-    /// Drops every change of the write transaction (no I/O on the database
-    /// file), or ends the read transaction (``StorageTransaction/rollback()`` on the transaction in progress).
-    package func rollback() throws {
+    /// Ends the transaction in progress dropping every change of a write transaction, with no I/O on the database
+    /// file (``StorageTransaction/rollback()``).
+    func rollbackActiveTransaction() throws {
         switch state {
         case .none:
             return
@@ -270,27 +278,6 @@ public final class StorageEngine {
         }
     }
 
-    /// Ends a read transaction (the same as ``commit()`` for reads).
-    package func endRead() throws {
-        try commit()
-    }
-
-    /// Opens a savepoint in the write transaction in progress.
-    package func savepoint(_ name: String) throws {
-        try pager.prepareForWrite()
-        try pager.savepoint(name)
-    }
-
-    /// Undoes the changes made since savepoint `name`; it stays open.
-    package func rollback(toSavepoint name: String) throws {
-        try pager.rollback(toSavepoint: name)
-    }
-
-    /// Closes savepoint `name` and those opened after it, keeping their changes.
-    package func releaseSavepoint(_ name: String) throws {
-        try pager.releaseSavepoint(name)
-    }
-
     /// Copies committed log frames into the database file.
     @discardableResult
     public func checkpoint(_ mode: CheckpointMode = .passive) throws -> CheckpointResult {
@@ -300,118 +287,17 @@ public final class StorageEngine {
     /// The state of the write-ahead log.
     public var walStatus: WALStatus { shared.status() }
 
-    private var catalog: Catalog { Catalog(context: treeContext) }
-
-    // MARK: Trees
-
-    // The operations of the transaction in progress, whichever it is. Embedders reach them through the
-    // ``StorageTransaction`` they began; callers in this package that keep no transaction use them directly.
-
-    /// Creates an empty table tree named `name`.
-    package func createTable(named name: String) throws -> TableTree {
-        let info = try createTree(named: name, kind: .table)
-        return TableTree(name: name, root: info.root, context: treeContext)
-    }
-
-    /// Creates an empty index tree named `name`.
-    package func createIndex(named name: String) throws -> IndexTree {
-        let info = try createTree(named: name, kind: .index)
-        return IndexTree(name: name, root: info.root, context: treeContext)
-    }
-
-    private func createTree(named name: String, kind: TreeKind) throws -> TreeInfo {
-        try pager.prepareForWrite()
-        guard !name.isEmpty, name.utf8.count <= 1024 else {
-            throw StorageError.invalidArgument("tree names must have 1 to 1024 bytes")
-        }
-        if try catalog.lookup(name) != nil { throw StorageError.alreadyExists("tree '\(name)'") }
-        let root = try pager.allocatePage()
-        TreePage(unchecked: root, base: try pager.writablePage(root), geometry: pager.geometry)
-            .initialize(kind.leafType)
-        let info = TreeInfo(name: name, kind: kind, root: root)
-        try catalog.add(info)
-        return info
-    }
-
-    /// The table tree named `name`.
-    package func table(named name: String) throws -> TableTree {
-        guard let info = try catalog.lookup(name), info.kind == .table else {
-            throw StorageError.notFound("table '\(name)'")
-        }
-        return TableTree(name: name, root: info.root, context: treeContext)
-    }
-
-    /// The index tree named `name`.
-    package func index(named name: String) throws -> IndexTree {
-        guard let info = try catalog.lookup(name), info.kind == .index else {
-            throw StorageError.notFound("index '\(name)'")
-        }
-        return IndexTree(name: name, root: info.root, context: treeContext)
-    }
-
-    /// The catalog entry of `name`, or nil.
-    package func treeInfo(named name: String) throws -> TreeInfo? {
-        try catalog.lookup(name)
-    }
-
-    /// Every tree in the catalog, by name.
-    package func trees() throws -> [TreeInfo] {
-        try catalog.all()
-    }
-
-    /// Deletes a tree and frees all its pages.
-    package func dropTree(named name: String) throws {
-        try pager.prepareForWrite()
-        guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
-        try BTree(context: treeContext, root: info.root, kind: info.kind).destroy(keepRoot: false)
-        try catalog.remove(name)
-        try pager.safePoint()
-    }
-
-    /// Removes every entry of a tree, keeping the tree.
-    package func clearTree(named name: String) throws {
-        try pager.prepareForWrite()
-        guard let info = try catalog.lookup(name) else { throw StorageError.notFound("tree '\(name)'") }
-        try BTree(context: treeContext, root: info.root, kind: info.kind).destroy(keepRoot: true)
-        try pager.safePoint()
-    }
+    /// The catalog of named trees, read and changed through the transaction in progress.
+    var catalog: Catalog { Catalog(context: treeContext) }
 
     /// When commits are synced, as chosen by the options the database was opened with (`PRAGMA synchronous`).
     public var durability: Durability { shared.durability }
-
-    /// A number stored in the header for applications (`PRAGMA user_version`).
-    package var userVersion: UInt32 {
-        get throws {
-            try pager.prepareForRead()
-            return pager.header.userVersion
-        }
-    }
-
-    /// Changes ``userVersion`` (in a write transaction).
-    package func setUserVersion(_ value: UInt32) throws {
-        try pager.prepareForWrite()
-        pager.header.userVersion = value
-    }
-
-    /// The schema cookie (FORMAT.md § "The header page"): changes whenever a transaction changes the SQL schema.
-    package var schemaCookie: UInt32 {
-        get throws {
-            try pager.prepareForRead()
-            return pager.header.schemaCookie
-        }
-    }
-
-    /// Increments ``schemaCookie`` (in a write transaction), telling other connections to reload the schema.
-    package func bumpSchemaCookie() throws {
-        try pager.prepareForWrite()
-        pager.header.schemaCookie &+= 1
-    }
 
     /// Ends any transaction (rolling back uncommitted changes) and closes
     /// the connection; the last connection to a file checkpoints and removes the log.
     public func close() throws {
         guard !closed else { return }
-        try? rollback()
+        try? rollbackActiveTransaction()
         closed = true
         shared.release()
     }

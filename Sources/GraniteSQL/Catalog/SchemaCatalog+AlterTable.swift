@@ -6,7 +6,7 @@ import GraniteStorage
 extension SchemaCatalog {
     /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
     /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
-    package mutating func renameTable(_ name: String, to newName: String, engine: StorageEngine) throws {
+    package mutating func renameTable(_ name: String, to newName: String, transaction: WriteTransaction) throws {
         guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
         if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
         if self.table(named: newName) != nil || index(named: newName) != nil {
@@ -51,16 +51,16 @@ extension SchemaCatalog {
             replacement.table = newName
             updated.indexesByKey[SchemaNames.key(replacement.name)] = replacement
         }
-        try updated.persistChanges(from: self, engine: engine)
+        try updated.persistChanges(from: self, transaction: transaction)
         self = updated
     }
 
     /// `ALTER TABLE table RENAME COLUMN old TO new`: renames the column in the table's definition, its
     /// constraints, its indexes and foreign keys referencing it, and regenerates their stored SQL from the
     /// canonical form.
-    package mutating func renameColumn(_ old: String, to new: String, in tableName: String, engine: StorageEngine)
-        throws
-    {
+    package mutating func renameColumn(
+        _ old: String, to new: String, in tableName: String, transaction: WriteTransaction
+    ) throws {
         guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
         guard let position = table.columnIndex(named: old) else { throw SchemaError(.noSuchColumnToRename(old)) }
         if let existing = table.columnIndex(named: new), existing != position {
@@ -102,14 +102,16 @@ extension SchemaCatalog {
             }
             updated.indexesByKey[SchemaNames.key(index.name)] = replacement
         }
-        try updated.persistChanges(from: self, engine: engine)
+        try updated.persistChanges(from: self, transaction: transaction)
         self = updated
     }
 
     /// `ALTER TABLE table ADD COLUMN definition`, with SQLite's restrictions: no `PRIMARY KEY` or `UNIQUE`
     /// column, a `NOT NULL` column needs a non-NULL default, and the default must be constant. The column text
     /// is spliced into the stored SQL before its closing parenthesis.
-    package mutating func addColumn(_ column: ColumnDefinition, to tableName: String, engine: StorageEngine) throws {
+    package mutating func addColumn(_ column: ColumnDefinition, to tableName: String, transaction: WriteTransaction)
+        throws
+    {
         guard let table = try alterable(tableName) else { throw SchemaError(.noSuchTable(tableName)) }
         if table.columnIndex(named: column.name) != nil { throw SchemaError("duplicate column name: \(column.name)") }
         var notNull = false
@@ -153,7 +155,7 @@ extension SchemaCatalog {
             throw SchemaError("error in table \(table.name) after add column: \(error.message)")
         }
         updated.tablesByKey[SchemaNames.key(table.name)] = definition
-        try updated.persistChanges(from: self, engine: engine)
+        try updated.persistChanges(from: self, transaction: transaction)
         self = updated
     }
 
@@ -166,16 +168,16 @@ extension SchemaCatalog {
     }
 
     /// Rewrites the `granite_schema` rows of every definition that differs from `old`'s.
-    private mutating func persistChanges(from old: SchemaCatalog, engine: StorageEngine) throws {
+    private mutating func persistChanges(from old: SchemaCatalog, transaction: WriteTransaction) throws {
         let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
         let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
-        try Self.atomically(engine) {
-            let schema = try Self.schemaTree(engine, create: true)
+        try Self.atomically(transaction) {
+            let schema = try Self.schemaTree(transaction, create: true)
             for table in tables { try Self.write(table, to: schema) }
             for index in indexes { try Self.write(index, to: schema) }
         }
         schemaVersion += 1
-        cookie = try engine.schemaCookie
+        cookie = try transaction.schemaCookie
     }
 
     /// A table definition re-derived from a modified statement, keeping its storage.

@@ -14,7 +14,7 @@ import GraniteStorage
 ///
 /// Every change happens inside the caller's storage write transaction (one is begun implicitly when none is in
 /// progress) and is atomic on its own (a savepoint undoes a half-made change). A rolled-back transaction undoes the
-/// stored schema; the in-memory catalog must then be rebuilt with ``load(engine:)``. Creating an index does not
+/// stored schema; the in-memory catalog must then be rebuilt with ``load(transaction:)``. Creating an index does not
 /// fill its tree: the executor populates it from the table's rows.
 package struct SchemaCatalog: Sendable {
     /// The name of the schema table in the storage catalog.
@@ -34,20 +34,20 @@ package struct SchemaCatalog: Sendable {
 
     private static let savepointName = "granite_schema_change"
 
-    /// Bumped on every change and every ``load(engine:)``; statement caches compare it.
+    /// Bumped on every change and every ``load(transaction:)``; statement caches compare it.
     package internal(set) var schemaVersion = 0
-    /// The storage schema cookie the catalog reflects (see `StorageEngine.schemaCookie`).
+    /// The storage schema cookie the catalog reflects (see `StorageTransaction.schemaCookie`).
     package internal(set) var cookie: UInt32 = 0
 
     var tablesByKey: [String: TableDefinition] = [:]
     var indexesByKey: [String: IndexDefinition] = [:]
 
-    /// An empty catalog (use ``load(engine:)`` to read a database's schema).
+    /// An empty catalog (use ``load(transaction:)`` to read a database's schema).
     package init() {}
 
-    /// Reads the schema of the database open in `engine`.
-    package init(engine: StorageEngine) throws {
-        try load(engine: engine)
+    /// Reads the schema of the database as `transaction` sees it.
+    package init(transaction: StorageTransaction) throws {
+        try load(transaction: transaction)
     }
 
     // MARK: Lookup
@@ -83,23 +83,23 @@ package struct SchemaCatalog: Sendable {
     /// Rebuilds the catalog from `granite_schema`, re-parsing every stored `CREATE` statement.
     ///
     /// Throws ``SchemaError`` (`malformed database schema (name) - reason`) when a row is inconsistent.
-    package mutating func load(engine: StorageEngine) throws {
+    package mutating func load(transaction: StorageTransaction) throws {
         var tables: [String: TableDefinition] = [:]
         var indexes: [String: IndexDefinition] = [:]
         defer { schemaVersion += 1 }
-        cookie = try engine.schemaCookie
-        guard try engine.treeInfo(named: Self.schemaTableName) != nil else {
+        cookie = try transaction.schemaCookie
+        guard try transaction.treeInfo(named: Self.schemaTableName) != nil else {
             tablesByKey = [:]
             indexesByKey = [:]
             return
         }
-        let rows = try Self.readRows(engine: engine)
+        let rows = try Self.readRows(transaction: transaction)
         for row in rows where row.type == "table" {
             guard let sql = row.sql, case .createTable(let create) = try Self.parse(sql, row.name).kind else {
                 throw Self.malformed(row.name, "expected a CREATE TABLE statement")
             }
             let storageName = "t:\(row.rowid)"
-            try Self.checkTree(engine, storageName, .table, row)
+            try Self.checkTree(transaction, storageName, .table, row)
             let definition = try Self.schemaCall(row.name) {
                 try TableDefinition(
                     create, sql: sql, rootPage: row.root, storageName: storageName, schemaRowid: row.rowid)
@@ -115,7 +115,7 @@ package struct SchemaCatalog: Sendable {
                 throw Self.malformed(row.name, "no such table: \(row.tableName)")
             }
             let storageName = "i:\(row.rowid)"
-            try Self.checkTree(engine, storageName, .index, row)
+            try Self.checkTree(transaction, storageName, .index, row)
             let definition: IndexDefinition
             if let sql = row.sql {
                 guard case .createIndex(let create) = try Self.parse(sql, row.name).kind else {
@@ -151,27 +151,27 @@ package struct SchemaCatalog: Sendable {
     // MARK: Statements
 
     /// Applies a `CREATE TABLE`, `CREATE INDEX`, `DROP TABLE`, `DROP INDEX` or `ALTER TABLE` statement.
-    package mutating func execute(_ statement: Statement, engine: StorageEngine) throws {
+    package mutating func execute(_ statement: Statement, transaction: WriteTransaction) throws {
         switch statement.kind {
         case .createTable(let create):
-            try createTable(create, sql: statement.sourceText, engine: engine)
+            try createTable(create, sql: statement.sourceText, transaction: transaction)
         case .createIndex(let create):
-            try createIndex(create, sql: statement.sourceText, engine: engine)
+            try createIndex(create, sql: statement.sourceText, transaction: transaction)
         case .dropTable(let drop):
             try Self.checkSchema(drop.name)
-            try dropTable(named: drop.name.name, ifExists: drop.ifExists, engine: engine)
+            try dropTable(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropIndex(let drop):
             try Self.checkSchema(drop.name)
-            try dropIndex(named: drop.name.name, ifExists: drop.ifExists, engine: engine)
+            try dropIndex(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .alterTable(let alter):
             try Self.checkSchema(alter.table)
             switch alter.action {
             case .renameTable(let newName):
-                try renameTable(alter.table.name, to: newName, engine: engine)
+                try renameTable(alter.table.name, to: newName, transaction: transaction)
             case .renameColumn(let from, let to):
-                try renameColumn(from, to: to, in: alter.table.name, engine: engine)
+                try renameColumn(from, to: to, in: alter.table.name, transaction: transaction)
             case .addColumn(let column):
-                try addColumn(column, to: alter.table.name, engine: engine)
+                try addColumn(column, to: alter.table.name, transaction: transaction)
             case .dropColumn:
                 throw SchemaError("DROP COLUMN is not supported")
             }
@@ -181,19 +181,21 @@ package struct SchemaCatalog: Sendable {
     }
 
     /// Executes `CREATE TABLE` from a parsed statement (its ``Statement/sourceText`` is stored).
-    package mutating func createTable(_ statement: Statement, engine: StorageEngine) throws {
+    package mutating func createTable(_ statement: Statement, transaction: WriteTransaction) throws {
         guard case .createTable(let create) = statement.kind else { throw SchemaError("not a CREATE TABLE statement") }
-        try createTable(create, sql: statement.sourceText, engine: engine)
+        try createTable(create, sql: statement.sourceText, transaction: transaction)
     }
 
     /// Creates a table and its automatic indexes, storing `sql` as its definition.
-    package mutating func createTable(_ create: CreateTableStatement, sql: String, engine: StorageEngine) throws {
-        try createTable(create, sql: sql, engine: engine, allowingReservedName: false)
+    package mutating func createTable(_ create: CreateTableStatement, sql: String, transaction: WriteTransaction)
+        throws
+    {
+        try createTable(create, sql: sql, transaction: transaction, allowingReservedName: false)
     }
 
     /// Creates a table; `allowingReservedName` allows Granite's reserved names (for `granite_sequence`).
     mutating func createTable(
-        _ create: CreateTableStatement, sql: String, engine: StorageEngine, allowingReservedName: Bool
+        _ create: CreateTableStatement, sql: String, transaction: WriteTransaction, allowingReservedName: Bool
     ) throws {
         try Self.checkSchema(create.name)
         let name = create.name.name
@@ -208,17 +210,17 @@ package struct SchemaCatalog: Sendable {
         var definition = try TableDefinition(create, sql: sql)
         try definition.validateExpressions()
         var automatic: [IndexDefinition] = []
-        try Self.atomically(engine) {
-            let schema = try Self.schemaTree(engine, create: true)
+        try Self.atomically(transaction) {
+            let schema = try Self.schemaTree(transaction, create: true)
             var rowid = (try schema.lastRowid() ?? 0) + 1
             definition.schemaRowid = rowid
             definition.storageName = "t:\(rowid)"
-            definition.rootPage = try engine.createTable(named: definition.storageName).root
+            definition.rootPage = try transaction.createTable(named: definition.storageName).root
             try Self.write(definition, to: schema)
             for constraint in definition.uniqueConstraints {
                 rowid += 1
                 let storageName = "i:\(rowid)"
-                let root = try engine.createIndex(named: storageName).root
+                let root = try transaction.createIndex(named: storageName).root
                 let index = IndexDefinition(
                     automatic: constraint, on: definition, rootPage: root, storageName: storageName, schemaRowid: rowid)
                 try Self.write(index, to: schema)
@@ -228,17 +230,19 @@ package struct SchemaCatalog: Sendable {
         tablesByKey[SchemaNames.key(name)] = definition
         for index in automatic { indexesByKey[SchemaNames.key(index.name)] = index }
         schemaVersion += 1
-        cookie = try engine.schemaCookie
+        cookie = try transaction.schemaCookie
     }
 
     /// Executes `CREATE INDEX` from a parsed statement (its ``Statement/sourceText`` is stored).
-    package mutating func createIndex(_ statement: Statement, engine: StorageEngine) throws {
+    package mutating func createIndex(_ statement: Statement, transaction: WriteTransaction) throws {
         guard case .createIndex(let create) = statement.kind else { throw SchemaError("not a CREATE INDEX statement") }
-        try createIndex(create, sql: statement.sourceText, engine: engine)
+        try createIndex(create, sql: statement.sourceText, transaction: transaction)
     }
 
     /// Creates an (empty) index, storing `sql` as its definition.
-    package mutating func createIndex(_ create: CreateIndexStatement, sql: String, engine: StorageEngine) throws {
+    package mutating func createIndex(_ create: CreateIndexStatement, sql: String, transaction: WriteTransaction)
+        throws
+    {
         try Self.checkSchema(create.name)
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
@@ -253,44 +257,44 @@ package struct SchemaCatalog: Sendable {
         }
         try IndexDefinition.validateExpressions(of: create, on: table)
         var definition = try IndexDefinition(create, sql: sql, on: table)
-        try Self.atomically(engine) {
-            let schema = try Self.schemaTree(engine, create: true)
+        try Self.atomically(transaction) {
+            let schema = try Self.schemaTree(transaction, create: true)
             let rowid = (try schema.lastRowid() ?? 0) + 1
             definition.schemaRowid = rowid
             definition.storageName = "i:\(rowid)"
-            definition.rootPage = try engine.createIndex(named: definition.storageName).root
+            definition.rootPage = try transaction.createIndex(named: definition.storageName).root
             try Self.write(definition, to: schema)
         }
         indexesByKey[SchemaNames.key(name)] = definition
         schemaVersion += 1
-        cookie = try engine.schemaCookie
+        cookie = try transaction.schemaCookie
     }
 
     /// Drops a table, its indexes and their storage trees.
-    package mutating func dropTable(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
+    package mutating func dropTable(named name: String, ifExists: Bool = false, transaction: WriteTransaction) throws {
         if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be dropped") }
         guard let table = table(named: name) else {
             if ifExists { return }
             throw SchemaError(.noSuchTable(name))
         }
         let indexes = indexes(on: table.name)
-        try Self.atomically(engine) {
-            let schema = try Self.schemaTree(engine, create: true)
+        try Self.atomically(transaction) {
+            let schema = try Self.schemaTree(transaction, create: true)
             for index in indexes {
-                try engine.dropTree(named: index.storageName)
+                try transaction.dropTree(named: index.storageName)
                 try schema.delete(rowid: index.schemaRowid)
             }
-            try engine.dropTree(named: table.storageName)
+            try transaction.dropTree(named: table.storageName)
             try schema.delete(rowid: table.schemaRowid)
         }
         for index in indexes { indexesByKey[SchemaNames.key(index.name)] = nil }
         tablesByKey[SchemaNames.key(table.name)] = nil
         schemaVersion += 1
-        cookie = try engine.schemaCookie
+        cookie = try transaction.schemaCookie
     }
 
     /// Drops an index created by `CREATE INDEX` and its storage tree.
-    package mutating func dropIndex(named name: String, ifExists: Bool = false, engine: StorageEngine) throws {
+    package mutating func dropIndex(named name: String, ifExists: Bool = false, transaction: WriteTransaction) throws {
         guard let index = index(named: name) else {
             if ifExists { return }
             throw SchemaError(.noSuchIndex(name))
@@ -298,14 +302,14 @@ package struct SchemaCatalog: Sendable {
         if index.isAutomatic {
             throw SchemaError("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped")
         }
-        try Self.atomically(engine) {
-            let schema = try Self.schemaTree(engine, create: true)
-            try engine.dropTree(named: index.storageName)
+        try Self.atomically(transaction) {
+            let schema = try Self.schemaTree(transaction, create: true)
+            try transaction.dropTree(named: index.storageName)
             try schema.delete(rowid: index.schemaRowid)
         }
         indexesByKey[SchemaNames.key(index.name)] = nil
         schemaVersion += 1
-        cookie = try engine.schemaCookie
+        cookie = try transaction.schemaCookie
     }
 
     // MARK: Helpers
@@ -319,24 +323,24 @@ package struct SchemaCatalog: Sendable {
     }
 
     /// Runs `body` inside a savepoint, undoing its storage changes when it throws.
-    static func atomically(_ engine: StorageEngine, _ body: () throws -> Void) throws {
-        try engine.savepoint(savepointName)
+    static func atomically(_ transaction: WriteTransaction, _ body: () throws -> Void) throws {
+        try transaction.savepoint(savepointName)
         do {
             try body()
-            try engine.bumpSchemaCookie()
-            try engine.releaseSavepoint(savepointName)
+            try transaction.bumpSchemaCookie()
+            try transaction.releaseSavepoint(savepointName)
         } catch {
-            try? engine.rollback(toSavepoint: savepointName)
-            try? engine.releaseSavepoint(savepointName)
+            try? transaction.rollback(toSavepoint: savepointName)
+            try? transaction.releaseSavepoint(savepointName)
             throw error
         }
     }
 
-    static func schemaTree(_ engine: StorageEngine, create: Bool) throws -> TableTree {
-        if try engine.treeInfo(named: schemaTableName) == nil, create {
-            return try engine.createTable(named: schemaTableName)
+    static func schemaTree(_ transaction: WriteTransaction, create: Bool) throws -> TableTree {
+        if try transaction.treeInfo(named: schemaTableName) == nil, create {
+            return try transaction.createTable(named: schemaTableName)
         }
-        return try engine.table(named: schemaTableName)
+        return try transaction.table(named: schemaTableName)
     }
 
     static func write(_ table: TableDefinition, to schema: TableTree) throws {
@@ -367,8 +371,8 @@ package struct SchemaCatalog: Sendable {
         var sql: String?
     }
 
-    private static func readRows(engine: StorageEngine) throws -> [Row] {
-        let cursor = try engine.table(named: schemaTableName).makeCursor()
+    private static func readRows(transaction: StorageTransaction) throws -> [Row] {
+        let cursor = try transaction.table(named: schemaTableName).makeCursor()
         var rows: [Row] = []
         var more = try cursor.first()
         while more {
@@ -390,8 +394,10 @@ package struct SchemaCatalog: Sendable {
         return rows
     }
 
-    private static func checkTree(_ engine: StorageEngine, _ storageName: String, _ kind: TreeKind, _ row: Row) throws {
-        guard let info = try engine.treeInfo(named: storageName), info.kind == kind, info.root == row.root else {
+    private static func checkTree(
+        _ transaction: StorageTransaction, _ storageName: String, _ kind: TreeKind, _ row: Row
+    ) throws {
+        guard let info = try transaction.treeInfo(named: storageName), info.kind == kind, info.root == row.root else {
             throw malformed(row.name, "storage tree \(storageName) does not match root page \(row.root)")
         }
     }

@@ -19,15 +19,16 @@ import GraniteStorage
 /// Reading goes on past each problem until `limit` problems are found.
 struct DatabaseCheck {
     let catalog: SchemaCatalog
-    let engine: StorageEngine
+    /// The read transaction the check reads in.
+    let transaction: StorageTransaction
     /// Whether this is a quick check (`PRAGMA quick_check`): rows against their constraints only.
     let quick: Bool
     let limit: Int
     private(set) var problems: [String] = []
 
-    init(catalog: SchemaCatalog, engine: StorageEngine, quick: Bool, limit: Int) {
+    init(catalog: SchemaCatalog, transaction: StorageTransaction, quick: Bool, limit: Int) {
         self.catalog = catalog
-        self.engine = engine
+        self.transaction = transaction
         self.quick = quick
         self.limit = limit
     }
@@ -40,7 +41,7 @@ struct DatabaseCheck {
 
     /// Runs the structural check, then checks every table and its indexes.
     mutating func run() {
-        for problem in engine.checkIntegrity(maxProblems: limit).problems { report(problem) }
+        for problem in transaction.engine.checkIntegrity(maxProblems: limit).problems { report(problem) }
         runLogical()
     }
 
@@ -51,7 +52,7 @@ struct DatabaseCheck {
             let writer: TableWriter
             do {
                 writer = try TableWriter(
-                    table: table, catalog: catalog, engine: engine, parameters: BoundParameters([]))
+                    table: table, catalog: catalog, transaction: transaction, parameters: BoundParameters([]))
             } catch {
                 report("table \(table.name): \(error)")
                 continue
@@ -61,7 +62,10 @@ struct DatabaseCheck {
     }
 
     /// An upper bound on the entries of any tree of the file: a walk longer than this is going round a cycle.
-    private var maximumEntries: Int { Int(engine.pager.pageCount) * engine.pager.pageSize / 4 + 1 }
+    private var maximumEntries: Int {
+        let pager = transaction.engine.pager
+        return Int(pager.pageCount) * pager.pageSize / 4 + 1
+    }
 
     // MARK: Rows
 

@@ -5,7 +5,8 @@ extension SQLConnection {
     /// storage layer's structural check, then every row and index entry (see ``DatabaseCheck``). Runs in the
     /// caller's read transaction.
     package func integrityProblems(quick: Bool = false, limit: Int = 100) -> [String] {
-        var check = DatabaseCheck(catalog: catalog, engine: engine, quick: quick, limit: limit)
+        guard let transaction = storageTransaction.transaction else { return ["\(StorageError.noActiveTransaction)"] }
+        var check = DatabaseCheck(catalog: catalog, transaction: transaction, quick: quick, limit: limit)
         check.run()
         return check.problems
     }
@@ -15,7 +16,8 @@ extension SQLConnection {
     /// one is open.
     package func logicalProblems(limit: Int) throws -> [String] {
         let body = {
-            var check = DatabaseCheck(catalog: self.catalog, engine: self.engine, quick: false, limit: limit)
+            var check = DatabaseCheck(
+                catalog: self.catalog, transaction: try self.currentTransaction(), quick: false, limit: limit)
             check.runLogical()
             return check.problems
         }

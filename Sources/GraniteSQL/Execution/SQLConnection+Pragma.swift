@@ -37,24 +37,22 @@ extension SQLConnection {
             return try reading { single("page_size", .integer(Int64(engine.pager.pageSize))) }
         case "page_count":
             return try reading {
-                try engine.pager.prepareForRead()
-                return single("page_count", .integer(Int64(engine.pager.header.pageCount)))
+                single("page_count", .integer(Int64(try currentTransaction().pageCount)))
             }
         case "freelist_count":
             return try reading {
-                try engine.pager.prepareForRead()
-                return single("freelist_count", .integer(Int64(engine.pager.header.freelistCount)))
+                single("freelist_count", .integer(Int64(try currentTransaction().freelistCount)))
             }
         case "integrity_check": return try integrityCheck("integrity_check", argument)
         case "quick_check": return try integrityCheck("quick_check", argument)
         case "user_version":
             if let argument {
                 let value = Int32(truncatingIfNeeded: Self.leadingInteger(argument))
-                try atomically { try engine.setUserVersion(UInt32(bitPattern: value)) }
+                try atomically { try currentWriteTransaction().setUserVersion(UInt32(bitPattern: value)) }
                 return ([], [])
             }
             return try reading {
-                single("user_version", .integer(Int64(Int32(bitPattern: try engine.userVersion))))
+                single("user_version", .integer(Int64(Int32(bitPattern: try currentTransaction().userVersion))))
             }
         case "foreign_keys":
             if let argument {
@@ -65,7 +63,8 @@ extension SQLConnection {
             return single("foreign_keys", .integer(foreignKeysEnabled ? 1 : 0))
         case "schema_version":
             if argument != nil { return ([], []) }
-            return single("schema_version", .integer(Int64(try withReadTransaction { try engine.schemaCookie })))
+            let cookie = try withReadTransaction { try currentTransaction().schemaCookie }
+            return single("schema_version", .integer(Int64(cookie)))
         case "journal_mode":
             return single("journal_mode", .text("wal"))
         case "synchronous":

@@ -4,7 +4,7 @@ extension SQLConnection {
     /// Compiles a `SELECT` of `statement` against the current schema.
     func compileSelect(_ select: SelectStatement, statement: Statement) throws -> SelectProgram {
         try SelectCompiler(
-            catalog: catalog, engine: engine, sourceText: statement.sourceText,
+            catalog: catalog, connection: self, sourceText: statement.sourceText,
             sourceStart: statement.range.start.offset
         ).compile(select)
     }

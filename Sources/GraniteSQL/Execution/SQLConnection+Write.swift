@@ -13,7 +13,7 @@ extension SQLConnection {
 
     private func makeSession(_ parameters: BoundParameters) -> WriteSession {
         let session = WriteSession(
-            catalog: catalog, engine: engine, parameters: parameters, foreignKeys: foreignKeysEnabled)
+            catalog: catalog, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.connection = self
         session.changeObserver = changeObserver
         return session
@@ -81,7 +81,8 @@ extension SQLConnection {
         }
         let key = SchemaNames.key(table.name)
         if let writer = writerCache[key] { return writer }
-        let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: BoundParameters())
+        let writer = try TableWriter(
+            table: table, catalog: catalog, transaction: currentTransaction(), parameters: BoundParameters())
         writer.compressionThreshold = textCompressionThreshold
         writerCache[key] = writer
         return writer
@@ -101,27 +102,28 @@ extension SQLConnection {
         }
         switch statement.kind {
         case .createIndex(let create):
-            try catalog.execute(statement, engine: engine)
+            try catalog.execute(statement, transaction: currentWriteTransaction())
             guard let table = catalog.table(named: create.table) else { return ([], []) }
-            let writer = try TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
+            let writer = try TableWriter(
+                table: table, catalog: catalog, transaction: currentTransaction(), parameters: parameters)
             try writer.fill(index: create.name.name)
         case .createTable(let create):
-            try catalog.execute(statement, engine: engine)
+            try catalog.execute(statement, transaction: currentWriteTransaction())
             if let table = catalog.table(named: create.name.name), table.isAutoincrement {
                 try createSequenceTable()
             }
         case .dropTable(let drop):
             try dropTable(drop, parameters: parameters)
-            try catalog.execute(statement, engine: engine)
+            try catalog.execute(statement, transaction: currentWriteTransaction())
         case .alterTable(let alter):
             let old = catalog.table(named: alter.table.name)
-            try catalog.execute(statement, engine: engine)
+            try catalog.execute(statement, transaction: currentWriteTransaction())
             if case .renameTable(let newName) = alter.action, let old, old.isAutoincrement {
                 // Like sqlite_sequence, the sequence row follows the table's new name.
                 try makeSession(parameters).renameSequence(from: old.name, to: newName)
             }
         case .dropIndex:
-            try catalog.execute(statement, engine: engine)
+            try catalog.execute(statement, transaction: currentWriteTransaction())
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
             if !cache.sequenceChecked, insert.table.schema == nil,
@@ -194,7 +196,8 @@ extension SQLConnection {
         guard catalog.table(named: WriteSession.sequenceTable) == nil else { return }
         let sql = "CREATE TABLE \(WriteSession.sequenceTable)(name,seq)"
         guard case .createTable(let create) = try Parser.parseStatement(sql).kind else { return }
-        try catalog.createTable(create, sql: sql, engine: engine, allowingReservedName: true)
+        try catalog.createTable(
+            create, sql: sql, transaction: currentWriteTransaction(), allowingReservedName: true)
     }
 
     /// Before `DROP TABLE`: with foreign keys enabled, deletes the rows of a parent table (running the foreign

@@ -8,7 +8,7 @@ extension SQLConnection {
     ) throws -> WriteSubqueries {
         if let existing = slot { return existing }
         let compiler = SelectCompiler(
-            catalog: catalog, engine: engine, sourceText: statement.sourceText,
+            catalog: catalog, connection: self, sourceText: statement.sourceText,
             sourceStart: statement.range.start.offset)
         let made = WriteSubqueries(table: table, excluded: excluded, compiler: compiler)
         slot = made

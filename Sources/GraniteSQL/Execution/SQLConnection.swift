@@ -57,6 +57,10 @@ public final class SQLConnection {
     @exclusivity(unchecked) package internal(set) var transactionState = TransactionState.idle
     /// The running writing statement's savepoint inside an explicit transaction.
     @exclusivity(unchecked) var statementSavepoint = StatementSavepoint.none
+    /// The storage transaction the connection began and has not ended yet: the read snapshot of running
+    /// statements, or the write transaction of an explicit transaction or autocommit statement (see
+    /// ``TransactionState``, whose file begins and ends it).
+    @exclusivity(unchecked) var storageTransaction = HeldStorageTransaction.none
 
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
     public var isInTransaction: Bool { transactionState.isInTransaction }
@@ -73,6 +77,17 @@ public final class SQLConnection {
     public init(engine: StorageEngine) throws {
         self.engine = engine
         catalog = SchemaCatalog()
+        try reloadCatalog()
+    }
+
+    /// Opens a session that reads in `transaction`, which the caller began and ends: the schema is loaded, and
+    /// integrity checks run, on that transaction's snapshot (`granite check`, whose report is of one snapshot).
+    /// Only for reading the catalog and checking: a statement run on it would end the caller's transaction as
+    /// its own.
+    package init(readingIn transaction: ReadTransaction) throws {
+        engine = transaction.engine
+        catalog = SchemaCatalog()
+        storageTransaction = .read(transaction)
         try reloadCatalog()
     }
 

@@ -54,10 +54,12 @@ final class TableWriter {
     @exclusivity(unchecked) private var oldKeyEnds: [Int] = []
     @exclusivity(unchecked) private var decoder = RowDecoder()
 
-    init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters) throws {
+    init(
+        table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction, parameters: BoundParameters
+    ) throws {
         self.table = table
         self.parameters = parameters
-        tree = try engine.table(named: table.storageName)
+        tree = try transaction.table(named: table.storageName)
         let scope = TableScope(table: table)
         self.scope = scope
         var indexes: [(IndexDefinition, IndexTree, [CompiledExpression?], CompiledExpression?)] = []
@@ -68,7 +70,7 @@ final class TableWriter {
                 return try Self.compile(e, scope, .indexExpression)
             }
             let filter = try index.whereClause.map { try Self.compile($0, scope, .partialIndexWhere) }
-            indexes.append((index, try engine.index(named: index.storageName), keys, filter))
+            indexes.append((index, try transaction.index(named: index.storageName), keys, filter))
         }
         self.indexes = indexes
         trees = indexes.map(\.1)

@@ -218,18 +218,51 @@ extension SQLConnection {
 
     // MARK: Storage engine transactions
 
-    // Every transaction call from the connection to the storage engine goes through these functions.
+    // Every transaction call from the connection to the storage engine goes through these functions, on the
+    // storage transaction the connection holds.
 
-    private var engineIsInTransaction: Bool { engine.isInTransaction }
-    private var engineIsWriting: Bool { engine.isWriting }
-    private func engineBeginRead() throws { try engine.beginRead() }
-    private func engineEndRead() throws { try engine.endRead() }
-    private func engineBeginWrite() throws { try engine.beginWrite() }
-    private func engineCommit() throws { try engine.commit() }
-    private func engineRollback() throws { try engine.rollback() }
-    private func engineSavepoint(_ name: String) throws { try engine.savepoint(name) }
-    private func engineRollback(toSavepoint name: String) throws { try engine.rollback(toSavepoint: name) }
-    private func engineReleaseSavepoint(_ name: String) throws { try engine.releaseSavepoint(name) }
+    private var engineIsInTransaction: Bool {
+        if case .none = storageTransaction { return false }
+        return true
+    }
+    private var engineIsWriting: Bool {
+        if case .write = storageTransaction { return true }
+        return false
+    }
+    private func engineBeginRead() throws { storageTransaction = .read(try engine.beginRead()) }
+    private func engineBeginWrite() throws { storageTransaction = .write(try engine.beginWrite()) }
+    private func engineEndRead() throws { try engineCommit() }
+    private func engineCommit() throws { try releaseStorageTransaction()?.commit() }
+    private func engineRollback() throws { try releaseStorageTransaction()?.rollback() }
+    private func engineSavepoint(_ name: String) throws { try currentWriteTransaction().savepoint(name) }
+    private func engineRollback(toSavepoint name: String) throws {
+        try currentWriteTransaction().rollback(toSavepoint: name)
+    }
+    private func engineReleaseSavepoint(_ name: String) throws { try currentWriteTransaction().releaseSavepoint(name) }
+
+    /// Lets go of the storage transaction for the caller to end, moving it out rather than copying it (a retain and
+    /// a release fewer on every statement).
+    private func releaseStorageTransaction() -> StorageTransaction? {
+        var held = HeldStorageTransaction.none
+        swap(&held, &storageTransaction)
+        return held.transaction
+    }
+
+    /// The storage transaction in progress, for reading trees and header fields; throws
+    /// ``StorageError/noActiveTransaction`` when the connection holds none.
+    func currentTransaction() throws -> StorageTransaction {
+        guard let transaction = storageTransaction.transaction else { throw StorageError.noActiveTransaction }
+        return transaction
+    }
+
+    /// The write transaction in progress, for changing trees and header fields; throws
+    /// ``StorageError/noActiveTransaction`` when the connection holds none, and what a change in a read
+    /// transaction throws when it holds a read.
+    func currentWriteTransaction() throws -> WriteTransaction {
+        if case .write(let write) = storageTransaction { return write }
+        try engine.pager.prepareForWrite()
+        throw StorageError.noActiveTransaction
+    }
 
     /// Runs `body` in a read transaction of the engine unless the connection or the engine is already in one
     /// (pragmas, integrity checks).
@@ -243,17 +276,18 @@ extension SQLConnection {
     /// Loads the catalog, in a read transaction of its own unless the engine is in one.
     func reloadCatalog() throws {
         if engineIsInTransaction {
-            try catalog.load(engine: engine)
+            try catalog.load(transaction: currentTransaction())
         } else {
             try engineBeginRead()
             defer { try? engineEndRead() }
-            try catalog.load(engine: engine)
+            try catalog.load(transaction: currentTransaction())
         }
     }
 
     /// Reloads the catalog when another connection changed the schema; call inside a transaction.
     private func refreshCatalog() throws {
-        if try engine.schemaCookie != catalog.cookie { try catalog.load(engine: engine) }
+        let transaction = try currentTransaction()
+        if try transaction.schemaCookie != catalog.cookie { try catalog.load(transaction: transaction) }
     }
 
     // MARK: Read snapshots of running statements

@@ -33,7 +33,6 @@ struct UpsertPlan {
 /// its hot properties skip dynamic exclusivity checks.
 final class WriteSession {
     let catalog: SchemaCatalog
-    let engine: StorageEngine
     @exclusivity(unchecked) private(set) var parameters: BoundParameters
     let foreignKeys: Bool
     /// Outstanding foreign key violations.
@@ -64,9 +63,8 @@ final class WriteSession {
 
     static let sequenceTable = "granite_sequence"
 
-    init(catalog: SchemaCatalog, engine: StorageEngine, parameters: BoundParameters, foreignKeys: Bool) {
+    init(catalog: SchemaCatalog, parameters: BoundParameters, foreignKeys: Bool) {
         self.catalog = catalog
-        self.engine = engine
         self.parameters = parameters
         self.foreignKeys = foreignKeys
     }
@@ -109,9 +107,9 @@ final class WriteSession {
         }
         let key = SchemaNames.key(table.name)
         if let writer = writers[key] { return writer }
-        let writer =
-            try connection?.cachedWriter(table)
-            ?? TableWriter(table: table, catalog: catalog, engine: engine, parameters: parameters)
+        // A session writes through its connection's transaction, with the connection's cached writers.
+        guard let connection else { throw StorageError.noActiveTransaction }
+        let writer = try connection.cachedWriter(table)
         writers[key] = writer
         return writer
     }

@@ -54,15 +54,15 @@ struct TableReader {
     /// The column defaults, for rows stored before `ALTER TABLE ADD COLUMN`.
     let defaults: [Value]
 
-    init(table: TableDefinition, catalog: SchemaCatalog, engine: StorageEngine) throws {
+    init(table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction) throws {
         self.table = table
         if table.storageName == SchemaCatalog.schemaTableName {
-            tree =
-                try engine.treeInfo(named: table.storageName) == nil ? nil : try engine.table(named: table.storageName)
+            let exists = try transaction.treeInfo(named: table.storageName) != nil
+            tree = exists ? try transaction.table(named: table.storageName) : nil
         } else {
-            tree = try engine.table(named: table.storageName)
+            tree = try transaction.table(named: table.storageName)
         }
-        indexes = try catalog.indexes(on: table.name).map { ($0, try engine.index(named: $0.storageName)) }
+        indexes = try catalog.indexes(on: table.name).map { ($0, try transaction.index(named: $0.storageName)) }
         var defaults: [Value] = []
         for column in table.columns {
             guard let expression = column.defaultValue else {

@@ -99,7 +99,8 @@ extension SelectCompiler {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
             }
             scope.add(table: table, alias: alias)
-            readers[k] = try TableReader(table: table, catalog: catalog, engine: engine)
+            readers[k] = try TableReader(
+                table: table, catalog: catalog, transaction: connection.currentTransaction())
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)
             let columns = Self.uniqueNames(program.columnNames).enumerated().map { n, name in

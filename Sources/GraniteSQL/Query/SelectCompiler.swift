@@ -5,7 +5,9 @@ import GraniteStorage
 /// `ORDER BY` needs a sort.
 struct SelectCompiler {
     let catalog: SchemaCatalog
-    let engine: StorageEngine
+    /// The connection whose transaction the compiled readers' trees are looked up in. Unowned: compilers are
+    /// kept in statement caches, which the connection itself holds.
+    unowned let connection: SQLConnection
     /// The text of the statement (for naming result columns after their expression text).
     let sourceText: String
     /// The byte offset of the statement's text in the script it came from.

@@ -3,9 +3,11 @@
 /// A handle is cheap to copy; it stays usable while its ``StorageEngine`` is open.
 ///
 /// ```swift
-/// let people = try engine.createTable(named: "people")
+/// let write = try engine.beginWrite()
+/// let people = try write.createTable(named: "people")
 /// try people.insert(rowid: 1, payload: RowEncoder().encode([.text("Ada")]))
 /// let row = try people.get(rowid: 1)
+/// try write.commit()
 /// ```
 public struct TableTree {
     /// The tree's name in the catalog.

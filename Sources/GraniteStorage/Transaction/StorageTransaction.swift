@@ -22,67 +22,93 @@ public class StorageTransaction {
     }
 
     /// Whether the transaction is still in progress (not committed, rolled back or superseded).
-    public var isActive: Bool { engine.activeSerial == serial }
+    public final var isActive: Bool { engine.activeSerial == serial }
 
     /// Throws unless this transaction is the engine's active one.
     @inline(__always)
-    func checkActive() throws {
+    final func checkActive() throws {
         guard engine.activeSerial == serial else { throw StorageError.noActiveTransaction }
     }
 
     /// The table tree named `name`; throws ``StorageError/notFound(_:)`` when there is none (or it is an index).
-    public func table(named name: String) throws -> TableTree {
+    public final func table(named name: String) throws -> TableTree {
         try checkActive()
-        return try engine.table(named: name)
+        guard let info = try engine.catalog.lookup(name), info.kind == .table else {
+            throw StorageError.notFound("table '\(name)'")
+        }
+        return TableTree(name: name, root: info.root, context: engine.treeContext)
     }
 
     /// The index tree named `name`; throws ``StorageError/notFound(_:)`` when there is none (or it is a table).
-    public func index(named name: String) throws -> IndexTree {
+    public final func index(named name: String) throws -> IndexTree {
         try checkActive()
-        return try engine.index(named: name)
+        guard let info = try engine.catalog.lookup(name), info.kind == .index else {
+            throw StorageError.notFound("index '\(name)'")
+        }
+        return IndexTree(name: name, root: info.root, context: engine.treeContext)
     }
 
     /// The catalog entry of `name` (its kind and root page), or nil when no tree has that name.
-    public func treeInfo(named name: String) throws -> TreeInfo? {
+    public final func treeInfo(named name: String) throws -> TreeInfo? {
         try checkActive()
-        return try engine.treeInfo(named: name)
+        return try engine.catalog.lookup(name)
     }
 
     /// Every tree in the catalog, ordered by the bytes of their names.
-    public func trees() throws -> [TreeInfo] {
+    public final func trees() throws -> [TreeInfo] {
         try checkActive()
-        return try engine.trees()
+        return try engine.catalog.all()
     }
 
     /// The number stored in the header for applications (`PRAGMA user_version`), as this transaction sees it.
-    public var userVersion: UInt32 {
+    public final var userVersion: UInt32 {
         get throws {
             try checkActive()
-            return try engine.userVersion
+            try engine.pager.prepareForRead()
+            return engine.pager.header.userVersion
         }
     }
 
     /// The schema cookie (FORMAT.md § "The header page") as this transaction sees it: it changes whenever a
     /// transaction changes the SQL schema.
-    public var schemaCookie: UInt32 {
+    public final var schemaCookie: UInt32 {
         get throws {
             try checkActive()
-            return try engine.schemaCookie
+            try engine.pager.prepareForRead()
+            return engine.pager.header.schemaCookie
+        }
+    }
+
+    /// The number of pages in the database (`PRAGMA page_count`), as this transaction sees it.
+    package final var pageCount: UInt32 {
+        get throws {
+            try checkActive()
+            try engine.pager.prepareForRead()
+            return engine.pager.header.pageCount
+        }
+    }
+
+    /// The number of pages on the freelist (`PRAGMA freelist_count`), as this transaction sees it.
+    package final var freelistCount: UInt32 {
+        get throws {
+            try checkActive()
+            try engine.pager.prepareForRead()
+            return engine.pager.header.freelistCount
         }
     }
 
     /// Ends the transaction: a write transaction's changes are appended to the log (and, at ``Durability/full``,
     /// synced); a read transaction releases its snapshot. On an I/O error a write transaction is rolled back and
     /// the error thrown; it has ended either way.
-    public func commit() throws {
+    public final func commit() throws {
         try checkActive()
-        try engine.commit()
+        try engine.commitActiveTransaction()
     }
 
     /// Ends the transaction, dropping every change of a write transaction (no I/O on the database file).
-    public func rollback() throws {
+    public final func rollback() throws {
         try checkActive()
-        try engine.rollback()
+        try engine.rollbackActiveTransaction()
     }
 }
 
@@ -102,7 +128,7 @@ public final class ReadTransaction: StorageTransaction {
     /// transaction could begin.
     public func upgradeToWrite() throws -> WriteTransaction {
         try checkActive()
-        try engine.commit()
+        try engine.commitActiveTransaction()
         return try engine.beginWrite()
     }
 }

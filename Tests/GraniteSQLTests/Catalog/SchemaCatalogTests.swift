@@ -8,32 +8,39 @@ private final class TestDatabase {
     let file = MemoryFile()
     var engine: StorageEngine
     var catalog = SchemaCatalog()
+    /// The transaction in progress: a read between statements, a write after ``beginWrite()``.
+    var transaction: StorageTransaction
 
     init() throws {
         engine = try StorageEngine(file: file, walFile: MemoryFile())
-        try engine.beginRead()
+        transaction = try engine.beginRead()
+    }
+
+    /// The write transaction begun by ``beginWrite()``.
+    var write: WriteTransaction {
+        get throws { try XCTUnwrap(transaction as? WriteTransaction, "no write transaction") }
     }
 
     /// Ends the read transaction and begins a write transaction.
     func beginWrite() throws {
-        try engine.endRead()
-        try engine.beginWrite()
+        try transaction.commit()
+        transaction = try engine.beginWrite()
     }
 
     /// Rolls the write transaction back, begins a read transaction and reloads the catalog.
     func rollback() throws {
-        try engine.rollback()
-        try engine.beginRead()
-        try catalog.load(engine: engine)
+        try transaction.rollback()
+        transaction = try engine.beginRead()
+        try catalog.load(transaction: transaction)
     }
 
     /// Executes each `;`-separated schema statement in one committed transaction.
     func run(_ sql: String) throws {
         try beginWrite()
         do {
-            for statement in try Parser.parseScript(sql) { try catalog.execute(statement, engine: engine) }
-            try engine.commit()
-            try engine.beginRead()
+            for statement in try Parser.parseScript(sql) { try catalog.execute(statement, transaction: write) }
+            try transaction.commit()
+            transaction = try engine.beginRead()
         } catch {
             try rollback()
             throw error
@@ -44,8 +51,8 @@ private final class TestDatabase {
     func reopen() throws {
         try engine.close()
         engine = try StorageEngine(file: file)
-        try engine.beginRead()
-        catalog = try SchemaCatalog(engine: engine)
+        transaction = try engine.beginRead()
+        catalog = try SchemaCatalog(transaction: transaction)
     }
 }
 
@@ -114,8 +121,8 @@ final class SchemaCatalogTests: XCTestCase {
             XCTAssertEqual(index.columns[0], IndexColumn(target: .column(1), collation: "NOCASE", order: .descending))
             XCTAssertEqual(index.columns[1].target, .expression(try Parser.parseExpression("lower(email)")))
             XCTAssertEqual(index.whereClause, try Parser.parseExpression("age > 18"))
-            XCTAssertEqual(try db.engine.table(named: people.storageName).root, people.rootPage)
-            XCTAssertEqual(try db.engine.index(named: index.storageName).root, index.rootPage)
+            XCTAssertEqual(try db.transaction.table(named: people.storageName).root, people.rootPage)
+            XCTAssertEqual(try db.transaction.index(named: index.storageName).root, index.rootPage)
             try db.reopen()
         }
     }
@@ -124,7 +131,7 @@ final class SchemaCatalogTests: XCTestCase {
         let db = try TestDatabase()
         let sql = "CREATE TABLE t (a INT PRIMARY KEY, b UNIQUE)"
         try db.run(sql + "; CREATE UNIQUE INDEX tb ON t (b, a)")
-        let rows = try db.engine.table(named: SchemaCatalog.schemaTableName)
+        let rows = try db.transaction.table(named: SchemaCatalog.schemaTableName)
         let cursor = try rows.makeCursor()
         var decoded: [(Int64, [Value])] = []
         var more = try cursor.first()
@@ -260,12 +267,12 @@ final class SchemaCatalogTests: XCTestCase {
         try db.run("DROP TABLE t")
         XCTAssertNil(db.catalog.table(named: "t"))
         XCTAssertEqual(db.catalog.indexes.map(\.name), ["ui"])
-        XCTAssertNil(try db.engine.treeInfo(named: t.storageName))
+        XCTAssertNil(try db.transaction.treeInfo(named: t.storageName))
         try db.run("DROP INDEX ui")
         try db.reopen()
         XCTAssertEqual(db.catalog.tables.map(\.name), ["u"])
         XCTAssertEqual(db.catalog.indexes.count, 0)
-        XCTAssertEqual(try db.engine.trees().map(\.name).sorted(), ["granite_schema", "t:5"])
+        XCTAssertEqual(try db.transaction.trees().map(\.name).sorted(), ["granite_schema", "t:5"])
         // Re-creating reuses nothing stale.
         try db.run("CREATE TABLE t (a UNIQUE)")
         try db.reopen()
@@ -277,14 +284,14 @@ final class SchemaCatalogTests: XCTestCase {
         try db.run("CREATE TABLE keep (a)")
         let version = db.catalog.schemaVersion
         try db.beginWrite()
-        try db.catalog.execute(try Parser.parseStatement("CREATE TABLE gone (a UNIQUE)"), engine: db.engine)
-        try db.catalog.execute(try Parser.parseStatement("DROP TABLE keep"), engine: db.engine)
+        try db.catalog.execute(try Parser.parseStatement("CREATE TABLE gone (a UNIQUE)"), transaction: db.write)
+        try db.catalog.execute(try Parser.parseStatement("DROP TABLE keep"), transaction: db.write)
         XCTAssertNotNil(db.catalog.table(named: "gone"))
         XCTAssertGreaterThan(db.catalog.schemaVersion, version)
         try db.rollback()
         XCTAssertNil(db.catalog.table(named: "gone"))
         XCTAssertNotNil(db.catalog.table(named: "keep"))
-        XCTAssertNil(try db.engine.treeInfo(named: "t:2"))
+        XCTAssertNil(try db.transaction.treeInfo(named: "t:2"))
         try db.reopen()
         XCTAssertEqual(db.catalog.tables.map(\.name), ["keep"])
         XCTAssertEqual(db.catalog.indexes.count, 0)
@@ -293,10 +300,10 @@ final class SchemaCatalogTests: XCTestCase {
     func testRollbackOfFirstSchemaChange() throws {
         let db = try TestDatabase()
         try db.beginWrite()
-        try db.catalog.execute(try Parser.parseStatement("CREATE TABLE t (a)"), engine: db.engine)
+        try db.catalog.execute(try Parser.parseStatement("CREATE TABLE t (a)"), transaction: db.write)
         try db.rollback()
         XCTAssertTrue(db.catalog.tables.isEmpty)
-        XCTAssertNil(try db.engine.treeInfo(named: SchemaCatalog.schemaTableName))
+        XCTAssertNil(try db.transaction.treeInfo(named: SchemaCatalog.schemaTableName))
     }
 
     func testSchemaVersionBumps() throws {

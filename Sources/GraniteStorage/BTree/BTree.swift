@@ -5,18 +5,21 @@
 
 /// One B+tree, identified by its root page, operated through a tree context and its pager.
 struct BTree {
-    /// The context's pager, kept here too so that hot paths reach it in one load.
-    let pager: Pager
     /// The path, buffers and generation shared by the connection's tree operations.
     let context: TreeContext
     let root: PageNumber
     let kind: TreeKind
 
     init(context: TreeContext, root: PageNumber, kind: TreeKind) {
-        self.pager = context.pager
         self.context = context
         self.root = root
         self.kind = kind
+    }
+
+    /// The context's pager. Not stored: every per-row insert and lookup makes a handle, and a second reference
+    /// in it would cost a retain and a release each time.
+    var pager: Pager {
+        @inline(__always) get { context.pager }
     }
 
     @inline(__always)

@@ -7,6 +7,9 @@
 /// caller can delete the current entry and continue with ``next()``.
 public final class TreeCursor {
     let tree: BTree
+    /// The tree's pager, held here because every move reads it several times and `tree` only reaches it
+    /// through its context.
+    private let pager: Pager
     private let path = TreePath()
     /// Whether the cursor is on an entry.
     @exclusivity(unchecked) public private(set) var isValid = false
@@ -22,6 +25,7 @@ public final class TreeCursor {
 
     init(tree: BTree) {
         self.tree = tree
+        self.pager = tree.pager
     }
 
     /// The rowid of the current entry (table trees).
@@ -35,8 +39,8 @@ public final class TreeCursor {
     /// Moves to the first entry; returns whether there is one.
     @discardableResult
     public func first() throws -> Bool {
-        try tree.pager.prepareForRead()
-        try tree.pager.safePoint()
+        try pager.prepareForRead()
+        try pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: false)
         return try settleForward()
@@ -45,8 +49,8 @@ public final class TreeCursor {
     /// Moves to the last entry; returns whether there is one.
     @discardableResult
     public func last() throws -> Bool {
-        try tree.pager.prepareForRead()
-        try tree.pager.safePoint()
+        try pager.prepareForRead()
+        try pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: true)
         return try settleBackward()
@@ -87,7 +91,6 @@ public final class TreeCursor {
     @discardableResult
     public func next() throws -> Bool {
         guard isValid else { return false }
-        let pager = tree.pager
         try pager.prepareForRead()
         if let leaf, generation == tree.context.generation, leafEpoch == pager.cacheEpoch {
             // Fast path: the next entry is in the same, still cached leaf.
@@ -117,8 +120,8 @@ public final class TreeCursor {
     @discardableResult
     public func previous() throws -> Bool {
         guard isValid else { return false }
-        try tree.pager.prepareForRead()
-        try tree.pager.safePoint()
+        try pager.prepareForRead()
+        try pager.safePoint()
         if generation != tree.context.generation {
             _ = try reseek()
             if !isValid { return try last() }
@@ -166,12 +169,12 @@ public final class TreeCursor {
 
     private func currentCell() throws -> (TreePage, Cell) {
         guard isValid else { throw StorageError.invalidArgument("cursor is not on an entry") }
-        try tree.pager.prepareForRead()
+        try pager.prepareForRead()
         if generation != tree.context.generation {
             guard try reseek() else { throw StorageError.cursorInvalidated }
         }
         let index = path.indices[path.count - 1]
-        if let leaf, leafEpoch == tree.pager.cacheEpoch, index < leaf.cellCount {
+        if let leaf, leafEpoch == pager.cacheEpoch, index < leaf.cellCount {
             if index == cellIndex { return (leaf, cell) }
             return (leaf, try leaf.cell(at: index))
         }
@@ -181,8 +184,8 @@ public final class TreeCursor {
     }
 
     private func seek(_ key: SearchKey) throws -> Bool {
-        try tree.pager.prepareForRead()
-        try tree.pager.safePoint()
+        try pager.prepareForRead()
+        try pager.safePoint()
         let (leaf, index, found) = try tree.descend(key, path)
         // On the leaf the search stopped in (the common case) the entry is loaded straight from it.
         if index < leaf.cellCount { return try load(leaf) && found }
@@ -277,7 +280,7 @@ public final class TreeCursor {
         }
         generation = tree.context.generation
         self.leaf = leaf
-        leafEpoch = tree.pager.cacheEpoch
+        leafEpoch = pager.cacheEpoch
         isValid = true
         return true
     }

@@ -31,48 +31,20 @@ enum SQLNumberParsing {
     /// `sqlite3AtoF`: returns the converted (prefix) value and the result code
     /// (1 pure integer, ≥2 real syntax, 0 not a number, −1 numeric prefix with `.`/`e`).
     static func atof(_ z: [UInt8]) -> (value: Double, code: Int) {
-        guard let scanned = scanDecimal(z) else { return (0, 0) }
-        let result = scaledValue(scanned)
-        if scanned.end == z.count && scanned.digits > 0 && scanned.exponentValid && scanned.syntax > 0 {
-            return (result, scanned.syntax)
-        }
-        if scanned.syntax >= 2 && (scanned.syntax == 3 || scanned.exponentValid) && scanned.digits > 0 {
-            return (result, -1)
-        }
-        return (result, 0)
-    }
-
-    /// What ``scanDecimal(_:)`` reads of a decimal number: the value is `sign × significand × 10^exponent`.
-    struct ScannedDecimal {
-        /// 1 or −1.
-        var sign: Int64 = 1
-        /// The digits read, as an integer; digits past 18 significant ones are counted in `exponent` instead.
-        var significand: Int64 = 0
-        /// The power of ten, the explicit exponent and the fraction's digits combined (clamped near ±10000).
-        var exponent = 0
-        /// Whether an `e` was followed by at least one digit (or there was no `e`).
-        var exponentValid = true
-        /// The number of significant digits read.
-        var digits = 0
-        /// SQLite's `eType`: 1 integer syntax, 2 with a `.` or an exponent, 3 with both.
-        var syntax = 1
-        /// Where the scan stopped (after trailing spaces).
-        var end = 0
-    }
-
-    /// The first phase of `sqlite3AtoF`: reads leading spaces, a sign, digits, a fraction, an exponent and
-    /// trailing spaces; nil when `z` is empty or all spaces.
-    static func scanDecimal(_ z: [UInt8]) -> ScannedDecimal? {
         let end = z.count
         var i = 0
-        var number = ScannedDecimal()
-        var fractionShift = 0
-        var exponentSign = 1
-        var exponent = 0
+        var sign: Int64 = 1
+        var s: Int64 = 0
+        var d = 0
+        var esign = 1
+        var e = 0
+        var eValid = true
+        var nDigit = 0
+        var eType = 1
         while i < end && isSpace(z[i]) { i += 1 }
-        if i >= end { return nil }
+        if i >= end { return (0, 0) }
         if z[i] == UInt8(ascii: "-") {
-            number.sign = -1
+            sign = -1
             i += 1
         } else if z[i] == UInt8(ascii: "+") {
             i += 1
@@ -80,25 +52,25 @@ enum SQLNumberParsing {
         let limit: Int64 = (Int64.max - 9) / 10
         scan: do {
             while i < end && isDigit(z[i]) {
-                number.significand = number.significand * 10 + Int64(z[i] - 0x30)
+                s = s * 10 + Int64(z[i] - 0x30)
                 i += 1
-                number.digits += 1
-                if number.significand >= limit {
+                nDigit += 1
+                if s >= limit {
                     while i < end && isDigit(z[i]) {
                         i += 1
-                        fractionShift += 1
+                        d += 1
                     }
                 }
             }
             if i >= end { break scan }
             if z[i] == UInt8(ascii: ".") {
                 i += 1
-                number.syntax += 1
+                eType += 1
                 while i < end && isDigit(z[i]) {
-                    if number.significand < limit {
-                        number.significand = number.significand * 10 + Int64(z[i] - 0x30)
-                        fractionShift -= 1
-                        number.digits += 1
+                    if s < limit {
+                        s = s * 10 + Int64(z[i] - 0x30)
+                        d -= 1
+                        nDigit += 1
                     }
                     i += 1
                 }
@@ -106,71 +78,82 @@ enum SQLNumberParsing {
             if i >= end { break scan }
             if z[i] == UInt8(ascii: "e") || z[i] == UInt8(ascii: "E") {
                 i += 1
-                number.exponentValid = false
-                number.syntax += 1
+                eValid = false
+                eType += 1
                 if i >= end { break scan }
                 if z[i] == UInt8(ascii: "-") {
-                    exponentSign = -1
+                    esign = -1
                     i += 1
                 } else if z[i] == UInt8(ascii: "+") {
                     i += 1
                 }
                 while i < end && isDigit(z[i]) {
-                    exponent = exponent < 10000 ? (exponent * 10 + Int(z[i] - 0x30)) : 10000
+                    e = e < 10000 ? (e * 10 + Int(z[i] - 0x30)) : 10000
                     i += 1
-                    number.exponentValid = true
+                    eValid = true
                 }
             }
             while i < end && isSpace(z[i]) { i += 1 }
         }
-        number.exponent = exponent * exponentSign + fractionShift
-        number.end = i
-        return number
-    }
-
-    /// The second phase of `sqlite3AtoF`: the double nearest `sign × significand × 10^exponent` as SQLite
-    /// computes it (exact integer scaling first, then long double powers of ten).
-    static func scaledValue(_ number: ScannedDecimal) -> Double {
-        var e = number.exponent
-        let esign: Int
+        e = e * esign + d
         if e < 0 {
             esign = -1
             e = -e
         } else {
             esign = 1
         }
-        var s = number.significand * number.sign
-        if s == 0 { return (number.sign < 0 && number.digits > 0) ? -0.0 : 0.0 }
-        while e > 0 {
-            if esign > 0 {
-                if s >= Int64.max / 10 || s <= Int64.min / 10 { break }
-                s *= 10
-            } else {
-                if s % 10 != 0 { break }
-                s /= 10
-            }
-            e -= 1
-        }
-        if e == 0 { return Double(s) }
-        typealias LD = SQLRealFormatting.LongDouble
-        var scale: LD = 1.0
-        if e > 307 {
-            guard e < 342 else { return esign < 0 ? 0.0 * Double(s) : Double.infinity * Double(s) }
-            while e % 308 != 0 {
-                scale *= 10
+        s *= sign
+        var result: Double
+        if s == 0 {
+            result = (sign < 0 && nDigit > 0) ? -0.0 : 0.0
+        } else {
+            while e > 0 {
+                if esign > 0 {
+                    if s >= Int64.max / 10 || s <= Int64.min / 10 { break }
+                    s *= 10
+                } else {
+                    if s % 10 != 0 { break }
+                    s /= 10
+                }
                 e -= 1
             }
-            return esign < 0 ? Double(LD(s) / scale) / 1.0e308 : Double(LD(s) * scale) * 1.0e308
+            if e == 0 {
+                result = Double(s)
+            } else {
+                typealias LD = SQLRealFormatting.LongDouble
+                var scale: LD = 1.0
+                if e > 307 {
+                    if e < 342 {
+                        while e % 308 != 0 {
+                            scale *= 10
+                            e -= 1
+                        }
+                        if esign < 0 {
+                            result = Double(LD(s) / scale)
+                            result /= 1.0e308
+                        } else {
+                            result = Double(LD(s) * scale)
+                            result *= 1.0e308
+                        }
+                    } else {
+                        result = esign < 0 ? 0.0 * Double(s) : Double.infinity * Double(s)
+                    }
+                } else {
+                    // sqlite3Pow10: binary exponentiation in long double.
+                    var x: LD = 10
+                    while true {
+                        if e & 1 != 0 { scale *= x }
+                        e >>= 1
+                        if e == 0 { break }
+                        x *= x
+                    }
+                    result = esign < 0 ? Double(LD(s) / scale) : Double(LD(s) * scale)
+                }
+            }
         }
-        // sqlite3Pow10: binary exponentiation in long double.
-        var x: LD = 10
-        while true {
-            if e & 1 != 0 { scale *= x }
-            e >>= 1
-            if e == 0 { break }
-            x *= x
-        }
-        return esign < 0 ? Double(LD(s) / scale) : Double(LD(s) * scale)
+        if i == end && nDigit > 0 && eValid && eType > 0 { return (result, eType) }
+        if eType >= 2 && (eType == 3 || eValid) && nDigit > 0 { return (result, -1) }
+        return (result, 0)
     }
 
     /// `sqlite3Atoi64`: the (clamped) value and code 0 ok, 1 trailing text, 2 overflow, 3 exactly 2^63, −1 no digits.

@@ -54,11 +54,7 @@ extension SQLDateTime {
             return false
         }
         if p.s >= -210_866_760_000 && p.s <= 253_402_300_799 {
-            let r = p.s * 1000.0 + 210_866_760_000_000.0
-            clearYMDHMSTZ(&p)
-            p.iJD = SQLNumberParsing.truncatingInt(r + 0.5)
-            p.validJD = true
-            p.rawS = false
+            setUnixTime(&p)
             return false
         }
         return true
@@ -69,13 +65,20 @@ extension SQLDateTime {
         if idx > 1 { return true }
         let r = p.s * 1000.0 + 210_866_760_000_000.0
         if r >= 0.0 && r < 464_269_060_800_000.0 {
-            clearYMDHMSTZ(&p)
-            p.iJD = SQLNumberParsing.truncatingInt(r + 0.5)
-            p.validJD = true
-            p.rawS = false
+            setUnixTime(&p)
             return false
         }
         return true
+    }
+
+    /// Takes the raw number `p.s` as Unix time in seconds: the time becomes its Julian day in milliseconds, and
+    /// every broken-down field is cleared.
+    static func setUnixTime(_ p: inout State) {
+        let r = p.s * 1000.0 + 210_866_760_000_000.0
+        clearYMDHMSTZ(&p)
+        p.iJD = SQLNumberParsing.truncatingInt(r + 0.5)
+        p.validJD = true
+        p.rawS = false
     }
 
     /// `utc`: times being UTC already, it converts nothing.

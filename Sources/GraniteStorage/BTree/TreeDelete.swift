@@ -21,13 +21,7 @@ extension BTree {
     /// the leaf stays full enough to need no rebalancing (which would need the descent's path). Returns false,
     /// changing nothing, when it cannot.
     func deleteAtHint(rowid: Int64) throws -> Bool {
-        guard kind == .table, context.rowHint.root == root, context.rowHint.page != 0 else { return false }
-        try pager.prepareForWrite()
-        let hint = context.rowHint
-        guard hint.generation == context.generation, pager.isValidPageNumber(hint.page) else { return false }
-        let leaf = try treePage(hint.page)
-        guard leaf.isLeaf, hint.index < leaf.cellCount, try leaf.rowid(at: hint.index) == rowid else { return false }
-        let cell = try leaf.cell(at: hint.index)
+        guard let (leaf, hint, cell) = try hintedCell(rowid: rowid) else { return false }
         guard
             hint.page == root
                 || (leaf.cellCount > 1 && leaf.usedBytes - cell.size - 2 >= pager.geometry.minimumFill)

@@ -178,13 +178,7 @@ extension BTree {
     /// changed since and the new cell has the old one's size, all local: no descent. Returns false, changing
     /// nothing, when it cannot.
     func replaceAtHint(rowid: Int64, payload: UnsafeRawBufferPointer) throws -> Bool {
-        guard kind == .table, context.rowHint.root == root, context.rowHint.page != 0 else { return false }
-        try pager.prepareForWrite()
-        let hint = context.rowHint
-        guard hint.generation == context.generation, pager.isValidPageNumber(hint.page) else { return false }
-        let leaf = try treePage(hint.page)
-        guard leaf.isLeaf, hint.index < leaf.cellCount, try leaf.rowid(at: hint.index) == rowid else { return false }
-        let cell = try leaf.cell(at: hint.index)
+        guard let (_, hint, cell) = try hintedCell(rowid: rowid) else { return false }
         guard cell.overflow == 0, pager.geometry.localLength(payload.count) == payload.count else { return false }
         let replacement = try buildLeafCell(
             rowid: rowid, key: UnsafeRawBufferPointer(start: nil, count: 0), payload: payload)

@@ -44,7 +44,6 @@ func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> I
     return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
 }
 
-
 extension BTree {
     @inline(__always)
     func compare(_ page: TreePage, _ index: Int, _ key: SearchKey) throws -> Int {
@@ -181,5 +180,19 @@ extension BTree {
             number = try childPage(page, index)
         }
         throw StorageError.corrupt(page: root, "tree is deeper than \(TreePath.maximumDepth) levels (pointer cycle?)")
+    }
+
+    /// Where the last lookup found table row `rowid` (``TreeContext/rowHint``), prepared for a change in place:
+    /// the leaf, the hint and the row's cell; nil when the hint is for another tree or row, or any tree changed
+    /// since. Used by the in-place replace and delete, which skip the descent.
+    @inline(__always)
+    func hintedCell(rowid: Int64) throws -> (leaf: TreePage, hint: RowHint, cell: Cell)? {
+        guard kind == .table, context.rowHint.root == root, context.rowHint.page != 0 else { return nil }
+        try pager.prepareForWrite()
+        let hint = context.rowHint
+        guard hint.generation == context.generation, pager.isValidPageNumber(hint.page) else { return nil }
+        let leaf = try treePage(hint.page)
+        guard leaf.isLeaf, hint.index < leaf.cellCount, try leaf.rowid(at: hint.index) == rowid else { return nil }
+        return (leaf, hint, try leaf.cell(at: hint.index))
     }
 }

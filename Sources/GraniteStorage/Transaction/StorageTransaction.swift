@@ -32,20 +32,24 @@ public class StorageTransaction {
 
     /// The table tree named `name`; throws ``StorageError/notFound(_:)`` when there is none (or it is an index).
     public final func table(named name: String) throws -> TableTree {
-        try checkActive()
-        guard let info = try engine.catalog.lookup(name), info.kind == .table else {
-            throw StorageError.notFound("table '\(name)'")
-        }
+        let info = try tree(named: name, kind: .table, describedAs: "table")
         return TableTree(name: name, root: info.root, context: engine.treeContext)
     }
 
     /// The index tree named `name`; throws ``StorageError/notFound(_:)`` when there is none (or it is a table).
     public final func index(named name: String) throws -> IndexTree {
-        try checkActive()
-        guard let info = try engine.catalog.lookup(name), info.kind == .index else {
-            throw StorageError.notFound("index '\(name)'")
-        }
+        let info = try tree(named: name, kind: .index, describedAs: "index")
         return IndexTree(name: name, root: info.root, context: engine.treeContext)
+    }
+
+    /// The catalog entry of the tree `name` of `kind`; throws ``StorageError/notFound(_:)`` naming it as
+    /// `noun` when there is none of that kind.
+    private func tree(named name: String, kind: TreeKind, describedAs noun: String) throws -> TreeInfo {
+        try checkActive()
+        guard let info = try engine.catalog.lookup(name), info.kind == kind else {
+            throw StorageError.notFound("\(noun) '\(name)'")
+        }
+        return info
     }
 
     /// The catalog entry of `name` (its kind and root page), or nil when no tree has that name.
@@ -62,39 +66,30 @@ public class StorageTransaction {
 
     /// The number stored in the header for applications (`PRAGMA user_version`), as this transaction sees it.
     public final var userVersion: UInt32 {
-        get throws {
-            try checkActive()
-            try engine.pager.prepareForRead()
-            return engine.pager.header.userVersion
-        }
+        get throws { try header().userVersion }
     }
 
     /// The schema cookie (FORMAT.md § "The header page") as this transaction sees it: it changes whenever a
     /// transaction changes the SQL schema.
     public final var schemaCookie: UInt32 {
-        get throws {
-            try checkActive()
-            try engine.pager.prepareForRead()
-            return engine.pager.header.schemaCookie
-        }
+        get throws { try header().schemaCookie }
     }
 
     /// The number of pages in the database (`PRAGMA page_count`), as this transaction sees it.
     package final var pageCount: UInt32 {
-        get throws {
-            try checkActive()
-            try engine.pager.prepareForRead()
-            return engine.pager.header.pageCount
-        }
+        get throws { try header().pageCount }
     }
 
     /// The number of pages on the freelist (`PRAGMA freelist_count`), as this transaction sees it.
     package final var freelistCount: UInt32 {
-        get throws {
-            try checkActive()
-            try engine.pager.prepareForRead()
-            return engine.pager.header.freelistCount
-        }
+        get throws { try header().freelistCount }
+    }
+
+    /// The file header as this transaction sees it.
+    private func header() throws -> FileHeader {
+        try checkActive()
+        try engine.pager.prepareForRead()
+        return engine.pager.header
     }
 
     /// Ends the transaction: a write transaction's changes are appended to the log (and, at ``Durability/full``,

@@ -5,12 +5,16 @@ import GraniteStorage
 /// The column names of rows from one statement, shared by those rows, with a case-insensitive lookup.
 final class RowLayout: @unchecked Sendable {
     let names: [String]
+    /// Whether the rows come from a statement (rather than from values built in memory): a ``Record``
+    /// remembers the values of fetched rows only.
+    let isFetched: Bool
     // Built on first lookup; a layout is used by one thread at a time (the one its statement runs on) or is
     // immutable after building (copies made for errors build it before sharing).
     private var lookup: [String: Int]?
 
-    init(names: [String]) {
+    init(names: [String], isFetched: Bool = false) {
         self.names = names
+        self.isFetched = isFetched
     }
 
     /// Whether two names are equal ignoring case (ASCII fast path, Unicode lowercasing otherwise).
@@ -95,6 +99,9 @@ public final class Row {
     /// The number of columns.
     @inlinable
     public var count: Int { columnCount }
+
+    /// Whether the row was fetched from the database (copies of fetched rows included).
+    var isFetched: Bool { layout.isFetched }
 
     /// The engine value at `index` (unchecked).
     @inlinable

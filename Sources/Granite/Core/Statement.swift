@@ -173,7 +173,7 @@ public final class Statement {
     func layout() -> RowLayout {
         let names = prepared.columnNames
         if let cachedLayout, cachedLayout.names == names { return cachedLayout }
-        let layout = RowLayout(names: names)
+        let layout = RowLayout(names: names, isFetched: true)
         cachedLayout = layout
         return layout
     }

@@ -167,6 +167,9 @@ extension FetchableRecord where Self: Hashable {
 /// while let player = try players.next() { print(player.name) }
 /// ```
 public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    /// The cursor iterates records of type `Record`.
+    public typealias Element = Record
+
     private let rows: RowCursor
 
     /// The statement the cursor runs.

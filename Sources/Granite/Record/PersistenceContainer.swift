@@ -92,6 +92,9 @@ private func sameIdentifier(_ lhs: String, _ rhs: String) -> Bool {
 }
 
 extension PersistenceContainer: RandomAccessCollection {
+    /// Positions are offsets from the first column.
+    public typealias Index = Int
+
     /// The position of the first column.
     public var startIndex: Int { elements.startIndex }
 

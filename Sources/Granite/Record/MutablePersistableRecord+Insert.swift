@@ -140,7 +140,8 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> (InsertionSuccess, T) {
-        let conflictResolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let conflictResolution =
+            conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         let statements = try PersistenceStatements(db, self)
         let statement = try statements.insertStatement(onConflict: conflictResolution, returning: selection)
         let returned = try fetch(statement)

@@ -99,7 +99,7 @@ extension MutablePersistableRecord {
     ) throws -> (PersistenceSuccess, T) {
         let statements = try PersistenceStatements(db, self)
         if let key = statements.primaryKeyDictionary {
-            let tableName = Self.databaseTableName
+            let tableName = type(of: self).databaseTableName
             do {
                 let columns = try Set(db.cachedColumnNames(tableName))
                 return try updateAndFetchWithCallbacks(

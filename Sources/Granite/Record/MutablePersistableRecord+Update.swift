@@ -53,7 +53,7 @@ extension MutablePersistableRecord {
     ///
     /// - throws: ``RecordError/recordNotFound(databaseTableName:key:)`` when no row has the primary key.
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
-        let columns = try db.cachedColumnNames(Self.databaseTableName)
+        let columns = try db.cachedColumnNames(type(of: self).databaseTableName)
         try update(db, onConflict: conflictResolution, columns: columns)
     }
 
@@ -133,7 +133,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
-        let columns = try db.cachedColumnNames(Self.databaseTableName)
+        let columns = try db.cachedColumnNames(type(of: self).databaseTableName)
         return try updateAndFetch(
             db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
     }
@@ -228,7 +228,8 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> (PersistenceSuccess, T) {
-        let conflictResolution = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let conflictResolution =
+            conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
         let statements = try PersistenceStatements(db, self)
         guard
             let statement = try statements.updateStatement(

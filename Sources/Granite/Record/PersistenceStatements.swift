@@ -9,12 +9,13 @@ struct PersistenceStatements {
 
     init<Record: EncodableRecord & TableRecord>(_ db: Database, _ record: Record) throws {
         self.db = db
-        tableName = Record.databaseTableName
+        // The dynamic type: a Record subclass used through a base class reference names its own table.
+        tableName = type(of: record).databaseTableName
         primaryKey = try db.cachedPrimaryKey(tableName)
         container = try PersistenceContainer(db, record)
         if container.isEmpty {
             throw DatabaseError(
-                resultCode: .SQLITE_MISUSE, message: "\(Record.self): invalid empty persistence container")
+                resultCode: .SQLITE_MISUSE, message: "\(type(of: record)): invalid empty persistence container")
         }
     }
 

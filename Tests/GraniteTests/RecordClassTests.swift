@@ -189,6 +189,42 @@ private final class Unencodable: Record {
     override func encode(to container: inout PersistenceContainer) throws { throw EncodingFailure() }
 }
 
+/// A table without primary key: the record stores the hidden rowid, selected with `.rowID`.
+private final class Note: Record, Hashable, Identifiable {
+    var id: Int64?
+    var text: String
+
+    override class var databaseTableName: String { "note" }
+    override static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }
+
+    init(text: String) {
+        self.text = text
+        super.init()
+    }
+
+    required init(row: Row) throws {
+        id = row[.rowID]
+        text = row["text"]
+        try super.init(row: row)
+    }
+
+    override func encode(to container: inout PersistenceContainer) throws {
+        container[.rowID] = id
+        container["text"] = text
+    }
+
+    override func didInsert(_ inserted: InsertionSuccess) {
+        super.didInsert(inserted)
+        id = inserted.rowID
+    }
+
+    static func == (lhs: Note, rhs: Note) -> Bool { lhs.id == rhs.id && lhs.text == rhs.text }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(text)
+    }
+}
+
 /// The same table, as a Codable struct.
 private struct PlayerStruct: Codable, FetchableRecord, PersistableRecord, Equatable {
     static let databaseTableName = "player"
@@ -586,6 +622,36 @@ final class RecordClassTests: XCTestCase {
                 "INSERT INTO \"proPlayer\" (\"id\", \"name\", \"score\", \"team\") VALUES (NULL,'Barbara',20,NULL)")
             XCTAssertTrue(try other.delete(db))
             XCTAssertEqual(recorder.last, "DELETE FROM \"proPlayer\" WHERE \"id\"=2")
+        }
+    }
+
+    // MARK: - Hidden rowid
+
+    func testHiddenRowID() throws {
+        let dbQueue = try makeDatabase()
+        let recorder = SQLRecorder()
+        recorder.record(dbQueue)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE note (text TEXT NOT NULL)")
+            let note = Note(text: "Hello")
+            try note.insert(db)
+            XCTAssertEqual(recorder.last, "INSERT INTO \"note\" (\"rowid\", \"text\") VALUES (NULL,'Hello')")
+            XCTAssertEqual(note.id, 1)
+            // As in GRDB, only an INTEGER PRIMARY KEY column receives the inserted rowid in the remembered
+            // values: the hidden rowid stays NULL there, and differs from the id set by didInsert.
+            XCTAssertEqual(try note.databaseChanges, ["rowid": .some(.null)])
+
+            let fetched = try XCTUnwrap(Note.fetchOne(db, id: 1))
+            XCTAssertEqual(fetched, note)
+            XCTAssertFalse(fetched.hasDatabaseChanges, "the selected rowid is remembered")
+            XCTAssertEqual(try Note.fetchSet(db), [note])
+
+            fetched.text = "Bye"
+            XCTAssertTrue(try fetched.updateChanges(db))
+            XCTAssertEqual(recorder.last, "UPDATE \"note\" SET \"text\"='Bye' WHERE \"rowid\"=1")
+            XCTAssertTrue(try fetched.delete(db))
+            XCTAssertEqual(recorder.last, "DELETE FROM \"note\" WHERE \"rowid\"=1")
+            XCTAssertTrue(fetched.hasDatabaseChanges)
         }
     }
 

@@ -35,9 +35,6 @@ public struct Inflections: Sendable {
     /// a word twice keeps one expression).
     private var uncountables: [String: NSRegularExpression] = [:]
 
-    /// The uncountable words (for tests).
-    var uncountableWordSet: Set<String> { Set(uncountables.keys) }
-
     /// Creates inflections without any rule: words are left unchanged.
     public init() {}
 
@@ -162,19 +159,17 @@ public struct Inflections: Sendable {
 
     private func isUncountable(_ word: String) -> Bool {
         let range = NSRange(location: 0, length: word.utf16.count)
-        return uncountables.values.contains { $0.firstMatch(in: word, range: range) != nil }
+        return uncountables.values.contains { $0.rangeOfFirstMatch(in: word, range: range).location != NSNotFound }
     }
 
     /// Applies the last added rule that matches `word`.
     private func inflectWord(_ word: String, with rules: [Rule]) -> String {
         guard !word.isEmpty else { return word }
         let range = NSRange(location: 0, length: word.utf16.count)
-        for rule in rules.reversed() {
-            // One pass finds and replaces the matches.
-            let result = NSMutableString(string: word)
-            let matchCount = rule.regularExpression.replaceMatches(
-                in: result, range: range, withTemplate: rule.template)
-            if matchCount > 0 { return String(result) }
+        // Most rules do not match: testing them allocates nothing, and only the matching rule builds a string.
+        for rule in rules.reversed()
+        where rule.regularExpression.rangeOfFirstMatch(in: word, range: range).location != NSNotFound {
+            return rule.regularExpression.stringByReplacingMatches(in: word, range: range, withTemplate: rule.template)
         }
         return word
     }

@@ -162,6 +162,15 @@ private final class PlayerSkippingInsert: Player {
     override func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {}
 }
 
+/// Refuses to save an empty name.
+private final class ValidatingPlayer: Player {
+    struct EmptyName: Error {}
+    override func willSave(_ db: Database) throws {
+        try super.willSave(db)
+        if name.isEmpty { throw EmptyName() }
+    }
+}
+
 /// Replaces conflicting rows on insertion, ignores conflicts on update.
 private final class ReplacingPlayer: Player {
     override class var persistenceConflictPolicy: PersistenceConflictPolicy {
@@ -554,6 +563,26 @@ final class RecordClassTests: XCTestCase {
                 XCTAssertEqual(error.resultCode, .SQLITE_MISUSE)
             }
             XCTAssertEqual(try Player.fetchCount(db), 0)
+        }
+    }
+
+    func testFailedWritesKeepTheChanges() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let player = ValidatingPlayer(name: "", score: 10)
+            XCTAssertThrowsError(try player.insert(db)) { XCTAssertTrue($0 is ValidatingPlayer.EmptyName) }
+            XCTAssertTrue(player.hasDatabaseChanges)
+            XCTAssertEqual(try Player.fetchCount(db), 0)
+
+            player.name = "Arthur"
+            try player.insert(db)
+            player.name = ""
+            XCTAssertThrowsError(try player.updateChanges(db)) { XCTAssertTrue($0 is ValidatingPlayer.EmptyName) }
+            XCTAssertEqual(try player.databaseChanges, ["name": .some("Arthur")], "the refused change is kept")
+
+            let ghost = Player(id: 42, name: "Ghost", score: 0)
+            XCTAssertThrowsError(try ghost.update(db))
+            XCTAssertTrue(ghost.hasDatabaseChanges, "a failed update does not remember values")
         }
     }
 

@@ -321,9 +321,3 @@ extension SQLExpression {
     }
 }
 
-/// A request used as a subquery, rendered in the context of its enclosing statement.
-struct SQLSubquery: Sendable {
-    let render: @Sendable (SQLGenerationContext) throws -> String
-
-    func sql(_ context: SQLGenerationContext) throws -> String { try render(context) }
-}

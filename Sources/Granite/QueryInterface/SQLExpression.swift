@@ -24,6 +24,8 @@ public struct SQLExpression: Sendable {
         case collated(SQLExpression, String)
         case countAll
         case function(String, [SQLExpression], isAggregate: Bool, isDistinct: Bool)
+        /// An aggregate function restricted to the rows of a condition: `SUM(x) FILTER (WHERE …)`.
+        case filteredAggregate(SQLExpression, filter: SQLExpression)
         /// SQL rendered as is (orderings and requests interpolated in SQL literals).
         case rendered(SQLSubquery)
     }
@@ -34,8 +36,10 @@ public struct SQLExpression: Sendable {
         case add = "+"
         case multiply = "*"
         case concat = "||"
+        case bitwiseAnd = "&"
+        case bitwiseOr = "|"
 
-        var isStrictlyAssociative: Bool { self == .and || self == .or || self == .concat }
+        var isStrictlyAssociative: Bool { self != .add && self != .multiply }
 
         var neutralValue: DatabaseValue {
             switch self {
@@ -44,6 +48,8 @@ public struct SQLExpression: Sendable {
             case .add: return 0.databaseValue
             case .multiply: return 1.databaseValue
             case .concat: return "".databaseValue
+            case .bitwiseAnd: return (-1).databaseValue
+            case .bitwiseOr: return 0.databaseValue
             }
         }
     }
@@ -197,7 +203,7 @@ extension SQLExpression {
 
     var isAggregate: Bool {
         switch impl {
-        case .countAll: return true
+        case .countAll, .filteredAggregate: return true
         case .function(_, _, let isAggregate, _): return isAggregate
         case .collated(let inner, _): return inner.isAggregate
         default: return false
@@ -314,6 +320,8 @@ extension SQLExpression {
             return "COUNT(*)"
         case .rendered(let fragment):
             return try fragment.sql(context)
+        case .filteredAggregate(let aggregate, let filter):
+            return try wrap("\(aggregate.sql(context)) FILTER (WHERE \(filter.sql(context)))")
         case .function(let name, let arguments, _, let isDistinct):
             return try name + "(" + (isDistinct ? "DISTINCT " : "")
                 + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"

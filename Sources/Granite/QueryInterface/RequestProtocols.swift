@@ -96,6 +96,10 @@ public protocol OrderedRequest {
 
     /// Removes the ordering.
     func unordered() -> Self
+
+    /// The request, ordered so that it always returns its rows in the same order: its ordering, then the
+    /// primary key (or every column, for a view). Meant for tests.
+    func withStableOrder() -> Self
 }
 
 extension OrderedRequest {

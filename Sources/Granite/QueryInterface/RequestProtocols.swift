@@ -192,6 +192,9 @@ public protocol DerivableRequest<RowDecoder>: TypedRequest, SelectionRequest, Fi
 {
     /// Removes duplicate rows: `SELECT DISTINCT`.
     func distinct() -> Self
+
+    /// Declares a common table expression in the `WITH` clause; an expression of the same name is replaced.
+    func with<RowDecoder>(_ cte: CommonTableExpression<RowDecoder>) -> Self
 }
 
 // MARK: - Closures of the record's columns

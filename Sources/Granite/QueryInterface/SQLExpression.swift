@@ -18,6 +18,8 @@ public struct SQLExpression: Sendable {
         case exists(SQLSubquery, isNegated: Bool)
         case `in`(SQLExpression, [SQLExpression], isNegated: Bool)
         case inSubquery(SQLExpression, SQLSubquery, isNegated: Bool)
+        /// `value IN "table"`: a lookup in the single column of a table or common table expression.
+        case inTable(SQLExpression, String, isNegated: Bool)
         case unary(String, SQLExpression)
         case compare(CompareOperator, SQLExpression, SQLExpression)
         case not(SQLExpression)
@@ -192,6 +194,8 @@ extension SQLExpression {
             return SQLExpression(impl: .in(value, list, isNegated: !isNegated))
         case .inSubquery(let value, let subquery, let isNegated):
             return SQLExpression(impl: .inSubquery(value, subquery, isNegated: !isNegated))
+        case .inTable(let value, let tableName, let isNegated):
+            return SQLExpression(impl: .inTable(value, tableName, isNegated: !isNegated))
         case .compare(let op, let lhs, let rhs):
             return SQLExpression(impl: .compare(op.negated, lhs, rhs))
         case .collated(let inner, let collation):
@@ -308,6 +312,9 @@ extension SQLExpression {
         case .inSubquery(let value, let subquery, let isNegated):
             return try wrap(
                 "\(value.sql(context, wrapped: true)) \(isNegated ? "NOT IN" : "IN") (\(subquery.sql(context)))")
+        case .inTable(let value, let tableName, let isNegated):
+            return try wrap(
+                "\(value.sql(context, wrapped: true)) \(isNegated ? "NOT IN" : "IN") \(tableName.quotedDatabaseIdentifier)")
         case .unary(let op, let operand):
             return try wrap(op + operand.sql(context, wrapped: true))
         case .compare(let op, let lhs, let rhs):

@@ -23,6 +23,8 @@ struct SQLRelation: Sendable {
     var having: DatabasePromise<SQLExpression>?
     var limit: Int?
     var offset: Int?
+    /// The common table expressions of the `WITH` clause, in order of first addition.
+    var ctes: [SQLCTE] = []
 
     init(tableName: String, selection: [SQLSelection]) {
         self.tableName = tableName
@@ -65,7 +67,7 @@ struct SQLRelation: Sendable {
     /// The `SELECT` statement; `singleResult` adds `LIMIT 1` unless the request can only fetch one row.
     func selectSQL(_ context: SQLGenerationContext, singleResult: Bool = false) throws -> String {
         let db = try context.db
-        var sql = "SELECT"
+        var sql = try withClauseSQL(context) + "SELECT"
         if isDistinct { sql += " DISTINCT" }
         let selection = try self.selection.resolve(db)
         guard !selection.isEmpty else {
@@ -109,7 +111,7 @@ struct SQLRelation: Sendable {
 
     /// The number of rows, with GRDB's `COUNT` rewrites.
     func fetchCount(_ db: Database) throws -> Int {
-        if group != nil || limit != nil { return try fetchTrivialCount(db) }
+        if group != nil || limit != nil || !ctes.isEmpty { return try fetchTrivialCount(db) }
         let selection = try self.selection.resolve(db)
         var countRelation = self
         countRelation.orderings = []
@@ -152,9 +154,10 @@ struct SQLRelation: Sendable {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't delete query with GROUP BY clause")
         }
         if limit != nil {
-            return try "DELETE FROM \(tableName.quotedDatabaseIdentifier) " + primaryKeySubquery(context)
+            return try withClauseSQL(context) + "DELETE FROM \(tableName.quotedDatabaseIdentifier) "
+                + primaryKeySubquery(context)
         }
-        var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
+        var sql = try withClauseSQL(context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
         if let filter = try filter?.resolve(context.db) { sql += " WHERE " + (try filter.sql(context)) }
         return sql
     }
@@ -168,7 +171,7 @@ struct SQLRelation: Sendable {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't update query with GROUP BY clause")
         }
         if assignments.isEmpty { return nil }
-        var sql = "UPDATE "
+        var sql = try withClauseSQL(context) + "UPDATE "
         if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier
         sql += " SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
@@ -186,6 +189,7 @@ struct SQLRelation: Sendable {
         let column = primaryKey.rowIDColumn ?? Column.rowID.name
         var subquery = self
         subquery.selection = DatabasePromise(value: [.expression(.column(column))])
+        subquery.ctes = []
         subquery.isDistinct = false
         return try "WHERE \(column.quotedDatabaseIdentifier) IN (" + subquery.selectSQL(context) + ")"
     }

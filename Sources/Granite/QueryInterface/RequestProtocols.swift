@@ -177,6 +177,9 @@ extension AggregatingRequest {
 public protocol TableRequest {
     /// The name of the queried table.
     var databaseTableName: String { get }
+
+    /// The request with its table named by `alias`; call `aliased(_:)` instead.
+    func _aliased(_ alias: TableAliasBase) -> Self
 }
 
 /// A request that can be refined in every way: the protocol to extend with application-specific requests.

@@ -26,6 +26,10 @@ public struct SQLExpression: Sendable {
         case collated(SQLExpression, String)
         case countAll
         case function(String, [SQLExpression], isAggregate: Bool, isDistinct: Bool)
+        /// An expression whose columns belong to the table of an alias: `"p"."score"`.
+        case qualified(SQLExpression, TableAliasBase)
+        /// Whether the row of the qualifying alias exists (see `TableAlias.exists`).
+        case aliasedRowExists(isNegated: Bool)
         /// An aggregate function restricted to the rows of a condition: `SUM(x) FILTER (WHERE …)`.
         case filteredAggregate(SQLExpression, filter: SQLExpression)
         /// SQL rendered as is (orderings and requests interpolated in SQL literals).
@@ -200,6 +204,10 @@ extension SQLExpression {
             return SQLExpression(impl: .compare(op.negated, lhs, rhs))
         case .collated(let inner, let collation):
             return .collated(inner.negated, collation)
+        case .qualified(let inner, let alias):
+            return SQLExpression(impl: .qualified(inner.negated, alias))
+        case .aliasedRowExists(let isNegated):
+            return SQLExpression(impl: .aliasedRowExists(isNegated: !isNegated))
         default:
             return SQLExpression(impl: .not(self))
         }
@@ -247,6 +255,8 @@ extension SQLExpression {
 final class SQLGenerationContext {
     let database: Database?
     var arguments: [DatabaseValue] = []
+    /// The alias that qualifies the columns being rendered, if any.
+    var qualifier: SQLQualifier?
 
     init(_ db: Database?) {
         self.database = db
@@ -272,6 +282,9 @@ extension SQLExpression {
         func wrap(_ text: String) -> String { wrapped ? "(" + text + ")" : text }
         switch impl {
         case .column(let name):
+            if let qualifier = context.qualifier {
+                return qualifier.name.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
             return name.quotedDatabaseIdentifier
         case .databaseValue(let value):
             if value.isNull { return "NULL" }
@@ -327,6 +340,10 @@ extension SQLExpression {
             return "COUNT(*)"
         case .rendered(let fragment):
             return try fragment.sql(context)
+        case .qualified(let expression, let alias):
+            return try context.qualifying(with: alias) { try expression.sql(context, wrapped: wrapped) }
+        case .aliasedRowExists(let isNegated):
+            return try aliasedRowExistsSQL(context, isNegated: isNegated, wrapped: wrapped)
         case .filteredAggregate(let aggregate, let filter):
             return try wrap("\(aggregate.sql(context)) FILTER (WHERE \(filter.sql(context)))")
         case .function(let name, let arguments, _, let isDistinct):

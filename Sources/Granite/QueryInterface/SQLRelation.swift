@@ -25,6 +25,8 @@ struct SQLRelation: Sendable {
     var offset: Int?
     /// The common table expressions of the `WITH` clause, in order of first addition.
     var ctes: [SQLCTE] = []
+    /// The alias of the table, set by `aliased(_:)`.
+    var alias: TableAliasBase?
 
     init(tableName: String, selection: [SQLSelection]) {
         self.tableName = tableName
@@ -66,8 +68,16 @@ struct SQLRelation: Sendable {
 
     /// The `SELECT` statement; `singleResult` adds `LIMIT 1` unless the request can only fetch one row.
     func selectSQL(_ context: SQLGenerationContext, singleResult: Bool = false) throws -> String {
+        let withClause = try withClauseSQL(context)
+        // Each (sub)query qualifies its own columns, with its own alias if it has one.
+        return try context.qualifying(with: sourceQualifier()) {
+            try withClause + qualifiedSelectSQL(context, singleResult: singleResult)
+        }
+    }
+
+    private func qualifiedSelectSQL(_ context: SQLGenerationContext, singleResult: Bool) throws -> String {
         let db = try context.db
-        var sql = try withClauseSQL(context) + "SELECT"
+        var sql = "SELECT"
         if isDistinct { sql += " DISTINCT" }
         let selection = try self.selection.resolve(db)
         guard !selection.isEmpty else {
@@ -75,6 +85,7 @@ struct SQLRelation: Sendable {
         }
         sql += " " + (try selection.map { try $0.sql(context, tableName: tableName) }.joined(separator: ", "))
         sql += " FROM " + tableName.quotedDatabaseIdentifier
+        if let qualifier = context.qualifier { sql += " " + qualifier.name.quotedDatabaseIdentifier }
         let filter = try self.filter?.resolve(db)
         if let filter { sql += " WHERE " + (try filter.sql(context)) }
         let groupExpressions = try group?.resolve(db) ?? []
@@ -127,7 +138,7 @@ struct SQLRelation: Sendable {
                 let count =
                     isDistinct ? SQLExpression.aggregate("COUNT", [e], distinct: true) : SQLExpression(impl: .countAll)
                 countRelation.selection = DatabasePromise(value: [.expression(count)])
-            case .literal:
+            case .literal, .qualified:
                 return try fetchTrivialCount(db)
             }
         } else {

@@ -150,6 +150,61 @@ final class TableLeftoversTests: XCTestCase {
         }
     }
 
+    func testQueryInterfaceInterpolation() throws {
+        try makeDatabase().read { db in
+            let player = try XCTUnwrap(Player.fetchOne(db, sql: "SELECT * FROM player WHERE id = 2"))
+            let anyPlayer: any TableRecord = player
+            XCTAssertEqual(try SQL("SELECT * FROM \(tableOf: player)").build(db).sql, #"SELECT * FROM "player""#)
+            XCTAssertEqual(try SQL("SELECT * FROM \(tableOf: anyPlayer)").build(db).sql, #"SELECT * FROM "player""#)
+            let anyType: any TableRecord.Type = Player.self
+            XCTAssertEqual(try SQL("SELECT * FROM \(anyType)").build(db).sql, #"SELECT * FROM "player""#)
+            XCTAssertEqual(try SQL("SELECT * FROM \(Table("tag"))").build(db).sql, #"SELECT * FROM "tag""#)
+            XCTAssertEqual(
+                try SQL("SELECT \(AllColumns()), \(count(Column("id")).forKey("n")) FROM tag").build(db).sql,
+                #"SELECT *, COUNT("id") AS "n" FROM tag"#)
+
+            func expression(_ expressible: some SQLExpressible) -> SQLExpression { expressible.sqlExpression }
+            let rowIDs = Table("event").select(.rowID, as: Int64.self).filter(expression(.rowID) > 1)
+            XCTAssertEqual(
+                try sql(db, rowIDs), #"SELECT "rowid" FROM "event" WHERE "rowid" > ?"#)
+            XCTAssertEqual(try rowIDs.fetchAll(db), [2])
+        }
+    }
+
+    func testColumnsOfInterpolation() throws {
+        struct Named: TableRecord {
+            static let databaseTableName = "player"
+            static var databaseSelection: [any SQLSelectable] { [Column("id"), Column("name")] }
+        }
+        struct Excluding: TableRecord {
+            static let databaseTableName = "player"
+            static var databaseSelection: [any SQLSelectable] { [.allColumns(excluding: ["score"])] }
+        }
+        try makeDatabase().read { db in
+            XCTAssertEqual(
+                try SQL("SELECT \(columnsOf: Player.self) FROM player").build(db).sql,
+                #"SELECT "player".* FROM player"#)
+            XCTAssertEqual(
+                try SQL("SELECT \(columnsOf: Named.self, tableAlias: "p") FROM player p").build(db).sql,
+                #"SELECT "p"."id", "p"."name" FROM player p"#)
+            let request: SQLRequest<Row> = """
+                SELECT \(columnsOf: Excluding.self, tableAlias: "p"), o.name AS other
+                FROM player p JOIN player o ON o.score = p.score AND o.id <> p.id
+                ORDER BY p.id
+                """
+            XCTAssertEqual(
+                try request.makePreparedRequest(db).statement.sql,
+                """
+                SELECT "p"."id", "p"."name", o.name AS other
+                FROM player p JOIN player o ON o.score = p.score AND o.id <> p.id
+                ORDER BY p.id
+                """)
+            let rows = try request.fetchAll(db)
+            XCTAssertEqual(rows.map { $0["name"] as String }, ["Arthur", "Craig"])
+            XCTAssertEqual(rows.map { $0["other"] as String }, ["Craig", "Arthur"])
+        }
+    }
+
     func testDatabaseComponentsTypealiases() {
         let tableColumns: Table<Player>.DatabaseComponents = Player.Columns.self
         let requestColumns: QueryInterfaceRequest<Player>.DatabaseComponents = Player.Columns.self

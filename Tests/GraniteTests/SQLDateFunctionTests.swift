@@ -93,13 +93,25 @@ final class SQLDateFunctionTests: XCTestCase {
                 (sum(Column("stamp"), filter: bonus), #"SUM("stamp") FILTER (WHERE "id" > ?)"#),
                 (total(Column("stamp"), filter: bonus), #"TOTAL("stamp") FILTER (WHERE "id" > ?)"#),
             ]
-            // The engine does not run aggregate FILTER clauses yet: the SQL is checked as generated.
             for (expression, expected) in expectations {
-                XCTAssertEqual(try SQL("SELECT \(expression)").build(db).sql, "SELECT \(expected)")
+                let statement = try events.select(expression).makePreparedRequest(db, forSingleResult: true).statement
+                // An aggregate returns a single row: no LIMIT 1.
+                XCTAssertEqual(statement.sql, "SELECT \(expected) FROM \"event\"")
             }
-            let compared = sum(Column("stamp"), filter: bonus) > 0
+            // Only the second event (stamp 0) passes the filter.
+            XCTAssertEqual(try Double.fetchOne(db, events.select(average(Column("stamp"), filter: bonus))), 0)
+            XCTAssertEqual(try Int.fetchOne(db, events.select(max(Column("stamp"), filter: bonus))), 0)
+            XCTAssertEqual(try Int.fetchOne(db, events.select(min(Column("id"), filter: bonus))), 2)
+            XCTAssertEqual(try Int.fetchOne(db, events.select(sum(Column("stamp"), filter: Column("id") < 2))), 86400)
+            XCTAssertEqual(try Int.fetchOne(db, events.select(sum(Column("stamp"), filter: Column("id") > 5))), nil)
+            XCTAssertEqual(try Double.fetchOne(db, events.select(total(Column("stamp"), filter: Column("id") > 5))), 0)
+
+            let compared = events.select(Column("id"), as: Int.self).group(Column("id"))
+                .having(sum(Column("stamp"), filter: bonus) >= 0)
             XCTAssertEqual(
-                try SQL("HAVING \(compared)").build(db).sql, #"HAVING (SUM("stamp") FILTER (WHERE "id" > ?)) > ?"#)
+                try compared.makePreparedRequest(db, forSingleResult: false).statement.sql,
+                #"SELECT "id" FROM "event" GROUP BY "id" HAVING (SUM("stamp") FILTER (WHERE "id" > ?)) >= ?"#)
+            XCTAssertEqual(try compared.fetchAll(db), [2])
         }
     }
 }

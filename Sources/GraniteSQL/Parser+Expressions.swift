@@ -430,7 +430,10 @@ extension Parser {
         try expectSymbol("(")
         if acceptSymbol("*") {
             try expectSymbol(")")
-            return try node(.function(FunctionCall(name: name, arguments: .star)), from: start, children: [])
+            let filter = try parseFilterClause()
+            return try node(
+                .function(FunctionCall(name: name, arguments: .star, filter: filter)), from: start,
+                children: filter.map { [$0] } ?? [])
         }
         var arguments: [SQLExpression] = []
         var distinct = false
@@ -440,9 +443,22 @@ extension Parser {
             while acceptSymbol(",") { arguments.append(try parseExpression()) }
         }
         try expectSymbol(")")
+        let filter = try parseFilterClause()
         return try node(
-            .function(FunctionCall(name: name, arguments: .list(arguments, distinct: distinct))), from: start,
-            children: arguments)
+            .function(FunctionCall(name: name, arguments: .list(arguments, distinct: distinct), filter: filter)),
+            from: start, children: arguments + (filter.map { [$0] } ?? []))
+    }
+
+    /// Parses an aggregate's `FILTER (WHERE condition)` clause, if any. `FILTER` not followed by `(` is not the
+    /// clause (SQLite then reads it as a column alias: `SELECT count(*) filter FROM t`).
+    private mutating func parseFilterClause() throws(SQLSyntaxError) -> SQLExpression? {
+        guard isKeyword("FILTER"), peek(1).kind == .symbol, peek(1).text == "(" else { return nil }
+        advance()
+        try expectSymbol("(")
+        try expectKeyword("WHERE")
+        let condition = try parseExpression()
+        try expectSymbol(")")
+        return condition
     }
 
     private mutating func parseCase() throws(SQLSyntaxError) -> SQLExpression {

@@ -184,11 +184,6 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
         elements.append(.expression(SQLExpression(impl: .rendered(SQLSubquery { try ordering.sql($0) }))))
     }
 
-    /// The `SELECT` statement of a request, without parentheses: `SELECT COUNT(*) FROM (\(request))`.
-    public mutating func appendInterpolation<T>(_ request: QueryInterfaceRequest<T>) {
-        elements.append(.expression(SQLExpression(impl: .rendered(request.selectSubquery))))
-    }
-
     /// The quoted table name of a record type: `SELECT * FROM \(Player.self)`.
     public mutating func appendInterpolation(_ table: (some TableRecord).Type) {
         elements.append(.identifier(table.databaseTableName))

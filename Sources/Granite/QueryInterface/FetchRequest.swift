@@ -5,7 +5,10 @@
 /// let players = try request.fetchAll(db)
 /// let count = try request.fetchCount(db)
 /// ```
-public protocol FetchRequest<RowDecoder> {
+///
+/// A request is also a subquery (``SQLSubqueryable``), so that it can be used in the expressions of
+/// other requests: `Player.filter(Column("teamId") == Team.select(Column("id")).filter(…))`.
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, Sendable {
     /// The type that decodes the fetched rows.
     associatedtype RowDecoder
 

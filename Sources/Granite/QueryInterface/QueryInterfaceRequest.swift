@@ -44,22 +44,14 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         return try !(Bool.fetchOne(db, sql: sql, arguments: context.statementArguments) ?? false)
     }
 
-    /// The `EXISTS (…)` expression of the request.
-    public func exists() -> SQLExpression {
-        SQLExpression(impl: .exists(selectSubquery, isNegated: false))
-    }
-
     /// The `NOT EXISTS (…)` expression of the request.
     public func notExists() -> SQLExpression {
-        SQLExpression(impl: .exists(selectSubquery, isNegated: true))
+        SQLExpression(impl: .exists(sqlSubquery, isNegated: true))
     }
 
-    /// `value IN (SELECT …)`: `Player.select(Column("teamId")).contains(Column("id"))`.
-    public func contains(_ value: some SQLExpressible) -> SQLExpression {
-        SQLExpression(impl: .inSubquery(value.sqlExpression, selectSubquery, isNegated: false))
-    }
-
-    var selectSubquery: SQLSubquery {
+    /// The `SELECT` statement of the request, for use as a subquery:
+    /// `Player.filter(Column("teamId") == Team.select(Column("id")).filter(Column("name") == "Red"))`.
+    public var sqlSubquery: SQLSubquery {
         let relation = self.relation
         return SQLSubquery { context in try relation.selectSQL(context) }
     }

@@ -96,6 +96,10 @@ public protocol OrderedRequest {
 
     /// Removes the ordering.
     func unordered() -> Self
+
+    /// The request, ordered so that it always returns its rows in the same order: its ordering, then the
+    /// primary key (or every column, for a view). Meant for tests.
+    func withStableOrder() -> Self
 }
 
 extension OrderedRequest {
@@ -173,6 +177,9 @@ extension AggregatingRequest {
 public protocol TableRequest {
     /// The name of the queried table.
     var databaseTableName: String { get }
+
+    /// The request with its table named by `alias`; call `aliased(_:)` instead.
+    func _aliased(_ alias: TableAliasBase) -> Self
 }
 
 /// A request that can be refined in every way: the protocol to extend with application-specific requests.
@@ -188,6 +195,9 @@ public protocol DerivableRequest<RowDecoder>: TypedRequest, SelectionRequest, Fi
 {
     /// Removes duplicate rows: `SELECT DISTINCT`.
     func distinct() -> Self
+
+    /// Declares a common table expression in the `WITH` clause; an expression of the same name is replaced.
+    func with<RowDecoder>(_ cte: CommonTableExpression<RowDecoder>) -> Self
 }
 
 // MARK: - Closures of the record's columns

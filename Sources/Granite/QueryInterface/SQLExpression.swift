@@ -18,12 +18,20 @@ public struct SQLExpression: Sendable {
         case exists(SQLSubquery, isNegated: Bool)
         case `in`(SQLExpression, [SQLExpression], isNegated: Bool)
         case inSubquery(SQLExpression, SQLSubquery, isNegated: Bool)
+        /// `value IN "table"`: a lookup in the single column of a table or common table expression.
+        case inTable(SQLExpression, String, isNegated: Bool)
         case unary(String, SQLExpression)
         case compare(CompareOperator, SQLExpression, SQLExpression)
         case not(SQLExpression)
         case collated(SQLExpression, String)
         case countAll
         case function(String, [SQLExpression], isAggregate: Bool, isDistinct: Bool)
+        /// An expression whose columns belong to the table of an alias: `"p"."score"`.
+        case qualified(SQLExpression, TableAliasBase)
+        /// Whether the row of the qualifying alias exists (see `TableAlias.exists`).
+        case aliasedRowExists(isNegated: Bool)
+        /// An aggregate function restricted to the rows of a condition: `SUM(x) FILTER (WHERE …)`.
+        case filteredAggregate(SQLExpression, filter: SQLExpression)
         /// SQL rendered as is (orderings and requests interpolated in SQL literals).
         case rendered(SQLSubquery)
     }
@@ -34,8 +42,10 @@ public struct SQLExpression: Sendable {
         case add = "+"
         case multiply = "*"
         case concat = "||"
+        case bitwiseAnd = "&"
+        case bitwiseOr = "|"
 
-        var isStrictlyAssociative: Bool { self == .and || self == .or || self == .concat }
+        var isStrictlyAssociative: Bool { self != .add && self != .multiply }
 
         var neutralValue: DatabaseValue {
             switch self {
@@ -44,6 +54,8 @@ public struct SQLExpression: Sendable {
             case .add: return 0.databaseValue
             case .multiply: return 1.databaseValue
             case .concat: return "".databaseValue
+            case .bitwiseAnd: return (-1).databaseValue
+            case .bitwiseOr: return 0.databaseValue
             }
         }
     }
@@ -186,10 +198,16 @@ extension SQLExpression {
             return SQLExpression(impl: .in(value, list, isNegated: !isNegated))
         case .inSubquery(let value, let subquery, let isNegated):
             return SQLExpression(impl: .inSubquery(value, subquery, isNegated: !isNegated))
+        case .inTable(let value, let tableName, let isNegated):
+            return SQLExpression(impl: .inTable(value, tableName, isNegated: !isNegated))
         case .compare(let op, let lhs, let rhs):
             return SQLExpression(impl: .compare(op.negated, lhs, rhs))
         case .collated(let inner, let collation):
             return .collated(inner.negated, collation)
+        case .qualified(let inner, let alias):
+            return SQLExpression(impl: .qualified(inner.negated, alias))
+        case .aliasedRowExists(let isNegated):
+            return SQLExpression(impl: .aliasedRowExists(isNegated: !isNegated))
         default:
             return SQLExpression(impl: .not(self))
         }
@@ -197,7 +215,7 @@ extension SQLExpression {
 
     var isAggregate: Bool {
         switch impl {
-        case .countAll: return true
+        case .countAll, .filteredAggregate: return true
         case .function(_, _, let isAggregate, _): return isAggregate
         case .collated(let inner, _): return inner.isAggregate
         default: return false
@@ -237,6 +255,8 @@ extension SQLExpression {
 final class SQLGenerationContext {
     let database: Database?
     var arguments: [DatabaseValue] = []
+    /// The alias that qualifies the columns being rendered, if any.
+    var qualifier: SQLQualifier?
 
     init(_ db: Database?) {
         self.database = db
@@ -262,6 +282,9 @@ extension SQLExpression {
         func wrap(_ text: String) -> String { wrapped ? "(" + text + ")" : text }
         switch impl {
         case .column(let name):
+            if let qualifier = context.qualifier {
+                return qualifier.name.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
             return name.quotedDatabaseIdentifier
         case .databaseValue(let value):
             if value.isNull { return "NULL" }
@@ -302,6 +325,9 @@ extension SQLExpression {
         case .inSubquery(let value, let subquery, let isNegated):
             return try wrap(
                 "\(value.sql(context, wrapped: true)) \(isNegated ? "NOT IN" : "IN") (\(subquery.sql(context)))")
+        case .inTable(let value, let tableName, let isNegated):
+            return try wrap(
+                "\(value.sql(context, wrapped: true)) \(isNegated ? "NOT IN" : "IN") \(tableName.quotedDatabaseIdentifier)")
         case .unary(let op, let operand):
             return try wrap(op + operand.sql(context, wrapped: true))
         case .compare(let op, let lhs, let rhs):
@@ -314,6 +340,12 @@ extension SQLExpression {
             return "COUNT(*)"
         case .rendered(let fragment):
             return try fragment.sql(context)
+        case .qualified(let expression, let alias):
+            return try context.qualifying(with: alias) { try expression.sql(context, wrapped: wrapped) }
+        case .aliasedRowExists(let isNegated):
+            return try aliasedRowExistsSQL(context, isNegated: isNegated, wrapped: wrapped)
+        case .filteredAggregate(let aggregate, let filter):
+            return try wrap("\(aggregate.sql(context)) FILTER (WHERE \(filter.sql(context)))")
         case .function(let name, let arguments, _, let isDistinct):
             return try name + "(" + (isDistinct ? "DISTINCT " : "")
                 + arguments.map { try $0.sql(context) }.joined(separator: ", ") + ")"
@@ -321,9 +353,3 @@ extension SQLExpression {
     }
 }
 
-/// A request used as a subquery, rendered in the context of its enclosing statement.
-struct SQLSubquery: Sendable {
-    let render: @Sendable (SQLGenerationContext) throws -> String
-
-    func sql(_ context: SQLGenerationContext) throws -> String { try render(context) }
-}

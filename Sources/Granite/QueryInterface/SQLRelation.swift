@@ -23,6 +23,10 @@ struct SQLRelation: Sendable {
     var having: DatabasePromise<SQLExpression>?
     var limit: Int?
     var offset: Int?
+    /// The common table expressions of the `WITH` clause, in order of first addition.
+    var ctes: [SQLCTE] = []
+    /// The alias of the table, set by `aliased(_:)`.
+    var alias: TableAliasBase?
 
     init(tableName: String, selection: [SQLSelection]) {
         self.tableName = tableName
@@ -64,6 +68,14 @@ struct SQLRelation: Sendable {
 
     /// The `SELECT` statement; `singleResult` adds `LIMIT 1` unless the request can only fetch one row.
     func selectSQL(_ context: SQLGenerationContext, singleResult: Bool = false) throws -> String {
+        let withClause = try withClauseSQL(context)
+        // Each (sub)query qualifies its own columns, with its own alias if it has one.
+        return try context.qualifying(with: sourceQualifier()) {
+            try withClause + qualifiedSelectSQL(context, singleResult: singleResult)
+        }
+    }
+
+    private func qualifiedSelectSQL(_ context: SQLGenerationContext, singleResult: Bool) throws -> String {
         let db = try context.db
         var sql = "SELECT"
         if isDistinct { sql += " DISTINCT" }
@@ -73,6 +85,7 @@ struct SQLRelation: Sendable {
         }
         sql += " " + (try selection.map { try $0.sql(context, tableName: tableName) }.joined(separator: ", "))
         sql += " FROM " + tableName.quotedDatabaseIdentifier
+        if let qualifier = context.qualifier { sql += " " + qualifier.name.quotedDatabaseIdentifier }
         let filter = try self.filter?.resolve(db)
         if let filter { sql += " WHERE " + (try filter.sql(context)) }
         let groupExpressions = try group?.resolve(db) ?? []
@@ -109,7 +122,7 @@ struct SQLRelation: Sendable {
 
     /// The number of rows, with GRDB's `COUNT` rewrites.
     func fetchCount(_ db: Database) throws -> Int {
-        if group != nil || limit != nil { return try fetchTrivialCount(db) }
+        if group != nil || limit != nil || !ctes.isEmpty { return try fetchTrivialCount(db) }
         let selection = try self.selection.resolve(db)
         var countRelation = self
         countRelation.orderings = []
@@ -125,7 +138,7 @@ struct SQLRelation: Sendable {
                 let count =
                     isDistinct ? SQLExpression.aggregate("COUNT", [e], distinct: true) : SQLExpression(impl: .countAll)
                 countRelation.selection = DatabasePromise(value: [.expression(count)])
-            case .literal:
+            case .literal, .qualified:
                 return try fetchTrivialCount(db)
             }
         } else {
@@ -152,9 +165,10 @@ struct SQLRelation: Sendable {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't delete query with GROUP BY clause")
         }
         if limit != nil {
-            return try "DELETE FROM \(tableName.quotedDatabaseIdentifier) " + primaryKeySubquery(context)
+            return try withClauseSQL(context) + "DELETE FROM \(tableName.quotedDatabaseIdentifier) "
+                + primaryKeySubquery(context)
         }
-        var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
+        var sql = try withClauseSQL(context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
         if let filter = try filter?.resolve(context.db) { sql += " WHERE " + (try filter.sql(context)) }
         return sql
     }
@@ -168,7 +182,7 @@ struct SQLRelation: Sendable {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't update query with GROUP BY clause")
         }
         if assignments.isEmpty { return nil }
-        var sql = "UPDATE "
+        var sql = try withClauseSQL(context) + "UPDATE "
         if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier
         sql += " SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
@@ -186,6 +200,7 @@ struct SQLRelation: Sendable {
         let column = primaryKey.rowIDColumn ?? Column.rowID.name
         var subquery = self
         subquery.selection = DatabasePromise(value: [.expression(.column(column))])
+        subquery.ctes = []
         subquery.isDistinct = false
         return try "WHERE \(column.quotedDatabaseIdentifier) IN (" + subquery.selectSQL(context) + ")"
     }

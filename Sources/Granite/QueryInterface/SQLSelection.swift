@@ -18,6 +18,8 @@ public struct SQLSelection: SQLSelectable, Sendable {
         case expression(SQLExpression)
         case aliased(SQLExpression, String)
         case literal(SQL)
+        /// A selection whose columns belong to the table of an alias: `"p".*`.
+        indirect case qualified(SQLSelection, TableAliasBase)
     }
 
     let impl: Impl
@@ -41,19 +43,23 @@ public struct SQLSelection: SQLSelectable, Sendable {
         guard case .allColumnsExcluding(let excluded) = impl else { return try sql(context) }
         let names = try context.db.columns(in: tableName).map(\.name)
         let remaining = names.filter { !excluded.contains($0.lowercased()) }
-        if remaining.count == names.count { return "*" }
-        return remaining.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        if remaining.count == names.count { return try SQLSelection.allColumns.sql(context) }
+        return try remaining.map { try SQLExpression.column($0).sql(context) }.joined(separator: ", ")
     }
 
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {
-        case .allColumns: return "*"
+        case .allColumns:
+            if let qualifier = context.qualifier { return qualifier.name.quotedDatabaseIdentifier + ".*" }
+            return "*"
         case .allColumnsExcluding:
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE, message: "allColumns(excluding:) is only supported in table requests")
         case .expression(let e): return try e.sql(context)
         case .aliased(let e, let name): return try e.sql(context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let literal): return try SQLExpression.literal(literal).sql(context)
+        case .qualified(let selection, let alias):
+            return try context.qualifying(with: alias) { try selection.sql(context, tableName: alias.tableName()) }
         }
     }
 }

@@ -247,11 +247,14 @@ package struct FunctionCall: Sendable, Equatable {
     package var name: String
     /// The arguments.
     package var arguments: Arguments
+    /// The condition of an aggregate's `FILTER (WHERE …)` clause: the rows that feed the aggregate.
+    package var filter: SQLExpression?
 
     /// Creates a function call.
-    package init(name: String, arguments: Arguments) {
+    package init(name: String, arguments: Arguments, filter: SQLExpression? = nil) {
         self.name = name
         self.arguments = arguments
+        self.filter = filter
     }
 }
 

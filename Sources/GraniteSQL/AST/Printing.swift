@@ -101,11 +101,12 @@ extension SQLExpression: CustomStringConvertible {
             let name =
                 SQLFormat.isBareIdentifier(call.name) && !Parser.isReservedFunctionName(call.name)
                 ? call.name : SQLFormat.quoted(call.name)
+            let filter = call.filter.map { " FILTER (WHERE \($0))" } ?? ""
             switch call.arguments {
             case .star:
-                return "\(name)(*)"
+                return "\(name)(*)" + filter
             case .list(let arguments, let distinct):
-                return "\(name)(\(distinct ? "DISTINCT " : "")\(SQLFormat.list(arguments) { $0.description }))"
+                return "\(name)(\(distinct ? "DISTINCT " : "")\(SQLFormat.list(arguments) { $0.description }))" + filter
             }
         case .caseWhen(let caseExpression):
             var text = "CASE"

@@ -463,6 +463,9 @@ extension ExpressionCompiler {
             if ExpressionCompiler.aggregates.contains(name) || ((name == "min" || name == "max") && args.count == 1) {
                 return .aggregate(try resolver.resolveAggregate(call))
             }
+            if call.filter != nil {
+                throw SQLEvaluationError("FILTER may not be used with non-aggregate \(call.name)()")
+            }
             if distinct {
                 throw SQLEvaluationError("DISTINCT aggregates must have exactly one argument")
             }

@@ -198,19 +198,23 @@ struct SelectCompiler {
         let name = SchemaNames.key(call.name)
         var arguments: [CompiledExpression] = []
         var distinct = false
-        if case .list(let list, let d) = call.arguments {
+        var list: [SQLExpression] = []
+        if case .list(let expressions, let d) = call.arguments {
+            list = expressions
             distinct = d
             if d && list.count != 1 {
                 throw SQLExecutionError("DISTINCT aggregates must have exactly one argument")
             }
-            do {
-                arguments = try list.map { try ExpressionCompiler.compile($0, resolver: scope) }
-            } catch let error as SQLEvaluationError {
-                if error.subject?.isAggregateMisuse == true {
-                    throw SQLExecutionError(.misuseOfAggregate(function: call.name))
-                }
-                throw SQLExecutionError(error)
+        }
+        var filter: CompiledExpression?
+        do {
+            arguments = try list.map { try ExpressionCompiler.compile($0, resolver: scope) }
+            filter = try call.filter.map { try ExpressionCompiler.compile($0, resolver: scope) }
+        } catch let error as SQLEvaluationError {
+            if error.subject?.isAggregateMisuse == true {
+                throw SQLExecutionError(.misuseOfAggregate(function: call.name))
             }
+            throw SQLExecutionError(error)
         }
         let function: SelectProgram.AggregateCall.Function
         switch name {
@@ -224,7 +228,7 @@ struct SelectCompiler {
         default: throw SQLExecutionError(.noSuchFunction(call.name))
         }
         return .init(
-            function: function, arguments: arguments, distinct: distinct,
+            function: function, arguments: arguments, filter: filter, distinct: distinct,
             collation: arguments.first?.collation ?? .binary)
     }
 

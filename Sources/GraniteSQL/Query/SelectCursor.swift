@@ -427,6 +427,8 @@ final class SelectCursor {
         let grouped = !program.groupBy.isEmpty
         let groupBy = program.groupBy
         let aggregateArguments = self.aggregateArguments
+        let aggregateFilters = program.aggregates.map(\.filter)
+        let hasFilters = aggregateFilters.contains { $0 != nil }
         while try nextJoinRow() {
             let g: Int
             if !grouped {
@@ -454,6 +456,8 @@ final class SelectCursor {
             var changed = false
             let first = g * calls
             for a in 0..<calls {
+                // FILTER (WHERE …): the row does not feed this aggregate unless its condition is true.
+                if hasFilters, let filter = aggregateFilters[a], try !filter.isTrue(&context) { continue }
                 let expressions = aggregateArguments[a]
                 switch expressions.count {
                 case 0:

@@ -27,6 +27,8 @@ final class SelectProgram {
 
         let function: Function
         let arguments: [CompiledExpression]
+        /// The `FILTER (WHERE …)` condition: rows for which it is not true do not feed the aggregate.
+        let filter: CompiledExpression?
         let distinct: Bool
         let collation: SQLCollation
     }

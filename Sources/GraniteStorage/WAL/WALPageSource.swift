@@ -22,8 +22,12 @@ final class WALPageSource: PageSource {
     private var frameBuffer: UnsafeMutableRawPointer?
     private var frameBufferCapacity = 0
 
-    init(shared: SharedDatabase) {
+    /// The connection's level: whether commits sync the log, and what its checkpoints and log restarts sync.
+    var durability: Durability
+
+    init(shared: SharedDatabase, durability: Durability) {
         self.shared = shared
+        self.durability = durability
     }
 
     deinit {
@@ -37,7 +41,7 @@ final class WALPageSource: PageSource {
     }
 
     func beginWrite() throws {
-        let s = try shared.beginWrite()
+        let s = try shared.beginWrite(durability: durability)
         snapshot = s
         isWriter = true
         writePosition = s.limit
@@ -140,7 +144,7 @@ final class WALPageSource: PageSource {
             try rechain(from: first, header: header, snapshot: s)
             rechainFrom = nil
         }
-        if shared.durability == .full { try shared.walFile.sync() }
+        if durability.syncsCommits { try shared.walFile.sync() }
         checkpointDue = shared.publish(s, pages: pendingPages, databaseSize: databaseSize, checksum: writeChecksum)
     }
 

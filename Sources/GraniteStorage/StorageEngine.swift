@@ -113,7 +113,7 @@ public final class StorageEngine {
 
     private init(shared: SharedDatabase, options: StorageOptions) throws {
         self.shared = shared
-        source = WALPageSource(shared: shared)
+        source = WALPageSource(shared: shared, durability: options.durability)
         source.beginRead()
         do {
             pager = try Pager(
@@ -260,7 +260,7 @@ public final class StorageEngine {
             let due = source.checkpointDue
             source.checkpointDue = false
             endTransaction()
-            if due { _ = try? shared.checkpoint(.passive) }
+            if due { _ = try? shared.checkpoint(.passive, durability: durability) }
         }
     }
 
@@ -281,7 +281,7 @@ public final class StorageEngine {
     /// Copies committed log frames into the database file.
     @discardableResult
     public func checkpoint(_ mode: CheckpointMode = .passive) throws -> CheckpointResult {
-        try shared.checkpoint(mode)
+        try shared.checkpoint(mode, durability: durability)
     }
 
     /// The state of the write-ahead log.
@@ -290,8 +290,13 @@ public final class StorageEngine {
     /// The catalog of named trees, read and changed through the transaction in progress.
     var catalog: Catalog { Catalog(context: treeContext) }
 
-    /// When commits are synced, as chosen by the options the database was opened with (`PRAGMA synchronous`).
-    public var durability: Durability { shared.durability }
+    /// This connection's level (`PRAGMA synchronous`): whether its commits sync the log, and what its
+    /// checkpoints sync. It starts as ``StorageOptions/durability`` and may change between transactions; other
+    /// connections to the same file keep their own.
+    public var durability: Durability {
+        get { source.durability }
+        set { source.durability = newValue }
+    }
 
     /// Ends any transaction (rolling back uncommitted changes) and closes
     /// the connection; the last connection to a file checkpoints and removes the log.
@@ -299,6 +304,6 @@ public final class StorageEngine {
         guard !closed else { return }
         try? rollbackActiveTransaction()
         closed = true
-        shared.release()
+        shared.release(durability: durability)
     }
 }

@@ -281,7 +281,7 @@ final class SchemaDSLTests: XCTestCase {
             sql = try lastSQL(db) {
                 try db.create(
                     index: "test_on_a_b", on: "test", columns: ["a", "b"], options: [.unique, .ifNotExists],
-                    condition: "a = \(1)")
+                    condition: "a = \(1)" as SQL)
             }
             XCTAssertEqual(sql, #"CREATE UNIQUE INDEX IF NOT EXISTS "test_on_a_b" ON "test"("a", "b") WHERE a = 1"#)
             sql = try lastSQL(db) {

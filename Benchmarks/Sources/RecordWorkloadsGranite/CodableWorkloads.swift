@@ -175,7 +175,6 @@ public final class CodableHarness {
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         #if GRANITE
-            configuration.durability = .normal
             configuration.jsonCompressionThreshold = compressionThreshold
         #endif
         dbQueue = try DatabaseQueue(path: path, configuration: configuration)

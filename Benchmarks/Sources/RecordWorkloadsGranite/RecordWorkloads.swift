@@ -91,10 +91,6 @@ public final class RecordHarness {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        #if GRANITE
-            // Granite accepts `PRAGMA synchronous = …` but ignores it: its durability is chosen when it opens.
-            configuration.durability = .normal
-        #endif
         dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         try dbQueue.write { db in
             try db.create(table: "player") { t in

@@ -13,7 +13,8 @@ public final class RowHarness {
     /// The number of integer columns of table `t`.
     public static let columnCount = 10
 
-    /// Opens (creates) the database at `path`, in WAL mode with full sync for both engines.
+    /// Opens (creates) the database at `path`, in WAL mode, at synchronous NORMAL for both engines (the level
+    /// GRDB, and Granite after it, give a WAL queue).
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal

@@ -114,7 +114,7 @@ final class Benchmark {
             parts.append(
                 """
                 row workloads: \(options.rowCount) rows of 10 INTEGER columns, the same Swift code on Granite's \
-                DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, synchronous FULL for both), \
+                DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, hence synchronous NORMAL for both), \
                 ratio column = Granite/GRDB
                 """)
         }
@@ -123,8 +123,7 @@ final class Benchmark {
                 """
                 record workloads: \(options.recordCount) Player records (hand-written init(row:)/encode(to:)), \
                 the same Swift code on Granite's DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, \
-                PRAGMA synchronous = NORMAL for both; Granite ignores that pragma, so its code alone also sets \
-                configuration.durability = .normal, the only difference), ratio column = Granite/GRDB
+                PRAGMA synchronous = NORMAL for both), ratio column = Granite/GRDB
                 """)
         }
         if codableLevel {

@@ -63,8 +63,15 @@ public struct Configuration: Sendable {
 
     // MARK: Granite
 
-    /// How hard a commit works to survive a power cut (SQLite's `synchronous` FULL / NORMAL / OFF).
-    public var durability: Durability = .full
+    /// The `PRAGMA synchronous` level each connection starts with: how hard a commit works to survive a power
+    /// cut (see ``Durability``).
+    ///
+    /// `nil` (the default) follows GRDB: a ``DatabasePool``, and a ``DatabaseQueue`` whose ``journalMode`` is
+    /// `.wal`, write at NORMAL (SQLite's advice for WAL mode: a power cut may lose the latest commits, never
+    /// consistency); any other ``DatabaseQueue`` writes at FULL (every commit that returned survives a power cut).
+    /// A connection can change its level later with `PRAGMA synchronous = …` outside of a transaction, and
+    /// `PRAGMA synchronous` reads the level in force.
+    public var durability: Durability?
 
     /// The page size of a new database file: a power of two from 512 to 65536 (default 4096).
     public var pageSize: Int = 4096
@@ -94,13 +101,14 @@ public struct Configuration: Sendable {
         setups.append(setup)
     }
 
-    /// The storage options for this configuration.
-    var storageOptions: StorageOptions {
+    /// The storage options for this configuration; `defaultDurability` is the level GRDB gives the connection
+    /// when ``durability`` is nil.
+    func storageOptions(defaultDurability: Durability) -> StorageOptions {
         var options = StorageOptions()
         options.readOnly = readonly
         options.pageSize = pageSize
         options.cacheSize = pageCacheSize
-        options.durability = durability
+        options.durability = durability ?? defaultDurability
         // In-process connections share the writer lock, and a checkpoint waits for readers briefly: the engine's
         // short default wait stays under `.immediateError`, so that a pool never fails spuriously.
         if case .timeout(let seconds) = busyMode { options.busyTimeout = seconds }
@@ -108,7 +116,15 @@ public struct Configuration: Sendable {
     }
 }
 
-/// How hard a commit works to survive a power cut.
+extension Configuration {
+    /// The storage options of a ``DatabaseQueue``: GRDB runs a queue at NORMAL in WAL mode, else at FULL.
+    var queueStorageOptions: StorageOptions {
+        storageOptions(defaultDurability: journalMode == .wal ? .normal : .full)
+    }
+}
+
+/// How hard a commit works to survive a power cut: SQLite's `PRAGMA synchronous` levels, with the syncs of
+/// SQLite's WAL mode.
 public typealias Durability = GraniteStorage.Durability
 
 extension Database {

@@ -28,7 +28,8 @@ public final class DatabasePool: DatabaseWriter {
         self.path = path
         let engine: StorageEngine
         do {
-            engine = try StorageEngine(path: path, options: configuration.storageOptions)
+            // GRDB runs a pool's writer at NORMAL, SQLite's advice for WAL mode.
+            engine = try StorageEngine(path: path, options: configuration.storageOptions(defaultDurability: .normal))
         } catch {
             throw DatabaseError.from(error)
         }
@@ -40,7 +41,8 @@ public final class DatabasePool: DatabaseWriter {
         var readerConfiguration = configuration
         readerConfiguration.readonly = true
         readerPool = ReaderPool(maximumCount: configuration.maximumReaderCount) { index in
-            var options = readerConfiguration.storageOptions
+            // Readers never commit; they keep SQLite's default level, which `PRAGMA synchronous` reads back.
+            var options = readerConfiguration.storageOptions(defaultDurability: .full)
             options.readOnly = false  // shares the writer's file; writes are refused at the SQL level
             let readerEngine: StorageEngine
             do {

@@ -31,7 +31,7 @@ public final class DatabaseQueue: DatabaseWriter {
         sharedMemoryName = nil
         let engine: StorageEngine
         do {
-            engine = try StorageEngine(path: path, options: configuration.storageOptions)
+            engine = try StorageEngine(path: path, options: configuration.queueStorageOptions)
         } catch {
             throw DatabaseError.from(error, sql: nil)
         }
@@ -47,9 +47,9 @@ public final class DatabaseQueue: DatabaseWriter {
         let engine: StorageEngine
         do {
             if let name {
-                engine = try SharedMemoryDatabases.engine(named: name, options: configuration.storageOptions)
+                engine = try SharedMemoryDatabases.engine(named: name, options: configuration.queueStorageOptions)
             } else {
-                engine = try StorageEngine.inMemory(options: configuration.storageOptions)
+                engine = try StorageEngine.inMemory(options: configuration.queueStorageOptions)
             }
         } catch {
             throw DatabaseError.from(error, sql: nil)

@@ -26,10 +26,12 @@ public final class ColumnDefinition {
     var primaryKey: (onConflict: Database.ConflictResolution?, autoincrement: Bool)?
     var notNullConflict: Database.ConflictResolution?
     var indexing: Indexing?
-    var checks: [String] = []
+    var checks: [SQLExpression] = []
     var defaultSQL: String?
     var collationName: String?
     var references: [Reference] = []
+    /// The `GENERATED ALWAYS AS (…)` clause of ``generatedAs(_:_:)``.
+    var generated: (expression: SQLExpression, qualification: GeneratedColumnQualification)?
 
     init(name: String, type: Database.ColumnType?) {
         self.name = name
@@ -73,7 +75,20 @@ public final class ColumnDefinition {
     /// ```
     @discardableResult
     public func check(sql: String) -> Self {
-        checks.append(sql)
+        checks.append(.literal(SQL(sql: sql)))
+        return self
+    }
+
+    /// Adds a `CHECK` constraint built from the column, with its values written inline.
+    ///
+    /// ```swift
+    /// t.column("score", .integer).check { $0 >= 0 }  // "score" INTEGER CHECK ("score" >= 0)
+    /// ```
+    ///
+    /// - Parameter condition: Builds the condition from the column it is given.
+    @discardableResult
+    public func check(_ condition: (Column) -> any SQLExpressible) -> Self {
+        checks.append(condition(Column(name)).sqlExpression)
         return self
     }
 
@@ -156,7 +171,7 @@ public final class ColumnDefinition {
                 chunks += ["UNIQUE ON CONFLICT", resolution.rawValue]
             }
         }
-        for check in checks { chunks.append("CHECK (\(check))") }
+        for check in checks { chunks.append("CHECK (\(try SchemaSQL.inline(check)))") }
         if let defaultSQL { chunks.append("DEFAULT \(defaultSQL)") }
         if let collationName { chunks += ["COLLATE", collationName] }
         for reference in references {
@@ -172,6 +187,10 @@ public final class ColumnDefinition {
             chunks.append(reference.table.quotedDatabaseIdentifier + SchemaSQL.columnList(columns))
             chunks += SchemaSQL.foreignKeyClauses(
                 onDelete: reference.onDelete, onUpdate: reference.onUpdate, deferred: reference.deferred)
+        }
+        if let generated {
+            chunks.append("GENERATED ALWAYS AS (\(try SchemaSQL.inline(generated.expression)))")
+            chunks.append(generated.qualification.keyword)
         }
         return chunks.joined(separator: " ")
     }

@@ -56,23 +56,22 @@ extension Database {
 
     // MARK: Indexes
 
-    /// Creates an index; `condition` (SQL) makes it partial.
+    /// Creates an index; `condition` makes it partial (`WHERE …`, its values written inline).
     ///
     /// ```swift
     /// try db.create(index: "player_on_email", on: "player", columns: ["email"], options: .unique)
+    /// try db.create(index: "player_on_score", on: "player", columns: ["score"], condition: Column("score") > 0)
     /// ```
-    ///
-    /// - note: GRDB's `condition` is any SQL expression; here it is an SQL literal.
     public func create(
         index name: String,
         on table: String,
         columns: [String],
         options: IndexOptions = [],
-        condition: SQL? = nil
+        condition: (any SQLExpressible)? = nil
     ) throws {
-        let conditionSQL = try condition.map(SchemaSQL.inline)
-        let index = IndexGenerator(
-            name: name, table: table, columns: columns, options: options, condition: conditionSQL)
+        let index = try IndexGenerator(
+            name: name, table: table, expressions: columns.map(SQLExpression.column), options: options,
+            condition: condition?.sqlExpression)
         try execute(sql: index.sql)
     }
 
@@ -84,7 +83,7 @@ extension Database {
         columns: [String],
         unique: Bool = false,
         ifNotExists: Bool = false,
-        condition: SQL? = nil
+        condition: (any SQLExpressible)? = nil
     ) throws {
         var options: IndexOptions = []
         if ifNotExists { options.insert(.ifNotExists) }
@@ -101,7 +100,7 @@ extension Database {
         indexOn table: String,
         columns: [String],
         options: IndexOptions = [],
-        condition: SQL? = nil
+        condition: (any SQLExpressible)? = nil
     ) throws {
         try create(
             index: Database.defaultIndexName(on: table, columns: columns), on: table, columns: columns,

@@ -17,9 +17,34 @@ public struct IndexOptions: OptionSet, Sendable {
 struct IndexGenerator {
     var name: String
     var table: String
-    var columns: [String]
+    /// The SQL of each indexed term: a quoted column name, or an expression.
+    var terms: [String]
     var options: IndexOptions
     var condition: String?
+
+    /// An index on plain columns.
+    init(name: String, table: String, columns: [String], options: IndexOptions, condition: String?) {
+        self.init(
+            name: name, table: table, terms: columns.map(\.quotedDatabaseIdentifier), options: options,
+            condition: condition)
+    }
+
+    /// An index on expressions, rendered with their values inline (schema statements take no arguments).
+    init(
+        name: String, table: String, expressions: [SQLExpression], options: IndexOptions, condition: SQLExpression?
+    ) throws {
+        self.init(
+            name: name, table: table, terms: try expressions.map(SchemaSQL.inline), options: options,
+            condition: try condition.map(SchemaSQL.inline))
+    }
+
+    private init(name: String, table: String, terms: [String], options: IndexOptions, condition: String?) {
+        self.name = name
+        self.table = table
+        self.terms = terms
+        self.options = options
+        self.condition = condition
+    }
 
     var sql: String {
         var sql = "CREATE"
@@ -27,7 +52,7 @@ struct IndexGenerator {
         sql += " INDEX"
         if options.contains(.ifNotExists) { sql += " IF NOT EXISTS" }
         sql += " \(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)"
-        sql += SchemaSQL.columnList(columns)
+        sql += "(" + terms.joined(separator: ", ") + ")"
         if let condition { sql += " WHERE \(condition)" }
         return sql
     }

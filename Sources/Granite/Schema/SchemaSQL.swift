@@ -44,6 +44,11 @@ enum SchemaSQL {
         return text
     }
 
+    /// The SQL text of an expression, with its values written inline.
+    static func inline(_ expression: SQLExpression) throws -> String {
+        try inline(SQL(elements: [.expression(expression)]))
+    }
+
     /// Replaces the `?` placeholders of `sql` with the literals of `arguments`, in order.
     private static func inline(_ sql: String, _ arguments: StatementArguments) throws -> String {
         if arguments.isEmpty { return sql }

@@ -33,10 +33,24 @@ public final class TableDefinition {
     enum Item {
         case column(ColumnDefinition)
         case literal(SQL)
+        case foreignKey(ForeignKeyDefinition)
     }
 
     struct KeyConstraint {
         var columns: [String]
+        var onConflict: Database.ConflictResolution?
+    }
+
+    /// A part of the primary key: a column named by ``primaryKey(_:onConflict:)``, a column defined in the body
+    /// of ``primaryKey(onConflict:body:)``, or a foreign key defined there (its columns are known at SQL time).
+    enum PrimaryKeyComponent {
+        case columnName(String)
+        case column(ColumnDefinition)
+        case foreignKey(ForeignKeyDefinition)
+    }
+
+    struct PrimaryKeyConstraint {
+        var components: [PrimaryKeyComponent]
         var onConflict: Database.ConflictResolution?
     }
 
@@ -52,12 +66,13 @@ public final class TableDefinition {
     let name: String
     let options: TableOptions
     var items: [Item] = []
-    var primaryKeyConstraint: KeyConstraint?
+    var primaryKeyConstraint: PrimaryKeyConstraint?
     var uniqueKeys: [KeyConstraint] = []
     var foreignKeys: [ForeignKeyConstraint] = []
-    var checks: [String] = []
+    var checks: [SQLExpression] = []
     var literalConstraints: [SQL] = []
-    private var primaryKeyBodyColumns: [ColumnDefinition]?
+    /// Whether the body of ``primaryKey(onConflict:body:)`` is running: its columns join the primary key.
+    private(set) var inPrimaryKeyBody = false
 
     init(name: String, options: TableOptions) {
         self.name = name
@@ -101,10 +116,10 @@ public final class TableDefinition {
         onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void
     ) rethrows {
         guard primaryKeyConstraint == nil else { fatalError("can't define several primary keys") }
-        primaryKeyConstraint = KeyConstraint(columns: [], onConflict: conflictResolution)
-        let outer = primaryKeyBodyColumns
-        primaryKeyBodyColumns = []
-        defer { primaryKeyBodyColumns = outer }
+        primaryKeyConstraint = PrimaryKeyConstraint(components: [], onConflict: conflictResolution)
+        let outer = inPrimaryKeyBody
+        inPrimaryKeyBody = true
+        defer { inPrimaryKeyBody = outer }
         try body()
     }
 
@@ -115,7 +130,8 @@ public final class TableDefinition {
     /// ```
     public func primaryKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
         guard primaryKeyConstraint == nil else { fatalError("can't define several primary keys") }
-        primaryKeyConstraint = KeyConstraint(columns: columns, onConflict: conflictResolution)
+        primaryKeyConstraint = PrimaryKeyConstraint(
+            components: columns.map(PrimaryKeyComponent.columnName), onConflict: conflictResolution)
     }
 
     /// Adds a column; its type is optional.
@@ -123,9 +139,9 @@ public final class TableDefinition {
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
         items.append(.column(column))
-        if primaryKeyBodyColumns != nil {
+        if inPrimaryKeyBody {
             column.notNull()
-            primaryKeyConstraint?.columns.append(name)
+            primaryKeyConstraint?.components.append(.column(column))
         }
         return column
     }
@@ -175,7 +191,28 @@ public final class TableDefinition {
     /// t.check(sql: "a + b < 10")
     /// ```
     public func check(sql: String) {
-        checks.append(sql)
+        checks.append(.literal(SQL(sql: sql)))
+    }
+
+    /// Adds a `CHECK (…)` table constraint built from an expression, with its values written inline.
+    ///
+    /// ```swift
+    /// // CHECK (("personalPhone" IS NOT NULL) OR ("workPhone" IS NOT NULL))
+    /// t.check(Column("personalPhone") != nil || Column("workPhone") != nil)
+    /// ```
+    ///
+    /// - Parameter condition: The condition every row must meet.
+    public func check(_ condition: some SQLSpecificExpressible) {
+        checks.append(condition.sqlExpression)
+    }
+
+    /// Adds a `CHECK (…)` table constraint from any expressible value (deprecated, as in GRDB: a plain value
+    /// such as `true` makes a constant check; use an expression).
+    ///
+    /// - Parameter condition: The condition every row must meet.
+    @available(*, deprecated, message: "Pass an expression built from columns instead of a plain value")
+    public func check(_ condition: some SQLExpressible) {
+        checks.append(condition.sqlExpression)
     }
 
     /// Adds a table constraint written in SQL.
@@ -194,36 +231,84 @@ public final class TableDefinition {
 
     // MARK: SQL generation
 
-    /// The primary key columns as declared in this definition; nil when it has none (the hidden rowid).
-    var declaredPrimaryKey: [String]? {
-        if let primaryKeyConstraint { return primaryKeyConstraint.columns }
-        for case .column(let column) in items where column.primaryKey != nil { return [column.name] }
-        return nil
+    /// The primary key columns as declared in this definition; nil when it has none (the hidden rowid), or when
+    /// it has a column written in SQL (unknown name).
+    func ownPrimaryKey(_ db: Database) throws -> ForeignKeyDestination {
+        guard let primaryKeyConstraint else {
+            for case .column(let column) in items where column.primaryKey != nil {
+                return ForeignKeyDestination(
+                    table: name, primaryKey: [ForeignKeyDestinationColumn(name: column.name, type: column.type)])
+            }
+            return ForeignKeyDestination(table: name, primaryKey: nil)
+        }
+        var columns: [ForeignKeyDestinationColumn] = []
+        for component in primaryKeyConstraint.components {
+            switch component {
+            case .columnName(let name):
+                columns.append(ForeignKeyDestinationColumn(name: name, type: nil))
+            case .column(let column):
+                columns.append(ForeignKeyDestinationColumn(name: column.name, type: column.type))
+            case .foreignKey(let foreignKey):
+                let expansion = try ForeignKeyExpansion(
+                    db, foreignKey: foreignKey, originTable: name, ownPrimaryKey: nil, indexOptions: [])
+                columns += expansion.columns.map { ForeignKeyDestinationColumn(name: $0.name, type: $0.type) }
+            }
+        }
+        return ForeignKeyDestination(table: name, primaryKey: columns)
     }
 
-    /// The `CREATE TABLE` statement followed by the `CREATE INDEX` statements of indexed columns.
+    /// The `CREATE TABLE` statement followed by the `CREATE INDEX` statements: those of composite
+    /// ``belongsTo(_:inTable:onDelete:onUpdate:deferred:indexed:)`` foreign keys, then those of indexed columns.
     func sql(_ db: Database) throws -> [String] {
         var chunks = ["CREATE"]
         if options.contains(.temporary) { chunks.append("TEMPORARY") }
         chunks.append("TABLE")
         if options.contains(.ifNotExists) { chunks.append("IF NOT EXISTS") }
         chunks.append(name.quotedDatabaseIdentifier)
-        let ownPrimaryKey = { self.declaredPrimaryKey ?? ["rowid"] }
-        var elements: [String] = []
+        let indexOptions: IndexOptions = options.contains(.ifNotExists) ? .ifNotExists : []
+        let ownPrimaryKey = try self.ownPrimaryKey(db)
+        let ownPrimaryKeyColumns = { ownPrimaryKey.primaryKey?.map(\.name) ?? [Column.rowID.name] }
+        func expansion(_ foreignKey: ForeignKeyDefinition) throws -> ForeignKeyExpansion {
+            try ForeignKeyExpansion(
+                db, foreignKey: foreignKey, originTable: name, ownPrimaryKey: ownPrimaryKey, indexOptions: indexOptions)
+        }
+
+        var columnElements: [String] = []
+        var columns: [ColumnDefinition] = []
+        var foreignKeys = self.foreignKeys
         var indexes: [String] = []
         for item in items {
             switch item {
             case .column(let column):
-                elements.append(try column.sql(db, table: name, tablePrimaryKey: ownPrimaryKey))
-                if let index = column.indexSQL(table: name, ifNotExists: options.contains(.ifNotExists)) {
-                    indexes.append(index)
-                }
+                columnElements.append(try column.sql(db, table: name, tablePrimaryKey: ownPrimaryKeyColumns))
+                columns.append(column)
             case .literal(let literal):
-                elements.append(try SchemaSQL.inline(literal))
+                columnElements.append(try SchemaSQL.inline(literal))
+            case .foreignKey(let foreignKey):
+                let expansion = try expansion(foreignKey)
+                for column in expansion.columns {
+                    columnElements.append(try column.sql(db, table: name, tablePrimaryKey: ownPrimaryKeyColumns))
+                }
+                columns += expansion.columns
+                if let constraint = expansion.constraint { foreignKeys.append(constraint) }
+                if let index = expansion.index { indexes.append(index.sql) }
             }
         }
+        indexes += columns.compactMap { $0.indexSQL(table: name, ifNotExists: options.contains(.ifNotExists)) }
+
+        var elements = columnElements
         if let primaryKeyConstraint {
-            elements.append(Self.keySQL("PRIMARY KEY", primaryKeyConstraint))
+            var columns: [String] = []
+            for component in primaryKeyConstraint.components {
+                switch component {
+                case .columnName(let name): columns.append(name)
+                case .column(let column): columns.append(column.name)
+                case .foreignKey(let foreignKey): columns += try expansion(foreignKey).columnNames
+                }
+            }
+            elements.append(
+                Self.keySQL("PRIMARY KEY", KeyConstraint(columns: columns, onConflict: primaryKeyConstraint.onConflict))
+            )
         }
         for key in uniqueKeys {
             elements.append(Self.keySQL("UNIQUE", key))
@@ -233,7 +318,7 @@ public final class TableDefinition {
             if let columns = key.destinationColumns {
                 destination = columns
             } else if key.table.lowercased() == name.lowercased() {
-                destination = ownPrimaryKey()
+                destination = ownPrimaryKeyColumns()
             } else {
                 destination = try db.primaryKey(key.table).columns
             }
@@ -244,7 +329,7 @@ public final class TableDefinition {
             elements.append(parts.joined(separator: " "))
         }
         for check in checks {
-            elements.append("CHECK (\(check))")
+            elements.append("CHECK (\(try SchemaSQL.inline(check)))")
         }
         for literal in literalConstraints {
             elements.append(try SchemaSQL.inline(literal))

@@ -8,7 +8,9 @@ import GraniteStorage
 // - `table_info`'s `type` and `dflt_value` are the source spans of the stored `CREATE TABLE` text, as in SQLite,
 //   but after `ALTER TABLE … RENAME COLUMN` that text is regenerated in canonical form (spacing may differ).
 // - `schema_version` is the schema cookie stored in the file header (incremented by every schema change).
-// - `synchronous` reports the durability the database was opened with; setting it is accepted and ignored.
+// - `synchronous` is the connection's level (SQLite's WAL-mode syncs; see SQLConnection+StoragePragmas.swift);
+//   `page_size = N` cannot change the page size of a database that holds nothing yet, and says so.
+// - Setting `schema_version` is an error (Granite's schema cookie is its own), where SQLite would write it.
 // - `journal_mode` is always `wal`.
 // - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
 // - `integrity_check` reports, besides SQLite's problems in SQLite's words, undecodable rows (a statement error in
@@ -32,9 +34,7 @@ extension SQLConnection {
         case "index_info": return indexInfo(argument, extended: false)
         case "index_xinfo": return indexInfo(argument, extended: true)
         case "foreign_key_list": return foreignKeyList(argument)
-        case "page_size":
-            if argument != nil { return ([], []) }
-            return try reading { single("page_size", .integer(Int64(engine.pager.pageSize))) }
+        case "page_size": return try pageSizePragma(argument)
         case "page_count":
             return try reading {
                 single("page_count", .integer(Int64(try currentTransaction().pageCount)))
@@ -62,23 +62,15 @@ extension SQLConnection {
             }
             return single("foreign_keys", .integer(foreignKeysEnabled ? 1 : 0))
         case "schema_version":
-            if argument != nil { return ([], []) }
+            if argument != nil {
+                throw SQLExecutionError("schema_version cannot be set: Granite maintains the schema cookie itself")
+            }
             let cookie = try withReadTransaction { try currentTransaction().schemaCookie }
             return single("schema_version", .integer(Int64(cookie)))
         case "journal_mode":
             return single("journal_mode", .text("wal"))
-        case "synchronous":
-            if argument != nil { return ([], []) }
-            let level: Int64
-            switch engine.durability {
-            case .off: level = 0
-            case .normal: level = 1
-            case .full: level = 2
-            }
-            return single("synchronous", .integer(level))
-        case "encoding":
-            if argument != nil { return ([], []) }
-            return single("encoding", .text("UTF-8"))
+        case "synchronous": return try synchronousPragma(argument)
+        case "encoding": return try encodingPragma(argument)
         default:
             return ([], [])
         }
@@ -210,7 +202,7 @@ extension SQLConnection {
     // MARK: Helpers
 
     /// Runs `body` in a read transaction unless a transaction is already open.
-    private func reading<T>(_ body: () throws -> T) throws -> T {
+    func reading<T>(_ body: () throws -> T) throws -> T {
         // Inside a transaction, a snapshot read or a running statement's read, the engine already reads.
         try readingEngine(body)
     }

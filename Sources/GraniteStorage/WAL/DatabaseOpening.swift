@@ -59,7 +59,7 @@ extension SharedDatabase {
         do {
             let wal = try fileSystem.open(walPath, mode: .readWriteCreate)
             do {
-                if (db.created || wal.created) && options.durability != .off {
+                if (db.created || wal.created) && options.durability.syncs {
                     try fileSystem.syncDirectory(containing: path)
                 }
             } catch {
@@ -146,8 +146,8 @@ extension SharedDatabase {
     /// The database file stays empty until the first checkpoint copies the pages in, so a power cut
     /// at any point of the creation leaves either that commit, complete in the log, or an empty file
     /// and no valid commit: a database that is created again on the next open.
-    func createDatabase() throws {
-        let source = WALPageSource(shared: self)
+    func createDatabase(durability: Durability) throws {
+        let source = WALPageSource(shared: self, durability: durability)
         try source.beginWrite()
         defer { source.end() }
         let pager = Pager(creatingIn: source, cacheSize: 16)

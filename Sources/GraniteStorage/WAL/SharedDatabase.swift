@@ -8,15 +8,26 @@
     import Darwin
 #endif
 
-/// How hard a commit works to survive a power cut.
+/// How hard a commit works to survive a power cut: SQLite's `PRAGMA synchronous` levels in WAL mode. Each
+/// connection has its own level, which governs the syncs of the commits and checkpoints it runs.
 public enum Durability: String, Sendable, CaseIterable {
     /// The log is synced at every commit: a commit that returned survives.
     case full
     /// The log is synced only before a checkpoint: a power cut may lose the
     /// latest commits, never consistency.
     case normal
-    /// Nothing is ever synced.
+    /// Nothing is ever synced: a power cut may lose commits and leave the database corrupt (a crash of the
+    /// process alone loses nothing, since the operating system keeps the written pages).
     case off
+    /// SQLite's EXTRA: in WAL mode, the same syncs as ``full`` (its extra sync is for the rollback journal,
+    /// which Granite does not have).
+    case extra
+
+    /// Whether a commit syncs the log before it returns.
+    var syncsCommits: Bool { self == .full || self == .extra }
+
+    /// Whether anything is ever synced (checkpoints, log restarts, database creation).
+    var syncs: Bool { self != .off }
 }
 
 /// What a checkpoint may wait for.
@@ -73,7 +84,6 @@ final class SharedDatabase: @unchecked Sendable {
     let walFile: any StorageFile
     let pageSize: Int
     let readOnly: Bool
-    let durability: Durability
     let autoCheckpointFrames: Int
     let busyTimeout: Double
     private let reproducibleSalts: Bool
@@ -134,7 +144,7 @@ final class SharedDatabase: @unchecked Sendable {
     /// tests); not registered, so each call is its own database.
     ///
     /// Reads the files as ``recoverState(dbFile:walFile:)`` describes, and creates the database
-    /// through the log (``createDatabase()``) when there is none and `options` allow it.
+    /// through the log (``createDatabase(durability:)``) when there is none and `options` allow it.
     init(
         dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions,
         registration: Registration? = nil, path: String? = nil
@@ -143,7 +153,6 @@ final class SharedDatabase: @unchecked Sendable {
         self.dbFile = dbFile
         self.walFile = walFile
         self.readOnly = options.readOnly
-        self.durability = options.durability
         self.autoCheckpointFrames = options.autoCheckpointFrames
         self.busyTimeout = options.busyTimeout
         self.reproducibleSalts = options.reproducibleSalts
@@ -167,7 +176,7 @@ final class SharedDatabase: @unchecked Sendable {
                 // A log without a committed database belongs to no database: a creation cut short, or
                 // the leftover of an earlier file of the same name. It must not apply to this one.
                 try walFile.truncate(to: 0)
-                try createDatabase()
+                try createDatabase(durability: options.durability)
             }
             connections = 1
         } catch {
@@ -187,15 +196,17 @@ final class SharedDatabase: @unchecked Sendable {
     /// a registered file this happens under the registry lock, so that no new
     /// connection can attach to state that is closing, nor open the file
     /// before it is closed.
-    func release(checkpointing: Bool = true) {
+    ///
+    /// `durability` is the level of the connection that leaves: it governs the syncs of that last checkpoint.
+    func release(checkpointing: Bool = true, durability: Durability = .full) {
         if let registration {
             SharedDatabase.registryLock.withLock {
                 guard dropConnection() else { return }
                 SharedDatabase.registry[registration.key] = nil
-                close(checkpointing: checkpointing)
+                close(checkpointing: checkpointing, durability: durability)
             }
         } else if dropConnection() {
-            close(checkpointing: checkpointing)
+            close(checkpointing: checkpointing, durability: durability)
         }
     }
 
@@ -210,8 +221,10 @@ final class SharedDatabase: @unchecked Sendable {
     /// database file, and emptied and synced the log: removing a name is not durable until the
     /// directory is synced, and this one need not be, because a log that a power cut brings back is
     /// empty and holds no commit.
-    private func close(checkpointing: Bool) {
-        if checkpointing, !readOnly, let result = try? checkpoint(.truncate), result.truncated, let registration {
+    private func close(checkpointing: Bool, durability: Durability) {
+        if checkpointing, !readOnly, let result = try? checkpoint(.truncate, durability: durability),
+            result.truncated, let registration
+        {
             walFile.close()
             try? registration.fileSystem.remove(registration.walPath)
         }
@@ -242,8 +255,9 @@ final class SharedDatabase: @unchecked Sendable {
 
     /// Takes the writer lock (waiting up to the busy time-out) and returns a
     /// snapshot of the latest state. Restarts the log first when every frame
-    /// is in the file and no snapshot still reads the log.
-    func beginWrite() throws -> WALSnapshot {
+    /// is in the file and no snapshot still reads the log (syncing the new log header unless `durability` is
+    /// ``Durability/off``).
+    func beginWrite(durability: Durability) throws -> WALSnapshot {
         guard !readOnly else { throw StorageError.readOnly }
         let deadline = Monitor.deadline(after: busyTimeout)
         return try monitor.withLock {
@@ -254,7 +268,7 @@ final class SharedDatabase: @unchecked Sendable {
             }
             writerActive = true
             do {
-                try restartLogIfPossible()
+                try restartLogIfPossible(durability: durability)
             } catch {
                 writerActive = false
                 throw error
@@ -266,7 +280,7 @@ final class SharedDatabase: @unchecked Sendable {
 
     /// With the monitor held and the writer lock taken: starts a new log
     /// generation when the log is absent, or fully copied and unread.
-    private func restartLogIfPossible() throws {
+    private func restartLogIfPossible(durability: Durability) throws {
         if walHeader != nil {
             guard index.frameCount > 0, backfilled == index.frameCount, !checkpointRunning,
                 readers.keys.allSatisfy({ $0 == 0 })
@@ -288,7 +302,7 @@ final class SharedDatabase: @unchecked Sendable {
         // The new header must be durable before any new frame: otherwise a
         // crash could pair the old header with a prefix of the old frames
         // (those not yet overwritten), a state older than the database file.
-        if durability != .off { try walFile.sync() }
+        if durability.syncs { try walFile.sync() }
         walHeader = header
         index = WALIndex()
         backfilled = 0
@@ -367,9 +381,11 @@ final class SharedDatabase: @unchecked Sendable {
     // MARK: Checkpoints
 
     /// Copies committed frames into the database file, never one that a live
-    /// snapshot might still need from the log.
+    /// snapshot might still need from the log. Unless `durability` (the level of the connection that runs it) is
+    /// ``Durability/off``, the log is synced before the copy and the database file after it, so that the copy
+    /// never outruns the commits it copies: this is what makes ``Durability/normal`` consistent.
     @discardableResult
-    func checkpoint(_ mode: CheckpointMode) throws -> CheckpointResult {
+    func checkpoint(_ mode: CheckpointMode, durability: Durability) throws -> CheckpointResult {
         guard !readOnly else { throw StorageError.readOnly }
         let deadline = Monitor.deadline(after: busyTimeout)
         // Only one checkpoint at a time; the writer does not restart the log meanwhile.
@@ -399,7 +415,7 @@ final class SharedDatabase: @unchecked Sendable {
         }
         var done = alreadyDone
         if safe > alreadyDone, let header {
-            if durability != .off { try walFile.sync() }
+            if durability.syncs { try walFile.sync() }
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
             defer { buffer.deallocate() }
             for (page, frame) in work {
@@ -415,7 +431,7 @@ final class SharedDatabase: @unchecked Sendable {
                 let bytes = Int64(size) * Int64(pageSize)
                 if try dbFile.size() != bytes { try dbFile.truncate(to: bytes) }
             }
-            if durability != .off { try dbFile.sync() }
+            if durability.syncs { try dbFile.sync() }
             done = safe
             monitor.withLock { backfilled = max(backfilled, safe) }
         }
@@ -429,7 +445,7 @@ final class SharedDatabase: @unchecked Sendable {
                     return false
                 }
                 try walFile.truncate(to: 0)
-                if durability != .off { try walFile.sync() }
+                if durability.syncs { try walFile.sync() }
                 walHeader = nil
                 index = WALIndex()
                 backfilled = 0

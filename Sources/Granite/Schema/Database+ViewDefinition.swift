@@ -1,0 +1,55 @@
+/// Options of ``Database/create(view:options:columns:asLiteral:)``.
+public struct ViewOptions: OptionSet, Sendable {
+    /// The raw bits.
+    public let rawValue: Int
+
+    /// Creates options from their raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `IF NOT EXISTS`: creating a view that already exists does nothing instead of failing.
+    public static let ifNotExists = ViewOptions(rawValue: 1 << 0)
+
+    /// `TEMPORARY`: the view lives in the temporary schema and goes away with the connection.
+    public static let temporary = ViewOptions(rawValue: 1 << 1)
+}
+
+extension Database {
+    // MARK: Views
+
+    /// Creates a view from an SQL literal, as `CREATE VIEW "name" ("a", "b") AS <select>`.
+    ///
+    /// Values interpolated in `sqlLiteral` are written inline (`'O''Brien'`), since a view's definition takes
+    /// no arguments.
+    ///
+    /// ```swift
+    /// try db.create(view: "bestPlayer", asLiteral: "SELECT * FROM player WHERE score > \(1000)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The view name.
+    ///   - options: `IF NOT EXISTS` and `TEMPORARY`.
+    ///   - columns: The names of the view's columns, when they differ from those of the select statement.
+    ///   - sqlLiteral: The `SELECT` statement of the view.
+    /// - Throws: A ``DatabaseError``. Granite has no views yet: the engine rejects the statement with
+    ///   `SQLITE_ERROR`.
+    public func create(
+        view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL
+    ) throws {
+        var chunks = ["CREATE"]
+        if options.contains(.temporary) { chunks.append("TEMPORARY") }
+        chunks.append("VIEW")
+        if options.contains(.ifNotExists) { chunks.append("IF NOT EXISTS") }
+        chunks.append(name.quotedDatabaseIdentifier)
+        if let columns { chunks.append(SchemaSQL.columnList(columns)) }
+        chunks.append("AS")
+        chunks.append(try SchemaSQL.inline(sqlLiteral))
+        try execute(sql: chunks.joined(separator: " "))
+    }
+
+    /// Drops a view, as `DROP VIEW "name"`.
+    ///
+    /// - Throws: A ``DatabaseError`` when there is no such view (Granite has no views yet: always).
+    public func drop(view name: String) throws {
+        try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
+    }
+}

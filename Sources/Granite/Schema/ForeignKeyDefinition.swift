@@ -57,7 +57,7 @@ public final class ForeignKeyDefinition {
     func destinationPrimaryKey(_ db: Database) throws -> ForeignKeyDestination {
         if let table { return try ForeignKeyDestination(db, table: table) }
         if try db.tableExists(name) { return try ForeignKeyDestination(db, table: name) }
-        let plural = EnglishInflection.plural(of: name)
+        let plural = Inflections.default.pluralize(name)
         if try db.tableExists(plural) { return try ForeignKeyDestination(db, table: plural) }
         throw DatabaseError(message: "no such table: \(name)")
     }
@@ -167,8 +167,8 @@ struct ForeignKeyExpansion {
                 refersToOrigin = table.lowercased() == originTable.lowercased()
             } else {
                 refersToOrigin =
-                    EnglishInflection.singular(of: originTable).lowercased()
-                    == EnglishInflection.singular(of: foreignKey.name).lowercased()
+                    Inflections.default.singularize(originTable).lowercased()
+                    == Inflections.default.singularize(foreignKey.name).lowercased()
             }
             if refersToOrigin { return ownPrimaryKey }
         }

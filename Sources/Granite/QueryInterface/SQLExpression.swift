@@ -237,6 +237,8 @@ extension SQLExpression {
 final class SQLGenerationContext {
     let database: Database?
     var arguments: [DatabaseValue] = []
+    /// The table name or alias that qualifies rendered columns (`"p"."score"`), or nil for bare columns.
+    var columnQualifier: String?
 
     init(_ db: Database?) {
         self.database = db
@@ -262,6 +264,9 @@ extension SQLExpression {
         func wrap(_ text: String) -> String { wrapped ? "(" + text + ")" : text }
         switch impl {
         case .column(let name):
+            if let qualifier = context.columnQualifier {
+                return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
             return name.quotedDatabaseIdentifier
         case .databaseValue(let value):
             if value.isNull { return "NULL" }

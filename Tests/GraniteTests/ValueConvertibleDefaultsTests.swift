@@ -91,6 +91,21 @@ private enum Level: Int, DatabaseValueConvertible, StatementColumnConvertible {
     case high = 3
 }
 
+/// A wrapper of a column: selected, sorted and filtered as the column.
+private struct ScoreColumn: RawRepresentable, SQLSpecificExpressible {
+    var rawValue: Column
+}
+
+/// A wrapper of a string that only binds to statements.
+private struct Token: RawRepresentable, StatementBinding {
+    var rawValue: String
+}
+
+/// A wrapper of an identifier, with its raw value's fast decoding path and query interface expression.
+private struct ItemID: RawRepresentable, Equatable, DatabaseValueConvertible, StatementColumnConvertible {
+    var rawValue: Int64
+}
+
 final class ValueConvertibleDefaultsTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -233,6 +248,27 @@ final class ValueConvertibleDefaultsTests: XCTestCase {
             XCTAssertThrowsError(try Level.fetchOne(db, sql: "SELECT 9")) { error in
                 XCTAssertTrue(error is RowDecodingError, "\(error)")
             }
+        }
+    }
+
+    func testRawRepresentableWrappersBehaveAsTheirRawValue() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO item (value) VALUES (?)")
+            for token in ["b", "c", "a"] {
+                XCTAssertEqual(
+                    Token(rawValue: token).bind(to: statement.sqliteStatement, at: 1), ResultCode.SQLITE_OK.rawValue)
+                try statement.execute()
+            }
+            let score = ScoreColumn(rawValue: Column("value"))
+            let request = Table<Row>("item").select(score).filter(score != "c").order(score)
+            let prepared = try request.makePreparedRequest(db).statement
+            XCTAssertEqual(prepared.sql, #"SELECT "value" FROM "item" WHERE "value" <> ? ORDER BY "value""#)
+            XCTAssertEqual(try String.fetchAll(db, request), ["a", "b"])
+            let id = ItemID(rawValue: 2)
+            XCTAssertEqual(id.databaseValue, 2.databaseValue)
+            let ids = try ItemID.fetchAll(db, Table<Row>("item").select(Column("id")).filter(Column("id") > id))
+            XCTAssertEqual(ids, [ItemID(rawValue: 3)])
         }
     }
 }

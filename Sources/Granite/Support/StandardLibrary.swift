@@ -173,23 +173,3 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
         self = .some(value)
     }
 }
-
-extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
-    /// The raw value.
-    public var databaseValue: DatabaseValue { rawValue.databaseValue }
-
-    /// The case whose raw value decodes from `dbValue`; nil otherwise.
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
-    }
-}
-
-extension DatabaseValueConvertible
-where Self: StatementColumnConvertible & RawRepresentable, Self.RawValue: StatementColumnConvertible {
-    /// The case whose raw value decodes from the column; nil otherwise.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let raw = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self.init(rawValue: raw)
-    }
-}

@@ -106,6 +106,13 @@ private struct ItemID: RawRepresentable, Equatable, DatabaseValueConvertible, St
     var rawValue: Int64
 }
 
+/// A record with a JSON column: the property's own database value is stored.
+private struct Place: Codable, Equatable, FetchableRecord, PersistableRecord {
+    var id: Int64
+    var address: Address
+    var tags: Tags?
+}
+
 final class ValueConvertibleDefaultsTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -269,6 +276,23 @@ final class ValueConvertibleDefaultsTests: XCTestCase {
             XCTAssertEqual(id.databaseValue, 2.databaseValue)
             let ids = try ItemID.fetchAll(db, Table<Row>("item").select(Column("id")).filter(Column("id") > id))
             XCTAssertEqual(ids, [ItemID(rawValue: 3)])
+        }
+    }
+
+    func testRecordsStoreTheDatabaseValueOfTheirProperties() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, address TEXT NOT NULL, tags TEXT)")
+            let place = Place(id: 1, address: Address(street: "3 Quay", city: "Lyon"), tags: Tags(["river"]))
+            try place.insert(db)
+            try Place(id: 2, address: Address(street: "4 Hill", city: "Nice"), tags: nil).insert(db)
+            let row = try XCTUnwrap(Row.fetchOne(db, sql: "SELECT address, tags FROM place WHERE id = 1"))
+            XCTAssertEqual(row["address"] as String, #"{"city":"Lyon","street":"3 Quay"}"#)
+            XCTAssertEqual(row["tags"] as String, #"["river"]"#)
+            XCTAssertEqual(try Place.fetchOne(db, key: 1), place)
+            let nice = try Place.filter(Column("address") == Address(street: "4 Hill", city: "Nice")).fetchAll(db)
+            XCTAssertEqual(nice.map(\.id), [2])
+            XCTAssertNil(nice.first?.tags)
         }
     }
 }

@@ -116,6 +116,20 @@ final class SQLInterpolationTests: XCTestCase {
         XCTAssertEqual(collated, ["Arthur"])
     }
 
+    func testOptionalSelectionsAndOrderingsAreNULLWhenNil() throws {
+        let missing: Column? = nil
+        let name: Column? = Column("name")
+        try dbQueue.read { db in
+            let request = Table<Row>("player").select(name, missing).filter(name != nil).order(missing, name)
+            let statement = try request.makePreparedRequest(db).statement
+            XCTAssertEqual(
+                statement.sql, #"SELECT "name", NULL FROM "player" WHERE "name" IS NOT NULL ORDER BY NULL, "name""#)
+            XCTAssertEqual(try String.fetchAll(db, request), ["Arthur", "O'Brien"])
+            let ordering: SQLOrdering? = nil
+            XCTAssertEqual(try SQL("ORDER BY \(ordering)").build(db).sql, "ORDER BY NULL")
+        }
+    }
+
     func testTables() throws {
         let player = Player(id: 1, name: "Arthur")
         let existential: any TableRecord = player

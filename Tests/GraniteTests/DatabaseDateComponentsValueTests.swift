@@ -146,6 +146,32 @@ final class DatabaseDateComponentsValueTests: XCTestCase {
         let decoded = try JSONDecoder().decode([DatabaseDateComponents].self, from: json)
         XCTAssertEqual(decoded[0].format, .YMD_HMS)
         XCTAssertEqual(decoded[0].dateComponents.second, 12)
-        XCTAssertThrowsError(try JSONDecoder().decode([DatabaseDateComponents].self, from: Data(#"["nope"]"#.utf8)))
+        let invalid = Data(#"["nope"]"#.utf8)
+        XCTAssertThrowsError(try JSONDecoder().decode([DatabaseDateComponents].self, from: invalid)) { error in
+            guard case .dataCorrupted(let context) = error as? DecodingError else {
+                return XCTFail("unexpected error: \(error)")
+            }
+            XCTAssertEqual(context.debugDescription, "Unable to initialise databaseDateComponent")
+        }
+    }
+
+    func testComponentsInQueriesAndBindings() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE TABLE alarm (id INTEGER PRIMARY KEY, time TEXT)")
+            let statement = try db.makeStatement(sql: "INSERT INTO alarm (time) VALUES (?)")
+            for hour in [7, 12, 22] {
+                let time = DatabaseDateComponents(DateComponents(hour: hour, minute: 30), format: .HM)
+                XCTAssertEqual(time.bind(to: statement.sqliteStatement, at: 1), ResultCode.SQLITE_OK.rawValue)
+                try statement.execute()
+            }
+            let noon = DatabaseDateComponents(DateComponents(hour: 12, minute: 0), format: .HM)
+            let request = Table<Row>("alarm").select(Column("time")).filter(Column("time") > noon).order(Column("time"))
+            XCTAssertEqual(try String.fetchAll(db, request), ["12:30", "22:30"])
+            let (sql, arguments) = try SQL("SELECT time FROM alarm WHERE time < \(noon)").build(db)
+            XCTAssertEqual(sql, "SELECT time FROM alarm WHERE time < ?")
+            XCTAssertEqual(arguments, ["12:00"])
+            XCTAssertEqual(try String.fetchAll(db, sql: sql, arguments: arguments), ["07:30"])
+        }
     }
 }

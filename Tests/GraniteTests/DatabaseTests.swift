@@ -53,13 +53,13 @@ final class DatabaseTests: XCTestCase {
             let ids = [1, 2, 3]
             let query: SQL = "SELECT name FROM player WHERE id IN \(ids) ORDER BY id"
             let (sql, arguments) = try query.build(db)
-            XCTAssertEqual(sql, "SELECT name FROM player WHERE id IN (?, ?, ?) ORDER BY id")
+            XCTAssertEqual(sql, "SELECT name FROM player WHERE id IN (?,?,?) ORDER BY id")
             XCTAssertEqual(arguments, [1, 2, 3])
             XCTAssertEqual(try String?.fetchAll(db, literal: query), ["O'Brien", nil])
             var composed: SQL = "SELECT \(sql: "id") FROM player"
             composed += " WHERE \(identifier: "name") = \(name)"
             XCTAssertEqual(try Int.fetchOne(db, literal: composed), 1)
-            let joined = [SQL(sql: "a"), SQL(1)].joined(separator: ", ")
+            let joined = [SQL(sql: "a"), SQL(1.databaseValue)].joined(separator: ", ")
             XCTAssertEqual(try joined.build(db).sql, "a, ?")
         }
     }

@@ -14,7 +14,7 @@ import GraniteStorage
 ///     }
 /// }
 /// ```
-public protocol DatabaseValueConvertible: SQLExpressible {
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// The value stored in the database.
     var databaseValue: DatabaseValue { get }
 

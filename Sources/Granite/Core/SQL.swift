@@ -7,17 +7,13 @@
 /// // INSERT INTO player (name) VALUES (?) with arguments ["O'Brien"]
 /// let ids = [1, 2, 3]
 /// let rows = try Row.fetchAll(db, literal: "SELECT * FROM player WHERE id IN \(ids)")
-/// // SELECT * FROM player WHERE id IN (?, ?, ?)
+/// // SELECT * FROM player WHERE id IN (?,?,?)
 /// ```
 public struct SQL: Sendable {
     /// A piece of an SQL literal.
     enum Element: Sendable {
         /// Raw SQL and the arguments of its `?` placeholders.
         case sql(String, StatementArguments)
-        /// A value, rendered as `?`.
-        case value(DatabaseValue)
-        /// A parenthesised list of values, rendered as `(?, ?, ?)`.
-        case values([DatabaseValue])
         /// A quoted identifier.
         case identifier(String)
         /// A query interface expression, with its arguments.
@@ -35,9 +31,14 @@ public struct SQL: Sendable {
         elements = [.sql(sql, arguments)]
     }
 
-    /// A value, rendered as `?`.
-    public init(_ value: some DatabaseValueConvertible) {
-        elements = [.value(value.databaseValue)]
+    /// A query interface expression, such as a column or a value, as an SQL literal: values are rendered
+    /// as `?` (NULL as `NULL`), columns as their quoted names.
+    ///
+    /// ```swift
+    /// let literal = SQL(Column("score") + 1)  // "score" + ?, with argument 1
+    /// ```
+    public init(_ expression: some SQLSpecificExpressible) {
+        elements = [.expression(expression.sqlExpression)]
     }
 
     /// Whether the literal holds no SQL.
@@ -62,12 +63,6 @@ public struct SQL: Sendable {
             case .sql(let text, let args):
                 sql += text
                 arguments += args
-            case .value(let value):
-                sql += "?"
-                arguments += [value]
-            case .values(let values):
-                sql += "(" + Array(repeating: "?", count: values.count).joined(separator: ", ") + ")"
-                arguments += StatementArguments(values)
             case .identifier(let name):
                 sql += name.quotedDatabaseIdentifier
             case .expression(let expression):
@@ -141,66 +136,41 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
         elements += sqlLiteral.elements
     }
 
-    /// A value as an argument; nil is NULL.
-    @_disfavoredOverload
-    public mutating func appendInterpolation(_ value: (any DatabaseValueConvertible)?) {
-        elements.append(.value(value?.databaseValue ?? .null))
-    }
-
-    /// A value as an argument.
-    public mutating func appendInterpolation(_ value: some DatabaseValueConvertible) {
-        elements.append(.value(value.databaseValue))
-    }
-
-    /// A string as an argument (not as SQL).
-    @_disfavoredOverload
+    /// A string as an argument (`?`), never as SQL: `WHERE name = \(name)`.
     public mutating func appendInterpolation<S: StringProtocol>(_ string: S) {
-        elements.append(.value(String(string).databaseValue))
-    }
-
-    /// A list of values: `(?, ?, ?)`, for `IN` clauses.
-    public mutating func appendInterpolation<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-        elements.append(.values(sequence.map { $0.databaseValue }))
-    }
-
-    /// A column name from a coding key, quoted.
-    public mutating func appendInterpolation(_ key: some CodingKey) {
-        elements.append(.identifier(key.stringValue))
+        elements.append(.expression(String(string).sqlExpression))
     }
 
     /// An identifier, quoted.
     public mutating func appendInterpolation(identifier: String) {
         elements.append(.identifier(identifier))
     }
-
-    /// A query interface expression or column: `\(Column("score") + 1)`.
-    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
-        elements.append(.expression(expression.sqlExpression))
-    }
-
-    /// An ordering term: `\(Column("score").desc)` is `"score" DESC`.
-    public mutating func appendInterpolation(_ ordering: some SQLOrderingTerm) {
-        let ordering = ordering.sqlOrdering
-        elements.append(.expression(SQLExpression(impl: .rendered(SQLSubquery { try ordering.sql($0) }))))
-    }
-
-    /// The quoted table name of a record type: `SELECT * FROM \(Player.self)`.
-    public mutating func appendInterpolation(_ table: (some TableRecord).Type) {
-        elements.append(.identifier(table.databaseTableName))
-    }
 }
 
 extension Sequence where Element == SQL {
-    /// The literals joined with `separator`.
+    /// The literals joined with `separator`, which is raw SQL: `[a, b].joined(separator: " AND ")`.
     public func joined(separator: String = "") -> SQL {
-        var result = SQL(elements: [])
+        SQL(joining: self, separator: separator)
+    }
+}
+
+extension Collection where Element == SQL {
+    /// The literals joined with `separator`, which is raw SQL: `[a, b].joined(separator: " AND ")`. (GRDB
+    /// declares the method on collections as well as sequences; both give the same literal.)
+    public func joined(separator: String = "") -> SQL {
+        SQL(joining: self, separator: separator)
+    }
+}
+
+extension SQL {
+    init(joining literals: some Sequence<SQL>, separator: String) {
+        self.init(elements: [])
         var first = true
-        for literal in self {
-            if !first && !separator.isEmpty { result.elements.append(.sql(separator, StatementArguments())) }
-            result.elements += literal.elements
+        for literal in literals {
+            if !first && !separator.isEmpty { elements.append(.sql(separator, StatementArguments())) }
+            elements += literal.elements
             first = false
         }
-        return result
     }
 }
 

@@ -10,15 +10,3 @@ extension SQLRequest {
         return SQLSubquery { context in try literal.sql(context) }
     }
 }
-
-extension SQLRequest {
-    /// A request for raw SQL made of a single Unicode scalar (required by `ExpressibleByStringLiteral`).
-    public init(unicodeScalarLiteral: String) {
-        self.init(sql: unicodeScalarLiteral)
-    }
-
-    /// A request for raw SQL made of a single character (required by `ExpressibleByStringLiteral`).
-    public init(extendedGraphemeClusterLiteral: String) {
-        self.init(sql: extendedGraphemeClusterLiteral)
-    }
-}

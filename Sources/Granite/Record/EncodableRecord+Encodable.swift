@@ -218,7 +218,7 @@ private final class ColumnEncoder<Record: EncodableRecord, ColumnKey: CodingKey>
 }
 
 /// An encoder that accepts everything and stores nothing: it stands for values that will be JSON-encoded.
-private struct DiscardingEncoder: Encoder, UnkeyedEncodingContainer, SingleValueEncodingContainer {
+struct DiscardingEncoder: Encoder, UnkeyedEncodingContainer, SingleValueEncodingContainer {
     var codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var count: Int { 0 }

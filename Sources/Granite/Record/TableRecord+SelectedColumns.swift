@@ -19,21 +19,27 @@ extension TableRecord {
             return names
         }
 
-        var count = 0
-        for selectable in databaseSelection {
-            switch selectable.sqlSelection.impl {
+        func columnCount(of selection: SQLSelection) throws -> Int {
+            switch selection.impl {
             case .allColumns:
-                count += try columnNames().count
+                return try columnNames().count
             case .allColumnsExcluding(let lowercasedExcludedNames):
-                count += try columnNames().count { !lowercasedExcludedNames.contains($0.lowercased()) }
+                return try columnNames().count { !lowercasedExcludedNames.contains($0.lowercased()) }
             case .expression, .aliased:
-                count += 1
+                return 1
+            case .qualified(let selection, _):
+                return try columnCount(of: selection)
             case .literal:
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
                     message: "Selection literals don't known how many columns they contain. "
                         + "To resolve this error, select one or several expressions instead.")
             }
+        }
+
+        var count = 0
+        for selectable in databaseSelection {
+            count += try columnCount(of: selectable.sqlSelection)
         }
         return count
     }

@@ -29,10 +29,6 @@ enum SchemaSQL {
             switch element {
             case .sql(let fragment, let arguments):
                 text += try inline(fragment, arguments)
-            case .value(let value):
-                text += literal(value)
-            case .values(let values):
-                text += "(" + values.map(literal).joined(separator: ", ") + ")"
             case .identifier(let name):
                 text += name.quotedDatabaseIdentifier
             case .expression(let expression):

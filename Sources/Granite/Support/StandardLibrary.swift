@@ -2,8 +2,8 @@ import Foundation
 import GraniteStorage
 
 // Conversions of the standard library's value types. Integers are stored as INTEGER, floating-point numbers
-// as REAL, strings as TEXT; decoding accepts an integer from a REAL that holds one exactly, and a number from
-// either numeric storage class, as GRDB does.
+// as REAL, strings as TEXT; decoding accepts an integer from a REAL (truncated toward zero), and a number from
+// either numeric storage class, as GRDB does. The integers' conversions are in StandardLibrary+Integers.swift.
 
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     /// 1 or 0.
@@ -29,18 +29,6 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 public protocol _DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
 
 extension _DatabaseInteger {
-    /// The integer as INTEGER (a `UInt64` above `Int64.max` cannot be stored and traps, as in GRDB).
-    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-
-    /// The stored integer, or a double that holds an integer exactly; nil when it does not fit.
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        switch dbValue.storage {
-        case .int64(let v): return Self(exactly: v)
-        case .double(let v): return Self(exactly: v)
-        default: return nil
-        }
-    }
-
     /// nil for NULL, else ``init(sqliteStatement:index:)``, reading the column once for the common case.
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
@@ -183,25 +171,5 @@ extension Optional: StatementColumnConvertible where Wrapped: StatementColumnCon
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         guard let value = Wrapped(sqliteStatement: sqliteStatement, index: index) else { return nil }
         self = .some(value)
-    }
-}
-
-extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
-    /// The raw value.
-    public var databaseValue: DatabaseValue { rawValue.databaseValue }
-
-    /// The case whose raw value decodes from `dbValue`; nil otherwise.
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
-    }
-}
-
-extension DatabaseValueConvertible
-where Self: StatementColumnConvertible & RawRepresentable, Self.RawValue: StatementColumnConvertible {
-    /// The case whose raw value decodes from the column; nil otherwise.
-    @inlinable
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let raw = RawValue(sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self.init(rawValue: raw)
     }
 }

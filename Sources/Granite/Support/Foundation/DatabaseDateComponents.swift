@@ -121,7 +121,7 @@ extension DatabaseDateComponents: Codable {
         let string = try container.decode(String.self)
         guard let parsed = SQLiteDateParser().parse(string) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Not a date in an SQLite format: \(string)")
+                in: container, debugDescription: "Unable to initialise databaseDateComponent")
         }
         self.init(parsed: parsed)
     }

@@ -27,6 +27,28 @@ private struct Team: FetchableRecord, Equatable {
     }
 }
 
+private struct DecodableTeam: Decodable, FetchableRecord, Equatable {
+    var id: Int64
+    var name: String
+}
+
+private struct PlayerInfo: Decodable, FetchableRecord {
+    var player: Player
+    var team: DecodableTeam?
+}
+
+extension Player: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(Int64.self, forKey: .id), name: try container.decode(String.self, forKey: .name))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name
+    }
+}
+
 /// Asserts that `body` throws a `DatabaseError` with SQLITE_MISUSE and `message`.
 private func assertMisuse(
     _ message: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
@@ -530,6 +552,19 @@ final class RowAdapterTests: XCTestCase {
             XCTAssertThrowsError(try failing.fetchAll(db)) { error in
                 XCTAssertEqual((error as? DatabaseError)?.message, "no adapter")
             }
+        }
+    }
+
+    func testDecodableRecordsDecodeNestedRecordsFromScopes() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let adapters = splittingRowAdapters(columnCounts: [2])
+            let adapter = ScopeAdapter(["player": adapters[0], "team": adapters[1]])
+            let infos = try PlayerInfo.fetchAll(db, sql: joinSQL, adapter: adapter)
+            XCTAssertEqual(infos.map(\.player.name), ["Arthur", "Barbara", "Craig"])
+            // A scope of NULLs (no team) decodes as nil.
+            XCTAssertEqual(infos.map(\.team?.name), ["Reds", "Blues", nil])
+            XCTAssertEqual(infos[1].team, DecodableTeam(id: 20, name: "Blues"))
         }
     }
 }

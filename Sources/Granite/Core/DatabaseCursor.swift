@@ -45,6 +45,12 @@ final class StatementExecution {
         return false
     }
 
+    /// Throws when the statement has no column to decode a value from.
+    @usableFromInline
+    func checkLeftmostColumn() throws {
+        if prepared.columnCount == 0 { throw statement.database.noColumnError(statement) }
+    }
+
     /// Throws when the statement has no column at `index` to decode a value from.
     @usableFromInline
     func checkColumn(_ index: Int) throws {
@@ -128,11 +134,19 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     @inlinable
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
-        try execution.checkColumn(columnIndex)
-        if let value = Value.fromDatabaseValue(DatabaseValue(execution.prepared.column(at: columnIndex))) {
-            return value
+        // Without an adapter the column is 0: a literal index keeps that path as cheap as a fixed column.
+        if columnIndex == 0 {
+            try execution.checkLeftmostColumn()
+            return try value(atColumn: 0)
         }
-        throw execution.columnMismatch(Value.self, at: columnIndex)
+        try execution.checkColumn(columnIndex)
+        return try value(atColumn: columnIndex)
+    }
+
+    @inlinable @inline(__always)
+    func value(atColumn index: Int) throws -> Value {
+        if let value = Value.fromDatabaseValue(DatabaseValue(execution.prepared.column(at: index))) { return value }
+        throw execution.columnMismatch(Value.self, at: index)
     }
 }
 
@@ -157,12 +171,20 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     @inlinable
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
-        try execution.checkColumn(columnIndex)
-        let view = SQLiteStatement(prepared: execution.prepared)
-        if let value = Value.fromStatement(view, atUncheckedIndex: CInt(truncatingIfNeeded: columnIndex)) {
-            return value
+        // Without an adapter the column is 0: a literal index keeps that path as cheap as a fixed column.
+        if columnIndex == 0 {
+            try execution.checkLeftmostColumn()
+            return try value(atColumn: 0)
         }
-        throw execution.columnMismatch(Value.self, at: columnIndex)
+        try execution.checkColumn(columnIndex)
+        return try value(atColumn: columnIndex)
+    }
+
+    @inlinable @inline(__always)
+    func value(atColumn index: Int) throws -> Value {
+        let view = SQLiteStatement(prepared: execution.prepared)
+        if let value = Value.fromStatement(view, atUncheckedIndex: CInt(truncatingIfNeeded: index)) { return value }
+        throw execution.columnMismatch(Value.self, at: index)
     }
 }
 

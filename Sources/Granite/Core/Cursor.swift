@@ -57,12 +57,12 @@ extension Cursor {
     }
 
     /// The elements after the first `n`.
-    public func dropFirst(_ n: Int = 1) -> DropFirstCursor<Self> {
+    public func dropFirst(_ n: Int) -> DropFirstCursor<Self> {
         DropFirstCursor(self, n)
     }
 
     /// All elements but the last `n`.
-    public func dropLast(_ n: Int = 1) throws -> [Element] {
+    public func dropLast(_ n: Int) throws -> [Element] {
         precondition(n >= 0, "can't drop a negative number of elements")
         let all = try Array(self)
         return Array(all.dropLast(n))

@@ -5,6 +5,10 @@ import GraniteStorage
 public protocol DatabaseCursor: Cursor {
     /// The statement the cursor runs.
     var statement: Statement { get }
+
+    /// The next element, or nil when the statement has no more rows. Throws the statement's errors, and
+    /// decoding errors.
+    func next() throws -> Element?
 }
 
 /// The common state of database cursors: the statement, its execution number, and whether it is done.
@@ -47,10 +51,16 @@ final class StatementExecution {
         if prepared.columnCount == 0 { throw statement.database.noColumnError(statement) }
     }
 
-    /// The error for a leftmost column that does not decode as `type`.
+    /// Throws when the statement has no column at `index` to decode a value from.
     @usableFromInline
-    func leftmostColumnMismatch(_ type: Any.Type) -> RowDecodingError {
-        statement.leftmostColumnMismatch(type)
+    func checkColumn(_ index: Int) throws {
+        if index >= prepared.columnCount { throw statement.database.noColumnError(statement) }
+    }
+
+    /// The error for a column that does not decode as `type`.
+    @usableFromInline
+    func columnMismatch(_ type: Any.Type, at index: Int) -> RowDecodingError {
+        statement.columnMismatch(type, at: index)
     }
 }
 
@@ -65,11 +75,18 @@ final class StatementExecution {
 public final class RowCursor: DatabaseCursor {
     private let execution: StatementExecution
     private var row: Row?
+    /// The adapter, resolved against the statement's columns before the first step (so that a bad adapter
+    /// throws from the fetch method, as in GRDB).
+    private let adapter: _ResolvedRowAdapter?
+    /// The reused adapted row, when the cursor has an adapter: its values are reloaded from `row` after each
+    /// step.
+    private var adaptedRow: Row?
 
     /// The statement the cursor runs.
     public var statement: Statement { execution.statement }
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+        self.adapter = try adapter?.resolved(forStatementLayout: statement.layout())
         execution = try StatementExecution(statement: statement, arguments: arguments)
     }
 
@@ -84,22 +101,32 @@ public final class RowCursor: DatabaseCursor {
             row?.detach()
             return nil
         }
+        if let adaptedRow {
+            adaptedRow.reloadAdaptedValues()
+            return adaptedRow
+        }
         if let row { return row }
         let statement = self.statement
         let row = Row(prepared: statement.prepared, layout: statement.layout(), statement: statement)
         self.row = row
-        return row
+        guard let adapter else { return row }
+        let adaptedRow = Row(adapting: row, with: adapter, statement: statement)
+        self.adaptedRow = adaptedRow
+        return adaptedRow
     }
 }
 
 /// A cursor of values decoded from the leftmost column.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
     @usableFromInline let execution: StatementExecution
+    /// The statement column of the values: 0, or the first column of the adapter.
+    @usableFromInline let columnIndex: Int
 
     /// The statement the cursor runs.
     public var statement: Statement { execution.statement }
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+        columnIndex = try statement.leftmostColumnIndex(adapter: adapter)
         execution = try StatementExecution(statement: statement, arguments: arguments)
     }
 
@@ -107,9 +134,19 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
     @inlinable
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
-        try execution.checkLeftmostColumn()
-        if let value = Value.fromDatabaseValue(DatabaseValue(execution.prepared.column(at: 0))) { return value }
-        throw execution.leftmostColumnMismatch(Value.self)
+        // Without an adapter the column is 0: a literal index keeps that path as cheap as a fixed column.
+        if columnIndex == 0 {
+            try execution.checkLeftmostColumn()
+            return try value(atColumn: 0)
+        }
+        try execution.checkColumn(columnIndex)
+        return try value(atColumn: columnIndex)
+    }
+
+    @inlinable @inline(__always)
+    func value(atColumn index: Int) throws -> Value {
+        if let value = Value.fromDatabaseValue(DatabaseValue(execution.prepared.column(at: index))) { return value }
+        throw execution.columnMismatch(Value.self, at: index)
     }
 }
 
@@ -118,12 +155,15 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     DatabaseCursor
 {
     @usableFromInline let execution: StatementExecution
+    /// The statement column of the values: 0, or the first column of the adapter.
+    @usableFromInline let columnIndex: Int
 
     /// The statement the cursor runs.
     public var statement: Statement { execution.statement }
 
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
+        columnIndex = try statement.leftmostColumnIndex(adapter: adapter)
         execution = try StatementExecution(statement: statement, arguments: arguments)
     }
 
@@ -131,21 +171,42 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     @inlinable
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
-        try execution.checkLeftmostColumn()
-        if let value = Value.fromStatement(SQLiteStatement(prepared: execution.prepared), atUncheckedIndex: 0) {
-            return value
+        // Without an adapter the column is 0: a literal index keeps that path as cheap as a fixed column.
+        if columnIndex == 0 {
+            try execution.checkLeftmostColumn()
+            return try value(atColumn: 0)
         }
-        throw execution.leftmostColumnMismatch(Value.self)
+        try execution.checkColumn(columnIndex)
+        return try value(atColumn: columnIndex)
+    }
+
+    @inlinable @inline(__always)
+    func value(atColumn index: Int) throws -> Value {
+        let view = SQLiteStatement(prepared: execution.prepared)
+        if let value = Value.fromStatement(view, atUncheckedIndex: CInt(truncatingIfNeeded: index)) { return value }
+        throw execution.columnMismatch(Value.self, at: index)
     }
 }
 
 extension Statement {
     /// The error for a leftmost column that does not decode as `type`.
     func leftmostColumnMismatch(_ type: Any.Type) -> RowDecodingError {
+        columnMismatch(type, at: 0)
+    }
+
+    /// The error for a column that does not decode as `type`.
+    func columnMismatch(_ type: Any.Type, at index: Int) -> RowDecodingError {
         let values = currentValues()
         let row = Row(values: values, layout: layout(), statement: self)
         return RowDecodingError.valueMismatch(
-            type, row: row, key: .columnIndex(0), databaseValue: DatabaseValue(values[0]))
+            type, row: row, key: .columnIndex(index), databaseValue: DatabaseValue(values[index]))
+    }
+
+    /// The column value cursors read: the leftmost one, or the leftmost column of the adapter. An adapter
+    /// without columns gives an index past the columns, so that stepping throws the no-column error.
+    func leftmostColumnIndex(adapter: (any RowAdapter)?) throws -> Int {
+        guard let adapter else { return 0 }
+        return try adapter.resolved(forStatementLayout: layout()).columns.baseIndexes.first ?? Int.max
     }
 }
 

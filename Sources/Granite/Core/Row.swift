@@ -95,6 +95,13 @@ public final class Row {
     @exclusivity(unchecked) @usableFromInline var statement: Statement?
     /// The number of columns (the statement's, or the number of values).
     @usableFromInline let columnCount: Int
+    /// Set on adapted rows only: the unadapted row and the adapter, for scopes and ``unadapted`` (the values
+    /// of an adapted row are its own, so reading them never looks here).
+    var adaptation: RowAdaptation?
+
+    /// The rows prefetched with this row, by association key (filled by requests that prefetch associated
+    /// records; empty otherwise).
+    public internal(set) var prefetchedRows = PrefetchedRowsView()
 
     /// The number of columns.
     @inlinable
@@ -168,7 +175,8 @@ public final class Row {
 
     /// A copy that keeps its values when the original is a cursor's reused row.
     public func copy() -> Row {
-        Row(values: ownedValues, layout: layout)
+        if adaptation != nil || !prefetchedRows.isEmpty { return adaptedCopy() }
+        return Row(values: ownedValues, layout: layout)
     }
 
     // MARK: Columns
@@ -185,9 +193,14 @@ public final class Row {
     /// The index of the leftmost column named `name` (case-insensitively).
     public func index(forColumn name: String) -> Int? { layout.index(of: name) }
 
-    /// Whether a value is not NULL.
+    /// Whether a value is not NULL, in the row's columns or in one of its scopes (a scope whose columns are
+    /// all NULL is usually a missing associated record).
     public var containsNonNullValue: Bool {
-        ownedValues.contains { if case .null = $0 { return false } else { return true } }
+        for index in 0..<count {
+            if case .null = value(at: index) { continue }
+            return true
+        }
+        return adaptation != nil && scopes.contains { $0.row.containsNonNullValue }
     }
 
     /// Whether the value at `index` is NULL.
@@ -407,6 +420,8 @@ extension Row: RandomAccessCollection {
         public func distance(to other: Index) -> Int { other.offset - offset }
         /// The position `n` columns further.
         public func advanced(by n: Int) -> Index { Index(offset + n) }
+        /// Whether the positions are the same column.
+        public static func == (lhs: Index, rhs: Index) -> Bool { lhs.offset == rhs.offset }
     }
 
     /// The first position.
@@ -421,12 +436,14 @@ extension Row: RandomAccessCollection {
 }
 
 extension Row: Hashable {
-    /// Rows are equal when they have the same column names and values, in the same order.
+    /// Rows are equal when they have the same column names and values, in the same order, and equal scopes
+    /// and prefetched rows.
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         guard lhs.count == rhs.count else { return false }
         for (l, r) in zip(lhs, rhs) where l.0 != r.0 || l.1 != r.1 { return false }
-        return true
+        if lhs.adaptation != nil || rhs.adaptation != nil, !lhs.hasSameScopes(as: rhs) { return false }
+        return lhs.prefetchedRows == rhs.prefetchedRows
     }
 
     /// Hashes the column names and values.
@@ -445,8 +462,9 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         "[" + map { "\($0.0):\($0.1)" }.joined(separator: " ") + "]"
     }
 
-    /// Same as ``description``.
-    public var debugDescription: String { description }
+    /// The ``description``, then for adapted rows the unadapted row, scopes (indented by depth) and the
+    /// number of prefetched rows of each key.
+    public var debugDescription: String { debugDescription(depth: 0) }
 }
 
 extension Row: ExpressibleByDictionaryLiteral {

@@ -3,6 +3,10 @@
 enum RowKey: Hashable, Sendable {
     case columnName(String)
     case columnIndex(Int)
+    /// A scope defined by a row adapter.
+    case scope(String)
+    /// A key of prefetched rows.
+    case prefetchKey(String)
 }
 
 /// An error thrown when a row value cannot be decoded into the requested type, or a required column is

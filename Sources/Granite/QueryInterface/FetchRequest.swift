@@ -31,9 +31,13 @@ public struct PreparedRequest {
     /// The prepared statement, with its arguments bound.
     public var statement: Statement
 
-    /// A prepared request for `statement`.
-    public init(statement: Statement) {
+    /// Adapts the fetched rows (see ``RowAdapter``); nil fetches them as they are.
+    public var adapter: (any RowAdapter)?
+
+    /// A prepared request for `statement`, whose rows `adapter` adapts.
+    public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
         self.statement = statement
+        self.adapter = adapter
     }
 }
 
@@ -42,69 +46,69 @@ public struct PreparedRequest {
 extension FetchRequest where RowDecoder == Row {
     /// A cursor over the fetched rows.
     public func fetchCursor(_ db: Database) throws -> RowCursor {
-        try Row.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        try Row.fetchCursor(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The fetched rows.
     public func fetchAll(_ db: Database) throws -> [Row] {
-        try Row.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        try Row.fetchAll(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The distinct fetched rows.
     public func fetchSet(_ db: Database) throws -> Set<Row> {
-        try Row.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        try Row.fetchSet(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The first fetched row, if any.
     public func fetchOne(_ db: Database) throws -> Row? {
-        try Row.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        try Row.fetchOne(makePreparedRequest(db, forSingleResult: true))
     }
 }
 
 extension Row {
     /// A cursor over the rows of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The distinct rows of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchSet(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The first row of a request, if any.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true))
     }
 }
 
 extension DatabaseValueConvertible {
     /// The values of the leftmost column of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
-        try fetchAll(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchAll(request.makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The value of the leftmost column of the first row of a request; nil when there is no row or it is
     /// NULL.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
-        try fetchOne(request.makePreparedRequest(db, forSingleResult: true).statement)
+        try fetchOne(request.makePreparedRequest(db, forSingleResult: true))
     }
 
     /// A cursor over the values of the leftmost column of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
-        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchCursor(request.makePreparedRequest(db, forSingleResult: false))
     }
 }
 
 extension DatabaseValueConvertible where Self: Hashable {
     /// The distinct values of the leftmost column of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
-        try fetchSet(request.makePreparedRequest(db, forSingleResult: false).statement)
+        try fetchSet(request.makePreparedRequest(db, forSingleResult: false))
     }
 }
 
@@ -113,48 +117,48 @@ extension DatabaseValueConvertible where Self: Hashable {
 extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// A cursor over the values of the leftmost column.
     public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The values of the leftmost column.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The value of the leftmost column of the first row; nil when there is no row or it is NULL.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true))
     }
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
     /// The distinct values of the leftmost column.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false))
     }
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
     /// A cursor over the values of the leftmost column, decoded through the fast path.
     public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false).statement)
+        try RowDecoder.fetchCursor(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The values of the leftmost column, decoded through the fast path.
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false).statement)
+        try RowDecoder.fetchAll(makePreparedRequest(db, forSingleResult: false))
     }
 
     /// The value of the leftmost column of the first row; nil when there is no row or it is NULL.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true))
     }
 }
 
 extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
     /// The distinct values of the leftmost column.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false).statement)
+        try RowDecoder.fetchSet(makePreparedRequest(db, forSingleResult: false))
     }
 }
 
@@ -196,19 +200,22 @@ extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
 public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     let sqlLiteral: SQL
     let cached: Bool
+    /// Adapts the fetched rows (see ``RowAdapter``); nil fetches them as they are.
+    public var adapter: (any RowAdapter)?
 
-    /// A request for `sql` and its arguments; `cached` reuses a prepared statement.
+    /// A request for `sql` and its arguments; `adapter` adapts the fetched rows; `cached` reuses a prepared
+    /// statement.
     public init(
-        sql: String, arguments: StatementArguments = StatementArguments(), as type: RowDecoder.Type = RowDecoder.self,
+        sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil,
         cached: Bool = false
     ) {
-        self.sqlLiteral = SQL(sql: sql, arguments: arguments)
-        self.cached = cached
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
-    /// A request for an SQL literal; `cached` reuses a prepared statement.
-    public init(literal sqlLiteral: SQL, as type: RowDecoder.Type = RowDecoder.self, cached: Bool = false) {
+    /// A request for an SQL literal; `adapter` adapts the fetched rows; `cached` reuses a prepared statement.
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.cached = cached
     }
 
@@ -219,7 +226,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement)
+        return PreparedRequest(statement: statement, adapter: adapter)
     }
 
     /// `SELECT COUNT(*) FROM (sql)`.

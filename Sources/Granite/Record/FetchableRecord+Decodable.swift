@@ -127,10 +127,10 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
 
     var allKeys: [Key] {
         let names = columnsByKey.map { Array($0.keys) } ?? row.columnNames
-        return Set(names).compactMap(Key.init(stringValue:))
+        return Set(names).union(row.scopesTree.names).compactMap(Key.init(stringValue:))
     }
 
-    func contains(_ key: Key) -> Bool { index(forKey: key) != nil }
+    func contains(_ key: Key) -> Bool { index(forKey: key) != nil || row.scopesTree[key.stringValue] != nil }
 
     /// The index of the column for `key`, if any.
     private func index(forKey key: Key) -> Int? {
@@ -158,7 +158,10 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = index(forKey: key) else { return true }
+        guard let index = index(forKey: key) else {
+            // A scope of NULLs is a missing associated record (a left join without match).
+            return !(row.scopesTree[key.stringValue]?.containsNonNullValue ?? false)
+        }
         return row.hasNull(atIndex: index)
     }
 
@@ -184,13 +187,21 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodePrimitive(type, forKey: key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = index(forKey: key), !row.hasNull(atIndex: index) else { return nil }
+        guard let index = index(forKey: key) else {
+            // A scope of NULLs is a missing associated record (a left join without match).
+            guard let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue else { return nil }
+            return try decode(type, fromScope: scopedRow, key: key)
+        }
+        if row.hasNull(atIndex: index) { return nil }
         return try decode(type, atIndex: index, key: key)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let index = index(forKey: key) {
             return try decode(type, atIndex: index, key: key)
+        }
+        if let scopedRow = row.scopesTree[key.stringValue] {
+            return try decode(type, fromScope: scopedRow, key: key)
         }
         // A missing column: the first such key decodes a value from the whole row (a nested record).
         if let rootKey {
@@ -206,6 +217,16 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
         }
         return try T(
             from: RowDecoder<R>(row: row, codingPath: codingPath + [key], columnStrategy: .useDefaultKeys))
+    }
+
+    /// Decodes a value from the row of a scope (defined by a row adapter): a record, or a Decodable value
+    /// decoded from the scope's columns.
+    private func decode<T: Decodable>(_ type: T.Type, fromScope scopedRow: Row, key: Key) throws -> T {
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: scopedRow) as! T
+        }
+        return try T(
+            from: RowDecoder<R>(row: scopedRow, codingPath: codingPath + [key], columnStrategy: .useDefaultKeys))
     }
 
     /// Decodes the column at `index`: natively, or from JSON.

@@ -65,23 +65,26 @@ extension FetchableRecord {
 extension FetchableRecord {
     /// A cursor over the records of `sql`.
     public static func fetchCursor(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil
     ) throws -> RecordCursor<Self> {
-        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchCursor(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The records of `sql`.
     public static func fetchAll(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil
     ) throws -> [Self] {
-        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first record of `sql`, if any.
     public static func fetchOne(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil
     ) throws -> Self? {
-        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// A cursor over the records of an SQL literal.
@@ -100,47 +103,58 @@ extension FetchableRecord {
     }
 
     /// A cursor over the records of a prepared statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws
-        -> RecordCursor<Self>
-    {
-        try RecordCursor(statement: statement, arguments: arguments)
+    ///
+    /// - parameter adapter: Adapts the rows the records decode from (see ``RowAdapter``).
+    public static func fetchCursor(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// The records of a prepared statement.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    ///
+    /// - parameter adapter: Adapts the rows the records decode from (see ``RowAdapter``).
+    public static func fetchAll(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The first record of a prepared statement, if any.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try fetchCursor(statement, arguments: arguments).next()
+    ///
+    /// - parameter adapter: Adapts the row the record decodes from (see ``RowAdapter``).
+    public static func fetchOne(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments, adapter: adapter).next()
     }
 
     /// A cursor over the records of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchCursor(prepared.statement)
+        return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// The records of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchAll(prepared.statement)
+        return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// The first record of a request, if any.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         let prepared = try request.makePreparedRequest(db, forSingleResult: true)
-        return try fetchOne(prepared.statement)
+        return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
 
 extension FetchableRecord where Self: Hashable {
     /// The distinct records of `sql`.
     public static func fetchSet(
-        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil
     ) throws -> Set<Self> {
-        try fetchSet(db.makeStatement(sql: sql), arguments: arguments)
+        try fetchSet(db.makeStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The distinct records of an SQL literal.
@@ -149,14 +163,18 @@ extension FetchableRecord where Self: Hashable {
     }
 
     /// The distinct records of a prepared statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    ///
+    /// - parameter adapter: Adapts the rows the records decode from (see ``RowAdapter``).
+    public static func fetchSet(
+        _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
+    ) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The distinct records of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchSet(prepared.statement)
+        return try fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 }
 
@@ -175,8 +193,8 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     /// The statement the cursor runs.
     public var statement: Statement { rows.statement }
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
-        rows = try RowCursor(statement: statement, arguments: arguments)
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)?) throws {
+        rows = try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// The next record.

@@ -36,11 +36,6 @@ extension FastDatabaseValueCursor {
     public typealias Element = Value
 }
 
-extension RecordCursor {
-    /// The element: a record decoded from a row.
-    public typealias Element = Record
-}
-
 extension EnumeratedCursor {
     /// Calls `body` with each remaining `(offset, element)` pair, in order.
     public func forEach(_ body: ((Int, Base.Element)) throws -> Void) throws {

@@ -26,6 +26,10 @@ extension AdaptedFetchRequest: FetchRequest {
     /// The type that decodes the fetched rows: the base request's.
     public typealias RowDecoder = Base.RowDecoder
 
+    /// The base request's SQL: an adapter changes how rows are read, not the SQL, so as a subquery the
+    /// adapted request is its base request.
+    public var sqlSubquery: SQLSubquery { base.sqlSubquery }
+
     /// The base request's number of rows (adapters change columns, not rows).
     public func fetchCount(_ db: Database) throws -> Int {
         try base.fetchCount(db)

@@ -334,6 +334,28 @@ final class SchemaDSLLeftoversTests: XCTestCase {
         }
     }
 
+    func testCreateViewFromRequest() throws {
+        try DatabaseQueue().inDatabase { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text)
+                t.column("score", .integer)
+            }
+            let request = Table("player").filter(Column("score") > 1000).order(Column("name"))
+            let error = databaseError { try db.create(view: "best", columns: ["id", "name", "score"], as: request) }
+            XCTAssertEqual(
+                error?.sql,
+                #"CREATE VIEW "best" ("id", "name", "score") AS SELECT * FROM "player" WHERE "score" > 1000 ORDER BY "name""#
+            )
+            XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
+
+            let sqlRequest = SQLRequest<Row>(sql: "SELECT name FROM player WHERE name = ?", arguments: ["O'Brien"])
+            let literalError = databaseError { try db.create(view: "named", options: .ifNotExists, as: sqlRequest) }
+            XCTAssertEqual(
+                literalError?.sql, #"CREATE VIEW IF NOT EXISTS "named" AS SELECT name FROM player WHERE name = 'O''Brien'"#)
+        }
+    }
+
     func testViewOptions() {
         var options: ViewOptions = [.temporary]
         XCTAssertFalse(options.contains(.ifNotExists))

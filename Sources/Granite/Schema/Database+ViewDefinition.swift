@@ -42,8 +42,30 @@ extension Database {
         chunks.append(name.quotedDatabaseIdentifier)
         if let columns { chunks.append(SchemaSQL.columnList(columns)) }
         chunks.append("AS")
-        chunks.append(try SchemaSQL.inline(sqlLiteral))
+        chunks.append(try SchemaSQL.inline(sqlLiteral, in: self))
         try execute(sql: chunks.joined(separator: " "))
+    }
+
+    /// Creates a view from a request, as `CREATE VIEW "name" AS <the request's SELECT>`.
+    ///
+    /// The request's arguments are written inline, since a view's definition takes no arguments.
+    ///
+    /// ```swift
+    /// try db.create(view: "bestPlayer", as: Player.filter(Column("score") > 1000))
+    /// // CREATE VIEW "bestPlayer" AS SELECT * FROM "player" WHERE "score" > 1000
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The view name.
+    ///   - options: `IF NOT EXISTS` and `TEMPORARY`.
+    ///   - columns: The names of the view's columns, when they differ from those the request selects.
+    ///   - request: The request whose `SELECT` statement defines the view.
+    /// - Throws: A ``DatabaseError``. Granite has no views yet: the engine rejects the statement with
+    ///   `SQLITE_ERROR`.
+    public func create(
+        view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: any SQLSubqueryable
+    ) throws {
+        try create(view: name, options: options, columns: columns, asLiteral: SQL(subqueryOf: request))
     }
 
     /// Drops a view, as `DROP VIEW "name"`.
@@ -51,5 +73,12 @@ extension Database {
     /// - Throws: A ``DatabaseError`` when there is no such view (Granite has no views yet: always).
     public func drop(view name: String) throws {
         try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
+    }
+}
+
+extension SQL {
+    /// The `SELECT` statement of a subqueryable, without parentheses.
+    fileprivate init(subqueryOf request: some SQLSubqueryable) {
+        self = "\(request)"
     }
 }

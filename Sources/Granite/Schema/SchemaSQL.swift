@@ -22,8 +22,9 @@ enum SchemaSQL {
         }
     }
 
-    /// The text of `sql` with its arguments written inline as literals.
-    static func inline(_ sql: SQL) throws -> String {
+    /// The text of `sql` with its arguments written inline as literals; `db` renders what needs the schema
+    /// (requests interpolated in a view definition).
+    static func inline(_ sql: SQL, in db: Database? = nil) throws -> String {
         var text = ""
         for element in sql.elements {
             switch element {
@@ -32,7 +33,7 @@ enum SchemaSQL {
             case .identifier(let name):
                 text += name.quotedDatabaseIdentifier
             case .expression(let expression):
-                let context = SQLGenerationContext(nil)
+                let context = SQLGenerationContext(db)
                 let fragment = try expression.sql(context)
                 text += try inline(fragment, StatementArguments(context.arguments))
             }

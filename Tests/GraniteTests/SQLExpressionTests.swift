@@ -44,6 +44,11 @@ final class SQLExpressionTests: XCTestCase {
         try assertWhere(nameColumn === "B", "\"name\" IS ?", ["B"])
         try assertWhere(nameColumn !== "B", "\"name\" IS NOT ?", ["B"])
         try assertWhere(nameColumn == "O'Brien", "\"name\" = ?", ["O'Brien"])
+        // Column is not Equatable, as in GRDB: where any expressible is expected (a check closure), comparing
+        // two columns still builds SQL instead of a Swift Bool.
+        let comparison: any SQLExpressible = age != id
+        XCTAssertTrue(comparison is SQLExpression)
+        try assertWhere(comparison.sqlExpression, "\"age\" <> \"id\"")
     }
 
     func testNil() throws {

@@ -9,7 +9,7 @@ public protocol ColumnExpression: SQLSpecificExpressible {
 /// ```swift
 /// let name: String = row[Column("name")]
 /// ```
-public struct Column: ColumnExpression, Hashable, Sendable {
+public struct Column: ColumnExpression, Sendable {
     /// The hidden `rowid` column.
     public static let rowID = Column("rowid")
 

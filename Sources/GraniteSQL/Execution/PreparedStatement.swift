@@ -253,6 +253,10 @@ public final class PreparedStatement {
     }
 
     private func start() throws {
+        try connection.withFunctionRegistry { try startRun() }
+    }
+
+    private func startRun() throws {
         if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
         if isSelect {

@@ -8,14 +8,27 @@ package enum SQLCollation: Sendable, Hashable {
     case nocase
     /// Like BINARY but trailing spaces are ignored.
     case rtrim
+    /// A collation the application registered on the connection.
+    case custom(SQLCustomCollation)
 
-    /// The collation named `name` (case-insensitive), or `nil` if it is not built in.
+    /// The collation named `name` (case-insensitive): a built-in one, else one registered on the connection
+    /// compiling the current statement (``SQLFunctionRegistry/current``), else `nil`.
     package init?(name: String) {
         switch name.lowercased() {
         case "binary": self = .binary
         case "nocase": self = .nocase
         case "rtrim": self = .rtrim
-        default: return nil
+        default:
+            guard let custom = SQLFunctionRegistry.current?.collation(named: name) else { return nil }
+            self = .custom(custom)
+        }
+    }
+
+    /// Whether `name` names a built-in collation (whose order the byte-ordered index keys can keep).
+    package static func isBuiltIn(_ name: String) -> Bool {
+        switch name.lowercased() {
+        case "binary", "nocase", "rtrim": return true
+        default: return false
         }
     }
 
@@ -37,6 +50,8 @@ package enum SQLCollation: Sendable, Hashable {
             let x = UnsafeBufferPointer(rebasing: a[..<SQLCollation.lengthWithoutTrailingSpaces(a)])
             let y = UnsafeBufferPointer(rebasing: b[..<SQLCollation.lengthWithoutTrailingSpaces(b)])
             return SQLCollation.binary.compareBytes(x, y)
+        case .custom(let collation):
+            return collation.compare(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
         case .nocase:
             for i in 0..<n {
                 let x = SQLCollation.fold(a[i])
@@ -58,8 +73,9 @@ package enum SQLCollation: Sendable, Hashable {
     }
 
     /// `value` in the form the collation compares, for use in keys (index entries, group and `DISTINCT` keys):
-    /// NOCASE text ASCII-lowercased, RTRIM text without trailing spaces; anything else unchanged. Two texts are
-    /// equal under the collation exactly when their key forms are equal.
+    /// NOCASE text ASCII-lowercased, RTRIM text without trailing spaces, text under a custom collation replaced
+    /// by the representative of its class of equal texts; anything else unchanged. Two texts are equal under the
+    /// collation exactly when their key forms are equal.
     func keyForm(_ value: Value) -> Value {
         guard case .text(let s) = value else { return value }
         switch self {
@@ -71,6 +87,8 @@ package enum SQLCollation: Sendable, Hashable {
             var bytes = Array(s.utf8)
             while bytes.last == 0x20 { bytes.removeLast() }
             return .text(String(decoding: bytes, as: UTF8.self))
+        case .custom(let collation):
+            return .text(collation.representative(of: s))
         }
     }
 }

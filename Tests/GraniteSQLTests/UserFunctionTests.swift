@@ -30,10 +30,11 @@ final class UserFunctionTests: XCTestCase {
 
     func testScalarFunctionWithFixedArgumentCount() throws {
         let db = try connection()
-        db.addFunction(scalar("succ", 1) { args in
-            guard case .integer(let i) = args[0] else { return .null }
-            return .integer(i + 1)
-        })
+        db.addFunction(
+            scalar("succ", 1) { args in
+                guard case .integer(let i) = args[0] else { return .null }
+                return .integer(i + 1)
+            })
         XCTAssertEqual(try rows(db, "SELECT succ(1), SUCC(41), succ('x')"), [[.integer(2), .integer(42), .null]])
         assertError(try rows(db, "SELECT succ(1, 2)"), "wrong number of arguments to function succ()")
         assertError(try rows(db, "SELECT succ()"), "wrong number of arguments to function succ()")
@@ -50,10 +51,11 @@ final class UserFunctionTests: XCTestCase {
 
     func testFunctionReadsColumnsOfEachRow() throws {
         let db = try connection()
-        db.addFunction(scalar("twice", 1) { args in
-            guard case .integer(let i) = args[0] else { return .null }
-            return .integer(i * 2)
-        })
+        db.addFunction(
+            scalar("twice", 1) { args in
+                guard case .integer(let i) = args[0] else { return .null }
+                return .integer(i * 2)
+            })
         try db.execute("CREATE TABLE t(a); INSERT INTO t VALUES (1), (2), (NULL)")
         XCTAssertEqual(
             try rows(db, "SELECT twice(a) FROM t WHERE twice(a) > 2 OR a IS NULL ORDER BY a"),
@@ -119,11 +121,12 @@ final class UserFunctionTests: XCTestCase {
         final class Join: SQLAggregateState {
             var parts: [String] = []
             func step(_ arguments: [Value]) throws {
-                parts.append(arguments.map { value -> String in
-                    if case .integer(let i) = value { return String(i) }
-                    if case .text(let s) = value { return s }
-                    return "?"
-                }.joined(separator: ":"))
+                parts.append(
+                    arguments.map { value -> String in
+                        if case .integer(let i) = value { return String(i) }
+                        if case .text(let s) = value { return s }
+                        return "?"
+                    }.joined(separator: ":"))
             }
             func finish() throws -> Value { .text(parts.joined(separator: ",")) }
         }
@@ -156,10 +159,11 @@ final class UserFunctionTests: XCTestCase {
 
     func testIndexOnDeterministicFunctionIsMaintained() throws {
         let db = try connection()
-        db.addFunction(scalar("neg", 1) { args in
-            guard case .integer(let i) = args[0] else { return .null }
-            return .integer(-i)
-        })
+        db.addFunction(
+            scalar("neg", 1) { args in
+                guard case .integer(let i) = args[0] else { return .null }
+                return .integer(-i)
+            })
         try db.execute("CREATE TABLE t(a); CREATE INDEX i ON t(neg(a)); INSERT INTO t VALUES (1), (2), (3)")
         XCTAssertEqual(try rows(db, "SELECT a FROM t WHERE neg(a) = -2"), [[.integer(2)]])
         XCTAssertEqual(try rows(db, "SELECT a FROM t ORDER BY neg(a)"), [[.integer(3)], [.integer(2)], [.integer(1)]])
@@ -169,10 +173,11 @@ final class UserFunctionTests: XCTestCase {
         final class Counter: @unchecked Sendable { var value: Int64 = 0 }
         let counter = Counter()
         let db = try connection()
-        db.addFunction(scalar("next", 0, deterministic: false) { _ in
-            counter.value += 1
-            return .integer(counter.value)
-        })
+        db.addFunction(
+            scalar("next", 0, deterministic: false) { _ in
+                counter.value += 1
+                return .integer(counter.value)
+            })
         try db.execute("CREATE TABLE t(a); INSERT INTO t VALUES (1), (2), (3)")
         XCTAssertEqual(try rows(db, "SELECT next() FROM t"), [[.integer(1)], [.integer(2)], [.integer(3)]])
     }

@@ -122,3 +122,24 @@ final class UserCollationTests: XCTestCase {
         XCTAssertEqual(try texts(db, "SELECT x FROM d ORDER BY x"), ["b", "aa"])
     }
 }
+
+/// `REINDEX`: its argument names a collation, a table or an index.
+final class ReindexTests: XCTestCase {
+    func testReindexChecksItsArgument() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        db.addCollation(SQLCustomCollation(name: "mine") { a, b in a == b ? 0 : (a < b ? -1 : 1) })
+        try db.execute(
+            "CREATE TABLE t(a TEXT COLLATE NOCASE); CREATE INDEX i ON t(a); INSERT INTO t VALUES ('B'), ('a')")
+        for sql in ["REINDEX", "REINDEX nocase", "REINDEX MINE", "REINDEX t", "REINDEX main.i", "REINDEX i;"] {
+            try db.execute(sql)
+        }
+        XCTAssertEqual(try db.query("SELECT a FROM t WHERE a = 'b'").rows, [[.text("B")]])
+        XCTAssertThrowsError(try db.execute("REINDEX nothing")) { error in
+            XCTAssertEqual("\(error)", "unable to identify the object to be reindexed")
+        }
+        XCTAssertThrowsError(try db.execute("REINDEX other.t")) { error in
+            XCTAssertEqual("\(error)", "unknown database other")
+        }
+        XCTAssertEqual(try db.prepare("REINDEX main.i").statement.kind.description, "REINDEX main.i")
+    }
+}

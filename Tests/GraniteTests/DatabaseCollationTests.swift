@@ -124,3 +124,23 @@ final class DatabaseCollationTests: XCTestCase {
         }
     }
 }
+
+final class DatabaseReindexTests: XCTestCase {
+    func testReindexCollation() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t(name TEXT COLLATE NOCASE); CREATE INDEX t_name ON t(name)")
+            try db.execute(sql: "INSERT INTO t VALUES ('b'), ('A')")
+            try db.reindex(collation: .nocase)
+            try db.reindex(collation: .localizedCompare)
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM t ORDER BY name"), ["A", "b"])
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT name FROM t WHERE name = 'B'"), "b")
+            XCTAssertThrowsError(try db.reindex(collation: Database.CollationName(rawValue: "missing"))) { error in
+                let error = error as? DatabaseError
+                XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
+                XCTAssertEqual(error?.message, "unable to identify the object to be reindexed")
+                XCTAssertEqual(error?.sql, "REINDEX missing")
+            }
+        }
+    }
+}

@@ -299,6 +299,9 @@ public final class SQLConnection {
             return try self.pragma(pragma, parameters: parameters)
         case .explain:
             throw SQLExecutionError.unsupported("EXPLAIN")
+        case .reindex(let name):
+            try reindex(name)
+            return ([], [])
         default:
             // UPDATE and DELETE open the savepoint themselves once they know it is needed; a one-row INSERT that
             // checks everything before writing never needs one.

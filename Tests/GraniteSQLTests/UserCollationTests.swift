@@ -99,6 +99,20 @@ final class UserCollationTests: XCTestCase {
         }
     }
 
+    func testCollationReplacedWhileAStatementRuns() throws {
+        let db = try connection()
+        let statement = try db.prepare("SELECT a FROM t ORDER BY a COLLATE byLength")
+        XCTAssertTrue(try statement.stepRow())
+        XCTAssertEqual(statement.column(at: 0), .text("b"))
+        // The running statement keeps the collation it was compiled with; the next run uses the new one.
+        db.addCollation(SQLCustomCollation(name: "byLength") { a, b in a == b ? 0 : (a < b ? 1 : -1) })
+        var rest: [Value] = []
+        while try statement.stepRow() { rest.append(statement.column(at: 0)) }
+        XCTAssertEqual(rest, [.text("aa"), .text("ccc"), .text("apple"), .text("avocado")])
+        XCTAssertEqual(
+            try statement.all(), [[.text("ccc")], [.text("b")], [.text("avocado")], [.text("apple")], [.text("aa")]])
+    }
+
     func testIndexesCannotUseApplicationCollations() throws {
         let db = try connection()
         let refusal =

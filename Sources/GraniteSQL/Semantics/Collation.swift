@@ -1,7 +1,11 @@
 import GraniteStorage
 
-/// The built-in collating sequences.
-package enum SQLCollation: Sendable, Hashable {
+/// The collating sequences: the built-in ones and those the application registered.
+///
+/// A plain value without reference counting (comparisons and key building copy it on hot paths): an
+/// application's collation is held unretained, its connection's registry keeping it alive for as long as the
+/// connection (see ``SQLFunctionRegistry``).
+package enum SQLCollation: @unchecked Sendable, Hashable {
     /// `memcmp` of the UTF-8 bytes.
     case binary
     /// Like BINARY but ASCII upper-case letters fold to lower case.
@@ -9,7 +13,7 @@ package enum SQLCollation: Sendable, Hashable {
     /// Like BINARY but trailing spaces are ignored.
     case rtrim
     /// A collation the application registered on the connection.
-    case custom(SQLCustomCollation)
+    case custom(Unmanaged<SQLCustomCollation>)
 
     /// The collation named `name` (case-insensitive): a built-in one, else one registered on the connection
     /// compiling the current statement (``SQLFunctionRegistry/current``), else `nil`.
@@ -20,7 +24,7 @@ package enum SQLCollation: Sendable, Hashable {
         case "rtrim": self = .rtrim
         default:
             guard let custom = SQLFunctionRegistry.current?.collation(named: name) else { return nil }
-            self = .custom(custom)
+            self = .custom(Unmanaged.passUnretained(custom))
         }
     }
 
@@ -51,7 +55,8 @@ package enum SQLCollation: Sendable, Hashable {
             let y = UnsafeBufferPointer(rebasing: b[..<SQLCollation.lengthWithoutTrailingSpaces(b)])
             return SQLCollation.binary.compareBytes(x, y)
         case .custom(let collation):
-            return collation.compare(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+            return collation.takeUnretainedValue().compare(
+                String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
         case .nocase:
             for i in 0..<n {
                 let x = SQLCollation.fold(a[i])
@@ -88,7 +93,24 @@ package enum SQLCollation: Sendable, Hashable {
             while bytes.last == 0x20 { bytes.removeLast() }
             return .text(String(decoding: bytes, as: UTF8.self))
         case .custom(let collation):
-            return .text(collation.representative(of: s))
+            return .text(collation.takeUnretainedValue().representative(of: s))
+        }
+    }
+
+    package static func == (lhs: SQLCollation, rhs: SQLCollation) -> Bool {
+        switch (lhs, rhs) {
+        case (.binary, .binary), (.nocase, .nocase), (.rtrim, .rtrim): return true
+        case (.custom(let x), .custom(let y)): return x.toOpaque() == y.toOpaque()
+        default: return false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .binary: hasher.combine(0)
+        case .nocase: hasher.combine(1)
+        case .rtrim: hasher.combine(2)
+        case .custom(let collation): hasher.combine(collation.toOpaque())
         }
     }
 }

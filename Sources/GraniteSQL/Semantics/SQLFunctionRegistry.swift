@@ -54,7 +54,7 @@ package protocol SQLAggregateState: AnyObject {
 ///
 /// Values compared under it that are equal are grouped together by `GROUP BY`, `DISTINCT` and `DISTINCT`
 /// aggregates, which keep one representative text per class of equal texts (see ``representative(of:)``).
-package final class SQLCustomCollation: @unchecked Sendable, Hashable {
+package final class SQLCustomCollation: @unchecked Sendable {
     /// The name, as registered (compared without regard to ASCII case).
     package let name: String
     /// Returns −1, 0 or 1 as the first text sorts before, the same as or after the second.
@@ -84,9 +84,6 @@ package final class SQLCustomCollation: @unchecked Sendable, Hashable {
         representatives.insert(text, at: low)
         return text
     }
-
-    package static func == (lhs: SQLCustomCollation, rhs: SQLCustomCollation) -> Bool { lhs === rhs }
-    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 /// An error thrown by an application-defined function, with the result code and message the statement fails
@@ -123,6 +120,9 @@ package struct SQLFunctionRegistry: Sendable {
     private var functions: [String: [SQLCustomFunction]] = [:]
     /// The collations, by ASCII-lowercased name.
     private var collations: [String: SQLCustomCollation] = [:]
+    /// Collations removed or replaced: compiled statements may still hold them unretained (``SQLCollation``),
+    /// so they live as long as the registry.
+    private var retiredCollations: [SQLCustomCollation] = []
 
     /// Creates an empty registry.
     package init() {}
@@ -149,12 +149,16 @@ package struct SQLFunctionRegistry: Sendable {
 
     /// Registers `collation`, replacing a collation of the same name.
     package mutating func add(_ collation: SQLCustomCollation) {
-        collations[SQLFormat.asciiLowercased(collation.name)] = collation
+        if let replaced = collations.updateValue(collation, forKey: SQLFormat.asciiLowercased(collation.name)) {
+            retiredCollations.append(replaced)
+        }
     }
 
     /// Unregisters the collation named `name`.
     package mutating func removeCollation(named name: String) {
-        collations[SQLFormat.asciiLowercased(name)] = nil
+        if let removed = collations.removeValue(forKey: SQLFormat.asciiLowercased(name)) {
+            retiredCollations.append(removed)
+        }
     }
 
     /// The function a call of `name` with `argumentCount` arguments binds to, as SQLite chooses: one taking
@@ -183,20 +187,26 @@ package struct SQLFunctionRegistry: Sendable {
 /// pay for a binding when another connection's scope (or none) is bound.
 package final class SQLFunctionScope: @unchecked Sendable {
     /// The registrations.
-    var registry = SQLFunctionRegistry()
+    @exclusivity(unchecked) var registry = SQLFunctionRegistry()
     /// Whether this scope is the innermost task-local binding.
-    var isBound = false
+    @exclusivity(unchecked) var isBound = false
 
     init() {}
+
+    /// Whether statements must bind the scope before they compile: it has registrations and is not bound.
+    var needsBinding: Bool {
+        @inline(__always) get { !isBound && !registry.isEmpty }
+    }
 
     /// Runs `body` with this scope bound, unless it already is or has nothing to bind.
     @inline(__always)
     func bind<R>(_ body: () throws -> R) rethrows -> R {
-        if isBound || registry.isEmpty { return try body() }
+        if !needsBinding { return try body() }
         return try bindNow(body)
     }
 
-    private func bindNow<R>(_ body: () throws -> R) rethrows -> R {
+    /// Runs `body` with this scope bound (see ``needsBinding``).
+    func bindNow<R>(_ body: () throws -> R) rethrows -> R {
         let outer = SQLFunctionRegistry.boundScope
         outer?.isBound = false
         isBound = true

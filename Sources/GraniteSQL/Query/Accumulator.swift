@@ -12,11 +12,8 @@ struct Accumulator {
     private var minMax: SQLMinMaxAggregate
     private var concat = SQLGroupConcatAggregate()
     private var seen: Set<ByteKey> = []
-    /// Makes the state of an application-defined aggregate.
-    private let makeUserState: (@Sendable () -> any SQLAggregateState)?
-    /// The state of an application-defined aggregate, made on the group's first row (the accumulator of a new
-    /// group is a copy of a fresh one, which must not share a state object).
-    private var user: (any SQLAggregateState)?
+    /// An application-defined aggregate's maker and state (one reference, to keep accumulators small).
+    private var user: UserAggregate?
 
     init(_ call: SelectProgram.AggregateCall) {
         function = call.function
@@ -24,9 +21,7 @@ struct Accumulator {
         collation = call.collation
         minMax = SQLMinMaxAggregate(isMax: call.function == .max, collation: call.collation)
         if let function = call.userFunction, case .aggregate(let makeState) = function.kind {
-            makeUserState = makeState
-        } else {
-            makeUserState = nil
+            user = UserAggregate(makeState)
         }
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
@@ -37,15 +32,18 @@ struct Accumulator {
 
     /// Adds one row of a call without arguments (`count(*)`).
     mutating func step() throws {
-        if let makeUserState { return try userState(makeUserState).step([]) }
+        if user != nil {
+            try userState()?.step([])
+            return
+        }
         count += 1
     }
 
     /// Adds one row's arguments to a call with two or more (`group_concat(x, separator)`, the application's
     /// aggregates); returns whether a `min`/`max` changed its result.
     mutating func step(arguments: [Value]) throws -> Bool {
-        if let makeUserState {
-            try userState(makeUserState).step(arguments)
+        if user != nil {
+            try userState()?.step(arguments)
             return false
         }
         return try step(arguments[0], separator: arguments[1])
@@ -72,7 +70,7 @@ struct Accumulator {
         case .groupConcat:
             concat.step(x, separator: separator)
         case .user:
-            if let makeUserState { try userState(makeUserState).step([x]) }
+            try userState()?.step([x])
         }
         return false
     }
@@ -83,15 +81,28 @@ struct Accumulator {
         case .sum, .total, .avg: return try sum.finish()
         case .min, .max: return minMax.finish()
         case .groupConcat: return concat.finish()
-        case .user: return try (user ?? makeUserState?())?.finish() ?? .null
+        case .user: return try (user.map { $0.state ?? $0.make() })?.finish() ?? .null
         }
     }
 
-    /// The application's aggregate state for this group, made when first needed.
-    private mutating func userState(_ make: () -> any SQLAggregateState) -> any SQLAggregateState {
-        if let user { return user }
-        let state = make()
-        user = state
+    /// The application's aggregate state for this group, made when first needed. The accumulators of new groups
+    /// are copies of one fresh accumulator, so a shared box is replaced by this group's own first.
+    private mutating func userState() -> (any SQLAggregateState)? {
+        guard var box = user else { return nil }
+        user = nil
+        if !isKnownUniquelyReferenced(&box) { box = UserAggregate(box.make) }
+        user = box
+        if let state = box.state { return state }
+        let state = box.make()
+        box.state = state
         return state
     }
+}
+
+/// An application-defined aggregate of one group: how to make its state, and the state once made.
+private final class UserAggregate {
+    let make: @Sendable () -> any SQLAggregateState
+    var state: (any SQLAggregateState)?
+
+    init(_ make: @escaping @Sendable () -> any SQLAggregateState) { self.make = make }
 }

@@ -187,7 +187,12 @@ package struct SQLFunctionRegistry: Sendable {
 /// pay for a binding when another connection's scope (or none) is bound.
 package final class SQLFunctionScope: @unchecked Sendable {
     /// The registrations.
-    @exclusivity(unchecked) var registry = SQLFunctionRegistry()
+    @exclusivity(unchecked) var registry = SQLFunctionRegistry() {
+        didSet { hasRegistrations = !registry.isEmpty }
+    }
+    /// Whether ``registry`` is not empty, kept apart so that statement starts test one flag rather than
+    /// copying the registry.
+    @exclusivity(unchecked) private(set) var hasRegistrations = false
     /// Whether this scope is the innermost task-local binding.
     @exclusivity(unchecked) var isBound = false
 
@@ -195,7 +200,7 @@ package final class SQLFunctionScope: @unchecked Sendable {
 
     /// Whether statements must bind the scope before they compile: it has registrations and is not bound.
     var needsBinding: Bool {
-        @inline(__always) get { !isBound && !registry.isEmpty }
+        @inline(__always) get { !isBound && hasRegistrations }
     }
 
     /// Runs `body` with this scope bound, unless it already is or has nothing to bind.

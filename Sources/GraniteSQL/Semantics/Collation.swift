@@ -28,6 +28,14 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
         }
     }
 
+    /// Whether this is BINARY (a tag test, for the per-row key paths).
+    var isBinary: Bool {
+        @inline(__always) get {
+            if case .binary = self { return true }
+            return false
+        }
+    }
+
     /// Whether `name` names a built-in collation (whose order the byte-ordered index keys can keep).
     package static func isBuiltIn(_ name: String) -> Bool {
         switch name.lowercased() {

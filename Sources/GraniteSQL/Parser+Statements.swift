@@ -76,6 +76,10 @@ extension Parser {
             return .release(try parseName())
         case "PRAGMA":
             return .pragma(try parsePragma())
+        case "REINDEX":
+            advance()
+            if current.kind == .endOfInput || isSymbol(";") { return .reindex(nil) }
+            return .reindex(try parseQualifiedName())
         default:
             throw syntaxError()
         }

@@ -46,6 +46,7 @@ public final class Database {
         }
         connection.textCompressionThreshold = configuration.jsonCompressionThreshold
         isReadOnly = configuration.readonly
+        addStandardFunctionsAndCollations()
     }
 
     // MARK: Changes

@@ -296,9 +296,10 @@ extension DatabaseError {
 }
 
 extension DatabaseError {
-    /// The error for an engine failure, with the statement that caused it. The engine throws five error types,
-    /// all mapped here: ``SQLEvaluationError``, ``SQLExecutionError``, ``SQLSyntaxError``, ``SchemaError`` and
-    /// ``StorageError``. Other errors (thrown by the application's closures) pass through unchanged.
+    /// The error for an engine failure, with the statement that caused it. The engine throws six error types,
+    /// all mapped here: ``SQLEvaluationError``, ``SQLExecutionError``, ``SQLSyntaxError``, ``SchemaError``,
+    /// ``StorageError`` and ``SQLUserFunctionError`` (from the application's functions). Other errors (thrown by
+    /// the application's closures) pass through unchanged.
     static func from(
         _ error: any Error, sql: String? = nil, arguments: StatementArguments? = nil, publicArguments: Bool = false
     ) -> any Error {
@@ -321,6 +322,10 @@ extension DatabaseError {
         case let error as SchemaError:
             code = .SQLITE_ERROR
             message = error.description
+        case let error as SQLUserFunctionError:
+            // Thrown by a DatabaseFunction or DatabaseAggregate: the code and message the function chose.
+            code = ResultCode(rawValue: error.resultCode)
+            message = error.message
         case let error as StorageError:
             switch error {
             case .io: code = .SQLITE_IOERR

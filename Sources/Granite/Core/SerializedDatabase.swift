@@ -37,7 +37,8 @@ final class SerializedDatabase: @unchecked Sendable {
             activeThread = previous
             lock.unlock()
         }
-        return try block(db)
+        // The connection's functions and collations are bound once for the whole access, not per statement.
+        return try db.connection.withFunctionRegistry { try block(db) }
     }
 
     static let reentrancyMessage = "Database methods are not reentrant."

@@ -449,6 +449,8 @@ extension Statement.Kind: CustomStringConvertible {
             return text
         case .explain(let queryPlan, let statement):
             return "EXPLAIN " + (queryPlan ? "QUERY PLAN " : "") + statement.description
+        case .reindex(let name):
+            return "REINDEX" + (name.map { " " + SQLFormat.qualified($0) } ?? "")
         }
     }
 }

@@ -60,6 +60,8 @@ package struct Statement: Sendable, Equatable {
         case pragma(PragmaStatement)
         /// `EXPLAIN [QUERY PLAN] statement`.
         case explain(queryPlan: Bool, Statement)
+        /// `REINDEX [[schema.]name]`: a collation, table or index name, or nil for every index.
+        case reindex(QualifiedName?)
     }
 }
 

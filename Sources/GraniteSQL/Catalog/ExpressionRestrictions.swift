@@ -61,7 +61,15 @@ package enum RestrictedUse: Sendable, Equatable {
             let name = SQLFormat.asciiLowercased(call.name)
             var arguments = 0
             if case .list(let list, _) = call.arguments { arguments = list.count }
-            if ExpressionCompiler.aggregates.contains(name) || ((name == "min" || name == "max") && arguments == 1) {
+            if let user = SQLFunctionRegistry.current?.function(named: name, argumentCount: arguments) {
+                if user.isAggregate {
+                    pending = SchemaError(.misuseOfAggregate(function: call.name))
+                } else if refusesNonDeterministic, !user.isDeterministic {
+                    pending = SchemaError("non-deterministic functions prohibited in \(clause)")
+                }
+            } else if ExpressionCompiler.aggregates.contains(name)
+                || ((name == "min" || name == "max") && arguments == 1)
+            {
                 pending = SchemaError(.misuseOfAggregate(function: call.name))
             } else if refusesNonDeterministic, Self.nonDeterministicFunctions.contains(name) {
                 pending = SchemaError("non-deterministic functions prohibited in \(clause)")

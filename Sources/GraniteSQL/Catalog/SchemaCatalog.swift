@@ -209,6 +209,7 @@ package struct SchemaCatalog: Sendable {
         if index(named: name) != nil { throw SchemaError("there is already an index named \(name)") }
         var definition = try TableDefinition(create, sql: sql)
         try definition.validateExpressions()
+        try definition.validateCollations()
         var automatic: [IndexDefinition] = []
         try Self.atomically(transaction) {
             let schema = try Self.schemaTree(transaction, create: true)
@@ -256,6 +257,7 @@ package struct SchemaCatalog: Sendable {
             throw SchemaError("index \(name) already exists")
         }
         try IndexDefinition.validateExpressions(of: create, on: table)
+        try IndexDefinition.validateCollations(of: create, on: table)
         var definition = try IndexDefinition(create, sql: sql, on: table)
         try Self.atomically(transaction) {
             let schema = try Self.schemaTree(transaction, create: true)

@@ -33,6 +33,8 @@ indirect enum EvalNode: Sendable {
     case simpleCase(EvalNode, [(EvalNode, EvalNode, ComparisonRule)], EvalNode?)
     case cast(EvalNode, SQLAffinity)
     case function(String, [EvalNode])
+    /// A call of a scalar function the application registered.
+    case userFunction(SQLCustomFunction, [EvalNode])
     /// A date and time function in a schema expression SQLite restricts: an error when it reads the clock.
     case restrictedDateTime(String, [EvalNode], RestrictedUse)
     case minMax(isMax: Bool, SQLCollation, [EvalNode])
@@ -169,6 +171,12 @@ indirect enum EvalNode: Sendable {
             values.reserveCapacity(args.count)
             for a in args { values.append(try a.evaluate(&c)) }
             return try SQLScalarFunctions.call(name, values)
+        case .userFunction(let function, let args):
+            var values: [Value] = []
+            values.reserveCapacity(args.count)
+            for a in args { values.append(try a.evaluate(&c)) }
+            guard case .scalar(let body) = function.kind else { return .null }
+            return try body(values)
         case .restrictedDateTime(let name, let args, let use):
             var values: [Value] = []
             values.reserveCapacity(args.count)

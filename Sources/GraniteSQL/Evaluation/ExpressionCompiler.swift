@@ -376,6 +376,11 @@ extension ExpressionCompiler {
                 let name = SQLFormat.asciiLowercased(call.name)
                 if name == "random" || ExpressionCompiler.aggregates.contains(name) { return false }
                 if case .list(let args, _) = call.arguments {
+                    if let custom = SQLFunctionRegistry.current?.function(named: name, argumentCount: args.count),
+                        custom.isAggregate || !custom.isDeterministic
+                    {
+                        return false
+                    }
                     if (name == "min" || name == "max") && args.count == 1 { return false }
                     return args.allSatisfy(isRuntimeConstant)
                 }
@@ -454,7 +459,14 @@ extension ExpressionCompiler {
                 args = a
                 distinct = d
             }
+            let registry = SQLFunctionRegistry.current
+            if let custom = registry?.function(named: name, argumentCount: args.count) {
+                return try userFunction(custom, call, args, distinct: distinct)
+            }
             guard let (lo, hi) = ExpressionCompiler.arities[name] else {
+                if registry?.hasFunction(named: name) == true {
+                    throw SQLEvaluationError("wrong number of arguments to function \(call.name)()")
+                }
                 throw SQLEvaluationError(.noSuchFunction(call.name))
             }
             if args.count < lo || (hi.map { args.count > $0 } ?? false) {
@@ -506,6 +518,20 @@ extension ExpressionCompiler {
                 return ExpressionCompiler.nonDeterministic.contains(name) ? n : fold(n, nodes)
             }
         }
+    }
+}
+
+extension ExpressionCompiler.Session {
+    /// A call of a function the application registered: an aggregate reads its slot like a built-in one; a
+    /// scalar call is never folded (the application's function runs when the statement runs, as in SQLite).
+    mutating func userFunction(
+        _ function: SQLCustomFunction, _ call: FunctionCall, _ args: [SQLExpression], distinct: Bool
+    ) throws -> EvalNode {
+        if function.isAggregate { return .aggregate(try resolver.resolveAggregate(call)) }
+        if distinct { throw SQLEvaluationError("DISTINCT aggregates must have exactly one argument") }
+        var nodes: [EvalNode] = []
+        for a in args { nodes.append(try operand(a)) }
+        return .userFunction(function, nodes)
     }
 }
 

@@ -253,10 +253,19 @@ public final class PreparedStatement {
     }
 
     private func start() throws {
+        let connection = self.connection
+        let scope = connection.functionScope
+        if scope.needsBinding {
+            try scope.bindNow { try startRun(connection) }
+        } else {
+            try startRun(connection)
+        }
+    }
+
+    private func startRun(_ connection: SQLConnection) throws {
         if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
         if isSelect {
-            let connection = self.connection
             try connection.acquireStatementRead()
             holdsRead = true
             let program = try currentSelectProgram(connection)

@@ -105,11 +105,13 @@ public final class SQLConnection {
     private static let selectCacheCapacity = 64
     /// Parsed scripts run by ``execute(_:arguments:)``, by SQL text.
     private var scriptCache: [String: [(statement: Statement, cache: WriteCache)]] = [:]
+    /// The functions and collations the application registered (see SQLConnection+Functions.swift).
+    let functionScope = SQLFunctionScope()
 
     /// Parses and plans the single statement in `sql`. Throws when `sql` holds no statement or several.
     public func prepare(_ sql: String) throws -> PreparedStatement {
         do {
-            return try prepareWithoutSuggestions(sql)
+            return try withFunctionRegistry { try prepareWithoutSuggestions(sql) }
         } catch {
             throw withSuggestion(error)
         }
@@ -143,7 +145,7 @@ public final class SQLConnection {
     /// Plans an already parsed statement (one element of ``Parser/parseScript(_:)``).
     package func prepare(parsed statement: Statement) throws -> PreparedStatement {
         do {
-            return try PreparedStatement(connection: self, statement: statement)
+            return try withFunctionRegistry { try PreparedStatement(connection: self, statement: statement) }
         } catch {
             throw withSuggestion(error)
         }
@@ -151,7 +153,9 @@ public final class SQLConnection {
 
     /// Prepares each statement of `sql`, in order.
     public func prepareScript(_ sql: String) throws -> [PreparedStatement] {
-        try Parser.parseScript(sql).map { try PreparedStatement(connection: self, statement: $0) }
+        try withFunctionRegistry {
+            try Parser.parseScript(sql).map { try PreparedStatement(connection: self, statement: $0) }
+        }
     }
 
     /// A prepared statement for `sql`, reused across calls with the same text (reset, arguments kept until
@@ -197,7 +201,9 @@ public final class SQLConnection {
         }
         for (statement, cache) in statements {
             do {
-                _ = try run(statement, arguments: statement.parameters.count > 0 ? arguments : [], cache: cache)
+                _ = try withFunctionRegistry {
+                    try run(statement, arguments: statement.parameters.count > 0 ? arguments : [], cache: cache)
+                }
             } catch {
                 throw withSuggestion(error)
             }
@@ -293,6 +299,9 @@ public final class SQLConnection {
             return try self.pragma(pragma, parameters: parameters)
         case .explain:
             throw SQLExecutionError.unsupported("EXPLAIN")
+        case .reindex(let name):
+            try reindex(name)
+            return ([], [])
         default:
             // UPDATE and DELETE open the savepoint themselves once they know it is needed; a one-row INSERT that
             // checks everything before writing never needs one.

@@ -12,12 +12,17 @@ struct Accumulator {
     private var minMax: SQLMinMaxAggregate
     private var concat = SQLGroupConcatAggregate()
     private var seen: Set<ByteKey> = []
+    /// An application-defined aggregate's maker and state (one reference, to keep accumulators small).
+    private var user: UserAggregate?
 
     init(_ call: SelectProgram.AggregateCall) {
         function = call.function
         distinct = call.distinct
         collation = call.collation
         minMax = SQLMinMaxAggregate(isMax: call.function == .max, collation: call.collation)
+        if let function = call.userFunction, case .aggregate(let makeState) = function.kind {
+            user = UserAggregate(makeState)
+        }
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
         case .avg: sum = SQLSumAggregate(.avg)
@@ -26,13 +31,27 @@ struct Accumulator {
     }
 
     /// Adds one row of a call without arguments (`count(*)`).
-    mutating func step() {
+    mutating func step() throws {
+        if user != nil {
+            try userState()?.step([])
+            return
+        }
         count += 1
+    }
+
+    /// Adds one row's arguments to a call with two or more (`group_concat(x, separator)`, the application's
+    /// aggregates); returns whether a `min`/`max` changed its result.
+    mutating func step(arguments: [Value]) throws -> Bool {
+        if user != nil {
+            try userState()?.step(arguments)
+            return false
+        }
+        return try step(arguments[0], separator: arguments[1])
     }
 
     /// Adds one row's first argument `x` (and `group_concat`'s separator, when given); returns whether a
     /// `min`/`max` changed its result.
-    mutating func step(_ x: Value, separator: Value?) -> Bool {
+    mutating func step(_ x: Value, separator: Value?) throws -> Bool {
         if distinct {
             guard !x.isNull else { return false }
             var key: [UInt8] = []
@@ -50,6 +69,8 @@ struct Accumulator {
             return minMax.step(x)
         case .groupConcat:
             concat.step(x, separator: separator)
+        case .user:
+            try userState()?.step([x])
         }
         return false
     }
@@ -60,6 +81,28 @@ struct Accumulator {
         case .sum, .total, .avg: return try sum.finish()
         case .min, .max: return minMax.finish()
         case .groupConcat: return concat.finish()
+        case .user: return try (user.map { $0.state ?? $0.make() })?.finish() ?? .null
         }
     }
+
+    /// The application's aggregate state for this group, made when first needed. The accumulators of new groups
+    /// are copies of one fresh accumulator, so a shared box is replaced by this group's own first.
+    private mutating func userState() -> (any SQLAggregateState)? {
+        guard var box = user else { return nil }
+        user = nil
+        if !isKnownUniquelyReferenced(&box) { box = UserAggregate(box.make) }
+        user = box
+        if let state = box.state { return state }
+        let state = box.make()
+        box.state = state
+        return state
+    }
+}
+
+/// An application-defined aggregate of one group: how to make its state, and the state once made.
+private final class UserAggregate {
+    let make: @Sendable () -> any SQLAggregateState
+    var state: (any SQLAggregateState)?
+
+    init(_ make: @escaping @Sendable () -> any SQLAggregateState) { self.make = make }
 }

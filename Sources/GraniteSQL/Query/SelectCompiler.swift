@@ -216,6 +216,13 @@ struct SelectCompiler {
             }
             throw SQLExecutionError(error)
         }
+        if let user = SQLFunctionRegistry.current?.function(named: name, argumentCount: arguments.count),
+            user.isAggregate
+        {
+            return .init(
+                function: .user, arguments: arguments, distinct: distinct,
+                collation: arguments.first?.collation ?? .binary, userFunction: user)
+        }
         let function: SelectProgram.AggregateCall.Function
         switch name {
         case "count": function = arguments.isEmpty ? .countStar : .count

@@ -461,15 +461,15 @@ final class SelectCursor {
                 let expressions = aggregateArguments[a]
                 switch expressions.count {
                 case 0:
-                    accumulators[first + a].step()
+                    try accumulators[first + a].step()
                 case 1:
                     let slot = aggregateArgumentSlots[a]
                     let value = slot >= 0 ? context.row[slot] : try expressions[0].evaluate(&context)
-                    if accumulators[first + a].step(value, separator: nil) { changed = true }
+                    if try accumulators[first + a].step(value, separator: nil) { changed = true }
                 default:
                     arguments.removeAll(keepingCapacity: true)
                     for e in expressions { arguments.append(try e.evaluate(&context)) }
-                    if accumulators[first + a].step(arguments[0], separator: arguments[1]) { changed = true }
+                    if try accumulators[first + a].step(arguments: arguments) { changed = true }
                 }
             }
             if minMaxOnly && changed { representatives[g] = context.row }

@@ -23,6 +23,8 @@ final class SelectProgram {
     struct AggregateCall {
         enum Function {
             case countStar, count, sum, total, avg, min, max, groupConcat
+            /// An aggregate the application registered (``AggregateCall/userFunction``).
+            case user
         }
 
         let function: Function
@@ -31,6 +33,8 @@ final class SelectProgram {
         let filter: CompiledExpression?
         let distinct: Bool
         let collation: SQLCollation
+        /// The application's aggregate, for ``Function/user``.
+        var userFunction: SQLCustomFunction? = nil
     }
 
     /// One `ORDER BY` term: an output column or an expression over the query's row.

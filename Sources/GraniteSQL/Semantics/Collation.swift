@@ -1,21 +1,46 @@
 import GraniteStorage
 
-/// The built-in collating sequences.
-package enum SQLCollation: Sendable, Hashable {
+/// The collating sequences: the built-in ones and those the application registered.
+///
+/// A plain value without reference counting (comparisons and key building copy it on hot paths): an
+/// application's collation is held unretained, its connection's registry keeping it alive for as long as the
+/// connection (see ``SQLFunctionRegistry``).
+package enum SQLCollation: @unchecked Sendable, Hashable {
     /// `memcmp` of the UTF-8 bytes.
     case binary
     /// Like BINARY but ASCII upper-case letters fold to lower case.
     case nocase
     /// Like BINARY but trailing spaces are ignored.
     case rtrim
+    /// A collation the application registered on the connection.
+    case custom(Unmanaged<SQLCustomCollation>)
 
-    /// The collation named `name` (case-insensitive), or `nil` if it is not built in.
+    /// The collation named `name` (case-insensitive): a built-in one, else one registered on the connection
+    /// compiling the current statement (``SQLFunctionRegistry/current``), else `nil`.
     package init?(name: String) {
         switch name.lowercased() {
         case "binary": self = .binary
         case "nocase": self = .nocase
         case "rtrim": self = .rtrim
-        default: return nil
+        default:
+            guard let custom = SQLFunctionRegistry.current?.collation(named: name) else { return nil }
+            self = .custom(Unmanaged.passUnretained(custom))
+        }
+    }
+
+    /// Whether this is BINARY (a tag test, for the per-row key paths).
+    var isBinary: Bool {
+        @inline(__always) get {
+            if case .binary = self { return true }
+            return false
+        }
+    }
+
+    /// Whether `name` names a built-in collation (whose order the byte-ordered index keys can keep).
+    package static func isBuiltIn(_ name: String) -> Bool {
+        switch name.lowercased() {
+        case "binary", "nocase", "rtrim": return true
+        default: return false
         }
     }
 
@@ -37,6 +62,9 @@ package enum SQLCollation: Sendable, Hashable {
             let x = UnsafeBufferPointer(rebasing: a[..<SQLCollation.lengthWithoutTrailingSpaces(a)])
             let y = UnsafeBufferPointer(rebasing: b[..<SQLCollation.lengthWithoutTrailingSpaces(b)])
             return SQLCollation.binary.compareBytes(x, y)
+        case .custom(let collation):
+            return collation.takeUnretainedValue().compare(
+                String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
         case .nocase:
             for i in 0..<n {
                 let x = SQLCollation.fold(a[i])
@@ -58,8 +86,9 @@ package enum SQLCollation: Sendable, Hashable {
     }
 
     /// `value` in the form the collation compares, for use in keys (index entries, group and `DISTINCT` keys):
-    /// NOCASE text ASCII-lowercased, RTRIM text without trailing spaces; anything else unchanged. Two texts are
-    /// equal under the collation exactly when their key forms are equal.
+    /// NOCASE text ASCII-lowercased, RTRIM text without trailing spaces, text under a custom collation replaced
+    /// by the representative of its class of equal texts; anything else unchanged. Two texts are equal under the
+    /// collation exactly when their key forms are equal.
     func keyForm(_ value: Value) -> Value {
         guard case .text(let s) = value else { return value }
         switch self {
@@ -71,6 +100,25 @@ package enum SQLCollation: Sendable, Hashable {
             var bytes = Array(s.utf8)
             while bytes.last == 0x20 { bytes.removeLast() }
             return .text(String(decoding: bytes, as: UTF8.self))
+        case .custom(let collation):
+            return .text(collation.takeUnretainedValue().representative(of: s))
+        }
+    }
+
+    package static func == (lhs: SQLCollation, rhs: SQLCollation) -> Bool {
+        switch (lhs, rhs) {
+        case (.binary, .binary), (.nocase, .nocase), (.rtrim, .rtrim): return true
+        case (.custom(let x), .custom(let y)): return x.toOpaque() == y.toOpaque()
+        default: return false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .binary: hasher.combine(0)
+        case .nocase: hasher.combine(1)
+        case .rtrim: hasher.combine(2)
+        case .custom(let collation): hasher.combine(collation.toOpaque())
         }
     }
 }

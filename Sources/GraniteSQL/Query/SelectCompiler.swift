@@ -220,7 +220,7 @@ struct SelectCompiler {
             user.isAggregate
         {
             return .init(
-                function: .user, arguments: arguments, distinct: distinct,
+                function: .user, arguments: arguments, filter: filter, distinct: distinct,
                 collation: arguments.first?.collation ?? .binary, userFunction: user)
         }
         let function: SelectProgram.AggregateCall.Function

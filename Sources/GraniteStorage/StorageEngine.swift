@@ -284,6 +284,18 @@ public final class StorageEngine {
         try shared.checkpoint(mode)
     }
 
+    /// Frees the page cache of this connection when no transaction is in progress (pages are read again when
+    /// needed); does nothing during a transaction, whose pages are in use. Returns whether memory was freed.
+    @discardableResult
+    public func releaseMemory() -> Bool {
+        guard state == .none, !closed else { return false }
+        pager.releaseMemory()
+        return true
+    }
+
+    /// The number of pages in this connection's page cache.
+    public var cachedPageCount: Int { pager.cache.count }
+
     /// The state of the write-ahead log.
     public var walStatus: WALStatus { shared.status() }
 

@@ -246,6 +246,14 @@ package final class Pager {
         committedHeader = parsed
     }
 
+    /// Drops every cached page and frees the memory that held them (pages are read again when needed). Only
+    /// between transactions.
+    package func releaseMemory() {
+        cache.releaseMemory()
+        header = committedHeader
+        reloadGeneration &+= 1
+    }
+
     /// Drops every cached page (clean ones are read again when needed).
     package func dropCache() {
         cache.removeAll()

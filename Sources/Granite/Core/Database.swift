@@ -33,6 +33,12 @@ public final class Database {
     var persistenceSQLCache: [PersistenceSQLKey: String] = [:]
     /// Primary and unique keys used by the query interface, valid for one schema version.
     var keyCache = DatabaseKeyCache()
+    /// The result code and message of the latest failure, nil after a success (Database+LastError.swift).
+    var lastError: DatabaseError?
+    /// The date of the current transaction, taken on first request (Database+TransactionDate.swift).
+    var transactionDateResult: Result<Date, any Error>?
+    /// The schema source that customizes schema introspection (Database+SchemaSource.swift).
+    public internal(set) var schemaSource: (any DatabaseSchemaSource)?
 
     init(connection: SQLConnection, configuration: Configuration, description: String) throws {
         self.connection = connection
@@ -46,6 +52,7 @@ public final class Database {
         }
         connection.textCompressionThreshold = configuration.jsonCompressionThreshold
         isReadOnly = configuration.readonly
+        schemaSource = configuration.schemaSource
     }
 
     // MARK: Changes
@@ -175,7 +182,7 @@ public final class Database {
                     "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
                 sql: sql)
         } catch {
-            throw DatabaseError.from(error, sql: sql)
+            throw noteFailure(DatabaseError.from(error, sql: sql))
         }
     }
 
@@ -183,6 +190,7 @@ public final class Database {
 
     /// Called before each execution: refuses writes on read-only access, and traces.
     func statementWillExecute(_ statement: Statement) throws {
+        if lastError != nil { lastError = nil }
         if isReadOnly && !statement.isReadonly {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,
@@ -194,7 +202,9 @@ public final class Database {
     }
 
     /// Called when an execution completes.
-    func statementDidFinish(_ statement: Statement) {}
+    func statementDidFinish(_ statement: Statement) {
+        if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+    }
 
     /// Whether profile events are traced.
     var isProfiling: Bool { traceOptions.contains(.profile) && traceHandler != nil }
@@ -210,9 +220,11 @@ public final class Database {
 
     /// The error thrown for a failed execution, with the statement's SQL and arguments.
     func failure(_ error: any Error, in statement: Statement) -> any Error {
-        DatabaseError.from(
-            error, sql: statement.sql, arguments: statement.arguments,
-            publicArguments: configuration.publicStatementArguments)
+        if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+        return noteFailure(
+            DatabaseError.from(
+                error, sql: statement.sql, arguments: statement.arguments,
+                publicArguments: configuration.publicStatementArguments))
     }
 
     func noColumnError(_ statement: Statement) -> DatabaseError {
@@ -321,6 +333,7 @@ public final class Database {
     /// Commits the current transaction.
     public func commit() throws {
         if connection.isInSnapshotRead {
+            transactionDateResult = nil
             try wrap { try connection.endSnapshotRead() }
             return
         }
@@ -330,6 +343,7 @@ public final class Database {
     /// Rolls the current transaction back (does nothing outside a transaction).
     public func rollback() throws {
         if connection.isInSnapshotRead {
+            transactionDateResult = nil
             try wrap { try connection.endSnapshotRead() }
             return
         }
@@ -398,8 +412,24 @@ public final class Database {
         }
     }
 
-    /// Runs `block` with writes refused (`SQLITE_READONLY`).
-    func readOnly<T>(_ block: () throws -> T) rethrows -> T {
+    /// Runs `block` with writes refused: a statement that writes throws `SQLITE_READONLY` ("attempt to write a
+    /// readonly database"). Calls nest; writes are allowed again when the outermost call returns.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.readOnly { try Player.fetchAll(db) }   // an insert in here would throw
+    /// }
+    /// ```
+    ///
+    /// - Parameter block: The closure that reads.
+    /// - Returns: What `block` returns.
+    /// - Throws: What `block` throws.
+    public func readOnly<T>(_ block: () throws -> T) throws -> T {
+        try refusingWrites(block)
+    }
+
+    /// Runs `block` with writes refused (`SQLITE_READONLY`): ``readOnly(_:)`` for non-throwing callers.
+    func refusingWrites<T>(_ block: () throws -> T) rethrows -> T {
         let wasReadOnly = isReadOnly
         isReadOnly = true
         defer { isReadOnly = wasReadOnly }
@@ -409,13 +439,16 @@ public final class Database {
     /// Runs `block` on a stable snapshot with writes refused: the isolation of `read`.
     func isolatedRead<T>(_ block: () throws -> T) throws -> T {
         try wrap { try connection.beginSnapshotRead() }
-        defer { try? connection.endSnapshotRead() }
-        return try readOnly(block)
+        defer {
+            try? connection.endSnapshotRead()
+            transactionDateResult = nil
+        }
+        return try refusingWrites(block)
     }
 
     /// Runs `block` with writes refused, on one snapshot when `isolated`.
     func readAccess<T>(isolated: Bool, _ block: () throws -> T) throws -> T {
-        isolated ? try isolatedRead(block) : try readOnly(block)
+        isolated ? try isolatedRead(block) : try refusingWrites(block)
     }
 
     /// Runs `block` in a write transaction, committed when it returns.
@@ -433,7 +466,7 @@ public final class Database {
         do {
             return try body()
         } catch {
-            throw DatabaseError.from(error)
+            throw noteFailure(DatabaseError.from(error))
         }
     }
 }

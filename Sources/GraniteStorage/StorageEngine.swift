@@ -293,6 +293,10 @@ public final class StorageEngine {
         return true
     }
 
+    /// The stop requests of this connection: ``InterruptFlag/set()`` may be called from any thread, and makes the
+    /// running operation throw ``StorageError/interrupted`` at its next tree cursor move to another page.
+    public var interruption: InterruptFlag { pager.interruption }
+
     /// The number of pages in this connection's page cache.
     public var cachedPageCount: Int { pager.cache.count }
 

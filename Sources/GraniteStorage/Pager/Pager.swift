@@ -82,6 +82,9 @@ package final class Pager {
     /// The number of pages in the database (header page included).
     package var pageCount: UInt32 { header.pageCount }
 
+    /// The stop requests of this connection, checked by tree cursors (see ``InterruptFlag``).
+    package let interruption = InterruptFlag()
+
     /// The number of pages the cache keeps between operations.
     package var cacheCapacity: Int {
         get { cache.capacity }

@@ -5,7 +5,7 @@
 /// let count = try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
 /// ```
 public final class AnyDatabaseReader {
-    private let base: any DatabaseReader
+    let base: any DatabaseReader
 
     /// A reader that forwards to `base`.
     public init(_ base: any DatabaseReader) {

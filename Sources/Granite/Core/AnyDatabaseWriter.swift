@@ -5,7 +5,7 @@
 /// try writer.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
 /// ```
 public final class AnyDatabaseWriter {
-    private let base: any DatabaseWriter
+    let base: any DatabaseWriter
 
     /// A writer that forwards to `base`.
     public init(_ base: any DatabaseWriter) {

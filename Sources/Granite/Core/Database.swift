@@ -191,6 +191,7 @@ public final class Database {
     /// Called before each execution: refuses writes on read-only access, and traces.
     func statementWillExecute(_ statement: Statement) throws {
         if lastError != nil { lastError = nil }
+        if connection.engine.interruption.isSet { withdrawInterruptIfIdle() }
         if isReadOnly && !statement.isReadonly {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,

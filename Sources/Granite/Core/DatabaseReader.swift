@@ -29,6 +29,10 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Runs `value` without isolation; may be called from inside another access.
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
+
+    /// Stops the statements running on the reader's connections, from any thread: see
+    /// ``DatabaseQueue/interrupt()``.
+    func interrupt()
 }
 
 /// A type that writes to the database: ``DatabaseQueue`` and ``DatabasePool``.

@@ -16,7 +16,7 @@ import GraniteStorage
 /// A snapshot has its own connection, whose read transaction stays open until the snapshot is deallocated
 /// or closed: keep snapshots short-lived, as the log cannot be fully checkpointed while one lives.
 public final class DatabaseSnapshot {
-    private let reader: SerializedDatabase
+    let reader: SerializedDatabase
     /// The configuration of the snapshot's connection (read-only).
     public let configuration: Configuration
     /// The path of the database file.

@@ -5,7 +5,7 @@ extension Database {
     /// the statements running when it is called and those that start before they all end. Called when a
     /// statement starts and a request is pending.
     func withdrawInterruptIfIdle() {
-        if connection.transactionState.statementReads == 0 { connection.engine.interruption.clear() }
+        if connection.transactionState.statementReads == 0 { interruption.clear() }
     }
 }
 

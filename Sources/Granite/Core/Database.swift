@@ -39,11 +39,15 @@ public final class Database {
     var transactionDateResult: Result<Date, any Error>?
     /// The schema source that customizes schema introspection (Database+SchemaSource.swift).
     public internal(set) var schemaSource: (any DatabaseSchemaSource)?
+    /// The engine's stop requests, held here so that each statement start checks it without a retain
+    /// (Database+Interrupt.swift).
+    let interruption: InterruptFlag
 
     init(connection: SQLConnection, configuration: Configuration, description: String) throws {
         self.connection = connection
         self.configuration = configuration
         self.description = description
+        interruption = connection.engine.interruption
         connection.foreignKeysEnabled = configuration.foreignKeysEnabled
         if let threshold = configuration.jsonCompressionThreshold, threshold < 0 {
             throw DatabaseError(
@@ -191,7 +195,7 @@ public final class Database {
     /// Called before each execution: refuses writes on read-only access, and traces.
     func statementWillExecute(_ statement: Statement) throws {
         if lastError != nil { lastError = nil }
-        if connection.engine.interruption.isSet { withdrawInterruptIfIdle() }
+        if interruption.isSet { withdrawInterruptIfIdle() }
         if isReadOnly && !statement.isReadonly {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,

@@ -34,7 +34,11 @@ public final class Database {
     /// Primary and unique keys used by the query interface, valid for one schema version.
     var keyCache = DatabaseKeyCache()
     /// The result code and message of the latest failure, nil after a success (Database+LastError.swift).
-    var lastError: DatabaseError?
+    var lastError: DatabaseError? {
+        didSet { hasLastError = lastError != nil }
+    }
+    /// Whether ``lastError`` is set: a flag that each statement start tests more cheaply than the optional.
+    private(set) var hasLastError = false
     /// The date of the current transaction, taken on first request (Database+TransactionDate.swift).
     var transactionDateResult: Result<Date, any Error>?
     /// The schema source that customizes schema introspection (Database+SchemaSource.swift).
@@ -194,7 +198,7 @@ public final class Database {
 
     /// Called before each execution: refuses writes on read-only access, and traces.
     func statementWillExecute(_ statement: Statement) throws {
-        if lastError != nil { lastError = nil }
+        if hasLastError { lastError = nil }
         if interruption.isSet { withdrawInterruptIfIdle() }
         if isReadOnly && !statement.isReadonly {
             throw DatabaseError(

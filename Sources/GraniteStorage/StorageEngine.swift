@@ -284,6 +284,22 @@ public final class StorageEngine {
         try shared.checkpoint(mode, durability: durability)
     }
 
+    /// Frees the page cache of this connection when no transaction is in progress (pages are read again when
+    /// needed); does nothing during a transaction, whose pages are in use. Returns whether memory was freed.
+    @discardableResult
+    public func releaseMemory() -> Bool {
+        guard state == .none, !closed else { return false }
+        pager.releaseMemory()
+        return true
+    }
+
+    /// The stop requests of this connection: ``InterruptFlag/set()`` may be called from any thread, and makes the
+    /// running operation throw ``StorageError/interrupted`` at its next tree cursor move to another page.
+    public var interruption: InterruptFlag { pager.interruption }
+
+    /// The number of pages in this connection's page cache.
+    public var cachedPageCount: Int { pager.cache.count }
+
     /// The state of the write-ahead log.
     public var walStatus: WALStatus { shared.status() }
 

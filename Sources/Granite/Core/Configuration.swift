@@ -90,6 +90,30 @@ public struct Configuration: Sendable {
     /// ```
     public var jsonCompressionThreshold: Int? = 128
 
+    // MARK: GRDB scheduling and clocks (Configuration+GRDB.swift documents what they mean to Granite)
+
+    /// Where ``Database/transactionDate`` gets its dates (default: the system clock).
+    ///
+    /// ```swift
+    /// config.transactionClock = .custom { _ in Date(timeIntervalSince1970: 0) }
+    /// ```
+    public var transactionClock: any TransactionClock = .default
+
+    /// Whether the database listens to ``Database/suspendNotification`` and ``Database/resumeNotification``
+    /// (default false). Granite never holds a lock on a file between accesses, so suspension changes nothing.
+    public var observesSuspensionNotifications = false
+
+    /// The dispatch queue that database accesses target (default nil: a global queue of quality ``qos``).
+    /// Granite runs its accesses on its own serial queues; the value is kept for compatibility.
+    public var targetQueue: DispatchQueue?
+
+    /// The dispatch queue that writes target (default nil: ``targetQueue``). Kept for compatibility.
+    public var writeTargetQueue: DispatchQueue?
+
+    /// Customizes schema introspection, such as the primary key of views (default nil). See
+    /// ``DatabaseSchemaSource``.
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     /// Functions run on each new connection, in order.
     var setups: [@Sendable (Database) throws -> Void] = []
 
@@ -134,5 +158,9 @@ extension Database {
         case immediateError
         /// Retry for up to the given number of seconds.
         case timeout(Double)
+        /// Ask `callback`, with the number of tries so far, whether to try again. Granite's connections of one
+        /// process wait for each other inside the engine (up to its default busy time-out) without calling
+        /// back; the callback is accepted for compatibility and not called.
+        case callback(BusyCallback)
     }
 }

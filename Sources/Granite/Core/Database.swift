@@ -33,11 +33,25 @@ public final class Database {
     var persistenceSQLCache: [PersistenceSQLKey: String] = [:]
     /// Primary and unique keys used by the query interface, valid for one schema version.
     var keyCache = DatabaseKeyCache()
+    /// The result code and message of the latest failure, nil after a success (Database+LastError.swift).
+    var lastError: DatabaseError? {
+        didSet { hasLastError = lastError != nil }
+    }
+    /// Whether ``lastError`` is set: a flag that each statement start tests more cheaply than the optional.
+    private(set) var hasLastError = false
+    /// The date of the current transaction, taken on first request (Database+TransactionDate.swift).
+    var transactionDateResult: Result<Date, any Error>?
+    /// The schema source that customizes schema introspection (Database+SchemaSource.swift).
+    public internal(set) var schemaSource: (any DatabaseSchemaSource)?
+    /// The engine's stop requests, held here so that each statement start checks it without a retain
+    /// (Database+Interrupt.swift).
+    let interruption: InterruptFlag
 
     init(connection: SQLConnection, configuration: Configuration, description: String) throws {
         self.connection = connection
         self.configuration = configuration
         self.description = description
+        interruption = connection.engine.interruption
         connection.foreignKeysEnabled = configuration.foreignKeysEnabled
         if let threshold = configuration.jsonCompressionThreshold, threshold < 0 {
             throw DatabaseError(
@@ -46,6 +60,7 @@ public final class Database {
         }
         connection.textCompressionThreshold = configuration.jsonCompressionThreshold
         isReadOnly = configuration.readonly
+        schemaSource = configuration.schemaSource
         addStandardFunctionsAndCollations()
     }
 
@@ -176,7 +191,7 @@ public final class Database {
                     "Multiple statements found. To execute multiple statements, use Database.execute(sql:) instead.",
                 sql: sql)
         } catch {
-            throw DatabaseError.from(error, sql: sql)
+            throw noteFailure(DatabaseError.from(error, sql: sql))
         }
     }
 
@@ -184,6 +199,8 @@ public final class Database {
 
     /// Called before each execution: refuses writes on read-only access, and traces.
     func statementWillExecute(_ statement: Statement) throws {
+        if hasLastError { lastError = nil }
+        if interruption.isSet { withdrawInterruptIfIdle() }
         if isReadOnly && !statement.isReadonly {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,
@@ -195,7 +212,9 @@ public final class Database {
     }
 
     /// Called when an execution completes.
-    func statementDidFinish(_ statement: Statement) {}
+    func statementDidFinish(_ statement: Statement) {
+        if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+    }
 
     /// Whether profile events are traced.
     var isProfiling: Bool { traceOptions.contains(.profile) && traceHandler != nil }
@@ -211,9 +230,11 @@ public final class Database {
 
     /// The error thrown for a failed execution, with the statement's SQL and arguments.
     func failure(_ error: any Error, in statement: Statement) -> any Error {
-        DatabaseError.from(
-            error, sql: statement.sql, arguments: statement.arguments,
-            publicArguments: configuration.publicStatementArguments)
+        if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+        return noteFailure(
+            DatabaseError.from(
+                error, sql: statement.sql, arguments: statement.arguments,
+                publicArguments: configuration.publicStatementArguments))
     }
 
     func noColumnError(_ statement: Statement) -> DatabaseError {
@@ -322,6 +343,7 @@ public final class Database {
     /// Commits the current transaction.
     public func commit() throws {
         if connection.isInSnapshotRead {
+            transactionDateResult = nil
             try wrap { try connection.endSnapshotRead() }
             return
         }
@@ -331,6 +353,7 @@ public final class Database {
     /// Rolls the current transaction back (does nothing outside a transaction).
     public func rollback() throws {
         if connection.isInSnapshotRead {
+            transactionDateResult = nil
             try wrap { try connection.endSnapshotRead() }
             return
         }
@@ -399,8 +422,24 @@ public final class Database {
         }
     }
 
-    /// Runs `block` with writes refused (`SQLITE_READONLY`).
-    func readOnly<T>(_ block: () throws -> T) rethrows -> T {
+    /// Runs `block` with writes refused: a statement that writes throws `SQLITE_READONLY` ("attempt to write a
+    /// readonly database"). Calls nest; writes are allowed again when the outermost call returns.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.readOnly { try Player.fetchAll(db) }   // an insert in here would throw
+    /// }
+    /// ```
+    ///
+    /// - Parameter block: The closure that reads.
+    /// - Returns: What `block` returns.
+    /// - Throws: What `block` throws.
+    public func readOnly<T>(_ block: () throws -> T) throws -> T {
+        try refusingWrites(block)
+    }
+
+    /// Runs `block` with writes refused (`SQLITE_READONLY`): ``readOnly(_:)`` for non-throwing callers.
+    func refusingWrites<T>(_ block: () throws -> T) rethrows -> T {
         let wasReadOnly = isReadOnly
         isReadOnly = true
         defer { isReadOnly = wasReadOnly }
@@ -410,13 +449,16 @@ public final class Database {
     /// Runs `block` on a stable snapshot with writes refused: the isolation of `read`.
     func isolatedRead<T>(_ block: () throws -> T) throws -> T {
         try wrap { try connection.beginSnapshotRead() }
-        defer { try? connection.endSnapshotRead() }
-        return try readOnly(block)
+        defer {
+            try? connection.endSnapshotRead()
+            transactionDateResult = nil
+        }
+        return try refusingWrites(block)
     }
 
     /// Runs `block` with writes refused, on one snapshot when `isolated`.
     func readAccess<T>(isolated: Bool, _ block: () throws -> T) throws -> T {
-        isolated ? try isolatedRead(block) : try readOnly(block)
+        isolated ? try isolatedRead(block) : try refusingWrites(block)
     }
 
     /// Runs `block` in a write transaction, committed when it returns.
@@ -434,7 +476,7 @@ public final class Database {
         do {
             return try body()
         } catch {
-            throw DatabaseError.from(error)
+            throw noteFailure(DatabaseError.from(error))
         }
     }
 }

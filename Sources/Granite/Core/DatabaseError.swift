@@ -336,6 +336,7 @@ extension DatabaseError {
             case .notFound, .alreadyExists: code = .SQLITE_ERROR
             case .locked, .busy: code = .SQLITE_BUSY
             case .readOnly: code = .SQLITE_READONLY
+            case .interrupted: code = .SQLITE_INTERRUPT
             }
             message = error.description
         default:

@@ -15,7 +15,7 @@ import GraniteStorage
 /// ```
 public final class DatabasePool: DatabaseWriter {
     let writer: SerializedDatabase
-    private let readerPool: ReaderPool
+    let readerPool: ReaderPool
     /// The configuration the database was opened with.
     public let configuration: Configuration
     /// The path of the database file.
@@ -138,7 +138,7 @@ public final class DatabasePool: DatabaseWriter {
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
         if writer.isReentrant { return try writer.reentrantSync(value) }
         if let reader = readerPool.currentReader { return try reader.reentrantSync(value) }
-        return try readerPool.withReader { reader in try reader.sync { db in try db.readOnly { try value(db) } } }
+        return try readerPool.withReader { reader in try reader.sync { db in try db.refusingWrites { try value(db) } } }
     }
 
     // MARK: Writing
@@ -240,6 +240,13 @@ final class ReaderPool: @unchecked Sendable {
         return readers.first { $0.isReentrant }
     }
 
+    /// Every reader made so far, busy or not.
+    var readers: [SerializedDatabase] {
+        condition.lock()
+        defer { condition.unlock() }
+        return all
+    }
+
     /// A reader, waiting while all are busy or a barrier runs.
     func acquire() throws -> SerializedDatabase {
         condition.lock()
@@ -302,6 +309,16 @@ final class ReaderPool: @unchecked Sendable {
             condition.unlock()
         }
         return try body()
+    }
+
+    /// Closes the readers that are not busy and forgets them (new ones are made on demand).
+    func closeIdleReaders() {
+        condition.lock()
+        let idle = available
+        available.removeAll()
+        all.removeAll { reader in idle.contains { $0 === reader } }
+        condition.unlock()
+        for reader in idle { try? reader.sync { db in try db.close() } }
     }
 
     /// Closes every reader.

@@ -29,6 +29,10 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Runs `value` without isolation; may be called from inside another access.
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
+
+    /// Stops the statements running on the reader's connections, from any thread: see
+    /// ``DatabaseQueue/interrupt()``.
+    func interrupt()
 }
 
 /// A type that writes to the database: ``DatabaseQueue`` and ``DatabasePool``.
@@ -55,6 +59,11 @@ public protocol DatabaseWriter: DatabaseReader {
 
     /// Runs `updates` outside of any transaction; may be called from inside another access.
     func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T
+
+    /// From a write access outside of any transaction, runs `value` on the database as the writer sees it now,
+    /// concurrently with the writes that follow when the writer allows it (a pool), right away otherwise (a
+    /// queue). Called elsewhere, `value` receives a `SQLITE_MISUSE` error.
+    func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
 }
 
 extension DatabaseWriter {

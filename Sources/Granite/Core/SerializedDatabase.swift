@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GraniteStorage
 
 /// One database connection and the serial queue that guards it: every access runs on the queue, one at a
 /// time.
@@ -11,9 +12,18 @@ final class SerializedDatabase: @unchecked Sendable {
     /// The thread currently running an access (guarded by `lock`), to detect reentrant calls.
     private var activeThread: pthread_t?
 
+    /// The stop requests of the connection, set from any thread by ``interrupt()``.
+    private let interruption: InterruptFlag
+
     init(database: Database, label: String, qos: DispatchQoS) {
         db = database
         queue = DispatchQueue(label: label, qos: qos)
+        interruption = database.connection.engine.interruption
+    }
+
+    /// Stops the statement the connection runs, from any thread (see ``DatabaseReader/interrupt()``).
+    func interrupt() {
+        interruption.set()
     }
 
     /// The connection's description.

@@ -40,6 +40,7 @@ public final class TreeCursor {
     @discardableResult
     public func first() throws -> Bool {
         try pager.prepareForRead()
+        try pager.interruption.check()
         try pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: false)
@@ -50,6 +51,7 @@ public final class TreeCursor {
     @discardableResult
     public func last() throws -> Bool {
         try pager.prepareForRead()
+        try pager.interruption.check()
         try pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: true)
@@ -106,6 +108,8 @@ public final class TreeCursor {
                 return try load(leaf)
             }
         }
+        // Leaving the leaf: the place where a long scan notices a stop request.
+        try pager.interruption.check()
         try pager.safePoint()
         if generation != tree.context.generation {
             // The tree changed: find our place again from the saved key.
@@ -121,6 +125,7 @@ public final class TreeCursor {
     public func previous() throws -> Bool {
         guard isValid else { return false }
         try pager.prepareForRead()
+        try pager.interruption.check()
         try pager.safePoint()
         if generation != tree.context.generation {
             _ = try reseek()
@@ -185,6 +190,7 @@ public final class TreeCursor {
 
     private func seek(_ key: SearchKey) throws -> Bool {
         try pager.prepareForRead()
+        try pager.interruption.check()
         try pager.safePoint()
         let (leaf, index, found) = try tree.descend(key, path)
         // On the leaf the search stopped in (the common case) the entry is loaded straight from it.

@@ -162,6 +162,19 @@ final class PageCache {
         dirtyFrames.removeAll()
     }
 
+    /// Drops every page and frees every page buffer; frames get a new buffer when next used. Only between
+    /// transactions: dirty pages are dropped like the others.
+    func releaseMemory() {
+        removeAll()
+        for f in 0..<frameCount {
+            if let buffer = buffers[f] {
+                buffer.deallocate()
+                buffers[f] = nil
+            }
+        }
+        allocated = 0
+    }
+
     /// Evicts pages until at most `capacity` remain. Clean pages go first; dirty
     /// pages are handed to `spill` (which must write them) before they go.
     func evict(spill: ([(number: PageNumber, image: UnsafeMutableRawPointer)]) throws -> Void) throws {

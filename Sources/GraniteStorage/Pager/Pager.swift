@@ -82,6 +82,9 @@ package final class Pager {
     /// The number of pages in the database (header page included).
     package var pageCount: UInt32 { header.pageCount }
 
+    /// The stop requests of this connection, checked by tree cursors (see ``InterruptFlag``).
+    package let interruption = InterruptFlag()
+
     /// The number of pages the cache keeps between operations.
     package var cacheCapacity: Int {
         get { cache.capacity }
@@ -244,6 +247,14 @@ package final class Pager {
         let parsed = try FileHeader(reading: first)
         header = parsed
         committedHeader = parsed
+    }
+
+    /// Drops every cached page and frees the memory that held them (pages are read again when needed). Only
+    /// between transactions.
+    package func releaseMemory() {
+        cache.releaseMemory()
+        header = committedHeader
+        reloadGeneration &+= 1
     }
 
     /// Drops every cached page (clean ones are read again when needed).

@@ -33,6 +33,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A tree or header was touched with no transaction in progress, or a ``StorageTransaction`` was used after it
     /// ended (begin one with ``StorageEngine/beginRead()`` or ``StorageEngine/beginWrite()``).
     case noActiveTransaction
+    /// The operation was stopped by ``InterruptFlag/set()`` (SQLite's `sqlite3_interrupt`).
+    case interrupted
 
     public var description: String {
         switch self {
@@ -62,6 +64,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "database is busy: \(reason)"
         case .noActiveTransaction:
             return "no transaction is in progress"
+        case .interrupted:
+            return "interrupted"
         }
     }
 }

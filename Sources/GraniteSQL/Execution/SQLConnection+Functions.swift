@@ -29,9 +29,9 @@ extension SQLConnection {
     }
 
     /// Runs `body` with this connection's registrations visible to the compiler (see
-    /// ``SQLFunctionRegistry/current``). Binding costs about a thousand instructions, so it is skipped when there
-    /// is nothing to bind or the connection is bound already: an embedder that runs many statements in one
-    /// access (Granite's database accesses) binds once around the access.
+    /// ``SQLFunctionRegistry/current``). Binding writes a per-thread slot and is skipped when there is nothing to
+    /// bind or the connection is bound already: an embedder that runs many statements in one access (Granite's
+    /// database accesses) binds once around the access.
     @inline(__always)
     package func withFunctionRegistry<R>(_ body: () throws -> R) rethrows -> R {
         try functionScope.bind(body)

@@ -3,6 +3,14 @@
 
 import GraniteStorage
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A scalar or aggregate SQL function defined by the application.
 ///
 /// Compiled calls hold the function object itself, so a statement keeps calling the function it was compiled
@@ -107,14 +115,11 @@ package struct SQLUserFunctionError: Error, Sendable, CustomStringConvertible {
 ///
 /// The compiler finds them through ``current``, the registry of the connection whose ``SQLFunctionScope`` is
 /// bound (see `SQLConnection.withFunctionRegistry`): functions and collations are looked up by name deep inside
-/// schema and query compilation, and reaching them through a task-local spares every resolver and scope a
+/// schema and query compilation, and reaching them through a per-thread slot spares every resolver and scope a
 /// parameter that almost all connections leave empty.
 package struct SQLFunctionRegistry: Sendable {
-    /// The scope bound by the connection that is compiling or running a statement, if it has registrations.
-    @TaskLocal static var boundScope: SQLFunctionScope?
-
     /// The registry of the connection compiling the current statement, if it has registrations.
-    package static var current: SQLFunctionRegistry? { boundScope?.registry }
+    package static var current: SQLFunctionRegistry? { BoundFunctionScope.current?.registry }
 
     /// The functions, by ASCII-lowercased name.
     private var functions: [String: [SQLCustomFunction]] = [:]
@@ -212,13 +217,39 @@ package final class SQLFunctionScope: @unchecked Sendable {
 
     /// Runs `body` with this scope bound (see ``needsBinding``).
     func bindNow<R>(_ body: () throws -> R) rethrows -> R {
-        let outer = SQLFunctionRegistry.boundScope
+        let outer = BoundFunctionScope.current
         outer?.isBound = false
         isBound = true
+        BoundFunctionScope.current = self
         defer {
+            BoundFunctionScope.current = outer
             isBound = false
             outer?.isBound = true
         }
-        return try SQLFunctionRegistry.$boundScope.withValue(self, operation: body)
+        return try body()
+    }
+}
+
+/// The scope bound on the current thread, in a thread-specific slot.
+///
+/// Statements compile and run synchronously inside the binding, on the thread that made it, so a per-thread
+/// slot is enough; it costs a few dozen instructions per binding where a task-local costs about a thousand. The
+/// slot holds the scope unretained: the binding's caller (the connection) keeps it alive while it is bound.
+private enum BoundFunctionScope {
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    static var current: SQLFunctionScope? {
+        get {
+            guard let pointer = pthread_getspecific(key) else { return nil }
+            return Unmanaged<SQLFunctionScope>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        set {
+            _ = pthread_setspecific(key, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
+        }
     }
 }

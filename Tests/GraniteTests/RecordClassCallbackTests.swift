@@ -4,36 +4,19 @@ import XCTest
 
 private typealias Player = RecordClassFixtures.Player
 private typealias ProPlayer = RecordClassFixtures.ProPlayer
-private typealias PartialPlayer = RecordClassFixtures.PartialPlayer
 private typealias LoggedPlayer = RecordClassFixtures.LoggedPlayer
 private typealias PlayerForgettingSuper = RecordClassFixtures.PlayerForgettingSuper
 private typealias PlayerSkippingInsert = RecordClassFixtures.PlayerSkippingInsert
 private typealias ValidatingPlayer = RecordClassFixtures.ValidatingPlayer
 private typealias ReplacingPlayer = RecordClassFixtures.ReplacingPlayer
-private typealias Measure = RecordClassFixtures.Measure
-private typealias Unencodable = RecordClassFixtures.Unencodable
 private typealias Note = RecordClassFixtures.Note
 private typealias PlayerStruct = RecordClassFixtures.PlayerStruct
 
 final class RecordClassCallbackTests: XCTestCase {
-    private func makeDatabase() throws -> DatabaseQueue {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INTEGER NOT NULL);
-                    CREATE TABLE proPlayer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL,
-                        team TEXT);
-                    CREATE TABLE measure (value REAL);
-                    """)
-        }
-        return dbQueue
-    }
-
     // MARK: - Callbacks
 
     func testCallbacksCallingSuper() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = LoggedPlayer(name: "Arthur", score: 10)
             try player.insert(db)
@@ -86,7 +69,7 @@ final class RecordClassCallbackTests: XCTestCase {
     }
 
     func testChangesTrackingNeedsSuperAroundInsert() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = PlayerForgettingSuper(name: "Arthur", score: 10)
             try player.insert(db)
@@ -97,7 +80,7 @@ final class RecordClassCallbackTests: XCTestCase {
     }
 
     func testAroundCallbackThatDoesNotPersist() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = PlayerSkippingInsert(name: "Arthur", score: 10)
             XCTAssertThrowsError(try player.insert(db)) { error in
@@ -109,7 +92,7 @@ final class RecordClassCallbackTests: XCTestCase {
     }
 
     func testFailedWritesKeepTheChanges() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = ValidatingPlayer(name: "", score: 10)
             XCTAssertThrowsError(try player.insert(db)) { XCTAssertTrue($0 is ValidatingPlayer.EmptyName) }
@@ -131,7 +114,7 @@ final class RecordClassCallbackTests: XCTestCase {
     // MARK: - Conflict policy
 
     func testConflictPolicy() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         let recorder = SQLRecorder()
         recorder.record(dbQueue)
         try dbQueue.write { db in
@@ -158,7 +141,7 @@ final class RecordClassCallbackTests: XCTestCase {
     // MARK: - Subclass of a subclass
 
     func testSubclassOfSubclass() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         let recorder = SQLRecorder()
         recorder.record(dbQueue)
         try dbQueue.write { db in
@@ -199,7 +182,7 @@ final class RecordClassCallbackTests: XCTestCase {
     // MARK: - Hidden rowid
 
     func testHiddenRowID() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         let recorder = SQLRecorder()
         recorder.record(dbQueue)
         try dbQueue.write { db in
@@ -229,7 +212,7 @@ final class RecordClassCallbackTests: XCTestCase {
     // MARK: - Records and Codable records
 
     func testRecordClassAndCodableStructShareATable() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = Player(name: "Arthur", score: 10)
             try player.insert(db)

@@ -2,6 +2,21 @@ import Granite
 
 /// The Record subclasses and records that the Record class tests share.
 enum RecordClassFixtures {
+    /// An in-memory database with the tables of the fixtures: player, proPlayer and measure.
+    static func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INTEGER NOT NULL);
+                    CREATE TABLE proPlayer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL,
+                        team TEXT);
+                    CREATE TABLE measure (value REAL);
+                    """)
+        }
+        return dbQueue
+    }
+
     /// A Record subclass as GRDB's documentation writes them: auto-incremented id stored by `didInsert`.
     class Player: Record {
         var id: Int64?

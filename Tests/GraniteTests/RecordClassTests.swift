@@ -5,35 +5,14 @@ import XCTest
 private typealias Player = RecordClassFixtures.Player
 private typealias ProPlayer = RecordClassFixtures.ProPlayer
 private typealias PartialPlayer = RecordClassFixtures.PartialPlayer
-private typealias LoggedPlayer = RecordClassFixtures.LoggedPlayer
-private typealias PlayerForgettingSuper = RecordClassFixtures.PlayerForgettingSuper
-private typealias PlayerSkippingInsert = RecordClassFixtures.PlayerSkippingInsert
-private typealias ValidatingPlayer = RecordClassFixtures.ValidatingPlayer
-private typealias ReplacingPlayer = RecordClassFixtures.ReplacingPlayer
 private typealias Measure = RecordClassFixtures.Measure
 private typealias Unencodable = RecordClassFixtures.Unencodable
-private typealias Note = RecordClassFixtures.Note
-private typealias PlayerStruct = RecordClassFixtures.PlayerStruct
 
 final class RecordClassTests: XCTestCase {
-    private func makeDatabase() throws -> DatabaseQueue {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score INTEGER NOT NULL);
-                    CREATE TABLE proPlayer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL,
-                        team TEXT);
-                    CREATE TABLE measure (value REAL);
-                    """)
-        }
-        return dbQueue
-    }
-
     // MARK: - Table
 
     func testTableAndSelection() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             XCTAssertEqual(Player.databaseTableName, "player")
             XCTAssertEqual(ProPlayer.databaseTableName, "proPlayer")
@@ -51,7 +30,7 @@ final class RecordClassTests: XCTestCase {
     // MARK: - Persistence
 
     func testInsertFetchUpdateSaveDeleteExists() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         let recorder = SQLRecorder()
         recorder.record(dbQueue)
         try dbQueue.write { db in
@@ -99,7 +78,7 @@ final class RecordClassTests: XCTestCase {
     }
 
     func testInsertAndFetchReturnsAFreshRecordWithoutChanges() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = Player(name: "Arthur", score: 10)
             let inserted = try player.insertAndFetch(db)
@@ -125,7 +104,7 @@ final class RecordClassTests: XCTestCase {
     }
 
     func testChangesAfterFetch() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             try Player(name: "Arthur", score: 10).insert(db)
 
@@ -159,7 +138,7 @@ final class RecordClassTests: XCTestCase {
     }
 
     func testCursorRecordsKeepTheirOwnReferenceRow() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             try Player(name: "Arthur", score: 10).insert(db)
             try Player(name: "Barbara", score: 20).insert(db)
@@ -175,7 +154,7 @@ final class RecordClassTests: XCTestCase {
     }
 
     func testChangesAfterModificationsAndWrites() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         try dbQueue.write { db in
             let player = Player(name: "Arthur", score: 10)
             try player.insert(db)
@@ -224,7 +203,7 @@ final class RecordClassTests: XCTestCase {
     }
 
     func testUpdateChanges() throws {
-        let dbQueue = try makeDatabase()
+        let dbQueue = try RecordClassFixtures.makeDatabase()
         let recorder = SQLRecorder()
         recorder.record(dbQueue)
         try dbQueue.write { db in

@@ -53,10 +53,10 @@ public struct StorageOptions: Sendable {
 public final class StorageEngine {
     /// The database file.
     public var file: any StorageFile { shared.dbFile }
-    /// The pager over the connection's snapshot.
-    package let pager: Pager
+    /// The pager over the connection's snapshot (replaced only by ``reformat(pageSize:)``).
+    package private(set) var pager: Pager
     /// The path, buffers and hints shared by the connection's tree operations.
-    let treeContext: TreeContext
+    private(set) var treeContext: TreeContext
     let shared: SharedDatabase
     let source: WALPageSource
     private var closed = false
@@ -149,6 +149,33 @@ public final class StorageEngine {
                 )
             }
         }
+    }
+
+    /// Replaces the database, which must hold nothing yet, by a new empty one with pages of `pageSize` bytes:
+    /// what `PRAGMA page_size = N` does before the first table of a new database is created (Granite writes the
+    /// database file when it opens it, where SQLite waits for the first write).
+    ///
+    /// The caller checks that the database holds nothing: every page is discarded.
+    /// - Throws: ``StorageError/invalidArgument(_:)`` when a transaction is in progress or the size is not a
+    ///   power of two in 512…65536; ``StorageError/busy(_:)`` when another connection is open;
+    ///   ``StorageError/readOnly``; I/O errors.
+    package func reformat(pageSize: Int) throws {
+        guard state == .none, !closed else {
+            throw StorageError.invalidArgument("the page size cannot change inside a transaction")
+        }
+        guard pageSize != pager.pageSize else { return }
+        try shared.reformat(pageSize: pageSize, durability: durability)
+        source.beginRead()
+        defer { source.end() }
+        let newPager = try Pager(
+            source: source, cacheSize: pager.cache.capacity, readOnly: pager.isReadOnly,
+            interruption: pager.interruption)
+        newPager.hasSnapshot = false
+        newPager.inWriteTransaction = false
+        pager = newPager
+        treeContext = TreeContext(pager: newPager)
+        cacheFrames = source.snapshot?.limit ?? 0
+        cacheGeneration = source.snapshot?.generation ?? 0
     }
 
     /// An in-memory database (nothing touches the disk).

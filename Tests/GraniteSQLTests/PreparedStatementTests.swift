@@ -41,10 +41,15 @@ final class PreparedStatementTests: XCTestCase {
             "PRAGMA user_version", "PRAGMA table_info(player)", "PRAGMA table_xinfo('player')",
             "PRAGMA index_list(player)", "PRAGMA index_info(player_score)", "PRAGMA foreign_key_list(player)",
             "PRAGMA integrity_check(10)",
+            // Connection settings write nothing to the file: SQLite's sqlite3_stmt_readonly is true for them.
+            "PRAGMA foreign_keys = OFF", "PRAGMA synchronous = FULL", "PRAGMA page_size = 2048", "PRAGMA unknown = 1",
         ] {
             XCTAssertTrue(try db.prepare(sql).isReadOnly, sql)
         }
-        for sql in ["PRAGMA user_version = 3", "PRAGMA foreign_keys = OFF", "INSERT INTO player(name) VALUES ('a')"] {
+        for sql in [
+            "PRAGMA user_version = 3", "PRAGMA journal_mode = wal", "PRAGMA schema_version = 3",
+            "INSERT INTO player(name) VALUES ('a')",
+        ] {
             XCTAssertFalse(try db.prepare(sql).isReadOnly, sql)
         }
     }

@@ -117,20 +117,68 @@ final class DurabilitySettingsTests: XCTestCase {
     func testPageSizePragma() throws {
         try DatabaseQueue().inDatabase { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 4096)
-            // The current size, and sizes SQLite ignores (not a power of two in 512...65536), are accepted.
+            // The current size, and sizes SQLite ignores (not a power of two in 512...65536), change nothing.
             try db.execute(sql: "PRAGMA page_size = 4096")
             try db.execute(sql: "PRAGMA page_size = 1000")
             try db.execute(sql: "PRAGMA page_size = 131072")
-            // On a database that holds nothing yet, SQLite would switch sizes; Granite has written the file.
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 4096)
+            // On a database that holds nothing yet, the size changes, as in SQLite.
+            try db.execute(sql: "PRAGMA page_size = 8192")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 8192)
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+            // Once the database holds something, SQLite ignores the request, and so does Granite.
+            try db.execute(sql: "PRAGMA page_size = 16384")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 8192)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT a FROM t"), 1)
+        }
+    }
+
+    /// GRDB runs `db.execute` in `write` inside a transaction: a new file takes the size there too, and keeps it.
+    func testPageSizePragmaInAWriteTransactionOfANewFile() throws {
+        let path = try makeTemporaryDatabasePath()
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "PRAGMA page_size = 16384")
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try db.execute(sql: "INSERT INTO t VALUES ('kept')")
+        }
+        let reopened = try DatabaseQueue(path: path)
+        try reopened.read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 16384)
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT a FROM t"), "kept")
+        }
+    }
+
+    /// The usual place for the pragma: `prepareDatabase`, which runs on every connection of a pool. The writer
+    /// changes the size of the new file; readers, which open later, find it already at that size.
+    func testPageSizePragmaInPrepareDatabaseOfAPool() throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 2048") }
+        let pool = try DatabasePool(path: try makeTemporaryDatabasePath(), configuration: configuration)
+        try pool.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        XCTAssertEqual(try pool.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 2048)
+        XCTAssertEqual(try pool.write { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 2048)
+    }
+
+    /// Requests Granite cannot carry out are errors, not silently dropped: with other connections open (their
+    /// pages would change under them), or inside a savepoint (whose undo would be lost).
+    func testPageSizePragmaThatCannotBeHonouredIsAnError() throws {
+        let pool = try DatabasePool(path: try makeTemporaryDatabasePath())
+        XCTAssertEqual(try pool.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 4096)
+        try pool.writeWithoutTransaction { db in
             let error = databaseError { try db.execute(sql: "PRAGMA page_size = 8192") }
             XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
             XCTAssertEqual(
                 error?.message,
-                "page_size 8192 cannot be honoured: the database file was created with page size 4096"
+                "page_size 8192 cannot be honoured while other connections to the database are open"
                     + " (set the page size in the options the database is opened with)")
-            // Once the database holds something, SQLite ignores the request, and so does Granite.
-            try db.execute(sql: "CREATE TABLE t(a)")
-            try db.execute(sql: "PRAGMA page_size = 8192")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 4096)
+        }
+        try DatabaseQueue().inDatabase { db in
+            try db.execute(sql: "SAVEPOINT s")
+            let error = databaseError { try db.execute(sql: "PRAGMA page_size = 8192") }
+            XCTAssertEqual(error?.message, "page_size cannot change while statements run or inside a savepoint")
+            try db.execute(sql: "RELEASE s")
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA page_size"), 4096)
         }
     }

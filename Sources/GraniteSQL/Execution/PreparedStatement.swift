@@ -78,20 +78,21 @@ public final class PreparedStatement {
         if holdsRead { connection.releaseStatementRead() }
     }
 
-    /// Whether the statement only reads (a `SELECT`, `EXPLAIN` or reading `PRAGMA`).
+    /// Whether the statement changes nothing in the database file (a `SELECT`, `EXPLAIN`, or a `PRAGMA` other
+    /// than one setting the user version), as SQLite's `sqlite3_stmt_readonly` tells. Connection settings such as
+    /// `PRAGMA foreign_keys = ON` are read-only statements: a read-only connection runs them, as SQLite does.
     public var isReadOnly: Bool {
         switch statement.kind {
         case .select, .explain: return true
-        case .pragma(let p): return p.value == nil || Self.queryPragmas.contains(SchemaNames.key(p.name.name))
+        case .pragma(let p): return p.value == nil || !Self.fileWritingPragmas.contains(SchemaNames.key(p.name.name))
         default: return false
         }
     }
 
-    /// Pragmas whose argument names what they report on (a table, an index) rather than a new setting.
-    private static let queryPragmas: Set<String> = [
-        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
-        "integrity_check", "quick_check",
-    ]
+    /// Pragmas whose setting SQLite writes to the database file (its `sqlite3_stmt_readonly` is false for them).
+    /// `page_size` is not one: it rewrites a file that holds nothing and is otherwise a no-op, and the engine
+    /// refuses the rewrite on a read-only file.
+    private static let fileWritingPragmas: Set<String> = ["user_version", "schema_version", "journal_mode"]
 
     /// The compiled `SELECT`, recompiled when the schema changed since it was built.
     func selectProgram(_ select: SelectStatement) throws -> SelectProgram {

@@ -24,10 +24,11 @@ extension SQLConnection {
     /// `PRAGMA page_size` (the page size of the file) and `PRAGMA page_size = N`.
     ///
     /// As in SQLite, a size that is not a power of two in 512…65536 is ignored, and so is any size once the database
-    /// holds something (a schema change or a user version was ever written). On a database that holds nothing yet,
-    /// SQLite would use the new size; Granite has already written the file with its page size
-    /// (`StorageOptions.pageSize`) when it opened it, so a different size is an error rather than a request
-    /// silently dropped.
+    /// holds something (a schema change or a user version was ever written). On a database that holds nothing yet
+    /// the new size is used: SQLite waits for the first write to create the file, Granite has written it at open,
+    /// so it writes the empty database again with the new size (``StorageEngine/reformat(pageSize:)``). That needs
+    /// this connection to be the only one open, and no savepoint or running statement: otherwise the request is
+    /// an error rather than silently dropped.
     func pageSizePragma(_ argument: String?) throws -> PragmaResult {
         let current = engine.pager.pageSize
         guard let argument else {
@@ -35,10 +36,12 @@ extension SQLConnection {
         }
         let requested = Self.leadingInteger(argument)
         let isValid = requested >= 512 && requested <= 65536 && requested & (requested - 1) == 0
-        guard isValid, requested != Int64(current) else { return ([], []) }
-        if try holdsNothing() {
+        guard isValid, requested != Int64(current), try holdsNothing() else { return ([], []) }
+        do {
+            try reformatStorage(pageSize: Int(requested))
+        } catch StorageError.busy {
             throw SQLExecutionError(
-                "page_size \(requested) cannot be honoured: the database file was created with page size \(current)"
+                "page_size \(requested) cannot be honoured while other connections to the database are open"
                     + " (set the page size in the options the database is opened with)")
         }
         return ([], [])

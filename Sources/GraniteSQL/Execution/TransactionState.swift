@@ -398,6 +398,28 @@ extension SQLConnection {
         report { $0.savepointDidBegin(named: name) }
     }
 
+    /// Replaces the database, which holds nothing, by a new one with pages of `pageSize` bytes (`PRAGMA
+    /// page_size`). Outside a transaction, or at the start of an explicit one (no savepoint, no running
+    /// statement): the explicit transaction's write transaction, which holds nothing, ends and begins again on
+    /// the new database.
+    /// - Throws: ``SQLExecutionError`` when statements run, a savepoint is open, or the engine refuses (another
+    ///   connection is open).
+    func reformatStorage(pageSize: Int) throws {
+        switch transactionState {
+        case .idle:
+            try engine.reformat(pageSize: pageSize)
+        case .explicit(let transaction)
+        where transaction.savepoints.isEmpty && transaction.statementReads == 0 && !transaction.insideSnapshot:
+            try engineRollback()
+            defer { try? beginWriteTransaction() }
+            try engine.reformat(pageSize: pageSize)
+        default:
+            throw SQLExecutionError("page_size cannot change while statements run or inside a savepoint")
+        }
+        clearStatementCache()
+        try reloadCatalog()
+    }
+
     /// `RELEASE name`: commits when `name` is the savepoint that began the transaction.
     func releaseSavepoint(_ name: String) throws {
         guard let position = transactionState.savepointPosition(name),

@@ -38,7 +38,11 @@ package final class Pager {
     @exclusivity(unchecked) var reloadGeneration: UInt64 = 0
 
     /// Opens the pages of `source`, reading and verifying the header page.
-    package init(source: any PageSource, cacheSize: Int, readOnly: Bool = false) throws {
+    /// `interruption` is the connection's stop flag when the pager replaces another of the same connection.
+    package init(
+        source: any PageSource, cacheSize: Int, readOnly: Bool = false, interruption: InterruptFlag = InterruptFlag()
+    ) throws {
+        self.interruption = interruption
         self.pageSize = source.pageSize
         self.source = source
         self.isReadOnly = readOnly
@@ -67,6 +71,7 @@ package final class Pager {
     /// Creates a new database in an empty `source`: writes nothing until the
     /// first commit, and starts with only the header page.
     package init(creatingIn source: any PageSource, cacheSize: Int) {
+        self.interruption = InterruptFlag()
         self.pageSize = source.pageSize
         self.source = source
         self.isReadOnly = false
@@ -83,7 +88,7 @@ package final class Pager {
     package var pageCount: UInt32 { header.pageCount }
 
     /// The stop requests of this connection, checked by tree cursors (see ``InterruptFlag``).
-    package let interruption = InterruptFlag()
+    package let interruption: InterruptFlag
 
     /// The number of pages the cache keeps between operations.
     package var cacheCapacity: Int {

@@ -82,7 +82,9 @@ final class SharedDatabase: @unchecked Sendable {
     let path: String
     let dbFile: any StorageFile
     let walFile: any StorageFile
-    let pageSize: Int
+    /// The page size of the database: fixed once the database holds anything (``reformat(pageSize:durability:)``
+    /// changes it only while a single connection is open and nothing reads or writes).
+    private(set) var pageSize: Int
     let readOnly: Bool
     let autoCheckpointFrames: Int
     let busyTimeout: Double
@@ -231,6 +233,52 @@ final class SharedDatabase: @unchecked Sendable {
         try? dbFile.unlock()
         dbFile.close()
         walFile.close()
+    }
+
+    // MARK: Reformatting
+
+    /// Replaces the database by a new, empty one with pages of `newPageSize` bytes (`PRAGMA page_size` on a
+    /// database that holds nothing yet). The caller has checked that the database holds nothing: the old
+    /// pages are discarded.
+    ///
+    /// The database file is emptied and synced first, then the log is emptied and the new database written as
+    /// its first commit, as at creation. Every state a power cut can leave is an empty database: the old one
+    /// (the old log, or the old file with a log of another page size, which recovery ignores), or none at all
+    /// (created again at the next open). The file's truncation is synced before the new log holds anything
+    /// that could be acknowledged, so a later commit is never paired with the old file's header.
+    /// - Throws: ``StorageError/busy(_:)`` when another connection is open or a transaction is in progress
+    ///   (the database must not change under them), ``StorageError/readOnly``, and I/O errors.
+    func reformat(pageSize newPageSize: Int, durability: Durability) throws {
+        guard !readOnly else { throw StorageError.readOnly }
+        guard PageLayout.isValidPageSize(newPageSize) else {
+            throw StorageError.invalidArgument("page size \(newPageSize) is not a power of two in 512...65536")
+        }
+        // A registered file is held under the registry lock, so that no connection attaches half-way.
+        if registration != nil {
+            try SharedDatabase.registryLock.withLock { try discardPages(newPageSize: newPageSize, durability: durability) }
+        } else {
+            try discardPages(newPageSize: newPageSize, durability: durability)
+        }
+    }
+
+    private func discardPages(newPageSize: Int, durability: Durability) throws {
+        try monitor.withLock {
+            guard connections == 1, !writerActive, !checkpointRunning, readers.values.allSatisfy({ $0 == 0 }) else {
+                throw StorageError.busy("the page size can change only while one connection is open and idle")
+            }
+            if try dbFile.size() > 0 {
+                try dbFile.truncate(to: 0)
+                if durability.syncs { try dbFile.sync() }
+            }
+            try walFile.truncate(to: 0)
+            walHeader = nil
+            index = WALIndex()
+            backfilled = 0
+            readers = [:]
+            generation &+= 1
+            pageSize = newPageSize
+        }
+        try createDatabase(durability: durability)
     }
 
     // MARK: Snapshots and the writer lock

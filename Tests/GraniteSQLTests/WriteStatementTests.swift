@@ -222,6 +222,29 @@ final class WriteStatementTests: XCTestCase {
         XCTAssertEqual(db.lastInsertedRowid, 2)
     }
 
+    /// Scripts written for SQLite (the output of `sqlite3 .dump` ends with `DELETE FROM sqlite_sequence;` and an
+    /// INSERT per AUTOINCREMENT table) read and write the sequence table as `sqlite_sequence`; names starting with
+    /// `sqlite_` are reserved for new objects, as in SQLite.
+    func testSequenceTableAnswersToSQLitesName() throws {
+        let db = try open("CREATE TABLE plain(a)")
+        expectError("no such table: sqlite_sequence") { try db.execute("DELETE FROM sqlite_sequence") }
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, v)")
+        try db.execute("INSERT INTO t(v) VALUES ('a')")
+        try db.execute("DELETE FROM sqlite_sequence; INSERT INTO sqlite_sequence VALUES ('t', 41)")
+        try db.execute("INSERT INTO t(v) VALUES ('b')")
+        XCTAssertEqual(db.lastInsertedRowid, 42)
+        try db.execute("UPDATE SQLITE_SEQUENCE SET seq = 99 WHERE name = 't'")
+        XCTAssertEqual(try rows(db, "SELECT name, seq FROM sqlite_sequence"), [[.text("t"), .integer(99)]])
+        XCTAssertEqual(try rows(db, "SELECT seq FROM granite_sequence"), [[.integer(99)]])
+        for sql in [
+            "CREATE TABLE sqlite_x(a)", "CREATE INDEX sqlite_i ON plain(a)", "ALTER TABLE plain RENAME TO Sqlite_y",
+            "CREATE TABLE sqlite_sequence(name, seq)",
+        ] {
+            let name = sql.split(separator: " ").first { $0.lowercased().hasPrefix("sqlite_") }!
+            expectError("object name reserved for internal use: \(name.prefix { $0 != "(" })") { try db.execute(sql) }
+        }
+    }
+
     /// One prepared INSERT run many times remembers where its `granite_sequence` row is, but must notice when other
     /// statements change, delete, move or rename that row, and when a run fails.
     func testSequenceOfARepeatedStatement() throws {

@@ -63,8 +63,13 @@ package struct SchemaCatalog: Sendable {
     }
 
     /// The table named `name` (ASCII case-insensitive), if any.
+    ///
+    /// `sqlite_sequence` names Granite's `granite_sequence`, as scripts written for SQLite (the output of
+    /// `sqlite3 .dump` among them) read and write it under that name.
     package func table(named name: String) -> TableDefinition? {
-        tablesByKey[SchemaNames.key(name)]
+        let key = SchemaNames.key(name)
+        if let table = tablesByKey[key] { return table }
+        return key == "sqlite_sequence" ? tablesByKey[WriteSession.sequenceTable] : nil
     }
 
     /// The index named `name` (ASCII case-insensitive), if any.

@@ -34,8 +34,10 @@ enum SchemaNames {
         return lower == "rowid" || lower == "oid" || lower == "_rowid_"
     }
 
-    /// Whether `name` starts with the reserved prefix, ignoring ASCII case.
+    /// Whether `name` starts with the reserved prefix, or with SQLite's (`sqlite_`, which SQLite refuses for new
+    /// objects and Granite answers to for its schema and sequence tables), ignoring ASCII case.
     static func isReserved(_ name: String) -> Bool {
-        key(name).hasPrefix(reservedPrefix)
+        let lower = key(name)
+        return lower.hasPrefix(reservedPrefix) || lower.hasPrefix("sqlite_")
     }
 }

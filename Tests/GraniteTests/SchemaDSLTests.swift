@@ -388,21 +388,28 @@ final class SchemaDSLTests: XCTestCase {
         }
     }
 
-    func testDropColumnIsRejectedByTheEngine() throws {
-        // GRDB's SQL is generated, but Granite's engine has no ALTER TABLE … DROP COLUMN: it throws.
+    func testDropColumn() throws {
         try DatabaseQueue().inDatabase { db in
             try db.create(table: "test") { t in
                 t.column("a", .text)
                 t.column("b", .text)
+                t.column("c", .integer).indexed()
             }
+            try db.execute(sql: "INSERT INTO test VALUES ('x', 'y', 1)")
             var queries: [String] = []
             db.trace { queries.append($0.description) }
-            XCTAssertThrowsError(try db.alter(table: "test") { t in t.drop(column: "b") }) { error in
-                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_ERROR)
-                XCTAssertEqual((error as? DatabaseError)?.sql, #"ALTER TABLE "test" DROP COLUMN "b""#)
-            }
+            try db.alter(table: "test") { t in t.drop(column: "b") }
             db.trace(nil)
-            XCTAssertEqual(try db.columns(in: "test").map(\.name), ["a", "b"])
+            XCTAssertEqual(queries, [#"ALTER TABLE "test" DROP COLUMN "b""#])
+            XCTAssertEqual(try db.columns(in: "test").map(\.name), ["a", "c"])
+            XCTAssertEqual(try Row.fetchOne(db, sql: "SELECT * FROM test"), ["a": "x", "c": 1])
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT c FROM test WHERE c = 1"), 1)
+            // An indexed column cannot be dropped (SQLite's message).
+            XCTAssertThrowsError(try db.alter(table: "test") { t in t.drop(column: "c") }) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_ERROR)
+                XCTAssertEqual(
+                    (error as? DatabaseError)?.message, "error in index test_on_c after drop column: no such column: c")
+            }
         }
     }
 

@@ -1,5 +1,5 @@
-// ALTER TABLE on the schema catalog: RENAME TO, RENAME COLUMN and ADD COLUMN, and the rewriting of the stored
-// SQL they change.
+// ALTER TABLE on the schema catalog: RENAME TO, RENAME COLUMN and ADD COLUMN (DROP COLUMN has its own file), and
+// the rewriting of the stored SQL they change.
 
 import GraniteStorage
 
@@ -108,7 +108,7 @@ extension SchemaCatalog {
 
     /// `ALTER TABLE table ADD COLUMN definition`, with SQLite's restrictions: no `PRIMARY KEY` or `UNIQUE`
     /// column, a `NOT NULL` column needs a non-NULL default, and the default must be constant. The column text
-    /// is spliced into the stored SQL before its closing parenthesis.
+    /// is spliced into the stored SQL after the last column definition.
     package mutating func addColumn(_ column: ColumnDefinition, to tableName: String, transaction: WriteTransaction)
         throws
     {
@@ -134,14 +134,14 @@ extension SchemaCatalog {
         var statement = table.statement
         statement.columns.append(column)
         var sql = Statement.Kind.createTable(statement).description
-        if let close = table.sql.lastIndex(of: ")"),
-            table.sql[table.sql.index(after: close)...].allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" })
-        {
-            let spliced = table.sql[..<close] + ", \(column)" + table.sql[close...]
-            if let reparsed = try? Parser.parseStatement(String(spliced)),
-                reparsed.kind == .createTable(statement)
-            {
-                sql = String(spliced)
+        // SQLite splices the column in where the column definitions end: before the comma of the first table
+        // constraint, or before the closing parenthesis.
+        if let layout = ColumnListLayout(table.sql) {
+            var bytes = Array(table.sql.utf8)
+            bytes.insert(contentsOf: ", \(column)".utf8, at: layout.columnsEnd)
+            let spliced = String(decoding: bytes, as: UTF8.self)
+            if let reparsed = try? Parser.parseStatement(spliced), reparsed.kind == .createTable(statement) {
+                sql = spliced
             }
         }
         var updated = self
@@ -162,13 +162,17 @@ extension SchemaCatalog {
     // MARK: Helpers
 
     /// The table `name` for an ALTER TABLE, or nil when absent.
-    private func alterable(_ name: String) throws -> TableDefinition? {
-        if SchemaNames.equal(name, Self.schemaTableName) { throw SchemaError("table \(name) may not be altered") }
+    func alterable(_ name: String) throws -> TableDefinition? {
+        if let schemaTable = Self.schemaTable(named: name) {
+            // SQLite names its schema table sqlite_master whichever alias was written.
+            let shown = SchemaNames.equal(name, Self.schemaTableName) ? schemaTable.name : "sqlite_master"
+            throw SchemaError("table \(shown) may not be altered")
+        }
         return table(named: name)
     }
 
     /// Rewrites the `granite_schema` rows of every definition that differs from `old`'s.
-    private mutating func persistChanges(from old: SchemaCatalog, transaction: WriteTransaction) throws {
+    mutating func persistChanges(from old: SchemaCatalog, transaction: WriteTransaction) throws {
         let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
         let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
         try Self.atomically(transaction) {
@@ -181,7 +185,7 @@ extension SchemaCatalog {
     }
 
     /// A table definition re-derived from a modified statement, keeping its storage.
-    private static func rebuilt(_ table: TableDefinition, _ statement: CreateTableStatement) throws -> TableDefinition {
+    static func rebuilt(_ table: TableDefinition, _ statement: CreateTableStatement) throws -> TableDefinition {
         try TableDefinition(
             statement, sql: Statement.Kind.createTable(statement).description, rootPage: table.rootPage,
             storageName: table.storageName, schemaRowid: table.schemaRowid)

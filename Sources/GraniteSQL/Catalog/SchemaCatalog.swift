@@ -177,8 +177,8 @@ package struct SchemaCatalog: Sendable {
                 try renameColumn(from, to: to, in: alter.table.name, transaction: transaction)
             case .addColumn(let column):
                 try addColumn(column, to: alter.table.name, transaction: transaction)
-            case .dropColumn:
-                throw SchemaError("DROP COLUMN is not supported")
+            case .dropColumn(let column):
+                try dropColumn(column, from: alter.table.name, transaction: transaction)
             }
         default:
             throw SchemaError("not a schema statement")

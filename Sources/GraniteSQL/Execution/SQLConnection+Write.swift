@@ -116,11 +116,18 @@ extension SQLConnection {
             try dropTable(drop, parameters: parameters)
             try catalog.execute(statement, transaction: currentWriteTransaction())
         case .alterTable(let alter):
+            let oldCatalog = catalog
             let old = catalog.table(named: alter.table.name)
             try catalog.execute(statement, transaction: currentWriteTransaction())
-            if case .renameTable(let newName) = alter.action, let old, old.isAutoincrement {
+            switch alter.action {
+            case .renameTable(let newName) where old?.isAutoincrement == true:
                 // Like sqlite_sequence, the sequence row follows the table's new name.
-                try makeSession(parameters).renameSequence(from: old.name, to: newName)
+                try makeSession(parameters).renameSequence(from: old!.name, to: newName)
+            case .dropColumn(let column):
+                guard let old, let position = old.columnIndex(named: column) else { break }
+                try rewriteRows(of: old, in: oldCatalog, droppingColumn: position, parameters: parameters)
+            default:
+                break
             }
         case .dropIndex:
             try catalog.execute(statement, transaction: currentWriteTransaction())
@@ -188,6 +195,26 @@ extension SQLConnection {
                 totalChanges += kept
             }
             throw failure
+        }
+    }
+
+    /// After `ALTER TABLE … DROP COLUMN`: every row of `old` (the table as `oldCatalog` defined it) is written again
+    /// without the value of column `position`. Rows are read whole (defaults of columns added later filled in)
+    /// and encoded for the new definition; index entries hold no column positions and stay as they are.
+    private func rewriteRows(
+        of old: TableDefinition, in oldCatalog: SchemaCatalog, droppingColumn position: Int,
+        parameters: BoundParameters
+    ) throws {
+        guard let reduced = catalog.table(named: old.name) else { return }
+        let transaction = try currentWriteTransaction()
+        let reader = try TableWriter(table: old, catalog: oldCatalog, transaction: transaction, parameters: parameters)
+        let writer = try TableWriter(table: reduced, catalog: catalog, transaction: transaction, parameters: parameters)
+        writer.compressionThreshold = textCompressionThreshold
+        let tree = try transaction.table(named: reduced.storageName)
+        for var row in try reader.scan() {
+            guard case .integer(let rowid) = row[old.columns.count] else { continue }
+            row.remove(at: position)
+            _ = try tree.replace(rowid: rowid, payload: writer.payload(row))
         }
     }
 

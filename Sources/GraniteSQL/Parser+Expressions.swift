@@ -491,10 +491,17 @@ extension Parser {
     /// Returns `nil` when no type is present and `required` is false.
     mutating func parseTypeName(required: Bool) throws(SQLSyntaxError) -> TypeName? {
         var words: [String] = []
-        while current.kind == .word && !Parser.reservedWords.contains(current.keyword)
-            && current.keyword != "GENERATED"
-        {
-            words.append(advance().text)
+        while true {
+            if current.kind == .word && !Parser.reservedWords.contains(current.keyword)
+                && current.keyword != "GENERATED"
+            {
+                words.append(advance().text)
+            } else if current.kind == .quotedIdentifier || current.kind == .string {
+                // SQLite takes a quoted name as a type too (`a "INT"`), dequoted.
+                words.append(advance().value)
+            } else {
+                break
+            }
         }
         if words.isEmpty {
             if required { throw syntaxError() }

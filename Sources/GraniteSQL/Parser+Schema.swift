@@ -49,13 +49,28 @@ extension Parser {
             }
         } while acceptSymbol(",")
         try expectSymbol(")")
-        if isKeyword("WITHOUT") {
-            throw error("WITHOUT ROWID tables are not supported", at: current.range.start)
-        }
-        if isKeyword("STRICT") {
-            throw error("STRICT tables are not supported", at: current.range.start)
-        }
-        return CreateTableStatement(ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints)
+        let strict = try parseTableOptions()
+        return CreateTableStatement(
+            ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints, strict: strict)
+    }
+
+    /// Parses the table options after the column list (`STRICT`, `WITHOUT ROWID`, comma-separated); returns whether
+    /// `STRICT` was given. Any other name is SQLite's `unknown table option`.
+    private mutating func parseTableOptions() throws(SQLSyntaxError) -> Bool {
+        guard current.kind == .word || current.kind == .quotedIdentifier else { return false }
+        var strict = false
+        repeat {
+            let start = current.range.start
+            if acceptKeyword("WITHOUT") {
+                let option = try parseName()
+                guard SchemaNames.equal(option, "rowid") else { throw error("unknown table option: \(option)", at: start) }
+                throw error("WITHOUT ROWID tables are not supported", at: start)
+            }
+            let option = try parseName()
+            guard SchemaNames.equal(option, "strict") else { throw error("unknown table option: \(option)", at: start) }
+            strict = true
+        } while acceptSymbol(",")
+        return strict
     }
 
     /// Parses `name [type] [constraints…]`.

@@ -51,9 +51,35 @@ final class SchemaDSLTests: XCTestCase {
         }
     }
 
+    func testStrictTables() throws {
+        try DatabaseQueue().inDatabase { db in
+            let sql = try lastSQL(db) {
+                try db.create(table: "player", options: .strict) { t in
+                    t.autoIncrementedPrimaryKey("id")
+                    t.column("name", .text).notNull()
+                    t.column("score", .integer)
+                    t.column("extra", .any)
+                }
+            }
+            XCTAssertEqual(
+                sql,
+                #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "#
+                    + #""score" INTEGER, "extra" ANY) STRICT"#)
+            try db.execute(sql: "INSERT INTO player(name, score, extra) VALUES ('Ada', '12', '12')")
+            let row = try Row.fetchOne(db, sql: "SELECT typeof(score), typeof(extra) FROM player")
+            XCTAssertEqual(row, ["typeof(score)": "integer", "typeof(extra)": "text"])
+            XCTAssertThrowsError(try db.execute(sql: "INSERT INTO player(name, score) VALUES ('Bo', 'many')")) {
+                error in
+                XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_DATATYPE)
+                XCTAssertEqual(
+                    (error as? DatabaseError)?.message, "cannot store TEXT value in INTEGER column player.score")
+            }
+        }
+    }
+
     func testUnsupportedTableOptionsThrow() throws {
         try DatabaseQueue().inDatabase { db in
-            let options: [TableOptions] = [.temporary, .withoutRowID, .strict]
+            let options: [TableOptions] = [.temporary, .withoutRowID]
             for option in options {
                 XCTAssertThrowsError(
                     try db.create(table: "test", options: option) { t in t.primaryKey("id", .integer) })

@@ -401,7 +401,7 @@ extension Statement.Kind: CustomStringConvertible {
         case .createTable(let create):
             let elements = create.columns.map(\.description) + create.constraints.map(\.description)
             return "CREATE TABLE " + (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)
-                + " (" + elements.joined(separator: ", ") + ")"
+                + " (" + elements.joined(separator: ", ") + ")" + (create.strict ? " STRICT" : "")
         case .createIndex(let create):
             var text = "CREATE " + (create.unique ? "UNIQUE " : "") + "INDEX "
             text += (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)

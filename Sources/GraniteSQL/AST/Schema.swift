@@ -8,16 +8,19 @@ package struct CreateTableStatement: Sendable, Equatable {
     package var columns: [ColumnDefinition]
     /// The table constraints.
     package var constraints: [TableConstraint]
+    /// Whether the `STRICT` table option was given (declared types are enforced).
+    package var strict: Bool
 
     /// Creates a create-table statement.
     package init(
         ifNotExists: Bool = false, name: QualifiedName, columns: [ColumnDefinition],
-        constraints: [TableConstraint] = []
+        constraints: [TableConstraint] = [], strict: Bool = false
     ) {
         self.ifNotExists = ifNotExists
         self.name = name
         self.columns = columns
         self.constraints = constraints
+        self.strict = strict
     }
 }
 

@@ -145,11 +145,12 @@ extension SchemaCatalog {
             }
         }
         var updated = self
-        var definition = try TableDefinition(
-            statement, sql: sql, rootPage: table.rootPage, storageName: table.storageName,
-            schemaRowid: table.schemaRowid)
-        definition.name = table.name
+        var definition: TableDefinition
         do {
+            definition = try TableDefinition(
+                statement, sql: sql, rootPage: table.rootPage, storageName: table.storageName,
+                schemaRowid: table.schemaRowid)
+            definition.name = table.name
             try definition.validateChecks()
         } catch let error as SchemaError {
             throw SchemaError("error in table \(table.name) after add column: \(error.message)")

@@ -120,6 +120,8 @@ package struct TableDefinition: Sendable, Equatable {
     package var checks: [CheckConstraint]
     /// The foreign keys, column constraints first, then table constraints.
     package var foreignKeys: [ForeignKey]
+    /// For a STRICT table, the declared type of each column (enforced on every write); nil otherwise.
+    package var strictTypes: [StrictType]?
     /// The root page of the table's storage tree (0 until stored).
     package var rootPage: PageNumber
     /// The name of the table's tree in the storage catalog (`t:<schema rowid>`).
@@ -164,6 +166,7 @@ package struct TableDefinition: Sendable, Equatable {
         uniqueConstraints = []
         checks = []
         foreignKeys = []
+        strictTypes = nil
 
         var keys: [KeyConstraint] = []
         var primaryKeyFromColumnDescending = false
@@ -175,6 +178,7 @@ package struct TableDefinition: Sendable, Equatable {
         try applyKeys(
             keys, statement, primaryKeyFromColumnDescending: primaryKeyFromColumnDescending,
             autoincrement: autoincrement)
+        if statement.strict { try applyStrictTypes(of: statement) }
     }
 
     /// A PRIMARY KEY or UNIQUE constraint of a `CREATE TABLE`, column or table constraint, in textual order.

@@ -87,7 +87,9 @@ extension SQLConnection {
         let rows = table.columns.enumerated().map { cid, column -> [Value] in
             let pkPosition = table.primaryKey.firstIndex { $0.column == cid }.map { Int64($0 + 1) } ?? 0
             var row: [Value] = [
-                .integer(Int64(cid)), .text(column.name), .text(types[cid] ?? column.declaredType ?? ""),
+                .integer(Int64(cid)), .text(column.name), .text(
+                    // A STRICT table's types read back in SQLite's spelling.
+                    table.strictTypes != nil ? column.declaredType ?? "" : types[cid] ?? column.declaredType ?? ""),
                 .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
                 .integer(pkPosition),
             ]
@@ -103,7 +105,7 @@ extension SQLConnection {
         for table in catalog.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
             rows.append([
                 .text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
-                .integer(0), .integer(0),
+                .integer(0), .integer(table.strictTypes == nil ? 0 : 1),
             ])
         }
         if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {

@@ -29,6 +29,8 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         case unique = 2067
         /// `SQLITE_CONSTRAINT_ROWID`: an explicit rowid of a table without INTEGER PRIMARY KEY is taken.
         case rowid = 2579
+        /// `SQLITE_CONSTRAINT_DATATYPE`: a value of the wrong type for a column of a STRICT table.
+        case datatype = 3091
     }
 
     /// The kind of failure.

@@ -96,8 +96,9 @@ final class TableWriter {
             return (columns, index.3)
         }
         var defaults: [Value] = []
-        for column in table.columns {
-            guard let expression = column.defaultValue else {
+        for (position, column) in table.columns.enumerated() {
+            // SQLite ignores the DEFAULT of an INTEGER PRIMARY KEY: an omitted rowid is assigned, never defaulted.
+            guard let expression = column.defaultValue, position != table.rowidAlias else {
                 defaults.append(.null)
                 continue
             }

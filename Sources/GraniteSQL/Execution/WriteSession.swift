@@ -286,8 +286,8 @@ final class WriteSession {
         case upsert(Int)
     }
 
-    /// Applies NOT NULL (substituting defaults for `REPLACE`) and CHECK constraints; false when the row is
-    /// to be skipped (`IGNORE`).
+    /// Applies NOT NULL (substituting defaults for `REPLACE`), the types of a STRICT table, and CHECK constraints;
+    /// false when the row is to be skipped (`IGNORE`).
     private func checkColumns(
         _ writer: TableWriter, _ row: inout [Value], _ resolution: ConflictResolution?
     ) throws -> Bool {
@@ -305,6 +305,16 @@ final class WriteSession {
             if action == .ignore { return false }
             throw SQLExecutionError.constraint(
                 .notNull, "NOT NULL constraint failed: \(table.name).\(column.name)", resolution: action)
+        }
+        if let types = writer.table.strictTypes {
+            // Whatever the conflict resolution, a value of the wrong type fails the statement, as in SQLite.
+            for (c, type) in types.enumerated() where c != writer.rowidAlias && !type.accepts(row[c]) {
+                let table = writer.table
+                throw SQLExecutionError.constraint(
+                    .datatype,
+                    "cannot store \(StrictType.storageName(of: row[c])) value in \(type.rawValue) column "
+                        + "\(table.name).\(table.columns[c].name)")
+            }
         }
         for check in writer.checks {
             var context = EvaluationContext(row: row, parameters: parameters)

@@ -126,7 +126,14 @@ extension Parser {
         case "REFERENCES":
             return .references(try parseForeignKeyClause())
         case "GENERATED", "AS":
-            throw error("generated columns are not supported", at: current.range.start)
+            if acceptKeyword("GENERATED") { try expectKeyword("ALWAYS") }
+            try expectKeyword("AS")
+            try expectSymbol("(")
+            let expression = try parseExpression()
+            try expectSymbol(")")
+            if acceptKeyword("STORED") { return .generated(expression, stored: true) }
+            _ = acceptKeyword("VIRTUAL")
+            return .generated(expression, stored: false)
         default:
             return nil
         }

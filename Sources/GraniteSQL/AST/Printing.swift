@@ -336,6 +336,8 @@ extension ColumnConstraint: CustomStringConvertible {
             body = "COLLATE " + SQLFormat.identifier(collation)
         case .references(let clause):
             body = clause.description
+        case .generated(let expression, let stored):
+            body = "AS " + SQLFormat.parenthesized(expression) + (stored ? " STORED" : "")
         }
         return prefix + body
     }

@@ -60,6 +60,8 @@ package struct ColumnConstraint: Sendable, Equatable {
         case collate(String)
         /// `REFERENCES …`.
         case references(ForeignKeyClause)
+        /// `[GENERATED ALWAYS] AS (expr) [VIRTUAL | STORED]`: a column computed from the others of its row.
+        case generated(SQLExpression, stored: Bool)
     }
 
     /// The `CONSTRAINT name`, if given.

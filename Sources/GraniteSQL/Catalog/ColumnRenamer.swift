@@ -18,6 +18,8 @@ struct ColumnRenamer {
         for c in result.columns.indices {
             for k in result.columns[c].constraints.indices {
                 switch result.columns[c].constraints[k].kind {
+                case .generated(let expression, let stored):
+                    result.columns[c].constraints[k].kind = .generated(rename(expression), stored: stored)
                 case .check(let expression):
                     result.columns[c].constraints[k].kind = .check(rename(expression))
                 case .default(let expression):

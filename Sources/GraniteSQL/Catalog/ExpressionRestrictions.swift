@@ -10,6 +10,8 @@ package enum RestrictedUse: Sendable, Equatable {
     case partialIndexWhere
     /// A `CHECK` constraint.
     case check
+    /// The expression of a generated column.
+    case generatedColumn
 
     /// The clause as SQLite's compile-time messages name it.
     var clause: String {
@@ -17,6 +19,7 @@ package enum RestrictedUse: Sendable, Equatable {
         case .indexExpression: return "index expressions"
         case .partialIndexWhere: return "partial index WHERE clauses"
         case .check: return "CHECK constraints"
+        case .generatedColumn: return "generated columns"
         }
     }
 
@@ -25,6 +28,7 @@ package enum RestrictedUse: Sendable, Equatable {
         switch self {
         case .indexExpression, .partialIndexWhere: return "an index"
         case .check: return "a CHECK constraint"
+        case .generatedColumn: return "a generated column"
         }
     }
 
@@ -54,6 +58,12 @@ package enum RestrictedUse: Sendable, Equatable {
         case .parameter:
             throw SchemaError("parameters prohibited in \(clause)")
         case .column(let reference):
+            // A generated column reads the declared columns only: the rowid is no name there.
+            if self == .generatedColumn, reference.table == nil, SchemaNames.isRowidName(reference.column),
+                scope.table?.columnIndex(named: reference.column) == nil
+            {
+                throw SchemaError(.noSuchColumn(reference))
+            }
             _ = try scope.resolve(reference)
         case .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp):
             if refusesNonDeterministic { pending = SchemaError("non-deterministic functions prohibited in \(clause)") }
@@ -141,9 +151,15 @@ extension TableDefinition {
         try validateChecks()
     }
 
-    /// Refuses what SQLite refuses in the table's `CHECK` constraints (see ``RestrictedUse``).
+    /// Refuses what SQLite refuses in the table's `CHECK` constraints and generated columns (see
+    /// ``RestrictedUse``).
     package func validateChecks() throws {
         let scope = TableScope(table: self)
+        for column in columns {
+            if let generated = column.generated {
+                try RestrictedUse.generatedColumn.validate(generated.expression, names: scope)
+            }
+        }
         for check in checks { try RestrictedUse.check.validate(check.expression, names: scope) }
     }
 }

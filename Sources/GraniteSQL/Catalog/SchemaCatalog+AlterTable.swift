@@ -128,7 +128,8 @@ extension SchemaCatalog {
         if let defaultValue, !Self.isConstant(defaultValue) {
             throw SchemaError("Cannot add a column with non-constant default")
         }
-        if notNull && (defaultValue == nil || defaultValue?.kind == .literal(.null)) {
+        let generated = column.constraints.contains { if case .generated = $0.kind { true } else { false } }
+        if notNull && !generated && (defaultValue == nil || defaultValue?.kind == .literal(.null)) {
             throw SchemaError("Cannot add a NOT NULL column with default value NULL")
         }
         var statement = table.statement

@@ -18,6 +18,19 @@ package struct TableColumn: Sendable, Equatable {
     package var collation: String?
     /// Whether the column is part of the primary key.
     package var isPrimaryKey: Bool
+    /// For a generated column, its expression and whether SQLite would store it (`STORED`) or compute it when read
+    /// (`VIRTUAL`). Granite stores both kinds, computed on every write of the row: they read alike.
+    package var generated: (expression: SQLExpression, stored: Bool)? {
+        get { generatedColumn.map { ($0.expression, $0.stored) } }
+        set { generatedColumn = newValue.map { GeneratedColumn(expression: $0.expression, stored: $0.stored) } }
+    }
+    /// The storage of ``generated`` (a tuple is not `Equatable`).
+    private var generatedColumn: GeneratedColumn?
+
+    private struct GeneratedColumn: Sendable, Equatable {
+        var expression: SQLExpression
+        var stored: Bool
+    }
 
     /// Creates a column.
     package init(
@@ -229,6 +242,8 @@ package struct TableDefinition: Sendable, Equatable {
                     column.defaultValue = expression
                 case .collate(let collation):
                     column.collation = collation
+                case .generated(let expression, let stored):
+                    column.generated = (expression, stored)
                 case .references(let clause):
                     if clause.columns.count > 1 {
                         throw SchemaError(
@@ -238,7 +253,13 @@ package struct TableDefinition: Sendable, Equatable {
                     foreignKeys.append(TableDefinition.foreignKey(constraint.name, [index], clause))
                 }
             }
+            if column.generated != nil && column.defaultValue != nil {
+                throw SchemaError("cannot use DEFAULT on a generated column")
+            }
             columns.append(column)
+        }
+        if columns.allSatisfy({ $0.generated != nil }) {
+            throw SchemaError("must have at least one non-generated column")
         }
     }
 
@@ -298,6 +319,9 @@ package struct TableDefinition: Sendable, Equatable {
         }
 
         if let key = keys.first(where: \.isPrimaryKey) {
+            if key.columns.contains(where: { columns[$0.column].generated != nil }) {
+                throw SchemaError("generated columns cannot be part of the PRIMARY KEY")
+            }
             primaryKey = key.columns
             primaryKeyConflict = key.onConflict
             for column in key.columns { columns[column.column].isPrimaryKey = true }

@@ -132,10 +132,14 @@ extension SQLConnection {
 
     /// The slots an INSERT writes, in the order of its values: the named columns, else every declared column.
     private func insertTargets(_ insert: InsertStatement, _ table: TableDefinition) throws -> [Int] {
-        guard let names = insert.columns else { return Array(table.columns.indices) }
+        // Generated columns take no value: they are computed from the others.
+        guard let names = insert.columns else { return table.columns.indices.filter { table.columns[$0].generated == nil } }
         return try names.map { name in
             guard let slot = Self.writableSlot(name, table) else {
                 throw SQLExecutionError(.noColumnNamed(table: table.name, column: name))
+            }
+            if slot < table.columns.count, table.columns[slot].generated != nil {
+                throw SQLExecutionError("cannot INSERT into generated column \"\(table.columns[slot].name)\"")
             }
             return slot
         }

@@ -84,17 +84,21 @@ extension SQLConnection {
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
         let defaults = Self.defaultTexts(of: table)
         let types = Self.declaredTypeTexts(of: table)
-        let rows = table.columns.enumerated().map { cid, column -> [Value] in
-            let pkPosition = table.primaryKey.firstIndex { $0.column == cid }.map { Int64($0 + 1) } ?? 0
+        var rows: [[Value]] = []
+        // table_info leaves generated columns out and numbers the others in order; table_xinfo shows every column
+        // under its position, generated ones as hidden 2 (VIRTUAL) or 3 (STORED).
+        for (position, column) in table.columns.enumerated() where extended || column.generated == nil {
+            let pkPosition = table.primaryKey.firstIndex { $0.column == position }.map { Int64($0 + 1) } ?? 0
+            let cid = position
             var row: [Value] = [
-                .integer(Int64(cid)), .text(column.name), .text(
+                .integer(Int64(extended ? position : rows.count)), .text(column.name), .text(
                     // A STRICT table's types read back in SQLite's spelling.
                     table.strictTypes != nil ? column.declaredType ?? "" : types[cid] ?? column.declaredType ?? ""),
                 .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
                 .integer(pkPosition),
             ]
-            if extended { row.append(.integer(0)) }
-            return row
+            if extended { row.append(.integer(column.generated.map { $0.stored ? 3 : 2 } ?? 0)) }
+            rows.append(row)
         }
         return (columns, rows)
     }

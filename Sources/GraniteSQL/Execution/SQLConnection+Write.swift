@@ -118,6 +118,11 @@ extension SQLConnection {
         case .alterTable(let alter):
             let oldCatalog = catalog
             let old = catalog.table(named: alter.table.name)
+            if case .addColumn(let column) = alter.action, let old, Self.isStoredGenerated(column),
+                try currentTransaction().table(named: old.storageName).count() > 0
+            {
+                throw SQLExecutionError("cannot add a STORED column")
+            }
             try catalog.execute(statement, transaction: currentWriteTransaction())
             switch alter.action {
             case .renameTable(let newName) where old?.isAutoincrement == true:
@@ -126,6 +131,9 @@ extension SQLConnection {
             case .dropColumn(let column):
                 guard let old, let position = old.columnIndex(named: column) else { break }
                 try rewriteRows(of: old, in: oldCatalog, droppingColumn: position, parameters: parameters)
+            case .addColumn(let column) where column.constraints.contains(where: Self.isGenerated):
+                guard let old else { break }
+                try computeAddedColumn(of: old, parameters: parameters)
             default:
                 break
             }
@@ -218,6 +226,37 @@ extension SQLConnection {
         }
     }
 
+    /// After `ALTER TABLE … ADD COLUMN … AS (…)`: every row of `old` is written again with the new generated column
+    /// computed (rows written before hold no value for it, which would read as its default, NULL).
+    private func computeAddedColumn(of old: TableDefinition, parameters: BoundParameters) throws {
+        guard let extended = catalog.table(named: old.name) else { return }
+        let transaction = try currentWriteTransaction()
+        let writer = try TableWriter(table: extended, catalog: catalog, transaction: transaction, parameters: parameters)
+        writer.compressionThreshold = textCompressionThreshold
+        let tree = try transaction.table(named: extended.storageName)
+        let added = extended.columns.count - 1
+        for var row in try writer.scan() {
+            guard case .integer(let rowid) = row[extended.columns.count] else { continue }
+            try writer.generatedColumns.compute(&row, parameters: parameters)
+            if extended.columns[added].notNull && row[added].isNull {
+                throw SQLExecutionError.constraint(.notNull, "NOT NULL constraint failed")
+            }
+            _ = try tree.replace(rowid: rowid, payload: writer.payload(row))
+        }
+    }
+
+    private static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
+        if case .generated = constraint.kind { return true }
+        return false
+    }
+
+    private static func isStoredGenerated(_ column: ColumnDefinition) -> Bool {
+        column.constraints.contains { constraint in
+            if case .generated(_, stored: true) = constraint.kind { return true }
+            return false
+        }
+    }
+
     /// Creates `granite_sequence` (Granite's `sqlite_sequence`) if it does not exist yet.
     func createSequenceTable() throws {
         guard catalog.table(named: WriteSession.sequenceTable) == nil else { return }
@@ -285,6 +324,9 @@ extension SQLConnection {
             let name = assignment.columns[0]
             guard let column = Self.writableSlot(name, table) else {
                 throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
+            }
+            if column < table.columns.count, table.columns[column].generated != nil {
+                throw SQLExecutionError("cannot UPDATE generated column \"\(table.columns[column].name)\"")
             }
             if let subqueries, WriteSubqueries.needed(for: assignment.value) {
                 compiled.append((column, try subqueries().compile(assignment.value)))

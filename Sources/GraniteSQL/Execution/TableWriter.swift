@@ -9,6 +9,8 @@ final class TableWriter {
     let scope: TableScope
     let defaults: [Value]
     let checks: [(name: String, expression: CompiledExpression)]
+    /// The generated columns, computed before the constraints are checked.
+    let generatedColumns: GeneratedColumns
     let parameters: BoundParameters
     /// The order in which conflicts are checked, by statement resolution (see `WriteSession.constraintOrder`):
     /// slot 0 for no resolution, then one per ``ConflictResolution`` case; slots 6 to 11 the same with an
@@ -111,6 +113,7 @@ final class TableWriter {
             let name = check.name ?? check.expression.sourceText(in: table.sql) ?? ""
             return (name, try Self.compile(check.expression, scope, .check))
         }
+        generatedColumns = try GeneratedColumns(table: table, scope: scope)
     }
 
     /// Compiles a schema expression of the table, which SQLite restricts (see ``RestrictedUse``).

@@ -149,6 +149,7 @@ final class WriteSession {
         }
         if alias >= 0 { row[alias] = .integer(rowid) }
         row.append(.integer(rowid))
+        if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&row, parameters: parameters) }
         guard try checkColumns(writer, &row, resolution) else { return nil }
         let childKeys = foreignKeys && !writer.table.foreignKeys.isEmpty
         let order = constraintOrder(writer, resolution, upsert, explicitRowid: explicitRowid)
@@ -208,6 +209,7 @@ final class WriteSession {
             rowid = i
         }
         row.append(.integer(rowid))
+        if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&row, parameters: parameters) }
         guard try checkColumns(writer, &row, resolution) else { return nil }
         let moved = writer.rowidAlias < 0 && rowid != oldRowid
         for (target, action) in constraintOrder(writer, resolution, [], explicitRowid: moved) {

@@ -264,34 +264,42 @@ final class SchemaDSLLeftoversTests: XCTestCase {
 
     // MARK: Generated columns
 
-    func testGeneratedColumnsSQLAndEngineRejection() throws {
+    func testGeneratedColumns() throws {
         try DatabaseQueue().inDatabase { db in
-            let error = databaseError {
-                try db.create(table: "line") { t in
-                    t.column("price", .integer)
-                    t.column("quantity", .integer)
-                    t.column("total", .integer).generatedAs(sql: "price*quantity")
-                    t.column("doubled").generatedAs(Column("price") * 2, .stored)
-                    t.column("label").generatedAs("O'Brien", .virtual)
-                }
+            var statements: [String] = []
+            db.trace { statements.append($0.description) }
+            try db.create(table: "line") { t in
+                t.column("price", .integer)
+                t.column("quantity", .integer)
+                t.column("total", .integer).generatedAs(sql: "price*quantity")
+                t.column("doubled").generatedAs(Column("price") * 2, .stored)
+                t.column("label").generatedAs("O'Brien", .virtual)
             }
+            try db.create(table: "item") { t in t.column("price", .integer) }
+            try db.execute(sql: "INSERT INTO item(price) VALUES (10)")
+            try db.alter(table: "item") { t in t.add(column: "tax", .integer).generatedAs(sql: "price/5") }
+            db.trace(nil)
             XCTAssertEqual(
-                error?.sql,
+                statements.first,
                 #"CREATE TABLE "line" ("price" INTEGER, "quantity" INTEGER, "#
                     + #""total" INTEGER GENERATED ALWAYS AS (price*quantity) VIRTUAL, "#
                     + #""doubled" GENERATED ALWAYS AS ("price" * 2) STORED, "#
                     + #""label" GENERATED ALWAYS AS ('O''Brien') VIRTUAL)"#)
-            XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
-            XCTAssertEqual(error?.message?.contains("generated columns are not supported"), true)
-            XCTAssertFalse(try db.tableExists("line"))
-
-            try db.create(table: "item") { t in t.column("price", .integer) }
-            let alterError = databaseError {
-                try db.alter(table: "item") { t in t.add(column: "tax", .integer).generatedAs(sql: "price/5") }
-            }
             XCTAssertEqual(
-                alterError?.sql, #"ALTER TABLE "item" ADD COLUMN "tax" INTEGER GENERATED ALWAYS AS (price/5) VIRTUAL"#)
-            XCTAssertEqual(alterError?.resultCode, .SQLITE_ERROR)
+                statements.last, #"ALTER TABLE "item" ADD COLUMN "tax" INTEGER GENERATED ALWAYS AS (price/5) VIRTUAL"#)
+
+            try db.execute(sql: "INSERT INTO line(price, quantity) VALUES (3, 4)")
+            XCTAssertEqual(
+                try Row.fetchOne(db, sql: "SELECT * FROM line"),
+                ["price": 3, "quantity": 4, "total": 12, "doubled": 6, "label": "O'Brien"])
+            try db.execute(sql: "UPDATE line SET quantity = 5")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT total FROM line"), 15)
+            // The row written before the column was added reads its computed value.
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT tax FROM item"), 2)
+            // Generated columns take no value.
+            let error = databaseError { try db.execute(sql: "UPDATE line SET total = 1") }
+            XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
+            XCTAssertEqual(error?.message, #"cannot UPDATE generated column "total""#)
         }
     }
 

@@ -191,6 +191,9 @@ package struct TableDefinition: Sendable, Equatable {
         try applyKeys(
             keys, statement, primaryKeyFromColumnDescending: primaryKeyFromColumnDescending,
             autoincrement: autoincrement)
+        if columns.allSatisfy({ $0.generated != nil }) {
+            throw SchemaError("must have at least one non-generated column")
+        }
         if statement.strict { try applyStrictTypes(of: statement) }
     }
 
@@ -257,9 +260,6 @@ package struct TableDefinition: Sendable, Equatable {
                 throw SchemaError("cannot use DEFAULT on a generated column")
             }
             columns.append(column)
-        }
-        if columns.allSatisfy({ $0.generated != nil }) {
-            throw SchemaError("must have at least one non-generated column")
         }
     }
 

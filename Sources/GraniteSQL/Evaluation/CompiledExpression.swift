@@ -19,6 +19,8 @@ indirect enum EvalNode: Sendable {
     case and(EvalNode, EvalNode)
     case or(EvalNode, EvalNode)
     case compare(SQLComparisonOperator, EvalNode, EvalNode, ComparisonRule)
+    /// A comparison of two row values, pair by pair (see ``compareRows(_:_:_:)``).
+    case rowCompare(SQLComparisonOperator, [(EvalNode, EvalNode, ComparisonRule)])
     /// `x IS [NOT] TRUE|FALSE` (`TK_TRUTH`): `x`'s truth value (NULL counts as neither) against `value`.
     case truth(EvalNode, value: Bool, negated: Bool)
     case arithmetic(SQLArithmeticOperator, EvalNode, EvalNode)
@@ -79,6 +81,8 @@ indirect enum EvalNode: Sendable {
             let a = try l.evaluate(&c)
             let b = try r.evaluate(&c)
             return Self.boolean(Self.compare(op, a, b, rule))
+        case .rowCompare(let op, let pairs):
+            return Self.boolean(try Self.compareRows(op, pairs, &c))
         case .truth(let x, let value, let negated):
             let t = try x.evaluate(&c).sqlTruth
             let r = t == value

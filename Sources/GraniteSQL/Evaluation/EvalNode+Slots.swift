@@ -23,6 +23,8 @@ extension EvalNode {
         case .like(let a, let b, let c, _, _):
             return a.collectSlots(into: &slots) && b.collectSlots(into: &slots)
                 && (c?.collectSlots(into: &slots) ?? true)
+        case .rowCompare(_, let pairs):
+            return pairs.allSatisfy { $0.0.collectSlots(into: &slots) && $0.1.collectSlots(into: &slots) }
         case .inList(let x, let list, _, _, _, _):
             return x.collectSlots(into: &slots) && list.allSatisfy { $0.collectSlots(into: &slots) }
         case .function(_, let arguments), .minMax(_, _, let arguments), .coalesce(let arguments),

@@ -40,6 +40,7 @@ extension ExpressionCompiler.Session {
         mutating func betweenNode(
             _ e: SQLExpression, _ x: SQLExpression, _ lo: SQLExpression, _ hi: SQLExpression, negated: Bool, jump: Bool
         ) throws -> EvalNode {
+            if Self.isRow(x) { return try rowBetween(x, lo, hi, negated: negated) }
             // SQLite's NOT BETWEEN is NOT(BETWEEN): the BETWEEN is an operand and may be factored (see
             // ``operand(_:)``), which switches factoring off inside it.
             let factored = negated && !jump && factoring && isRuntimeConstant(e)

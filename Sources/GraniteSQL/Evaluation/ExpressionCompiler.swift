@@ -431,7 +431,7 @@ extension ExpressionCompiler {
             case .extract, .extractValue:
                 throw SQLEvaluationError("JSON operators are not supported")
             }
-            if Self.isRow(l) || Self.isRow(r) { throw SQLEvaluationError("row value misused") }
+            if Self.isRow(l) || Self.isRow(r) { return try rowComparison(comparison, l, r) }
             let a = try operand(l)
             let b = try operand(r)
             return fold(.compare(comparison, a, b, try rule(l, r)), [a, b])

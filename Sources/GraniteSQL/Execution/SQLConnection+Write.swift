@@ -314,13 +314,42 @@ extension SQLConnection {
     }
 
     /// Compiles `SET` assignments with `resolver`, or with `subqueries` (when given) those holding a subquery.
+    /// `assignments` with each row-value assignment `(a, b) = (x, y)` split into `a = x, b = y`, in place.
+    /// - Throws: SQLite's `2 columns assigned 3 values` when the sizes differ; a subquery on the right is not
+    ///   supported yet.
+    static func singleColumnAssignments(_ assignments: [Assignment]) throws -> [Assignment] {
+        guard assignments.contains(where: { $0.columns.count > 1 }) else { return assignments }
+        var split: [Assignment] = []
+        for assignment in assignments {
+            guard assignment.columns.count > 1 else {
+                split.append(assignment)
+                continue
+            }
+            let values: [SQLExpression]
+            switch assignment.value.kind {
+            case .row(let xs): values = xs
+            case .subquery: throw SQLExecutionError.unsupported("row-value assignment from a subquery")
+            default: values = [assignment.value]
+            }
+            guard values.count == assignment.columns.count else {
+                throw SQLExecutionError("\(assignment.columns.count) columns assigned \(values.count) values")
+            }
+            for (column, value) in zip(assignment.columns, values) {
+                var single = assignment
+                single.columns = [column]
+                single.value = value
+                split.append(single)
+            }
+        }
+        return split
+    }
+
     func compileAssignments(
         _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver,
         subqueries: (() throws -> WriteSubqueries)? = nil
     ) throws -> [(column: Int, value: CompiledExpression)] {
         var compiled: [(column: Int, value: CompiledExpression)] = []
-        for assignment in assignments {
-            guard assignment.columns.count == 1 else { throw SQLExecutionError.unsupported("row-value assignment") }
+        for assignment in try Self.singleColumnAssignments(assignments) {
             let name = assignment.columns[0]
             guard let column = Self.writableSlot(name, table) else {
                 throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))

@@ -176,10 +176,12 @@ extension Parser {
         let table = try parseQualifiedName()
         try expectKeyword("SET")
         let assignments = try parseAssignments()
+        var from: FromClause?
+        if acceptKeyword("FROM") { from = try parseFromClause() }
         var condition: SQLExpression?
         if acceptKeyword("WHERE") { condition = try parseExpression() }
         return UpdateStatement(
-            orAction: orAction, table: table, assignments: assignments, whereClause: condition,
+            orAction: orAction, table: table, assignments: assignments, from: from, whereClause: condition,
             returning: try parseReturning())
     }
 

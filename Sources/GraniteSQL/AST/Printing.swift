@@ -394,6 +394,7 @@ extension Statement.Kind: CustomStringConvertible {
         case .update(let update):
             var text = "UPDATE " + (update.orAction.map { "OR \($0.rawValue) " } ?? "")
             text += SQLFormat.qualified(update.table) + " SET " + SQLFormat.list(update.assignments) { $0.description }
+            if let from = update.from { text += " FROM \(from)" }
             if let condition = update.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(update.returning)
         case .delete(let delete):

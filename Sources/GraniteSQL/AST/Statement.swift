@@ -195,6 +195,8 @@ package struct UpdateStatement: Sendable, Equatable {
     package var table: QualifiedName
     /// The assignments (at least one).
     package var assignments: [Assignment]
+    /// The `FROM` clause of `UPDATE … FROM`, if any: the tables joined with the target to compute the new values.
+    package var from: FromClause?
     /// The `WHERE` condition, if any.
     package var whereClause: SQLExpression?
     /// The `RETURNING` columns, if any.
@@ -202,12 +204,13 @@ package struct UpdateStatement: Sendable, Equatable {
 
     /// Creates an update statement.
     package init(
-        orAction: ConflictResolution? = nil, table: QualifiedName, assignments: [Assignment],
+        orAction: ConflictResolution? = nil, table: QualifiedName, assignments: [Assignment], from: FromClause? = nil,
         whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil
     ) {
         self.orAction = orAction
         self.table = table
         self.assignments = assignments
+        self.from = from
         self.whereClause = whereClause
         self.returning = returning
     }

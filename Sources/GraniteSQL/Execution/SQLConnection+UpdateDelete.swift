@@ -103,6 +103,9 @@ extension SQLConnection {
     func update(
         _ update: UpdateStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
+        if let from = update.from {
+            return try updateFrom(update, from, statement: statement, session: session, cache: cache)
+        }
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
         let assignments =

@@ -1,0 +1,107 @@
+// UPDATE … FROM (SQLite 3.33+): the target table joined with the FROM sources; each target row the join matches is
+// updated once, with the values computed from its first matching join row (SQLite leaves which one unspecified).
+
+import GraniteStorage
+
+extension SQLConnection {
+    /// Runs `UPDATE target SET … FROM from WHERE …`.
+    ///
+    /// Phases: compile the join as one query (the target's columns and rowid, then each assigned value), run it to
+    /// the end (every value is computed from the database as it was before the statement, as SQLite computes them
+    /// into a temporary table first), then update the matched rows in rowid order.
+    func updateFrom(
+        _ update: UpdateStatement, _ from: FromClause, statement: Statement, session: WriteSession, cache: WriteCache
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        let parameters = session.parameters
+        let writer = try target(update.table, session, cache)
+        let n = writer.columnCount
+        let assignments = try Self.singleColumnAssignments(update.assignments)
+        let targets = try assignments.map { try assignedSlot($0.columns[0], writer.table) }
+        let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement, cache) }
+        cache.returning = returning
+        if !cache.foreignKeysPrepared {
+            try session.prepareForeignKeys(writer.table, asChild: true, asParent: true, assigned: Set(targets))
+            cache.foreignKeysPrepared = true
+        }
+        let matches = try joinedRows(update, from, assignments, writer, statement, parameters, cache)
+        if matches.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
+            try ensureStatementSavepoint()
+        }
+        session.started = true
+        var output: [[Value]] = []
+        for (position, match) in matches.enumerated() {
+            // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
+            guard case .integer(let rowid) = match[n],
+                let old = position == 0 ? Array(match[0...n]) : try writer.fetch(rowid: rowid)
+            else { continue }
+            var values = Array(old[0..<n])
+            for (k, column) in targets.enumerated() {
+                values[column] = writer.affinities[column].apply(to: match[n + 1 + k])
+            }
+            if let new = try session.update(writer, old: old, values: values, resolution: update.orAction),
+                let returning
+            {
+                output.append(try returning.evaluate(new, parameters: parameters))
+            }
+        }
+        try session.finish()
+        return (returning?.names ?? [], output)
+    }
+
+    /// The column an assignment of `UPDATE … FROM` sets (not the rowid: SQLite's `SET rowid` has no FROM form
+    /// here), with the errors of the plain UPDATE.
+    private func assignedSlot(_ name: String, _ table: TableDefinition) throws -> Int {
+        guard let slot = Self.writableSlot(name, table), slot < table.columns.count else {
+            throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
+        }
+        if table.columns[slot].generated != nil {
+            throw SQLExecutionError("cannot UPDATE generated column \"\(table.columns[slot].name)\"")
+        }
+        return slot
+    }
+
+    /// The rows of the join, one per target row (its first match), in rowid order: the target's columns, its rowid,
+    /// then the value of each assignment.
+    private func joinedRows(
+        _ update: UpdateStatement, _ from: FromClause, _ assignments: [Assignment], _ writer: TableWriter,
+        _ statement: Statement, _ parameters: BoundParameters, _ cache: WriteCache
+    ) throws -> [[Value]] {
+        let n = writer.columnCount
+        let cursor: SelectCursor
+        if let cached = cache.matchingCursor {
+            cursor = cached
+        } else {
+            let target = update.table.name
+            var columns: [ResultColumn] = writer.table.columns.map {
+                .expression(SQLExpression(.column(ColumnReference(table: target, column: $0.name))), alias: nil)
+            }
+            columns.append(.expression(SQLExpression(.column(ColumnReference(table: target, column: "_rowid_"))), alias: nil))
+            columns += assignments.map { .expression($0.value, alias: nil) }
+            let sources = FromClause(
+                first: .table(update.table, alias: nil),
+                joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
+            let clause = SelectClause(
+                distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
+                having: nil)
+            let program = try compileSelect(
+                SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil),
+                statement: statement)
+            cursor = SelectCursor(program: program)
+            cursor.sortMemoryLimit = sortMemoryLimit
+            cache.matching = program
+            cache.matchingCursor = cursor
+        }
+        try cursor.open(parameters: parameters)
+        var rows: [[Value]] = []
+        var seen = Set<Int64>()
+        while let row = try cursor.next() {
+            guard case .integer(let rowid) = row[n], seen.insert(rowid).inserted else { continue }
+            rows.append(row)
+        }
+        rows.sort { a, b in
+            guard case .integer(let x) = a[n], case .integer(let y) = b[n] else { return false }
+            return x < y
+        }
+        return rows
+    }
+}

@@ -326,16 +326,24 @@ final class SelectCursor {
             try table.open(&context)
             return
         }
-        guard case .subquery(let sub) = program.levels[k].kind else { return }
-        fromPositions[k] = 0
-        if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
-            let cursor = SelectCursor(program: sub)
-            cursor.sortMemoryLimit = sortMemoryLimit
-            try cursor.open(outer: context.row, parameters: context.parameters)
-            var rows: [[Value]] = []
-            while let row = try cursor.next() { rows.append(row) }
-            fromRows[k] = rows
-            joinRowsCached.insert(k)
+        switch program.levels[k].kind {
+        case .table: return
+        case .subquery(let sub):
+            fromPositions[k] = 0
+            if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
+                let cursor = SelectCursor(program: sub)
+                cursor.sortMemoryLimit = sortMemoryLimit
+                try cursor.open(outer: context.row, parameters: context.parameters)
+                var rows: [[Value]] = []
+                while let row = try cursor.next() { rows.append(row) }
+                fromRows[k] = rows
+                joinRowsCached.insert(k)
+            }
+        case .compound(let compound):
+            // Computed again on each execution: unlike a FROM subquery's, the level belongs to this statement.
+            fromPositions[k] = 0
+            fromRows[k] = try CompoundCursor(program: compound, sortMemoryLimit: sortMemoryLimit)
+                .rows(outer: context.row, parameters: context.parameters)
         }
     }
 

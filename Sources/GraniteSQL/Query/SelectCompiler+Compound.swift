@@ -1,0 +1,233 @@
+// Compound selects (`UNION [ALL]`, `INTERSECT`, `EXCEPT`) and `VALUES` lists: each term compiles to programs of
+// its own, a ``CompoundProgram`` combines their rows, and a wrapping ``SelectProgram`` reads those rows as its one
+// source to apply the compound's `ORDER BY` and `LIMIT`. Ordinary selects never come here.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// One compiled term with the core it came from (for resolving `ORDER BY` terms against it).
+    private struct CompiledTerm {
+        let core: SelectCore
+        let term: CompoundProgram.Term
+        /// The program `ORDER BY` terms are matched against: the term's only (or first) program.
+        var program: SelectProgram { term.programs[0] }
+    }
+
+    /// Compiles a compound select, or a `VALUES` list of more than one row, into a program that reads the
+    /// compound's rows and sorts and limits them.
+    func compileCompound(_ select: SelectStatement, outer: QueryScope?, declaredNames: Bool) throws -> SelectProgram {
+        // The terms are compiled with the wrapper's scope as their enclosing one: it has no source of its own
+        // yet, so their slots start where its would, and a term reading an enclosing query marks it correlated.
+        let scope = QueryScope(outer: outer)
+        scope.catalog = catalog
+        let terms = try compileTerms(select, scope: scope, declaredNames: declaredNames)
+        let first = terms[0].program
+        let width = first.columnNames.count
+        let collations = (0..<width).map { c in Self.compoundCollation(ofColumn: c, terms) }
+        let compound = CompoundProgram(
+            terms: terms.map(\.term), collations: collations, usesOuter: scope.usesOuter)
+
+        let columns = (0..<width).map { c in
+            QuerySource.Column(
+                name: first.columnNames[c], affinity: first.outputs[c].affinity, collation: collations[c])
+        }
+        let source = scope.add(name: "(compound)", table: nil, columns: columns)
+        source.used = Set(0..<width)
+        let outputs = (0..<width).map { c in
+            CompiledExpression.slot(source.base + c, affinity: columns[c].affinity, collation: collations[c])
+        }
+        let ordering = try compoundOrdering(select.orderBy, terms: terms, collations: collations)
+        let bounds = try select.limit.map { try compileBounds($0) }
+        let level = SelectProgram.Level(
+            source: source, kind: .compound(compound), matchConditions: [], filters: [], isLeft: false)
+        var plan = Self.compoundPlan(select, terms)
+        if let bounds { plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: 1), at: 0) }
+        return SelectProgram(
+            columnNames: first.columnNames, scope: scope, levels: [level], preconditions: [], outputs: outputs,
+            isAggregate: false, groupBy: [], aggregates: [], having: nil, distinct: false, ordering: ordering,
+            bounds: bounds, subqueries: [], plan: plan)
+    }
+
+    // MARK: Terms
+
+    /// Compiles every term, leftmost first, checking that they all have as many columns as the first.
+    private func compileTerms(_ select: SelectStatement, scope: QueryScope, declaredNames: Bool) throws
+        -> [CompiledTerm]
+    {
+        var terms: [CompiledTerm] = []
+        // A VALUES list that starts the statement is a chain of one-row terms joined by UNION ALL (SQLite links
+        // them into the compound itself); one further right is a single term, as if in parentheses.
+        if case .values(let rows) = select.first {
+            for row in rows {
+                let program = try compileValuesRow(row, scope: scope, declaredNames: declaredNames)
+                terms.append(
+                    CompiledTerm(
+                        core: .values([row]), term: .init(op: terms.isEmpty ? nil : .unionAll, programs: [program])))
+            }
+        } else {
+            let program = try compileTermCore(select.first, scope: scope, declaredNames: declaredNames)
+            terms.append(CompiledTerm(core: select.first, term: .init(op: nil, programs: program)))
+        }
+        let width = terms[0].program.columnNames.count
+        for compound in select.compounds {
+            let programs = try compileTermCore(compound.core, scope: scope, declaredNames: declaredNames)
+            if programs[0].columnNames.count != width {
+                if case .values = compound.core {
+                    throw SQLExecutionError("all VALUES must have the same number of terms")
+                }
+                throw SQLExecutionError(
+                    "SELECTs to the left and right of \(compound.op.rawValue) do not have the same number of "
+                        + "result columns")
+            }
+            terms.append(CompiledTerm(core: compound.core, term: .init(op: compound.op, programs: programs)))
+        }
+        return terms
+    }
+
+    /// The programs of one term: the select, or one program per row of a `VALUES` list.
+    private func compileTermCore(_ core: SelectCore, scope: QueryScope, declaredNames: Bool) throws
+        -> [SelectProgram]
+    {
+        switch core {
+        case .select:
+            return [try compile(SelectStatement(first: core), outer: scope, declaredNames: declaredNames)]
+        case .values(let rows):
+            return try rows.map { try compileValuesRow($0, scope: scope, declaredNames: declaredNames) }
+        }
+    }
+
+    /// One row of a `VALUES` list, compiled as a `SELECT` of its expressions named `column1`, `column2`, ….
+    func compileValuesRow(_ row: [SQLExpression], scope: QueryScope?, declaredNames: Bool) throws -> SelectProgram {
+        let columns = row.enumerated().map { n, e in ResultColumn.expression(e, alias: "column\(n + 1)") }
+        return try compile(
+            SelectStatement(first: .select(SelectClause(columns: columns))), outer: scope,
+            declaredNames: declaredNames)
+    }
+
+    /// The collation of compound column `c`: that of its expression in the leftmost term that has one (a
+    /// VALUES list right of the first term reads as a subquery's column, whose collation is `BINARY`).
+    private static func compoundCollation(ofColumn c: Int, _ terms: [CompiledTerm]) -> SQLCollation {
+        for compiled in terms {
+            if compiled.term.op != nil, compiled.term.programs.count > 1 { return .binary }
+            if let collation = compiled.program.outputs[c].collation { return collation }
+        }
+        return .binary
+    }
+
+    // MARK: ORDER BY
+
+    /// Resolves the compound's `ORDER BY` terms to its result columns, as SQLite does: a position, else (trying
+    /// the terms from the left) a result column alias or an expression equal to a result expression.
+    private func compoundOrdering(
+        _ orderBy: [OrderingTerm], terms: [CompiledTerm], collations: [SQLCollation]
+    ) throws -> [SelectProgram.SortTerm] {
+        let width = collations.count
+        // SQLite reports an out-of-range position before any term that matches no column.
+        for (n, term) in orderBy.enumerated() {
+            if let k = Self.integerTerm(Self.withoutCollation(term.expression)), k < 1 || k > width {
+                throw SQLExecutionError(
+                    "\(Self.ordinal(n + 1)) ORDER BY term out of range - should be between 1 and \(width)")
+            }
+        }
+        var columns: [Int?] = orderBy.map { term in
+            Self.integerTerm(Self.withoutCollation(term.expression)).map { Int($0 - 1) }
+        }
+        for compiled in terms {
+            for (n, term) in orderBy.enumerated() where columns[n] == nil {
+                columns[n] = try Self.matchingColumn(Self.withoutCollation(term.expression), in: compiled)
+            }
+        }
+        var sortTerms: [SelectProgram.SortTerm] = []
+        for (n, term) in orderBy.enumerated() {
+            guard let column = columns[n] else {
+                throw SQLExecutionError(
+                    "\(Self.ordinal(n + 1)) ORDER BY term does not match any column in the result set")
+            }
+            var collation = collations[column]
+            if case .collate(_, let name) = term.expression.kind {
+                guard let explicit = SQLCollation(name: name) else {
+                    throw SQLExecutionError(.noSuchCollation(name))
+                }
+                collation = explicit
+            }
+            let descending = term.order == .descending
+            sortTerms.append(
+                .init(
+                    output: column, expression: nil, descending: descending,
+                    nullsFirst: term.nulls.map { $0 == .first } ?? !descending, collation: collation))
+        }
+        return sortTerms
+    }
+
+    private static func withoutCollation(_ e: SQLExpression) -> SQLExpression {
+        if case .collate(let inner, _) = e.kind { return inner }
+        return e
+    }
+
+    /// The result column of `compiled` that `expression` names: by its alias, as the same column, or as an
+    /// expression written the same way. `VALUES` columns have no alias to match.
+    private static func matchingColumn(_ expression: SQLExpression, in compiled: CompiledTerm) throws -> Int? {
+        guard case .select(let clause) = compiled.core else { return nil }
+        let program = compiled.program
+        if case .column(let reference) = expression.kind {
+            if reference.table == nil, let k = aliasIndex(reference.column, clause.columns),
+                let output = outputIndex(ofColumn: k, clause.columns, outputCount: program.outputs.count)
+            {
+                return output
+            }
+            if let resolved = try? program.scope.resolveLocally(reference),
+                let k = program.outputs.firstIndex(where: { $0.slot == resolved.slot })
+            {
+                return k
+            }
+        }
+        for (k, column) in clause.columns.enumerated() {
+            if case .expression(let e, _) = column, e == expression {
+                return outputIndex(ofColumn: k, clause.columns, outputCount: program.outputs.count)
+            }
+        }
+        return nil
+    }
+
+    /// The output index of result column `k`, when it can be told from the columns: those after a single `*`
+    /// are shifted by the number of columns it expanded to; after two or more, it is not known.
+    private static func outputIndex(ofColumn k: Int, _ columns: [ResultColumn], outputCount: Int) -> Int? {
+        let stars = columns[..<k].filter { if case .expression = $0 { return false } else { return true } }.count
+        switch stars {
+        case 0: return k
+        case 1: return k + outputCount - columns.count
+        default: return nil
+        }
+    }
+
+    // MARK: EXPLAIN QUERY PLAN
+
+    /// SQLite's plan lines for a compound: a multi-row VALUES list scans its constant rows; otherwise each term
+    /// under the operator that joins it, below a `COMPOUND QUERY` line.
+    private static func compoundPlan(_ select: SelectStatement, _ terms: [CompiledTerm]) -> [(Int, String)] {
+        if select.compounds.isEmpty, case .values(let rows) = select.first {
+            return [(0, "SCAN \(rows.count) CONSTANT ROWS")]
+        }
+        var plan: [(Int, String)] = [(0, "COMPOUND QUERY")]
+        var position = 0
+        if case .values(let rows) = select.first, rows.count > 1 {
+            plan.append((1, "LEFT-MOST SUBQUERY"))
+            plan.append((2, "SCAN \(rows.count) CONSTANT ROWS"))
+            position = rows.count
+        } else {
+            plan.append((1, "LEFT-MOST SUBQUERY"))
+            plan += terms[0].program.plan.map { ($0.depth + 2, $0.detail) }
+            position = 1
+        }
+        for compiled in terms[position...] {
+            let op = compiled.term.op ?? .unionAll
+            plan.append((1, op == .unionAll ? "UNION ALL" : "\(op.rawValue) USING TEMP B-TREE"))
+            if compiled.term.programs.count > 1 {
+                plan.append((2, "SCAN \(compiled.term.programs.count) CONSTANT ROWS"))
+            } else {
+                plan += compiled.program.plan.map { ($0.depth + 2, $0.detail) }
+            }
+        }
+        return plan
+    }
+}

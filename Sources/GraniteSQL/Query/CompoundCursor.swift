@@ -45,7 +45,18 @@ struct CompoundCursor {
                 rows = .set(kept)
             }
         }
-        return sortedList(rows)
+        var list = sortedList(rows)
+        if !program.realColumns.isEmpty { Self.makeReal(program.realColumns, of: &list) }
+        return list
+    }
+
+    /// Turns the integers of `columns` into reals.
+    private static func makeReal(_ columns: [Int], of rows: inout [[Value]]) {
+        for r in rows.indices {
+            for c in columns where c < rows[r].count {
+                if case .integer(let i) = rows[r][c] { rows[r][c] = .real(Double(i)) }
+            }
+        }
     }
 
     /// Runs the programs of `term` and concatenates their rows.

@@ -24,12 +24,16 @@ extension SelectCompiler {
         let first = terms[0].program
         let width = first.columnNames.count
         let collations = (0..<width).map { c in Self.compoundCollation(ofColumn: c, terms) }
+        // Read as a FROM subquery, a column whose leftmost expression has REAL affinity gives its integers as
+        // reals (SQLite reads its rows back through a table with that column type).
+        let realColumns = declaredNames ? [] : (0..<width).filter { first.outputs[$0].affinity == .real }
         let compound = CompoundProgram(
-            terms: terms.map(\.term), collations: collations, usesOuter: scope.usesOuter)
+            terms: terms.map(\.term), collations: collations, realColumns: realColumns, usesOuter: scope.usesOuter)
 
+        let names = declaredNames ? first.columnNames : Self.subqueryNames(first.columnNames, terms[0].core)
         let columns = (0..<width).map { c in
             QuerySource.Column(
-                name: first.columnNames[c], affinity: first.outputs[c].affinity, collation: collations[c])
+                name: names[c], affinity: first.outputs[c].affinity, collation: collations[c])
         }
         let source = scope.add(name: "(compound)", table: nil, columns: columns)
         source.used = Set(0..<width)
@@ -43,7 +47,7 @@ extension SelectCompiler {
         var plan = Self.compoundPlan(select, terms)
         if let bounds { plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: 1), at: 0) }
         return SelectProgram(
-            columnNames: first.columnNames, scope: scope, levels: [level], preconditions: [], outputs: outputs,
+            columnNames: names, scope: scope, levels: [level], preconditions: [], outputs: outputs,
             isAggregate: false, groupBy: [], aggregates: [], having: nil, distinct: false, ordering: ordering,
             bounds: bounds, subqueries: [], plan: plan)
     }
@@ -68,20 +72,27 @@ extension SelectCompiler {
             let program = try compileTermCore(select.first, scope: scope, declaredNames: declaredNames)
             terms.append(CompiledTerm(core: select.first, term: .init(op: nil, programs: program)))
         }
-        let width = terms[0].program.columnNames.count
         for compound in select.compounds {
             let programs = try compileTermCore(compound.core, scope: scope, declaredNames: declaredNames)
-            if programs[0].columnNames.count != width {
-                if case .values = compound.core {
-                    throw SQLExecutionError("all VALUES must have the same number of terms")
-                }
-                throw SQLExecutionError(
-                    "SELECTs to the left and right of \(compound.op.rawValue) do not have the same number of "
-                        + "result columns")
-            }
             terms.append(CompiledTerm(core: compound.core, term: .init(op: compound.op, programs: programs)))
         }
+        try Self.checkWidths(terms)
         return terms
+    }
+
+    /// Throws SQLite's error for the rightmost term whose number of columns differs from its left neighbour's
+    /// (SQLite checks each term against the one before it, starting from the right).
+    private static func checkWidths(_ terms: [CompiledTerm]) throws {
+        for k in stride(from: terms.count - 1, to: 0, by: -1) {
+            let right = terms[k]
+            guard right.program.columnNames.count != terms[k - 1].program.columnNames.count else { continue }
+            if case .values(let rows) = right.core, rows.count == 1 {
+                throw SQLExecutionError("all VALUES must have the same number of terms")
+            }
+            let op = right.term.op ?? .unionAll
+            throw SQLExecutionError(
+                "SELECTs to the left and right of \(op.rawValue) do not have the same number of result columns")
+        }
     }
 
     /// The programs of one term: the select, or one program per row of a `VALUES` list.
@@ -102,6 +113,19 @@ extension SelectCompiler {
         return try compile(
             SelectStatement(first: .select(SelectClause(columns: columns))), outer: scope,
             declaredNames: declaredNames)
+    }
+
+    /// The names of a compound's columns read as a FROM subquery: SQLite names an unaliased column reference
+    /// under a `COLLATE` after the column (an ordinary select keeps the expression's text).
+    private static func subqueryNames(_ names: [String], _ core: SelectCore) -> [String] {
+        guard case .select(let clause) = core, clause.columns.count == names.count else { return names }
+        return zip(names, clause.columns).map { name, column in
+            guard case .expression(let e, nil) = column, case .collate(let inner, _) = e.kind else { return name }
+            var base = inner
+            while case .collate(let x, _) = base.kind { base = x }
+            if case .column(let reference) = base.kind { return reference.column }
+            return name
+        }
     }
 
     /// The collation of compound column `c`: that of its expression in the leftmost term that has one (a

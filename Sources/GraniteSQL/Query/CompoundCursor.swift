@@ -19,6 +19,16 @@ struct CompoundCursor {
 
     /// The compound's rows for one execution: `outer` is the enclosing query's row.
     func rows(outer: [Value], parameters: BoundParameters) throws -> [[Value]] {
+        var list =
+            program.ordering.isEmpty
+            ? try combined(outer: outer, parameters: parameters)
+            : try CompoundMerge(program: program) { try run($0, outer: outer, parameters: parameters) }.rows()
+        if !program.realColumns.isEmpty { Self.makeReal(program.realColumns, of: &list) }
+        return list
+    }
+
+    /// The rows of a compound without `ORDER BY`, combined left to right.
+    private func combined(outer: [Value], parameters: BoundParameters) throws -> [[Value]] {
         var rows = Rows.list([])
         for term in program.terms {
             let termRows = try run(term, outer: outer, parameters: parameters)
@@ -45,9 +55,7 @@ struct CompoundCursor {
                 rows = .set(kept)
             }
         }
-        var list = sortedList(rows)
-        if !program.realColumns.isEmpty { Self.makeReal(program.realColumns, of: &list) }
-        return list
+        return sortedList(rows)
     }
 
     /// Turns the integers of `columns` into reals.

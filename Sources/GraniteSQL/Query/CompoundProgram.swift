@@ -16,14 +16,21 @@ final class CompoundProgram {
     /// The collation each result column is compared with to remove duplicates: the collation of the column's
     /// expression in the leftmost term that has one, else `BINARY` (SQLite's `multiSelectCollSeq`).
     let collations: [SQLCollation]
+    /// The `ORDER BY` keys, by result column; when present the terms are merged (``CompoundMerge``) rather
+    /// than combined in a set, and the rows come out sorted.
+    let ordering: [SelectProgram.SortTerm]
     /// The columns whose integers are given as reals (see ``SelectCompiler/compileCompound``).
     let realColumns: [Int]
     /// Whether a term reads an enclosing query's row (its rows are then computed again for each outer row).
     let usesOuter: Bool
 
-    init(terms: [Term], collations: [SQLCollation], realColumns: [Int], usesOuter: Bool) {
+    init(
+        terms: [Term], collations: [SQLCollation], ordering: [SelectProgram.SortTerm], realColumns: [Int],
+        usesOuter: Bool
+    ) {
         self.terms = terms
         self.collations = collations
+        self.ordering = ordering
         self.realColumns = realColumns
         self.usesOuter = usesOuter
     }

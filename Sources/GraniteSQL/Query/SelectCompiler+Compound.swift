@@ -27,8 +27,12 @@ extension SelectCompiler {
         // Read as a FROM subquery, a column whose leftmost expression has REAL affinity gives its integers as
         // reals (SQLite reads its rows back through a table with that column type).
         let realColumns = declaredNames ? [] : (0..<width).filter { first.outputs[$0].affinity == .real }
+        // The compound sorts its rows itself: with ORDER BY, SQLite merges sorted terms, which decides which of
+        // rows equal in their collations survive.
+        let ordering = try compoundOrdering(select.orderBy, terms: terms, collations: collations)
         let compound = CompoundProgram(
-            terms: terms.map(\.term), collations: collations, realColumns: realColumns, usesOuter: scope.usesOuter)
+            terms: terms.map(\.term), collations: collations, ordering: ordering, realColumns: realColumns,
+            usesOuter: scope.usesOuter)
 
         let names = declaredNames ? first.columnNames : Self.subqueryNames(first.columnNames, terms[0].core)
         let columns = (0..<width).map { c in
@@ -40,7 +44,6 @@ extension SelectCompiler {
         let outputs = (0..<width).map { c in
             CompiledExpression.slot(source.base + c, affinity: columns[c].affinity, collation: collations[c])
         }
-        let ordering = try compoundOrdering(select.orderBy, terms: terms, collations: collations)
         let bounds = try select.limit.map { try compileBounds($0) }
         let level = SelectProgram.Level(
             source: source, kind: .compound(compound), matchConditions: [], filters: [], isLeft: false)
@@ -48,7 +51,7 @@ extension SelectCompiler {
         if let bounds { plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: 1), at: 0) }
         return SelectProgram(
             columnNames: names, scope: scope, levels: [level], preconditions: [], outputs: outputs,
-            isAggregate: false, groupBy: [], aggregates: [], having: nil, distinct: false, ordering: ordering,
+            isAggregate: false, groupBy: [], aggregates: [], having: nil, distinct: false, ordering: [],
             bounds: bounds, subqueries: [], plan: plan)
     }
 

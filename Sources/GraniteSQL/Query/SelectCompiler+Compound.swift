@@ -34,15 +34,18 @@ extension SelectCompiler {
             terms: terms.map(\.term), collations: collations, ordering: ordering, realColumns: realColumns,
             usesOuter: scope.usesOuter)
 
+        // Read from outside (as a FROM subquery), a column has the affinity and collation of its leftmost
+        // expression; the compound's own collations only decide its duplicates and its ORDER BY.
         let names = declaredNames ? first.columnNames : Self.subqueryNames(first.columnNames, terms[0].core)
         let columns = (0..<width).map { c in
             QuerySource.Column(
-                name: names[c], affinity: first.outputs[c].affinity, collation: collations[c])
+                name: names[c], affinity: first.outputs[c].affinity, collation: first.outputs[c].collation ?? .binary)
         }
         let source = scope.add(name: "(compound)", table: nil, columns: columns)
         source.used = Set(0..<width)
         let outputs = (0..<width).map { c in
-            CompiledExpression.slot(source.base + c, affinity: columns[c].affinity, collation: collations[c])
+            CompiledExpression.slot(
+                source.base + c, affinity: columns[c].affinity, collation: first.outputs[c].collation)
         }
         let bounds = try select.limit.map { try compileBounds($0) }
         let level = SelectProgram.Level(
@@ -72,15 +75,33 @@ extension SelectCompiler {
                         core: .values([row]), term: .init(op: terms.isEmpty ? nil : .unionAll, programs: [program])))
             }
         } else {
-            let program = try compileTermCore(select.first, scope: scope, declaredNames: declaredNames)
+            let core = Self.withoutIgnorableDistinct(select.first, feedsSet: Self.feedsSet(select, from: 0))
+            let program = try compileTermCore(core, scope: scope, declaredNames: declaredNames)
             terms.append(CompiledTerm(core: select.first, term: .init(op: nil, programs: program)))
         }
-        for compound in select.compounds {
-            let programs = try compileTermCore(compound.core, scope: scope, declaredNames: declaredNames)
+        for (n, compound) in select.compounds.enumerated() {
+            let core = Self.withoutIgnorableDistinct(compound.core, feedsSet: Self.feedsSet(select, from: n))
+            let programs = try compileTermCore(core, scope: scope, declaredNames: declaredNames)
             terms.append(CompiledTerm(core: compound.core, term: .init(op: compound.op, programs: programs)))
         }
         try Self.checkWidths(terms)
         return terms
+    }
+
+    /// Whether the rows of the term left of `select.compounds[n]` (the first core for `n` 0) or of that term go
+    /// into a set rather than straight out: when an operator other than `UNION ALL` comes at or right of it, and
+    /// the compound has no `ORDER BY` (which merges sorted terms instead).
+    private static func feedsSet(_ select: SelectStatement, from n: Int) -> Bool {
+        select.orderBy.isEmpty && select.compounds[n...].contains { $0.op != .unionAll }
+    }
+
+    /// `core` without its `DISTINCT` when its rows go into a set, which removes duplicates in the compound's
+    /// collations instead: SQLite drops such a `DISTINCT` (so that `SELECT DISTINCT b` of a NOCASE column keeps
+    /// both `'a'` and `'A'` when the compound compares them with BINARY).
+    private static func withoutIgnorableDistinct(_ core: SelectCore, feedsSet: Bool) -> SelectCore {
+        guard feedsSet, case .select(var clause) = core, clause.distinct else { return core }
+        clause.distinct = false
+        return .select(clause)
     }
 
     /// Throws SQLite's error for the rightmost term whose number of columns differs from its left neighbour's

@@ -151,6 +151,10 @@ final class CompoundSelectTests: XCTestCase {
             "SELECT 1 UNION SELECT 2 UNION ALL SELECT 3",
             "VALUES (1), (2)",
             "VALUES (1)",
+            "VALUES (1), (2) UNION ALL SELECT 3",
+            "SELECT 1 UNION SELECT 2 ORDER BY 1",
+            "SELECT a FROM t UNION SELECT x FROM u ORDER BY 1 LIMIT 3",
+            "SELECT a FROM t UNION SELECT b FROM t UNION ALL SELECT c FROM t ORDER BY 1",
         ] {
             let expected = oracle.all("EXPLAIN QUERY PLAN " + sql, [])
             guard case .rows(let rows) = expected else {

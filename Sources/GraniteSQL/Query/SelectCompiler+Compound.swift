@@ -250,32 +250,46 @@ extension SelectCompiler {
 
     // MARK: EXPLAIN QUERY PLAN
 
-    /// SQLite's plan lines for a compound: a multi-row VALUES list scans its constant rows; otherwise each term
-    /// under the operator that joins it, below a `COMPOUND QUERY` line.
+    /// SQLite's plan lines for a compound: a VALUES list alone scans its constant rows; without `ORDER BY`,
+    /// each term under the operator that joins it, below a `COMPOUND QUERY` line; with one, nested `MERGE`s.
     private static func compoundPlan(_ select: SelectStatement, _ terms: [CompiledTerm]) -> [(Int, String)] {
         if select.compounds.isEmpty, case .values(let rows) = select.first {
             return [(0, "SCAN \(rows.count) CONSTANT ROWS")]
         }
+        if !select.orderBy.isEmpty { return mergePlan(terms, through: terms.count - 1, depth: 0) }
         var plan: [(Int, String)] = [(0, "COMPOUND QUERY")]
-        var position = 0
-        if case .values(let rows) = select.first, rows.count > 1 {
-            plan.append((1, "LEFT-MOST SUBQUERY"))
-            plan.append((2, "SCAN \(rows.count) CONSTANT ROWS"))
-            position = rows.count
-        } else {
-            plan.append((1, "LEFT-MOST SUBQUERY"))
-            plan += terms[0].program.plan.map { ($0.depth + 2, $0.detail) }
-            position = 1
-        }
-        for compiled in terms[position...] {
-            let op = compiled.term.op ?? .unionAll
-            plan.append((1, op == .unionAll ? "UNION ALL" : "\(op.rawValue) USING TEMP B-TREE"))
-            if compiled.term.programs.count > 1 {
-                plan.append((2, "SCAN \(compiled.term.programs.count) CONSTANT ROWS"))
-            } else {
-                plan += compiled.program.plan.map { ($0.depth + 2, $0.detail) }
+        for compiled in terms {
+            switch compiled.term.op {
+            case nil: plan.append((1, "LEFT-MOST SUBQUERY"))
+            case .unionAll?: plan.append((1, "UNION ALL"))
+            case let op?: plan.append((1, "\(op.rawValue) USING TEMP B-TREE"))
             }
+            plan += termPlan(compiled, depth: 2)
         }
         return plan
+    }
+
+    /// The plan of terms `0...k` merged: the left side (terms `0..<k`) and the right (term `k`), each sorted.
+    private static func mergePlan(_ terms: [CompiledTerm], through k: Int, depth: Int) -> [(Int, String)] {
+        let op = terms[k].term.op ?? .unionAll
+        var plan: [(Int, String)] = [(depth, "MERGE (\(op.rawValue))"), (depth + 1, "LEFT")]
+        plan += k == 1 ? sortedTermPlan(terms[0], depth: depth + 2) : mergePlan(terms, through: k - 1, depth: depth + 2)
+        plan.append((depth + 1, "RIGHT"))
+        plan += sortedTermPlan(terms[k], depth: depth + 2)
+        return plan
+    }
+
+    /// A term's plan when it is sorted for a merge: a term reading a table sorts in a temporary b-tree.
+    private static func sortedTermPlan(_ compiled: CompiledTerm, depth: Int) -> [(Int, String)] {
+        var plan = termPlan(compiled, depth: depth)
+        if case .select(let clause) = compiled.core, clause.from != nil {
+            plan.append((depth, "USE TEMP B-TREE FOR ORDER BY"))
+        }
+        return plan
+    }
+
+    private static func termPlan(_ compiled: CompiledTerm, depth: Int) -> [(Int, String)] {
+        if compiled.term.programs.count > 1 { return [(depth, "SCAN \(compiled.term.programs.count) CONSTANT ROWS")] }
+        return compiled.program.plan.map { ($0.depth + depth, $0.detail) }
     }
 }

@@ -51,7 +51,7 @@ final class CompoundSelectDifferentialTests: XCTestCase {
         }
 
         /// One term of `width` columns; `outer` names a column of an enclosing query to correlate with.
-        mutating func core(width: Int, aliases: Bool = false, outer: String? = nil) -> String {
+        mutating func core(width: Int, aliases: Bool = false, outer: String? = nil, distinct: Bool = true) -> String {
             if src.int(0...6) == 0 {
                 let rows = (0..<src.int(1...3)).map { _ in
                     "(" + (0..<width).map { _ in literal() }.joined(separator: ", ") + ")"
@@ -66,7 +66,7 @@ final class CompoundSelectDifferentialTests: XCTestCase {
                 let e = expression(columns)
                 return aliases ? "\(e) AS c\(n + 1)" : e
             }
-            var sql = "SELECT \(src.int(0...6) == 0 ? "DISTINCT " : "")\(list.joined(separator: ", ")) FROM \(table)"
+            var sql = "SELECT \(distinct && src.int(0...6) == 0 ? "DISTINCT " : "")\(list.joined(separator: ", ")) FROM \(table)"
             var conditions: [String] = []
             if src.int(0...2) == 0 { conditions.append(condition(columns)) }
             if let outer, src.bool() { conditions.append("\(src.pick(columns)) = \(outer)") }
@@ -80,13 +80,16 @@ final class CompoundSelectDifferentialTests: XCTestCase {
             -> (sql: String, ordering: Ordering)
         {
             let aliases = src.bool()
+            let ordered = src.bool()
             var sql = core(width: width, aliases: aliases, outer: outer)
             var hasUnionAll = sql.hasPrefix("VALUES")
             var deduplicates = false
             for _ in 0..<src.int(1...3) {
                 let op = src.pick(["UNION", "UNION ALL", "INTERSECT", "EXCEPT"])
                 if op == "UNION ALL" { hasUnionAll = true } else { deduplicates = true }
-                var next = core(width: width, outer: outer)
+                // (SQLite 3.40 drops rows of `… UNION ALL SELECT DISTINCT … ORDER BY …` that equal rows of the
+                // terms before it: a merge quirk Granite does not reproduce.)
+                var next = core(width: width, outer: outer, distinct: !(ordered && op == "UNION ALL"))
                 if next.hasPrefix("VALUES") && next.contains("), (") { hasUnionAll = true }
                 if src.int(0...40) == 0 { next = core(width: width + 1) }
                 sql += " \(op) \(next)"
@@ -95,14 +98,15 @@ final class CompoundSelectDifferentialTests: XCTestCase {
             let lastIsValues = sql.range(of: "VALUES", options: .backwards).map { range in
                 !sql[range.upperBound...].contains("SELECT")
             } ?? false
-            if !lastIsValues && src.bool() {
+            if !lastIsValues && ordered {
                 var terms: [String] = []
                 var explicitCollation = false
                 for _ in 0..<src.int(1...width + 1) {
                     let n = src.int(1...width)
                     var term = aliases && src.bool() ? "c\(n)" : "\(n)"
-                    // (SQLite renames an unaliased first-term column an ORDER BY COLLATE sorts by; and its merge
-                    // under such a collation is not reproduced when rows are deduplicated: only UNION ALL here.)
+                    // (SQLite renames an unaliased first-term column an ORDER BY COLLATE sorts by; and which rows
+                    // survive, and in which order, when such a collation sorts deduplicated rows is reproduced
+                    // only for the cases in CompoundSelectTests: only UNION ALL here.)
                     if aliases && !deduplicates && src.int(0...5) == 0 {
                         term += " COLLATE \(src.pick(["NOCASE", "BINARY"]))"
                         explicitCollation = true
@@ -113,7 +117,7 @@ final class CompoundSelectDifferentialTests: XCTestCase {
                 sql += " ORDER BY " + terms.joined(separator: ", ")
                 // SQLite's merge under an ORDER BY collation of its own is not reproduced exactly: which of the
                 // rows equal in one collation but not the other it keeps, and their order, may differ.
-                if explicitCollation { ordering = .loose }
+                if explicitCollation && deduplicates { ordering = .loose }
             } else if hasUnionAll && outer != nil {
                 ordering = .multiset
             }

@@ -81,6 +81,26 @@ final class CompoundSelectTests: XCTestCase {
         ])
     }
 
+    /// An ORDER BY collation of its own orders the rows, while the compound's collations still decide which
+    /// rows are the same.
+    func testOrderByCollationOfItsOwn() throws {
+        try assertSameAsSQLite([
+            "CREATE TABLE l(v TEXT COLLATE NOCASE)", "INSERT INTO l VALUES ('b')",
+            "CREATE TABLE r(v TEXT)", "INSERT INTO r VALUES ('B')", "CREATE TABLE lb(v TEXT)",
+            "INSERT INTO lb VALUES ('b')",
+            "SELECT v FROM l INTERSECT SELECT v FROM r ORDER BY 1 COLLATE BINARY",
+            "SELECT v FROM l UNION SELECT v FROM r ORDER BY 1 COLLATE BINARY",
+            "SELECT v FROM l EXCEPT SELECT v FROM r ORDER BY 1 COLLATE BINARY",
+            "SELECT v FROM lb UNION SELECT v FROM r ORDER BY 1 COLLATE NOCASE",
+            "SELECT v FROM lb INTERSECT SELECT v FROM r ORDER BY 1 COLLATE NOCASE",
+            "SELECT v FROM lb EXCEPT SELECT v FROM r ORDER BY 1 COLLATE NOCASE",
+            "SELECT 'a' UNION SELECT 'B' ORDER BY 1 COLLATE NOCASE",
+            "SELECT 'b' UNION SELECT 'B' ORDER BY 1 COLLATE NOCASE",
+            "SELECT b, a FROM t UNION SELECT y, x FROM u ORDER BY 1 COLLATE BINARY",
+            "SELECT a, b FROM t UNION ALL SELECT x, y FROM u ORDER BY 2 COLLATE NOCASE DESC, 1",
+        ])
+    }
+
     func testValuesLists() throws {
         try assertSameAsSQLite([
             "VALUES (1, 'x'), (2, NULL), (1, 'x')",

@@ -13,8 +13,21 @@ struct CompoundMerge {
     let rowsOf: (CompoundProgram.Term) throws -> [[Value]]
 
     /// The compound's rows in `ORDER BY` order (`program.ordering`).
+    ///
+    /// The terms merge in the compound's collations, so an `ORDER BY` collation of its own does not change which
+    /// rows are the same (`SELECT 'b' UNION SELECT 'B' ORDER BY 1 COLLATE nocase` keeps both, as in SQLite): it
+    /// only sorts the merged rows again, stably.
     func rows() throws -> [[Value]] {
-        try merged(through: program.terms.count - 1, keys: program.ordering)
+        let ordering = program.ordering
+        let merged = try merged(through: program.terms.count - 1, keys: ordering)
+        let ownCollation = ordering.contains { key in key.collation != compoundCollation(key) }
+        let deduplicates = program.terms.contains { ($0.op ?? .unionAll) != .unionAll }
+        return ownCollation && deduplicates ? sorted(merged, ordering) : merged
+    }
+
+    /// The collation of the column `key` sorts by.
+    private func compoundCollation(_ key: SelectProgram.SortTerm) -> SQLCollation {
+        key.output.flatMap { $0 < program.collations.count ? program.collations[$0] : nil } ?? key.collation
     }
 
     /// The rows of terms `0...k`, sorted by `keys` (extended by the columns they lack unless term `k` joins by
@@ -23,7 +36,16 @@ struct CompoundMerge {
         let terms = program.terms
         guard k > 0 else { return sorted(try rowsOf(terms[0]), parentKeys) }
         let op = terms[k].op ?? .unionAll
-        let keys = op == .unionAll ? parentKeys : extended(parentKeys)
+        // Terms whose duplicates go merge in the compound's collations (see ``rows()``).
+        let keys =
+            op == .unionAll
+            ? parentKeys
+            : extended(
+                parentKeys.map { key in
+                    SelectProgram.SortTerm(
+                        output: key.output, expression: nil, descending: key.descending, nullsFirst: key.nullsFirst,
+                        collation: compoundCollation(key))
+                })
         let left = try merged(through: k - 1, keys: keys)
         let right = sorted(try rowsOf(terms[k]), keys)
         return merge(left, right, op: op, keys: keys)

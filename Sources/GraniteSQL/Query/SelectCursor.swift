@@ -129,6 +129,8 @@ final class SelectCursor {
         bufferPosition = 0
         if sorter != nil { sorter = nil }
         if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
+        // A FROM subquery's rows are kept for one execution only: the next may bind other parameters.
+        if !joinRowsCached.isEmpty { joinRowsCached.removeAll(keepingCapacity: true) }
         toSkip = 0
         remaining = Int.max
         if let bounds = program.bounds { try applyBounds(bounds, parameters: parameters) }

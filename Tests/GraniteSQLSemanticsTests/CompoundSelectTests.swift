@@ -111,6 +111,12 @@ final class CompoundSelectTests: XCTestCase {
             "VALUES (1), (1) UNION ALL SELECT 1",
             "VALUES (2), (1) UNION SELECT 0",
             "SELECT 1 AS k UNION ALL VALUES (2) ORDER BY k",
+            "VALUES (max(1))",
+            "VALUES (1), (count(*))",
+            "SELECT 1 UNION VALUES (2), (sum(3))",
+            "SELECT (VALUES (a)) FROM t",
+            "SELECT * FROM t WHERE a IN (VALUES (1), (a))",
+            "VALUES (nosuch)",
         ])
     }
 

@@ -69,7 +69,7 @@ extension SelectCompiler {
         // them into the compound itself); one further right is a single term, as if in parentheses.
         if case .values(let rows) = select.first {
             for row in rows {
-                let program = try compileValuesRow(row, scope: scope, declaredNames: declaredNames)
+                let program = try compileValuesRow(row, of: rows.count, scope: scope, declaredNames: declaredNames)
                 terms.append(
                     CompiledTerm(
                         core: .values([row]), term: .init(op: terms.isEmpty ? nil : .unionAll, programs: [program])))
@@ -127,16 +127,28 @@ extension SelectCompiler {
         case .select:
             return [try compile(SelectStatement(first: core), outer: scope, declaredNames: declaredNames)]
         case .values(let rows):
-            return try rows.map { try compileValuesRow($0, scope: scope, declaredNames: declaredNames) }
+            return try rows.map {
+                try compileValuesRow($0, of: rows.count, scope: scope, declaredNames: declaredNames)
+            }
         }
     }
 
     /// One row of a `VALUES` list, compiled as a `SELECT` of its expressions named `column1`, `column2`, ….
-    func compileValuesRow(_ row: [SQLExpression], scope: QueryScope?, declaredNames: Bool) throws -> SelectProgram {
+    /// A list of several rows may not call aggregates (SQLite codes it as bare expressions); a single row is a
+    /// `SELECT` in SQLite too, and may.
+    func compileValuesRow(_ row: [SQLExpression], of rowCount: Int = 1, scope: QueryScope?, declaredNames: Bool)
+        throws -> SelectProgram
+    {
         let columns = row.enumerated().map { n, e in ResultColumn.expression(e, alias: "column\(n + 1)") }
-        return try compile(
+        let program = try compile(
             SelectStatement(first: .select(SelectClause(columns: columns))), outer: scope,
             declaredNames: declaredNames)
+        if rowCount > 1, let call = program.scope.aggregates.first {
+            // SQLite's message for an aggregate where no query could aggregate (not "misuse of aggregate
+            // function f()", which names one in the wrong clause of a query).
+            throw SQLExecutionError("misuse of aggregate: \(call.name)()")
+        }
+        return program
     }
 
     /// The names of a compound's columns read as a FROM subquery: SQLite names an unaliased column reference

@@ -26,6 +26,10 @@ extension Parser {
             }
             compounds.append(CompoundTerm(op: op, core: try parseSelectCore()))
         }
+        // A VALUES list takes no ORDER BY or LIMIT of its own (SQLite's grammar has none after one).
+        if case .values = compounds.last?.core ?? first, isKeyword("ORDER") || isKeyword("LIMIT") {
+            throw syntaxError()
+        }
         var orderBy: [OrderingTerm] = []
         if acceptKeyword("ORDER") {
             try expectKeyword("BY")
@@ -42,7 +46,27 @@ extension Parser {
                 limit = LimitClause(limit: first)
             }
         }
+        if !orderBy.isEmpty || limit != nil {
+            try rejectCompoundAfterOrdering(orderBy.isEmpty ? "LIMIT" : "ORDER BY")
+        }
         return SelectStatement(first: first, compounds: compounds, orderBy: orderBy, limit: limit, with: with)
+    }
+
+    /// Throws SQLite's error for a compound operator after a term's `ORDER BY` or `LIMIT` (`clause`): those
+    /// belong to the whole compound and may only follow its last term.
+    private mutating func rejectCompoundAfterOrdering(_ clause: String) throws(SQLSyntaxError) {
+        let start = current.range.start
+        let op: CompoundOperator
+        if acceptKeyword("UNION") {
+            op = acceptKeyword("ALL") ? .unionAll : .union
+        } else if acceptKeyword("INTERSECT") {
+            op = .intersect
+        } else if acceptKeyword("EXCEPT") {
+            op = .except
+        } else {
+            return
+        }
+        throw error("\(clause) clause should come after \(op.rawValue) not before", at: start)
     }
 
     private mutating func parseWithClause() throws(SQLSyntaxError) -> WithClause {

@@ -52,7 +52,7 @@ final class StatementTests: XCTestCase {
             "SELECT a FROM t UNION SELECT b FROM u UNION ALL SELECT 1 INTERSECT SELECT 2 EXCEPT SELECT 3 ORDER BY 1",
             "SELECT a FROM t UNION SELECT b FROM u UNION ALL SELECT 1 INTERSECT SELECT 2 EXCEPT SELECT 3 ORDER BY 1")
         assertCanonical("VALUES (1, 'a'), (2, 'b')", "VALUES (1, 'a'), (2, 'b')")
-        assertCanonical("VALUES (1) UNION VALUES (2) LIMIT 1", "VALUES (1) UNION VALUES (2) LIMIT 1")
+        assertCanonical("VALUES (1) UNION SELECT 2 LIMIT 1", "VALUES (1) UNION SELECT 2 LIMIT 1")
     }
 
     func testInsert() {

@@ -108,7 +108,7 @@ final class QueryScope: ColumnResolver {
     }
 
     /// Resolves a reference among this query's own sources; nil when no source has the name.
-    private func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
+    func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
         if let schema = reference.schema, !SchemaNames.equal(schema, "main") { return nil }
         var found: (source: Int, column: Int)?
         var rowidMatch: Int?
@@ -181,9 +181,10 @@ final class QueryScope: ColumnResolver {
     }
 
     /// The affinity and collation of a subquery's first result column, as SQLite derives them from its expression:
-    /// a column of a table in the subquery's `FROM`, a `CAST`, a `COLLATE`. Other expressions carry none.
+    /// a column of a table in the subquery's `FROM`, a `CAST`, a `COLLATE`. Other expressions carry none. For a
+    /// compound, SQLite reads the rightmost term's expression.
     func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn {
-        guard select.compounds.isEmpty, case .select(let core) = select.first, let first = core.columns.first,
+        guard case .select(let core) = select.compounds.last?.core ?? select.first, let first = core.columns.first,
             let catalog
         else { return SubqueryColumn() }
         var tables: [(name: String, table: TableDefinition?)] = []

@@ -32,8 +32,13 @@ struct SelectCompiler {
         -> SelectProgram
     {
         guard select.with == nil else { throw SQLExecutionError.unsupported("WITH") }
-        guard select.compounds.isEmpty else { throw SQLExecutionError.unsupported("compound SELECT") }
-        guard case .select(let core) = select.first else { throw SQLExecutionError.unsupported("VALUES as a query") }
+        let core: SelectClause
+        switch select.first {
+        case .select(let clause) where select.compounds.isEmpty: core = clause
+        case .values(let rows) where select.compounds.isEmpty && rows.count == 1:
+            return try compileValuesRow(rows[0], scope: outer, declaredNames: declaredNames)
+        default: return try compileCompound(select, outer: outer, declaredNames: declaredNames)
+        }
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
 

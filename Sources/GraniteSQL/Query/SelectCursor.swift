@@ -129,6 +129,8 @@ final class SelectCursor {
         bufferPosition = 0
         if sorter != nil { sorter = nil }
         if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
+        // A FROM subquery's rows are kept for one execution only: the next may bind other parameters.
+        if !joinRowsCached.isEmpty { joinRowsCached.removeAll(keepingCapacity: true) }
         toSkip = 0
         remaining = Int.max
         if let bounds = program.bounds { try applyBounds(bounds, parameters: parameters) }
@@ -326,16 +328,24 @@ final class SelectCursor {
             try table.open(&context)
             return
         }
-        guard case .subquery(let sub) = program.levels[k].kind else { return }
-        fromPositions[k] = 0
-        if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
-            let cursor = SelectCursor(program: sub)
-            cursor.sortMemoryLimit = sortMemoryLimit
-            try cursor.open(outer: context.row, parameters: context.parameters)
-            var rows: [[Value]] = []
-            while let row = try cursor.next() { rows.append(row) }
-            fromRows[k] = rows
-            joinRowsCached.insert(k)
+        switch program.levels[k].kind {
+        case .table: return
+        case .subquery(let sub):
+            fromPositions[k] = 0
+            if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
+                let cursor = SelectCursor(program: sub)
+                cursor.sortMemoryLimit = sortMemoryLimit
+                try cursor.open(outer: context.row, parameters: context.parameters)
+                var rows: [[Value]] = []
+                while let row = try cursor.next() { rows.append(row) }
+                fromRows[k] = rows
+                joinRowsCached.insert(k)
+            }
+        case .compound(let compound):
+            // Computed again on each execution: unlike a FROM subquery's, the level belongs to this statement.
+            fromPositions[k] = 0
+            fromRows[k] = try CompoundCursor(program: compound, sortMemoryLimit: sortMemoryLimit)
+                .rows(outer: context.row, parameters: context.parameters)
         }
     }
 

@@ -8,6 +8,8 @@ final class SelectProgram {
         enum Source {
             case table(TableReader, AccessPath)
             case subquery(SelectProgram)
+            /// The rows of a compound select (its only level; see ``SelectCompiler/compileCompound``).
+            case compound(CompoundProgram)
         }
 
         let source: QuerySource

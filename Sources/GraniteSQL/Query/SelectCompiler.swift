@@ -12,6 +12,8 @@ struct SelectCompiler {
     let sourceText: String
     /// The byte offset of the statement's text in the script it came from.
     let sourceStart: Int
+    /// The `WITH` clauses in force (innermost first), nil when there are none.
+    var commonTables: CommonTableScope? = nil
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {
@@ -31,7 +33,9 @@ struct SelectCompiler {
     func compile(_ select: SelectStatement, outer: QueryScope? = nil, declaredNames: Bool = true) throws
         -> SelectProgram
     {
-        guard select.with == nil else { throw SQLExecutionError.unsupported("WITH") }
+        if let with = select.with {
+            return try compile(select, with: with, outer: outer, declaredNames: declaredNames)
+        }
         guard select.compounds.isEmpty else { throw SQLExecutionError.unsupported("compound SELECT") }
         guard case .select(let core) = select.first else { throw SQLExecutionError.unsupported("VALUES as a query") }
         let scope = QueryScope(outer: outer)

@@ -16,7 +16,7 @@ final class SelectCursor {
     @exclusivity(unchecked) var stopsAtFirstRow = false
     /// Runs ``SelectProgram/bounds``, made on first use.
     @exclusivity(unchecked) private var boundsCursor: SelectCursor?
-    @exclusivity(unchecked) private var fromRows: [[[Value]]]
+    @exclusivity(unchecked) var fromRows: [[[Value]]]
     @exclusivity(unchecked) private var fromPositions: [Int]
 
     // Join state.
@@ -73,6 +73,7 @@ final class SelectCursor {
         subqueryCursors = Array(repeating: nil, count: program.subqueries.count)
         fromRows = Array(repeating: [], count: n)
         fromPositions = Array(repeating: 0, count: n)
+        recursiveTables = Array(repeating: nil, count: n)
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
         levelFilters = filters.map { $0.map(Condition.init) }
@@ -129,6 +130,7 @@ final class SelectCursor {
         bufferPosition = 0
         if sorter != nil { sorter = nil }
         if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
+        if !recursiveRowsComplete.isEmpty { recursiveRowsComplete.removeAll() }
         toSkip = 0
         remaining = Int.max
         if let bounds = program.bounds { try applyBounds(bounds, parameters: parameters) }
@@ -326,8 +328,18 @@ final class SelectCursor {
             try table.open(&context)
             return
         }
-        guard case .subquery(let sub) = program.levels[k].kind else { return }
         fromPositions[k] = 0
+        let sub: SelectProgram
+        switch program.levels[k].kind {
+        case .subquery(let program): sub = program
+        case .recursiveTable(let table):
+            try openRecursiveTable(table, level: k)
+            return
+        case .workingRow(let row):
+            fromRows[k] = [row.values]
+            return
+        case .table: return
+        }
         if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
             let cursor = SelectCursor(program: sub)
             cursor.sortMemoryLimit = sortMemoryLimit
@@ -339,7 +351,15 @@ final class SelectCursor {
         }
     }
 
-    @exclusivity(unchecked) private var joinRowsCached: Set<Int> = []
+    @exclusivity(unchecked) var joinRowsCached: Set<Int> = []
+    /// By level: the recursive common table being produced there, while it streams (nil once its rows are all
+    /// in ``fromRows``, and for other levels).
+    @exclusivity(unchecked) var recursiveTables: [RecursiveTableCursor?] = []
+    /// By level: the cursor of a recursive common table, kept from one opening to the next.
+    @exclusivity(unchecked) var recursiveCursors: [Int: RecursiveTableCursor] = [:]
+    /// The levels whose recursive common table's rows, all kept in ``fromRows``, are read again when the level
+    /// opens again in the same execution.
+    @exclusivity(unchecked) var recursiveRowsComplete: Set<Int> = []
 
     private func advance(_ k: Int) throws -> Bool {
         // Reads single fields of `program.levels[k]`: copying the whole level (its source, access path and
@@ -347,6 +367,10 @@ final class SelectCursor {
         while true {
             if let table = tables[k] {
                 guard try table.next(&context) else { return false }
+            } else if let recursive = recursiveTables[k] {
+                guard let values = try nextRecursiveRow(recursive, level: k) else { return false }
+                let base = program.levels[k].source.base
+                for (c, v) in values.enumerated() { context.row[base + c] = v }
             } else {
                 guard fromPositions[k] < fromRows[k].count else { return false }
                 let values = fromRows[k][fromPositions[k]]

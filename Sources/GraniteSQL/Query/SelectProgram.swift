@@ -8,6 +8,10 @@ final class SelectProgram {
         enum Source {
             case table(TableReader, AccessPath)
             case subquery(SelectProgram)
+            /// A recursive common table, produced row by row.
+            case recursiveTable(RecursiveTableProgram)
+            /// The working row of a recursive common table, in one of its recursive steps: one row per opening.
+            case workingRow(RecursiveWorkingRow)
         }
 
         let source: QuerySource

@@ -150,8 +150,9 @@ final class CommonTableExpressionDifferentialTests: XCTestCase {
             let direction = src.pick(["", " ASC", " DESC"])
             let key = src.pick(["1", "n", "n % 3", "label"])
             let limit = src.int(1...20)
-            return "WITH RECURSIVE q(n, label) AS (SELECT 1, 'a' \(union()) "
-                + "SELECT n + 1, label || 'b' FROM q WHERE n < 6 UNION ALL SELECT n + 2, 'c' FROM q WHERE n < 5 "
+            let union = union()
+            return "WITH RECURSIVE q(n, label) AS (SELECT 1, 'a' \(union) "
+                + "SELECT n + 1, label || 'b' FROM q WHERE n < 6 \(union) SELECT n + 2, 'c' FROM q WHERE n < 5 "
                 + "ORDER BY \(key)\(direction) LIMIT \(limit)) SELECT * FROM q"
         }
 
@@ -166,7 +167,7 @@ final class CommonTableExpressionDifferentialTests: XCTestCase {
         }
 
         mutating func correlated() -> String {
-            "SELECT a, (WITH RECURSIVE d(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n < t.a) "
+            "SELECT a, (WITH RECURSIVE d(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d WHERE n < t.a AND n < 8) "
                 + "SELECT count(*) FROM d) FROM t WHERE \(condition("a"))"
         }
 
@@ -174,7 +175,6 @@ final class CommonTableExpressionDifferentialTests: XCTestCase {
             src.pick([
                 "WITH a AS (SELECT * FROM a) SELECT * FROM a",
                 "WITH a AS (SELECT * FROM b), b AS (SELECT * FROM a) SELECT * FROM a",
-                "WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 3",
                 "WITH a(x, y) AS (SELECT 1) SELECT * FROM a",
                 "WITH a(x) AS (SELECT 1, 2) SELECT x FROM a",
                 "WITH a(x, y) AS (SELECT 1) SELECT 5",
@@ -183,8 +183,6 @@ final class CommonTableExpressionDifferentialTests: XCTestCase {
                 "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3 GROUP BY x) SELECT * FROM c",
                 "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1, 2 FROM c WHERE x < 3) SELECT * FROM c",
                 "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < (SELECT max(x) FROM c)) SELECT * FROM c",
-                "WITH c(x) AS (SELECT 1 UNION ALL SELECT (SELECT x FROM c)) SELECT * FROM c",
-                "WITH c(x) AS (SELECT x FROM c UNION ALL SELECT 1) SELECT * FROM c",
                 "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3 ORDER BY x) SELECT * FROM c",
                 "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3 ORDER BY 2) SELECT * FROM c",
                 "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3 LIMIT 'z') SELECT * FROM c",
@@ -306,6 +304,85 @@ final class CommonTableExpressionDifferentialTests: XCTestCase {
             if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) {
                 XCTFail("\(sql): \(why)")
             }
+        }
+    }
+
+    /// `WITH` before `INSERT`, `UPDATE` and `DELETE`: the statement's queries see the tables (recursive ones too),
+    /// one named like the changed table hides it from the queries but not from the change, and the statement's
+    /// results and the table afterwards are SQLite's.
+    func testWritesWithCommonTablesMatchSQLite() throws {
+        let statements = [
+            "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5) INSERT INTO t(a) SELECT x FROM c",
+            "WITH c AS (SELECT 10 AS v) INSERT INTO t(a, b) VALUES ((SELECT v FROM c), 'ten')",
+            "WITH c AS (SELECT 5 AS v) INSERT INTO t(a) VALUES (1) ON CONFLICT(a) DO UPDATE SET b = (SELECT v FROM c)",
+            "WITH c AS (SELECT a FROM t WHERE a > 3) DELETE FROM t WHERE a IN (SELECT a FROM c)",
+            "WITH c AS (SELECT max(a) AS m FROM t) UPDATE t SET b = 'max' WHERE a = (SELECT m FROM c)",
+            "WITH t AS (SELECT 3 AS a) DELETE FROM t WHERE a IN (SELECT a FROM t) RETURNING a",
+            "WITH t(a) AS (SELECT 2) UPDATE t SET c = (SELECT a FROM t) WHERE a >= (SELECT a FROM t)",
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) "
+                + "UPDATE t SET c = (SELECT sum(x) FROM c) RETURNING a, c",
+            "WITH c AS (SELECT 1 AS v) UPDATE t SET b = (SELECT v FROM c) RETURNING (SELECT v + 1 FROM c)",
+            "WITH c AS (SELECT 1) DELETE FROM c",
+            "WITH c AS (SELECT 1) INSERT INTO c VALUES (1)",
+            "WITH c AS (SELECT * FROM c) DELETE FROM t WHERE a IN (SELECT * FROM c)",
+            "WITH c(x, y) AS (SELECT 1) UPDATE t SET b = (SELECT x FROM c)",
+            "WITH c AS (SELECT 7 AS v) INSERT INTO t(a) WITH d AS (SELECT v + 1 AS w FROM c) SELECT w FROM d",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for statement in ["CREATE TABLE t(a UNIQUE, b, c)", "INSERT INTO t VALUES (1, 2, 3), (3, 4, 5), (6, 'x', NULL)"] {
+            oracle.execute(statement)
+            try db.execute(statement)
+        }
+        let contents = "SELECT rowid, * FROM t ORDER BY rowid"
+        for sql in statements {
+            let expected = SelectDifferentialTests.sqlite(oracle, sql)
+            let actual = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) {
+                XCTFail("\(sql): \(why)")
+            }
+            let expectedRows = SelectDifferentialTests.sqlite(oracle, contents)
+            let actualRows = SelectDifferentialTests.granite(db, contents)
+            if let why = SelectDifferentialTests.mismatch(expectedRows, actualRows, ordered: true) {
+                XCTFail("table after \(sql): \(why)")
+            }
+        }
+    }
+
+    /// A `WITH` clause naming a table twice is an error while parsing (so even in a statement that never reads
+    /// it), with SQLite's message; `WITH` leads a write statement but no other.
+    func testParseErrorsMatchSQLite() {
+        var db: OpaquePointer?
+        sqlite3_open(":memory:", &db)
+        defer { sqlite3_close(db) }
+        sqlite3_exec(db, "CREATE TABLE t(a)", nil, nil, nil)
+        let statements = [
+            "WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 3",
+            "WITH a AS (SELECT 1), a AS (SELECT 2) DELETE FROM t",
+            "SELECT (WITH x AS (SELECT 1), x AS (SELECT 2) SELECT 3)",
+            "WITH a AS (SELECT 1) CREATE TABLE u(x)",
+            "WITH a AS (SELECT 1) WITH b AS (SELECT 2) SELECT 3",
+            "WITH a AS (SELECT 1)",
+            "WITH a AS (DELETE FROM t) SELECT 1",
+        ]
+        for sql in statements {
+            var stmt: OpaquePointer?
+            XCTAssertNotEqual(sqlite3_prepare_v2(db, sql, -1, &stmt, nil), SQLITE_OK, sql)
+            sqlite3_finalize(stmt)
+            let expected = String(cString: sqlite3_errmsg(db))
+            do {
+                _ = try Parser.parseScript(sql)
+                XCTFail("no syntax error for \(sql); SQLite says \(expected)")
+            } catch {
+                XCTAssertEqual(error.message, expected, sql)
+            }
+        }
+        // Each statement that may follow a WITH parses with it.
+        for sql in [
+            "WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a", "WITH a AS (SELECT 1) REPLACE INTO t VALUES (1)",
+            "WITH a AS (SELECT 1) UPDATE t SET a = 2", "WITH a AS (SELECT 1) DELETE FROM t",
+        ] {
+            XCTAssertNoThrow(try Parser.parseScript(sql), sql)
         }
     }
 }

@@ -48,11 +48,13 @@ extension SelectCompiler {
             let (program, columns) = try body.compileRecursive(
                 table, firstStep: firstStep, state: (defining, index), outer: outer)
             scope.add(name: name, table: nil, columns: columns)
+            if program.correlated { scope.noteOuterRead() }
             sources.recursiveLevels[k] = .recursiveTable(program)
         } else {
             let program = try body.compile(table.select, outer: outer, declaredNames: false)
             let columns = try Self.columns(of: table, names: program.columnNames, outputs: program.outputs)
             scope.add(name: name, table: nil, columns: columns)
+            if program.scope.usesOuter { scope.noteOuterRead() }
             sources.subqueries[k] = program
         }
     }

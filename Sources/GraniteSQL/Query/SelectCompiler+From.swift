@@ -96,7 +96,7 @@ extension SelectCompiler {
                 throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
             }
             guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
-                throw SQLExecutionError.noSuchTable(name.name)
+                throw SQLExecutionError.noSuchTable(name.schema.map { "\($0).\(name.name)" } ?? name.name)
             }
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
@@ -112,6 +112,7 @@ extension SelectCompiler {
                     collation: program.outputs[n].collation ?? .binary)
             }
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
+            if program.scope.usesOuter { scope.noteOuterRead() }
             sources.subqueries[k] = program
         }
     }

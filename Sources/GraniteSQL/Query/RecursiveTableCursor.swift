@@ -51,6 +51,7 @@ final class RecursiveTableCursor {
             try runSteps(over: row)
         }
         while remaining > 0, let row = queue.pop() {
+            if program.interruption.isSet { throw StorageError.interrupted }
             if toSkip > 0 {
                 toSkip -= 1
                 try runSteps(over: row)

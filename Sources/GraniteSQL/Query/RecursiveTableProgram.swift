@@ -23,14 +23,19 @@ final class RecursiveTableProgram {
     let ordering: [SelectProgram.SortTerm]
     /// `LIMIT` and `OFFSET`, as in ``SelectProgram/bounds``.
     let bounds: SelectProgram?
+    /// The connection's stop requests: a recursion reads no table when its steps read only the working row, so
+    /// it checks them itself, once per row.
+    let interruption: InterruptFlag
     /// Whether any part reads an enclosing query's row (so its rows cannot be reused from one execution of the
     /// enclosing row to the next).
     let correlated: Bool
 
     init(
         setup: SelectProgram, steps: [SelectProgram], workingRow: RecursiveWorkingRow, distinct: Bool,
-        collations: [SQLCollation], ordering: [SelectProgram.SortTerm], bounds: SelectProgram?
+        collations: [SQLCollation], ordering: [SelectProgram.SortTerm], bounds: SelectProgram?,
+        interruption: InterruptFlag
     ) {
+        self.interruption = interruption
         self.setup = setup
         self.steps = steps
         self.workingRow = workingRow
@@ -50,5 +55,13 @@ final class RecursiveTableProgram {
             for line in step.plan { lines.append((line.depth + 1, line.detail)) }
         }
         return lines
+    }
+}
+
+extension SelectProgram.Level {
+    /// Whether the level reads a recursive common table.
+    var isRecursiveTable: Bool {
+        if case .recursiveTable = kind { return true }
+        return false
     }
 }

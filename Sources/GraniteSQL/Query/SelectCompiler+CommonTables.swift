@@ -143,7 +143,8 @@ extension SelectCompiler {
         }
         let program = RecursiveTableProgram(
             setup: setup, steps: steps, workingRow: row, distinct: body.compounds.last?.op == .union,
-            collations: columns.map(\.collation), ordering: ordering, bounds: bounds)
+            collations: columns.map(\.collation), ordering: ordering, bounds: bounds,
+            interruption: connection.engine.interruption)
         return (program, columns)
     }
 

@@ -73,7 +73,7 @@ final class SelectCursor {
         subqueryCursors = Array(repeating: nil, count: program.subqueries.count)
         fromRows = Array(repeating: [], count: n)
         fromPositions = Array(repeating: 0, count: n)
-        recursiveTables = Array(repeating: nil, count: n)
+        if program.levels.contains(where: \.isRecursiveTable) { recursiveTables = Array(repeating: nil, count: n) }
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
         levelFilters = filters.map { $0.map(Condition.init) }
@@ -353,7 +353,7 @@ final class SelectCursor {
 
     @exclusivity(unchecked) var joinRowsCached: Set<Int> = []
     /// By level: the recursive common table being produced there, while it streams (nil once its rows are all
-    /// in ``fromRows``, and for other levels).
+    /// in ``fromRows``, and for other levels); empty when the query reads no recursive table.
     @exclusivity(unchecked) var recursiveTables: [RecursiveTableCursor?] = []
     /// By level: the cursor of a recursive common table, kept from one opening to the next.
     @exclusivity(unchecked) var recursiveCursors: [Int: RecursiveTableCursor] = [:]
@@ -367,7 +367,7 @@ final class SelectCursor {
         while true {
             if let table = tables[k] {
                 guard try table.next(&context) else { return false }
-            } else if let recursive = recursiveTables[k] {
+            } else if !recursiveTables.isEmpty, let recursive = recursiveTables[k] {
                 guard let values = try nextRecursiveRow(recursive, level: k) else { return false }
                 let base = program.levels[k].source.base
                 for (c, v) in values.enumerated() { context.row[base + c] = v }

@@ -385,4 +385,27 @@ final class CommonTableExpressionDifferentialTests: XCTestCase {
             XCTAssertNoThrow(try Parser.parseScript(sql), sql)
         }
     }
+
+    /// A statement run again with new arguments recomputes its common tables: a recursive table read at an inner
+    /// join level (whose rows one execution keeps), one bounded by parameters, one in a correlated subquery.
+    func testRerunWithNewArgumentsMatchesSQLite() throws {
+        let statements = [
+            "WITH RECURSIVE c(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM c WHERE x < ?) "
+                + "SELECT group_concat(a.x || ':' || b.x, ' ') FROM c AS a, c AS b",
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ? OFFSET ?) "
+                + "SELECT group_concat(x, ' ') FROM c",
+            "WITH RECURSIVE c(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM c WHERE x < ?) "
+                + "SELECT group_concat((SELECT count(*) FROM c AS d WHERE d.x <= c.x), ' ') FROM c",
+        ]
+        let arguments: [[Value]] = [[.integer(1), .integer(3)], [.integer(2), .integer(6)], [.integer(0), .integer(1)]]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in statements {
+            for values in arguments {
+                let expected = oracle.row(sql, values)
+                let actual = try db.query(sql, arguments: values).rows.first ?? []
+                XCTAssertEqual(expected, actual.map { .value($0) }, "\(sql) with \(values)")
+            }
+        }
+    }
 }

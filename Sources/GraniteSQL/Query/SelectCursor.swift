@@ -351,7 +351,7 @@ final class SelectCursor {
         }
     }
 
-    @exclusivity(unchecked) var joinRowsCached: Set<Int> = []
+    @exclusivity(unchecked) private var joinRowsCached: Set<Int> = []
     /// By level: the recursive common table being produced there, while it streams (nil once its rows are all
     /// in ``fromRows``, and for other levels); empty when the query reads no recursive table.
     @exclusivity(unchecked) var recursiveTables: [RecursiveTableCursor?] = []

@@ -1,11 +1,13 @@
 // SELECT parsing: cores, compounds, FROM/joins, ORDER BY and LIMIT.
 
 extension Parser {
-    /// Parses a complete select (`SELECT …` or `VALUES …` with compounds, `ORDER BY`, `LIMIT`).
-    mutating func parseSelect() throws(SQLSyntaxError) -> SelectStatement {
+    /// Parses a complete select (`SELECT …` or `VALUES …` with compounds, `ORDER BY`, `LIMIT`); `leadingWith` is
+    /// a `WITH` clause already parsed before it (when a statement's `WITH` could also have led a write).
+    mutating func parseSelect(after leadingWith: WithClause? = nil) throws(SQLSyntaxError) -> SelectStatement {
         try enterNesting()
         defer { depth -= 1 }
-        let with = isKeyword("WITH") ? try parseWithClause() : nil
+        var with = leadingWith
+        if with == nil && isKeyword("WITH") { with = try parseWithClause() }
         let first = try parseSelectCore()
         var compounds: [CompoundTerm] = []
         while true {
@@ -69,12 +71,18 @@ extension Parser {
         throw error("\(clause) clause should come after \(op.rawValue) not before", at: start)
     }
 
-    private mutating func parseWithClause() throws(SQLSyntaxError) -> WithClause {
+    mutating func parseWithClause() throws(SQLSyntaxError) -> WithClause {
         try expectKeyword("WITH")
         let recursive = acceptKeyword("RECURSIVE")
         var tables: [CommonTableExpression] = []
+        var names: Set<String> = []
         repeat {
+            let nameToken = current
             let name = try parseName()
+            // SQLite checks the names while parsing, so a duplicate is an error even in a clause never run.
+            if !names.insert(SchemaNames.key(name)).inserted {
+                throw error("duplicate WITH table name: \(name)", at: nameToken.range.start)
+            }
             let columns = isSymbol("(") ? try parseNameList() : nil
             try expectKeyword("AS")
             var materialization: CommonTableExpression.Materialization?

@@ -18,8 +18,10 @@ extension Parser {
                 kind, range: range, sourceText: String(decoding: source[range.offsets], as: UTF8.self),
                 parameters: ParameterList(count: parameterNames.count, names: parameterNames))
             return .explain(queryPlan: queryPlan, inner)
-        case "SELECT", "VALUES", "WITH":
+        case "SELECT", "VALUES":
             return .select(try parseSelect())
+        case "WITH":
+            return try parseStatementAfterWith()
         case "INSERT", "REPLACE":
             return .insert(try parseInsert())
         case "UPDATE":
@@ -104,6 +106,30 @@ extension Parser {
     private mutating func parseReturning() throws(SQLSyntaxError) -> [ResultColumn]? {
         guard acceptKeyword("RETURNING") else { return nil }
         return try parseResultColumns()
+    }
+
+    /// Parses a statement that starts with a `WITH` clause: a `SELECT`, or an `INSERT`, `UPDATE` or `DELETE` whose
+    /// queries all see the clause's tables.
+    private mutating func parseStatementAfterWith() throws(SQLSyntaxError) -> Statement.Kind {
+        try enterNesting()
+        defer { depth -= 1 }
+        let with = try parseWithClause()
+        switch current.kind == .word ? current.keyword : "" {
+        case "INSERT", "REPLACE":
+            var insert = try parseInsert()
+            insert.with = with
+            return .insert(insert)
+        case "UPDATE":
+            var update = try parseUpdate()
+            update.with = with
+            return .update(update)
+        case "DELETE":
+            var delete = try parseDelete()
+            delete.with = with
+            return .delete(delete)
+        default:
+            return .select(try parseSelect(after: with))
+        }
     }
 
     private mutating func parseInsert() throws(SQLSyntaxError) -> InsertStatement {

@@ -382,7 +382,8 @@ extension Statement.Kind: CustomStringConvertible {
         case .select(let select):
             return select.description
         case .insert(let insert):
-            var text = "INSERT " + (insert.orAction.map { "OR \($0.rawValue) " } ?? "")
+            var text = insert.with.map { "\($0) " } ?? ""
+            text += "INSERT " + (insert.orAction.map { "OR \($0.rawValue) " } ?? "")
             text += "INTO " + SQLFormat.qualified(insert.table)
             if let columns = insert.columns { text += " " + SQLFormat.identifiers(columns) }
             switch insert.source {
@@ -392,13 +393,15 @@ extension Statement.Kind: CustomStringConvertible {
             for clause in insert.upsert { text += " \(clause)" }
             return text + SQLFormat.returning(insert.returning)
         case .update(let update):
-            var text = "UPDATE " + (update.orAction.map { "OR \($0.rawValue) " } ?? "")
+            var text = update.with.map { "\($0) " } ?? ""
+            text += "UPDATE " + (update.orAction.map { "OR \($0.rawValue) " } ?? "")
             text += SQLFormat.qualified(update.table) + " SET " + SQLFormat.list(update.assignments) { $0.description }
             if let from = update.from { text += " FROM \(from)" }
             if let condition = update.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(update.returning)
         case .delete(let delete):
-            var text = "DELETE FROM " + SQLFormat.qualified(delete.table)
+            var text = delete.with.map { "\($0) " } ?? ""
+            text += "DELETE FROM " + SQLFormat.qualified(delete.table)
             if let condition = delete.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(delete.returning)
         case .createTable(let create):

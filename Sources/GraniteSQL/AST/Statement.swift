@@ -133,12 +133,15 @@ package struct InsertStatement: Sendable, Equatable {
     package var upsert: [UpsertClause]
     /// The `RETURNING` columns, if any.
     package var returning: [ResultColumn]?
+    /// The leading `WITH` clause, if any: its tables are visible to every query of the statement.
+    package var with: WithClause?
 
     /// Creates an insert statement.
     package init(
         orAction: ConflictResolution? = nil, table: QualifiedName, columns: [String]? = nil, source: Source,
-        upsert: [UpsertClause] = [], returning: [ResultColumn]? = nil
+        upsert: [UpsertClause] = [], returning: [ResultColumn]? = nil, with: WithClause? = nil
     ) {
+        self.with = with
         self.orAction = orAction
         self.table = table
         self.columns = columns
@@ -201,12 +204,15 @@ package struct UpdateStatement: Sendable, Equatable {
     package var whereClause: SQLExpression?
     /// The `RETURNING` columns, if any.
     package var returning: [ResultColumn]?
+    /// The leading `WITH` clause, if any: its tables are visible to every query of the statement.
+    package var with: WithClause?
 
     /// Creates an update statement.
     package init(
         orAction: ConflictResolution? = nil, table: QualifiedName, assignments: [Assignment], from: FromClause? = nil,
-        whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil
+        whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil, with: WithClause? = nil
     ) {
+        self.with = with
         self.orAction = orAction
         self.table = table
         self.assignments = assignments
@@ -224,9 +230,15 @@ package struct DeleteStatement: Sendable, Equatable {
     package var whereClause: SQLExpression?
     /// The `RETURNING` columns, if any.
     package var returning: [ResultColumn]?
+    /// The leading `WITH` clause, if any: its tables are visible to every query of the statement.
+    package var with: WithClause?
 
     /// Creates a delete statement.
-    package init(table: QualifiedName, whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil) {
+    package init(
+        table: QualifiedName, whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil,
+        with: WithClause? = nil
+    ) {
+        self.with = with
         self.table = table
         self.whereClause = whereClause
         self.returning = returning

@@ -5,7 +5,8 @@ extension SQLConnection {
     func compileSelect(_ select: SelectStatement, statement: Statement) throws -> SelectProgram {
         try SelectCompiler(
             catalog: catalog, connection: self, sourceText: statement.sourceText,
-            sourceStart: statement.range.start.offset
+            sourceStart: statement.range.start.offset,
+            commonTables: statement.writeCommonTables
         ).compile(select)
     }
 

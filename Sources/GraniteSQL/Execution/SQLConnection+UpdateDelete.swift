@@ -46,8 +46,11 @@ extension SQLConnection {
                 columns[columns.count - 1] = .expression(
                     SQLExpression(.column(ColumnReference(column: writer.table.columns[alias].name))), alias: nil)
             }
+            // The changed table is the stored one, even where a common table of the statement has its name.
+            var table = name
+            if table.schema == nil && statement.writeCommonTables != nil { table.schema = "main" }
             let clause = SelectClause(
-                distinct: false, columns: columns, from: FromClause(first: .table(name, alias: nil), joins: []),
+                distinct: false, columns: columns, from: FromClause(first: .table(table, alias: nil), joins: []),
                 whereClause: condition, groupBy: [], having: nil)
             let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
             let program = try compileSelect(select, statement: statement)

@@ -9,7 +9,8 @@ extension SQLConnection {
         if let existing = slot { return existing }
         let compiler = SelectCompiler(
             catalog: catalog, connection: self, sourceText: statement.sourceText,
-            sourceStart: statement.range.start.offset)
+            sourceStart: statement.range.start.offset,
+            commonTables: statement.writeCommonTables)
         let made = WriteSubqueries(table: table, excluded: excluded, compiler: compiler)
         slot = made
         return made

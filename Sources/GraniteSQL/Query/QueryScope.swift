@@ -168,6 +168,12 @@ final class QueryScope: ColumnResolver {
         throw SQLEvaluationError(.noSuchColumn(reference))
     }
 
+    /// Notes that the query reads an enclosing query's row through a `FROM` subquery (or common table) of its own,
+    /// compiled as a child of the enclosing scope rather than of this one.
+    func noteOuterRead() {
+        usesOuter = true
+    }
+
     func resolveAggregate(_ call: FunctionCall) throws -> Int {
         guard allowAggregates else { throw SQLEvaluationError(.misuseOfAggregate(function: call.name)) }
         aggregates.append(call)

@@ -11,6 +11,8 @@ extension SelectCompiler {
 
         var readers: [Int: TableReader] = [:]
         var subqueries: [Int: SelectProgram] = [:]
+        /// The levels over recursive common tables and their working rows.
+        var recursiveLevels: [Int: SelectProgram.Level.Source] = [:]
         var onTerms: [OnTerm] = []
         /// The sources on the right of a `LEFT JOIN`.
         var leftJoined: Set<Int> = []
@@ -20,12 +22,10 @@ extension SelectCompiler {
     func compileFrom(_ from: FromClause?, scope: QueryScope, outer: QueryScope?) throws -> FromSources {
         var sources = FromSources()
         guard let from else { return sources }
-        try addSource(
-            from.first, scope: scope, outer: outer, readers: &sources.readers, subqueries: &sources.subqueries)
+        try addSource(from.first, scope: scope, outer: outer, to: &sources)
         for join in from.joins {
             let k = scope.sources.count
-            try addSource(
-                join.source, scope: scope, outer: outer, readers: &sources.readers, subqueries: &sources.subqueries)
+            try addSource(join.source, scope: scope, outer: outer, to: &sources)
             let isLeft = join.op == .left || join.op == .naturalLeft
             if isLeft {
                 sources.leftJoined.insert(k)
@@ -83,23 +83,26 @@ extension SelectCompiler {
 
     /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery).
     private func addSource(
-        _ source: TableSource, scope: QueryScope, outer: QueryScope?, readers: inout [Int: TableReader],
-        subqueries: inout [Int: SelectProgram]
+        _ source: TableSource, scope: QueryScope, outer: QueryScope?, to sources: inout FromSources
     ) throws {
         let k = scope.sources.count
         switch source {
         case .table(let name, let alias):
+            if name.schema == nil, let found = commonTables?.lookup(name.name) {
+                try addCommonTable(found.index, of: found.scope, alias: alias, scope: scope, outer: outer, to: &sources)
+                return
+            }
             if let schema = name.schema, !SchemaNames.equal(schema, "main") {
                 throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
             }
             guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
-                throw SQLExecutionError.noSuchTable(name.name)
+                throw SQLExecutionError.noSuchTable(name.schema.map { "\($0).\(name.name)" } ?? name.name)
             }
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
             }
             scope.add(table: table, alias: alias)
-            readers[k] = try TableReader(
+            sources.readers[k] = try TableReader(
                 table: table, catalog: catalog, transaction: connection.currentTransaction())
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)
@@ -109,7 +112,8 @@ extension SelectCompiler {
                     collation: program.outputs[n].collation ?? .binary)
             }
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
-            subqueries[k] = program
+            if program.scope.usesOuter { scope.noteOuterRead() }
+            sources.subqueries[k] = program
         }
     }
 }

@@ -75,7 +75,15 @@ extension SelectCompiler {
                         source: source, kind: .subquery(program), matchConditions: matchConditions,
                         filters: filters, isLeft: isLeft))
             default:
-                break
+                guard let kind = from.recursiveLevels[s] else { break }
+                plan.append((0, "SCAN \(source.name)"))
+                if case .recursiveTable(let table) = kind {
+                    for line in table.plan { plan.append((line.depth + 1, line.detail)) }
+                }
+                levels.append(
+                    .init(
+                        source: source, kind: kind, matchConditions: matchConditions, filters: filters,
+                        isLeft: isLeft))
             }
         }
         var preconditions: [CompiledExpression] = []

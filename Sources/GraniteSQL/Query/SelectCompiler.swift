@@ -12,6 +12,8 @@ struct SelectCompiler {
     let sourceText: String
     /// The byte offset of the statement's text in the script it came from.
     let sourceStart: Int
+    /// The `WITH` clauses in force (innermost first), nil when there are none.
+    var commonTables: CommonTableScope? = nil
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {
@@ -31,7 +33,9 @@ struct SelectCompiler {
     func compile(_ select: SelectStatement, outer: QueryScope? = nil, declaredNames: Bool = true) throws
         -> SelectProgram
     {
-        guard select.with == nil else { throw SQLExecutionError.unsupported("WITH") }
+        if let with = select.with {
+            return try compile(select, with: with, outer: outer, declaredNames: declaredNames)
+        }
         let core: SelectClause
         switch select.first {
         case .select(let clause) where select.compounds.isEmpty: core = clause

@@ -16,7 +16,7 @@ final class SelectCursor {
     @exclusivity(unchecked) var stopsAtFirstRow = false
     /// Runs ``SelectProgram/bounds``, made on first use.
     @exclusivity(unchecked) private var boundsCursor: SelectCursor?
-    @exclusivity(unchecked) private var fromRows: [[[Value]]]
+    @exclusivity(unchecked) var fromRows: [[[Value]]]
     @exclusivity(unchecked) private var fromPositions: [Int]
 
     // Join state.
@@ -73,6 +73,7 @@ final class SelectCursor {
         subqueryCursors = Array(repeating: nil, count: program.subqueries.count)
         fromRows = Array(repeating: [], count: n)
         fromPositions = Array(repeating: 0, count: n)
+        if program.levels.contains(where: \.isRecursiveTable) { recursiveTables = Array(repeating: nil, count: n) }
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
         levelFilters = filters.map { $0.map(Condition.init) }
@@ -131,6 +132,7 @@ final class SelectCursor {
         if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
         // A FROM subquery's rows are kept for one execution only: the next may bind other parameters.
         if !joinRowsCached.isEmpty { joinRowsCached.removeAll(keepingCapacity: true) }
+        if !recursiveRowsComplete.isEmpty { recursiveRowsComplete.removeAll() }
         toSkip = 0
         remaining = Int.max
         if let bounds = program.bounds { try applyBounds(bounds, parameters: parameters) }
@@ -328,28 +330,43 @@ final class SelectCursor {
             try table.open(&context)
             return
         }
+        fromPositions[k] = 0
+        let sub: SelectProgram
         switch program.levels[k].kind {
-        case .table: return
-        case .subquery(let sub):
-            fromPositions[k] = 0
-            if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
-                let cursor = SelectCursor(program: sub)
-                cursor.sortMemoryLimit = sortMemoryLimit
-                try cursor.open(outer: context.row, parameters: context.parameters)
-                var rows: [[Value]] = []
-                while let row = try cursor.next() { rows.append(row) }
-                fromRows[k] = rows
-                joinRowsCached.insert(k)
-            }
+        case .subquery(let program): sub = program
         case .compound(let compound):
             // Computed again on each execution: unlike a FROM subquery's, the level belongs to this statement.
-            fromPositions[k] = 0
             fromRows[k] = try CompoundCursor(program: compound, sortMemoryLimit: sortMemoryLimit)
                 .rows(outer: context.row, parameters: context.parameters)
+            return
+        case .recursiveTable(let table):
+            try openRecursiveTable(table, level: k)
+            return
+        case .workingRow(let row):
+            fromRows[k] = [row.values]
+            return
+        case .table: return
+        }
+        if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
+            let cursor = SelectCursor(program: sub)
+            cursor.sortMemoryLimit = sortMemoryLimit
+            try cursor.open(outer: context.row, parameters: context.parameters)
+            var rows: [[Value]] = []
+            while let row = try cursor.next() { rows.append(row) }
+            fromRows[k] = rows
+            joinRowsCached.insert(k)
         }
     }
 
     @exclusivity(unchecked) private var joinRowsCached: Set<Int> = []
+    /// By level: the recursive common table being produced there, while it streams (nil once its rows are all
+    /// in ``fromRows``, and for other levels); empty when the query reads no recursive table.
+    @exclusivity(unchecked) var recursiveTables: [RecursiveTableCursor?] = []
+    /// By level: the cursor of a recursive common table, kept from one opening to the next.
+    @exclusivity(unchecked) var recursiveCursors: [Int: RecursiveTableCursor] = [:]
+    /// The levels whose recursive common table's rows, all kept in ``fromRows``, are read again when the level
+    /// opens again in the same execution.
+    @exclusivity(unchecked) var recursiveRowsComplete: Set<Int> = []
 
     private func advance(_ k: Int) throws -> Bool {
         // Reads single fields of `program.levels[k]`: copying the whole level (its source, access path and
@@ -357,6 +374,10 @@ final class SelectCursor {
         while true {
             if let table = tables[k] {
                 guard try table.next(&context) else { return false }
+            } else if !recursiveTables.isEmpty, let recursive = recursiveTables[k] {
+                guard let values = try nextRecursiveRow(recursive, level: k) else { return false }
+                let base = program.levels[k].source.base
+                for (c, v) in values.enumerated() { context.row[base + c] = v }
             } else {
                 guard fromPositions[k] < fromRows[k].count else { return false }
                 let values = fromRows[k][fromPositions[k]]

@@ -10,6 +10,10 @@ final class SelectProgram {
             case subquery(SelectProgram)
             /// The rows of a compound select (its only level; see ``SelectCompiler/compileCompound``).
             case compound(CompoundProgram)
+            /// A recursive common table, produced row by row.
+            case recursiveTable(RecursiveTableProgram)
+            /// The working row of a recursive common table, in one of its recursive steps: one row per opening.
+            case workingRow(RecursiveWorkingRow)
         }
 
         let source: QuerySource

@@ -3,8 +3,8 @@ import XCTest
 
 private struct Player: TableRecord {}
 
-// The engine does not run WITH clauses yet (a later issue): these tests check the generated SQL, through SQL
-// interpolation (which does not prepare the statement) and through the statement that fails to run.
+// GRDB's common table expressions: the SQL they generate (through SQL interpolation, which does not prepare the
+// statement) and the requests they run.
 final class CommonTableExpressionTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
@@ -19,20 +19,6 @@ final class CommonTableExpressionTests: XCTestCase {
         throws -> (sql: String, arguments: StatementArguments)
     {
         try SQL("\(request)").build(db)
-    }
-
-    /// The SQL of the statement that `action` tried to run.
-    private func failedSQL(_ action: () throws -> Void) -> String? {
-        do {
-            try action()
-            XCTFail("Expected the engine to reject the WITH clause")
-            return nil
-        } catch let error as DatabaseError {
-            return error.sql
-        } catch {
-            XCTFail("Unexpected error \(error)")
-            return nil
-        }
     }
 
     func testDefinitions() throws {
@@ -117,20 +103,46 @@ final class CommonTableExpressionTests: XCTestCase {
         }
     }
 
+    func testRequestsRun() throws {
+        try makeDatabase().write { db in
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'a', 10), (2, 'b', 30), (3, 'c', 20), (4, 'd', 5)")
+            let bestIds = CommonTableExpression(
+                named: "bestIds", request: Player.select(Column("id")).order(Column("score").desc).limit(2))
+            XCTAssertEqual(
+                try Row.fetchAll(db, Player.with(bestIds).filter(bestIds.contains(Column("id"))).order(Column("id")))
+                    .map { $0["name"] as String },
+                ["b", "c"])
+            let maxScore = CommonTableExpression(named: "maxScore", request: Player.select(max(Column("score"))))
+            XCTAssertEqual(
+                try Row.fetchOne(db, Player.with(maxScore).filter(Column("score") == maxScore.all()))?["id"], 2)
+            let counter = CommonTableExpression<Int>(
+                recursive: true, named: "counter", columns: ["x"],
+                literal: "VALUES(1) UNION ALL SELECT x + 1 FROM counter WHERE x < \(5)")
+            XCTAssertEqual(try Int.fetchAll(db, counter.all().with(counter)), [1, 2, 3, 4, 5])
+        }
+    }
+
     func testCountDeleteAndUpdateKeepTheWithClause() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'a', 10), (2, 'b', 30)")
+            var statements: [String] = []
+            db.trace { statements.append($0.description) }
             let ids = CommonTableExpression(named: "ids", sql: "SELECT 1")
             let request = Player.with(ids).filter(ids.contains(Column("id")))
+            XCTAssertEqual(try request.fetchCount(db), 1)
+            try request.updateAll(db, Column("score").set(to: 0))
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT score FROM player WHERE id = 1"), 0)
+            try request.deleteAll(db)
+            db.trace(nil)
+            XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT id FROM player"), [2])
             XCTAssertEqual(
-                failedSQL { _ = try request.fetchCount(db) },
-                #"SELECT COUNT(*) FROM (WITH "ids" AS (SELECT 1) SELECT * FROM "player" WHERE "id" IN "ids")"#)
-            XCTAssertEqual(
-                failedSQL { try request.deleteAll(db) },
-                #"WITH "ids" AS (SELECT 1) DELETE FROM "player" WHERE "id" IN "ids""#)
-            XCTAssertEqual(
-                failedSQL { try request.updateAll(db, Column("score").set(to: 0)) },
-                #"WITH "ids" AS (SELECT 1) UPDATE "player" SET "score" = ? WHERE "id" IN "ids""#)
+                statements.filter { $0.contains("ids") },
+                [
+                    #"SELECT COUNT(*) FROM (WITH "ids" AS (SELECT 1) SELECT * FROM "player" WHERE "id" IN "ids")"#,
+                    #"WITH "ids" AS (SELECT 1) UPDATE "player" SET "score" = ? WHERE "id" IN "ids""#,
+                    #"WITH "ids" AS (SELECT 1) DELETE FROM "player" WHERE "id" IN "ids""#,
+                ])
         }
     }
 }

@@ -320,8 +320,12 @@ extension ExpressionCompiler {
                 return try inListNode(x, list, negated: negated)
             case .inSelect(let x, let select, let negated):
                 return try inSelectNode(x, select, negated: negated)
-            case .inTable:
-                throw SQLEvaluationError("IN table is not supported here")
+            case .inTable(let x, let table, let negated):
+                // `x IN t` is SQLite's shorthand for `x IN (SELECT * FROM t)` (a table or a common table).
+                let all = SelectClause(
+                    distinct: false, columns: [.all], from: FromClause(first: .table(table, alias: nil)),
+                    whereClause: nil, groupBy: [], having: nil)
+                return try inSelectNode(x, SelectStatement(first: .select(all)), negated: negated)
             case .like(let x, let op, let pattern, let escape, let negated):
                 return try likeNode(e, x, op, pattern, escape, negated: negated)
             case .isNull(let x, let negated):

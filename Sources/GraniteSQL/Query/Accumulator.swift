@@ -11,6 +11,7 @@ struct Accumulator {
     private var sum: SQLSumAggregate
     private var minMax: SQLMinMaxAggregate
     private var concat = SQLGroupConcatAggregate()
+    private var json: SQLJSONGroupAggregate
     private var seen: Set<ByteKey> = []
     /// An application-defined aggregate's maker and state (one reference, to keep accumulators small).
     private var user: UserAggregate?
@@ -23,6 +24,7 @@ struct Accumulator {
         if let function = call.userFunction, case .aggregate(let makeState) = function.kind {
             user = UserAggregate(makeState)
         }
+        json = SQLJSONGroupAggregate(call.function == .jsonGroupObject ? .object : .array)
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
         case .avg: sum = SQLSumAggregate(.avg)
@@ -44,6 +46,10 @@ struct Accumulator {
     mutating func step(arguments: [Value]) throws -> Bool {
         if user != nil {
             try userState()?.step(arguments)
+            return false
+        }
+        if function == .jsonGroupObject {
+            json.step(label: arguments[0], renderedValue: arguments[1])
             return false
         }
         return try step(arguments[0], separator: arguments[1])
@@ -69,6 +75,8 @@ struct Accumulator {
             return minMax.step(x)
         case .groupConcat:
             concat.step(x, separator: separator)
+        case .jsonGroupArray, .jsonGroupObject:
+            json.step(label: nil, renderedValue: x)
         case .user:
             try userState()?.step([x])
         }
@@ -81,6 +89,7 @@ struct Accumulator {
         case .sum, .total, .avg: return try sum.finish()
         case .min, .max: return minMax.finish()
         case .groupConcat: return concat.finish()
+        case .jsonGroupArray, .jsonGroupObject: return json.finish()
         case .user: return try (user.map { $0.state ?? $0.make() })?.finish() ?? .null
         }
     }

@@ -23,6 +23,9 @@ final class SelectProgram {
     struct AggregateCall {
         enum Function {
             case countStar, count, sum, total, avg, min, max, groupConcat
+            /// `json_group_array(x)` and `json_group_object(name, value)`: the value argument is compiled
+            /// wrapped in `json_quote`, so that it arrives as JSON text.
+            case jsonGroupArray, jsonGroupObject
             /// An aggregate the application registered (``AggregateCall/userFunction``).
             case user
         }

@@ -1,0 +1,190 @@
+// SQLite 3.40's JSON path language: finding, creating and removing the node a path names.
+
+/// Walks a JSON path (`$`, `.key`, `."quoted key"`, `[N]`, `[#]`, `[#-N]`) through a document, as SQLite
+/// 3.40's `jsonLookup` does.
+///
+/// SQLite checks a path only as far as the document takes it: a step into a value of the wrong kind (a key of
+/// an array, an index of an object) finds nothing without looking at the rest of the path, while a malformed
+/// step that is reached is ``JSONError/badPath(near:)`` with the path from that step on. Indexes are read as
+/// 32-bit unsigned numbers, wrapping as SQLite's do.
+enum JSONPath {
+    /// What a visit asks of the node it was given.
+    enum Disposition {
+        /// Leave the node in the document (the visit may have changed it).
+        case keep
+        /// Take the node out of its container (`json_remove`).
+        case remove
+    }
+
+    /// What ``visit(_:in:creating:_:)`` found.
+    enum Outcome: Equatable {
+        /// The path names no node (and none was created).
+        case notFound
+        /// The node was visited.
+        case visited
+        /// The path named the root, and the visit removed it.
+        case removedRoot
+    }
+
+    /// Finds the node `path` names in `root` and calls `visitor` on it, with whether the node was just created.
+    ///
+    /// With `creating`, a missing last object member or array element one past the end (`[N]` with N the
+    /// count, or `[#]`) is created, with any objects and arrays the rest of the path needs (SQLite's
+    /// `jsonLookupAppend`: a path continuing with `.key` makes an object, with `[0]` an array, anything else
+    /// nothing), and visited as a new `null`.
+    static func visit(
+        _ path: [UInt8], in root: inout JSONNode, creating: Bool,
+        _ visitor: (inout JSONNode, _ created: Bool) -> Disposition
+    ) throws(JSONError) -> Outcome {
+        let bytes = path.firstIndex(of: 0).map { Array(path[..<$0]) } ?? path
+        guard bytes.first == UInt8(ascii: "$") else { throw .badPath(near: bytes) }
+        let result = try withoutActuallyEscaping(visitor) { (visitor) throws(JSONError) in
+            try Walker(path: bytes, creating: creating, visitor: visitor).step(&root, at: 1)
+        }
+        switch result {
+        case .notFound: return .notFound
+        case .found(.keep): return .visited
+        case .found(.remove): return .removedRoot
+        }
+    }
+
+    /// Finds the node `path` names, without changing anything.
+    static func lookup(_ path: [UInt8], in root: JSONNode) throws(JSONError) -> JSONNode? {
+        var copy = root
+        var found: JSONNode?
+        _ = try visit(path, in: &copy, creating: false) { node, _ in
+            found = node
+            return .keep
+        }
+        return found
+    }
+
+    /// One walk of one path.
+    private struct Walker {
+        let path: [UInt8]
+        let creating: Bool
+        let visitor: (inout JSONNode, Bool) -> Disposition
+
+        enum StepResult {
+            case notFound
+            case found(Disposition)
+        }
+
+        private func byte(_ i: Int) -> UInt8 { i < path.count ? path[i] : 0 }
+
+        private func rest(from i: Int) -> [UInt8] { i < path.count ? Array(path[i...]) : [] }
+
+        /// Walks the path from offset `i` starting at `node`.
+        func step(_ node: inout JSONNode, at i: Int) throws(JSONError) -> StepResult {
+            if i >= path.count { return .found(visitor(&node, false)) }
+            if case .replaced = node { return .notFound }
+            switch byte(i) {
+            case UInt8(ascii: "."): return try member(of: &node, at: i + 1)
+            case UInt8(ascii: "["): return try element(of: &node, at: i)
+            default: throw .badPath(near: rest(from: i))
+            }
+        }
+
+        /// A `.key` step; `i` is just past the dot.
+        private func member(of node: inout JSONNode, at i: Int) throws(JSONError) -> StepResult {
+            guard case .object(var members) = node else { return .notFound }
+            let key: [UInt8]
+            let next: Int
+            if byte(i) == UInt8(ascii: "\"") {
+                var end = i + 1
+                while end < path.count && path[end] != UInt8(ascii: "\"") { end += 1 }
+                guard end < path.count else { throw .badPath(near: rest(from: i)) }
+                key = Array(path[(i + 1)..<end])
+                next = end + 1
+            } else {
+                var end = i
+                while end < path.count && path[end] != UInt8(ascii: ".") && path[end] != UInt8(ascii: "[") {
+                    end += 1
+                }
+                guard end > i else { throw .badPath(near: rest(from: i)) }
+                key = Array(path[i..<end])
+                next = end
+            }
+            if let index = members.firstIndex(where: { $0.key.bytes == key }) {
+                node = .null  // drop the node's reference to its members so they are edited in place
+                defer { node = .object(members) }
+                let result = try step(&members[index].value, at: next)
+                if case .found(.remove) = result {
+                    members[index].isRemoved = true
+                    return .found(.keep)
+                }
+                return result
+            }
+            guard creating, let created = try createChain(at: next) else { return .notFound }
+            members.append(JSONMember(key: JSONKey(bytes: key, isPlain: true), value: created))
+            node = .object(members)
+            return .found(.keep)
+        }
+
+        /// An `[N]`, `[#]` or `[#-N]` step; `i` is at the bracket.
+        private func element(of node: inout JSONNode, at i: Int) throws(JSONError) -> StepResult {
+            var index: UInt32 = 0
+            var j = i + 1
+            while JSONParser.isDigit(byte(j)) {
+                index = index &* 10 &+ UInt32(byte(j) - 0x30)
+                j += 1
+            }
+            if j < i + 2 || byte(j) != UInt8(ascii: "]") {
+                guard byte(i + 1) == UInt8(ascii: "#") else { throw .badPath(near: rest(from: i)) }
+                guard case .array(let elements) = node else { return .notFound }
+                index = UInt32(truncatingIfNeeded: elements.count)
+                j = i + 2
+                if byte(i + 2) == UInt8(ascii: "-") && JSONParser.isDigit(byte(i + 3)) {
+                    var back: UInt32 = 0
+                    j = i + 3
+                    while JSONParser.isDigit(byte(j)) {
+                        back = back &* 10 &+ UInt32(byte(j) - 0x30)
+                        j += 1
+                    }
+                    if back > index { return .notFound }
+                    index -= back
+                }
+                guard byte(j) == UInt8(ascii: "]") else { throw .badPath(near: rest(from: i)) }
+            }
+            guard case .array(var elements) = node else { return .notFound }
+            let next = j + 1
+            if Int(index) < elements.count {
+                let position = Int(index)
+                node = .null  // drop the node's reference to its elements so they are edited in place
+                defer { node = .array(elements) }
+                let result = try step(&elements[position], at: next)
+                if case .found(.remove) = result {
+                    elements.remove(at: position)
+                    return .found(.keep)
+                }
+                return result
+            }
+            guard creating, Int(index) == elements.count, let created = try createChain(at: next) else {
+                return .notFound
+            }
+            elements.append(created)
+            node = .array(elements)
+            return .found(.keep)
+        }
+
+        /// The nodes a missing path end needs (SQLite's `jsonLookupAppend`), with the visitor applied to the
+        /// new leaf; nil when the rest of the path cannot be created.
+        private func createChain(at i: Int) throws(JSONError) -> JSONNode? {
+            var node: JSONNode
+            if i >= path.count {
+                node = .null
+                _ = visitor(&node, true)
+                return node
+            }
+            if byte(i) == UInt8(ascii: ".") {
+                node = .object([])
+            } else if byte(i) == UInt8(ascii: "["), byte(i + 1) == UInt8(ascii: "0"), byte(i + 2) == UInt8(ascii: "]") {
+                node = .array([])
+            } else {
+                return nil
+            }
+            guard case .found = try step(&node, at: i) else { return nil }
+            return node
+        }
+    }
+}

@@ -131,6 +131,20 @@ final class JSONFunctionTests: XCTestCase {
         ])
     }
 
+    /// After an edit appends to an array, SQLite's index lookups in the same call land on the appended
+    /// elements (it follows its chain of appended chunks to the end).
+    func testIndexesAfterAnAppendInTheSameCall() throws {
+        try assertSameAsSQLite([
+            "SELECT json_set('[5]', '$[1][0]', json('[]')), json_set('[5]', '$[1][0]', json('[]'), '$[0]', -1)",
+            "SELECT json_set('[5]', '$[1]', 7, '$[0]', -1), json_set('[5]', '$[1].a', 7, '$[0]', -1)",
+            "SELECT json_set('[5]', '$[1]', 7, '$[1]', 8), json_set('[5,6]', '$[2]', 7, '$[1]', 8, '$[0]', 9)",
+            "SELECT json_set('[5]', '$[1]', 7, '$[2]', 8, '$[0]', 9), json_set('[[5]]', '$[0][1]', 7, '$[0][0]', 9)",
+            "SELECT json_set('[5]', '$[1]', 7, '$[#]', 8, '$[#-1]', 9, '$[1]', 10, '$[3]', 11, '$[4]', 12)",
+            "SELECT json_insert('[[1],2]', '$[2].a', 1, '$[0].c', 2), json_set('[1,2]', '$[2]', x'', '$[0]', 3)",
+            "SELECT json_set('{\"a\":1}', '$.b', 7, '$.a', 8), json_set('{\"a\":1}', '$.b.c', 7, '$.b.d', 8)",
+        ])
+    }
+
     func testPatch() throws {
         try assertSameAsSQLite([
             "SELECT json_patch('{\"a\":1,\"b\":2}', '{\"a\":null,\"c\":3}')",

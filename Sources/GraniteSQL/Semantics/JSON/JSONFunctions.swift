@@ -146,7 +146,7 @@ enum SQLJSONFunctions {
 
     static func arrayLength(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
         guard let root = try document(arguments[0]), let node = try target(root, arguments) else { return null }
-        if case .array(let elements) = node { return JSONArgument(.integer(Int64(elements.count))) }
+        if case .array(let elements, _) = node { return JSONArgument(.integer(Int64(elements.count))) }
         return JSONArgument(.integer(0))
     }
 

@@ -17,7 +17,9 @@ indirect enum JSONNode: Sendable {
     case real([UInt8])
     /// A string: the bytes between the quotes, escapes left as written; `escaped` when there is a backslash.
     case string([UInt8], escaped: Bool)
-    case array([JSONNode])
+    /// An array; the last `appended` elements were added by the current edit (`json_set` & co.), one at a
+    /// time, which changes how SQLite finds elements by index (see `JSONPath`).
+    case array([JSONNode], appended: Int)
     case object([JSONMember])
     /// A node an edit (`json_set` & co.) replaced by an SQL value. SQLite marks such nodes and never looks
     /// inside them again in the same call, so later paths that go through them find nothing.

@@ -105,14 +105,14 @@ struct JSONParser {
             j = skipSpace(j)
             let step = value(at: j)
             guard case .value(let element, let after) = step else {
-                if case .closeBracket = step, elements.isEmpty { return .value(.array([]), j + 1) }
+                if case .closeBracket = step, elements.isEmpty { return .value(.array([], appended: 0), j + 1) }
                 return .failure
             }
             elements.append(element)
             j = skipSpace(after)
             switch byte(j) {
             case UInt8(ascii: ","): j += 1
-            case UInt8(ascii: "]"): return .value(.array(elements), j + 1)
+            case UInt8(ascii: "]"): return .value(.array(elements, appended: 0), j + 1)
             default: return .failure
             }
         }

@@ -131,7 +131,7 @@ enum JSONPath {
             }
             if j < i + 2 || byte(j) != UInt8(ascii: "]") {
                 guard byte(i + 1) == UInt8(ascii: "#") else { throw .badPath(near: rest(from: i)) }
-                guard case .array(let elements) = node else { return .notFound }
+                guard case .array(let elements, _) = node else { return .notFound }
                 index = UInt32(truncatingIfNeeded: elements.count)
                 j = i + 2
                 if byte(i + 2) == UInt8(ascii: "-") && JSONParser.isDigit(byte(i + 3)) {
@@ -146,25 +146,53 @@ enum JSONPath {
                 }
                 guard byte(j) == UInt8(ascii: "]") else { throw .badPath(near: rest(from: i)) }
             }
-            guard case .array(var elements) = node else { return .notFound }
+            guard case .array(var elements, let appended) = node else { return .notFound }
             let next = j + 1
-            if Int(index) < elements.count {
-                let position = Int(index)
+            switch Self.position(of: index, count: elements.count, appended: appended) {
+            case .element(let position):
                 node = .null  // drop the node's reference to its elements so they are edited in place
-                defer { node = .array(elements) }
+                defer { node = .array(elements, appended: appended) }
                 let result = try step(&elements[position], at: next)
                 if case .found(.remove) = result {
                     elements.remove(at: position)
                     return .found(.keep)
                 }
                 return result
-            }
-            guard creating, Int(index) == elements.count, let created = try createChain(at: next) else {
+            case .end:
+                guard creating, let created = try createChain(at: next) else { return .notFound }
+                elements.append(created)
+                node = .array(elements, appended: appended + 1)
+                return .found(.keep)
+            case .beyond:
                 return .notFound
             }
-            elements.append(created)
-            node = .array(elements)
-            return .found(.keep)
+        }
+
+        /// Where index `index` of an array of `count` elements falls.
+        enum Position {
+            case element(Int)
+            /// Just past the last element: where an edit appends.
+            case end
+            case beyond
+        }
+
+        /// Where SQLite's lookup of `index` lands in an array whose last `appended` elements were each appended
+        /// by the current edit. SQLite keeps each appended element in a chunk of its own linked after the
+        /// array, and its lookup always follows the links to the last chunk, counting down the index on the way
+        /// but never below zero: so once an edit has appended, every index up to the count minus one names the
+        /// last appended element, the next one the end, and larger ones nothing.
+        static func position(of index: UInt32, count: Int, appended: Int) -> Position {
+            let target = Int(index)
+            if appended == 0 {
+                return target < count ? .element(target) : (target == count ? .end : .beyond)
+            }
+            let skippedBeforeLast = count - 1
+            let remaining = max(0, target - skippedBeforeLast)
+            switch remaining {
+            case 0: return .element(count - 1)
+            case 1: return .end
+            default: return .beyond
+            }
         }
 
         /// The nodes a missing path end needs (SQLite's `jsonLookupAppend`), with the visitor applied to the
@@ -179,7 +207,7 @@ enum JSONPath {
             if byte(i) == UInt8(ascii: ".") {
                 node = .object([])
             } else if byte(i) == UInt8(ascii: "["), byte(i + 1) == UInt8(ascii: "0"), byte(i + 2) == UInt8(ascii: "]") {
-                node = .array([])
+                node = .array([], appended: 0)
             } else {
                 return nil
             }

@@ -22,7 +22,7 @@ enum JSONRendering {
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: raw)
             out.append(UInt8(ascii: "\""))
-        case .array(let elements):
+        case .array(let elements, _):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -1,4 +1,6 @@
 import CSQLiteOracle
+import Dispatch
+import Foundation
 import GraniteSQL
 import GraniteStorage
 import GraniteTestSupport
@@ -63,6 +65,54 @@ final class JSONFunctionTests: XCTestCase {
         // Far deeper than the limit: an error, not a stack overflow.
         let deep = String(repeating: "[", count: 100_000)
         XCTAssertEqual(try granite("SELECT json('\(deep)')"), "error: malformed JSON")
+    }
+
+    /// Documents at the depth limit are parsed, edited, patched and rendered on a thread with a small stack
+    /// (as a dispatch queue's may be), and paths that would build deeper documents fail rather than recurse.
+    func testDeepDocumentsOnASmallStack() throws {
+        let depth = 2000
+        let arrays = "'" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "'"
+        let objects = "'" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth) + "'"
+        let deepPath = "'$" + String(repeating: ".a", count: depth) + "'"
+        let statements = [
+            "SELECT json_valid(\(arrays)), length(json(\(objects))), json_extract(\(objects), \(deepPath))",
+            "SELECT length(json_set(\(objects), \(deepPath), 2)), length(json_remove(\(objects), \(deepPath)))",
+            "SELECT length(json_patch(\(objects), \(objects))), length(json_patch('{}', \(objects)))",
+            "SELECT length(json_patch(\(objects), replace(\(objects), '1', 'null')))",
+            "SELECT json_type(\(arrays), '$\(String(repeating: "[0]", count: depth - 1))')",
+        ]
+        /// What the thread saw; read only after it signals `finished`.
+        final class Outcomes: @unchecked Sendable { var list: [String] = [] }
+        let box = Outcomes()
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { finished.signal() }
+            var outcomes: [String] = []
+            defer { box.list = outcomes }
+            do {
+                let db = try SQLConnection(engine: try StorageEngine.inMemory())
+                for sql in statements {
+                    switch SelectDifferentialTests.granite(db, sql) {
+                    case .rows(_, let rows): outcomes.append("\(rows)")
+                    case .failure(let message): outcomes.append("error: \(message)")
+                    }
+                }
+                let tooDeep = "'$" + String(repeating: ".a", count: 100_000) + "'"
+                if case .failure(let message) = SelectDifferentialTests.granite(db, "SELECT json_set('{}', \(tooDeep), 1)") {
+                    outcomes.append("error: \(message)")
+                }
+            } catch {
+                outcomes.append("setup failed: \(error)")
+            }
+        }
+        thread.stackSize = (Int(ProcessInfo.processInfo.environment["JSON_STACK_KB"] ?? "") ?? 4096) * 1024
+        thread.start()
+        XCTAssertEqual(finished.wait(timeout: .now() + 120), .success)
+        let outcomes = box.list
+        XCTAssertEqual(outcomes.count, statements.count + 1, "\(outcomes)")
+        XCTAssertEqual(outcomes.last, "error: JSON nested too deep")
+        // The same statements on SQLite.
+        try assertSameAsSQLite(statements)
     }
 
     func testArrayObjectAndQuote() throws {
@@ -186,6 +236,24 @@ final class JSONFunctionTests: XCTestCase {
                 "SELECT json_array(json_group_array(k)) FROM t", "SELECT json_group_array(json_array(v)) FROM t",
                 "SELECT json_group_array(DISTINCT g) FROM t", "SELECT json_group_array(x'00') FROM t",
                 "SELECT json_group_array(v) FILTER (WHERE g = 1) FROM t", "SELECT json_group_object(k) FROM t",
+            ], setup: setup)
+    }
+
+    /// JSON functions in schema expressions: a CHECK constraint, an index on an extracted member (used by
+    /// queries that repeat the expression), a generated column.
+    func testJSONInSchemaExpressions() throws {
+        let setup = [
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, j TEXT CHECK (json_valid(j)), "
+                + "a GENERATED ALWAYS AS (j ->> 'a') VIRTUAL)",
+            "CREATE INDEX t_a ON t(json_extract(j, '$.a'))", "CREATE INDEX t_b ON t(j ->> 'b')",
+            "INSERT INTO t(j) VALUES ('{\"a\":1,\"b\":\"x\"}'), ('{\"a\":2,\"b\":\"y\"}'), ('[]')",
+        ]
+        try assertSameAsSQLite(
+            [
+                "INSERT INTO t(j) VALUES ('{')", "SELECT id FROM t WHERE json_extract(j, '$.a') = 2",
+                "SELECT id, a FROM t WHERE j ->> 'b' = 'x'", "SELECT id FROM t ORDER BY json_extract(j, '$.a') DESC",
+                "UPDATE t SET j = json_set(j, '$.a', 5) WHERE id = 1", "SELECT id, j, a FROM t ORDER BY id",
+                "SELECT count(*) FROM t WHERE json_type(j) = 'object'",
             ], setup: setup)
     }
 

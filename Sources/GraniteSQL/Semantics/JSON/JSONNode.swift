@@ -103,6 +103,9 @@ enum JSONError: Error, Equatable {
     case objectLabel
     /// `json_insert`, `json_replace` or `json_set` (`function`) with an even number of arguments.
     case editArgumentCount(function: String)
+    /// An edit whose path would create containers nested deeper than ``JSONParser/maximumDepth``. Granite's
+    /// own limit: SQLite builds such documents (which its parser then refuses) until its stack overflows.
+    case tooDeep
 
     /// SQLite's message.
     var message: String {
@@ -113,6 +116,7 @@ enum JSONError: Error, Equatable {
         case .objectArgumentCount: return "json_object() requires an even number of arguments"
         case .objectLabel: return "json_object() labels must be TEXT"
         case .editArgumentCount(let function): return "\(function)() needs an odd number of arguments"
+        case .tooDeep: return "JSON nested too deep"
         }
     }
 

@@ -39,7 +39,7 @@ enum JSONPath {
         let bytes = path.firstIndex(of: 0).map { Array(path[..<$0]) } ?? path
         guard bytes.first == UInt8(ascii: "$") else { throw .badPath(near: bytes) }
         let result = try withoutActuallyEscaping(visitor) { (visitor) throws(JSONError) in
-            try Walker(path: bytes, creating: creating, visitor: visitor).step(&root, at: 1)
+            try Walker(path: bytes, creating: creating, visitor: visitor).step(&root, at: 1, depth: 0)
         }
         switch result {
         case .notFound: return .notFound
@@ -74,55 +74,53 @@ enum JSONPath {
 
         private func rest(from i: Int) -> [UInt8] { i < path.count ? Array(path[i...]) : [] }
 
-        /// Walks the path from offset `i` starting at `node`.
-        func step(_ node: inout JSONNode, at i: Int) throws(JSONError) -> StepResult {
+        /// Walks the path from offset `i` starting at `node`, which is `depth` levels below the root.
+        func step(_ node: inout JSONNode, at i: Int, depth: Int) throws(JSONError) -> StepResult {
             if i >= path.count { return .found(visitor(&node, false)) }
             if case .replaced = node { return .notFound }
             switch byte(i) {
-            case UInt8(ascii: "."): return try member(of: &node, at: i + 1)
-            case UInt8(ascii: "["): return try element(of: &node, at: i)
+            case UInt8(ascii: "."): return try member(of: &node, at: i + 1, depth: depth)
+            case UInt8(ascii: "["): return try element(of: &node, at: i, depth: depth)
             default: throw .badPath(near: rest(from: i))
             }
         }
 
-        /// A `.key` step; `i` is just past the dot.
-        private func member(of node: inout JSONNode, at i: Int) throws(JSONError) -> StepResult {
-            guard case .object(var members) = node else { return .notFound }
-            let key: [UInt8]
-            let next: Int
+        /// The key of a `.key` or `."key"` step whose key starts at `i`, and the offset after it.
+        private func key(at i: Int) throws(JSONError) -> (key: [UInt8], next: Int) {
             if byte(i) == UInt8(ascii: "\"") {
                 var end = i + 1
                 while end < path.count && path[end] != UInt8(ascii: "\"") { end += 1 }
                 guard end < path.count else { throw .badPath(near: rest(from: i)) }
-                key = Array(path[(i + 1)..<end])
-                next = end + 1
-            } else {
-                var end = i
-                while end < path.count && path[end] != UInt8(ascii: ".") && path[end] != UInt8(ascii: "[") {
-                    end += 1
-                }
-                guard end > i else { throw .badPath(near: rest(from: i)) }
-                key = Array(path[i..<end])
-                next = end
+                return (Array(path[(i + 1)..<end]), end + 1)
             }
+            var end = i
+            while end < path.count && path[end] != UInt8(ascii: ".") && path[end] != UInt8(ascii: "[") { end += 1 }
+            guard end > i else { throw .badPath(near: rest(from: i)) }
+            return (Array(path[i..<end]), end)
+        }
+
+        /// A `.key` step; `i` is just past the dot.
+        private func member(of node: inout JSONNode, at i: Int, depth: Int) throws(JSONError) -> StepResult {
+            guard case .object(var members) = node else { return .notFound }
+            let (key, next) = try self.key(at: i)
             if let index = members.firstIndex(where: { $0.key.bytes == key }) {
                 node = .null  // drop the node's reference to its members so they are edited in place
                 defer { node = .object(members) }
-                let result = try step(&members[index].value, at: next)
+                let result = try step(&members[index].value, at: next, depth: depth + 1)
                 if case .found(.remove) = result {
                     members[index].isRemoved = true
                     return .found(.keep)
                 }
                 return result
             }
-            guard creating, let created = try createChain(at: next) else { return .notFound }
+            guard creating, let created = try createChain(at: next, depth: depth + 1) else { return .notFound }
             members.append(JSONMember(key: JSONKey(bytes: key, isPlain: true), value: created))
             node = .object(members)
             return .found(.keep)
         }
 
         /// An `[N]`, `[#]` or `[#-N]` step; `i` is at the bracket.
-        private func element(of node: inout JSONNode, at i: Int) throws(JSONError) -> StepResult {
+        private func element(of node: inout JSONNode, at i: Int, depth: Int) throws(JSONError) -> StepResult {
             var index: UInt32 = 0
             var j = i + 1
             while JSONParser.isDigit(byte(j)) {
@@ -152,14 +150,14 @@ enum JSONPath {
             case .element(let position):
                 node = .null  // drop the node's reference to its elements so they are edited in place
                 defer { node = .array(elements, appended: appended) }
-                let result = try step(&elements[position], at: next)
+                let result = try step(&elements[position], at: next, depth: depth + 1)
                 if case .found(.remove) = result {
                     elements.remove(at: position)
                     return .found(.keep)
                 }
                 return result
             case .end:
-                guard creating, let created = try createChain(at: next) else { return .notFound }
+                guard creating, let created = try createChain(at: next, depth: depth + 1) else { return .notFound }
                 elements.append(created)
                 node = .array(elements, appended: appended + 1)
                 return .found(.keep)
@@ -195,23 +193,42 @@ enum JSONPath {
             }
         }
 
-        /// The nodes a missing path end needs (SQLite's `jsonLookupAppend`), with the visitor applied to the
-        /// new leaf; nil when the rest of the path cannot be created.
-        private func createChain(at i: Int) throws(JSONError) -> JSONNode? {
-            var node: JSONNode
-            if i >= path.count {
-                node = .null
-                _ = visitor(&node, true)
-                return node
+        /// The nodes a missing path end needs (SQLite's `jsonLookupAppend`), to be placed `depth` levels below
+        /// the root, with the visitor applied to the new leaf; nil when the rest of the path cannot be created.
+        ///
+        /// Built without recursion, from the leaf up, so that a long path cannot exhaust the stack; a chain
+        /// that would nest containers deeper than ``JSONParser/maximumDepth`` is ``JSONError/tooDeep``.
+        private func createChain(at start: Int, depth: Int) throws(JSONError) -> JSONNode? {
+            /// One container of the chain: an object holding the next level under a key, or an array holding it.
+            enum Level {
+                case object([UInt8])
+                case array
             }
-            if byte(i) == UInt8(ascii: ".") {
-                node = .object([])
-            } else if byte(i) == UInt8(ascii: "["), byte(i + 1) == UInt8(ascii: "0"), byte(i + 2) == UInt8(ascii: "]") {
-                node = .array([], appended: 0)
-            } else {
-                return nil
+            var levels: [Level] = []
+            var i = start
+            while i < path.count {
+                if byte(i) == UInt8(ascii: ".") {
+                    let (key, next) = try self.key(at: i + 1)
+                    levels.append(.object(key))
+                    i = next
+                } else if byte(i) == UInt8(ascii: "["), byte(i + 1) == UInt8(ascii: "0"),
+                    byte(i + 2) == UInt8(ascii: "]")
+                {
+                    levels.append(.array)
+                    i += 3
+                } else {
+                    return nil  // SQLite creates nothing for any other step (and does not check it)
+                }
+                if depth + levels.count > JSONParser.maximumDepth { throw .tooDeep }
             }
-            guard case .found = try step(&node, at: i) else { return nil }
+            var node = JSONNode.null
+            _ = visitor(&node, true)
+            for level in levels.reversed() {
+                switch level {
+                case .object(let key): node = .object([JSONMember(key: JSONKey(bytes: key, isPlain: true), value: node)])
+                case .array: node = .array([node], appended: 1)
+                }
+            }
             return node
         }
     }

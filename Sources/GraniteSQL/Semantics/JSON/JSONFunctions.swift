@@ -125,9 +125,10 @@ enum SQLJSONFunctions {
     // MARK: Inspection
 
     static func valid(_ arguments: [JSONArgument]) -> JSONArgument {
-        guard let text = arguments[0].value.sqlTextBytes, (try? JSONParser.parse(text)) != nil else {
+        guard let text = arguments[0].value.sqlTextBytes, var root = try? JSONParser.parse(text) else {
             return JSONArgument(.integer(0))
         }
+        JSONNode.dismantle(&root)
         return JSONArgument(.integer(1))
     }
 
@@ -140,28 +141,37 @@ enum SQLJSONFunctions {
     }
 
     static func type(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
-        guard let root = try document(arguments[0]), let node = try target(root, arguments) else { return null }
+        guard var root = try document(arguments[0]) else { return null }
+        defer { JSONNode.dismantle(&root) }
+        guard var node = try target(root, arguments) else { return null }
+        defer { JSONNode.dismantle(&node) }
         return JSONArgument(.text(node.typeName))
     }
 
     static func arrayLength(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
-        guard let root = try document(arguments[0]), let node = try target(root, arguments) else { return null }
+        guard var root = try document(arguments[0]) else { return null }
+        defer { JSONNode.dismantle(&root) }
+        guard var node = try target(root, arguments) else { return null }
+        defer { JSONNode.dismantle(&node) }
         if case .array(let elements, _) = node { return JSONArgument(.integer(Int64(elements.count))) }
         return JSONArgument(.integer(0))
     }
 
     static func extract(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
-        guard arguments.count >= 2, let root = try document(arguments[0]) else { return null }
+        guard arguments.count >= 2, var root = try document(arguments[0]) else { return null }
+        defer { JSONNode.dismantle(&root) }
         if arguments.count == 2 {
-            guard let path = pathText(arguments[1]), let node = try JSONPath.lookup(path, in: root) else {
+            guard let path = pathText(arguments[1]), var node = try JSONPath.lookup(path, in: root) else {
                 return null
             }
+            defer { JSONNode.dismantle(&node) }
             return try JSONRendering.sqlValue(of: node)
         }
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (index, argument) in arguments.dropFirst().enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            if let path = pathText(argument), let node = try JSONPath.lookup(path, in: root) {
+            if let path = pathText(argument), var node = try JSONPath.lookup(path, in: root) {
+                defer { JSONNode.dismantle(&node) }
                 try JSONRendering.append(node, to: &out)
             } else {
                 out.append(contentsOf: "null".utf8)
@@ -174,7 +184,9 @@ enum SQLJSONFunctions {
     /// `x -> path` and `x ->> path`, whose path may be abbreviated: `N` for `$[N]`, `key` for `$.key`,
     /// `[N]` for `$[N]`.
     static func arrow(_ arguments: [JSONArgument], asJSON: Bool) throws(JSONError) -> JSONArgument {
-        guard let root = try document(arguments[0]), var path = pathText(arguments[1]) else { return null }
+        guard var root = try document(arguments[0]) else { return null }
+        defer { JSONNode.dismantle(&root) }
+        guard var path = pathText(arguments[1]) else { return null }
         if let nul = path.firstIndex(of: 0) { path.removeSubrange(nul...) }
         if path.first != UInt8(ascii: "$") {
             if let first = path.first, JSONParser.isDigit(first) {
@@ -185,7 +197,8 @@ enum SQLJSONFunctions {
                 path = Array("$.".utf8) + path
             }
         }
-        guard let node = try JSONPath.lookup(path, in: root) else { return null }
+        guard var node = try JSONPath.lookup(path, in: root) else { return null }
+        defer { JSONNode.dismantle(&node) }
         if asJSON { return json(try JSONRendering.text(of: node)) }
         return JSONArgument(try JSONRendering.sqlValue(of: node).value)
     }
@@ -202,6 +215,7 @@ enum SQLJSONFunctions {
         guard !arguments.isEmpty else { return null }
         guard arguments.count % 2 == 1 else { throw .editArgumentCount(function: name) }
         guard var root = try document(arguments[0]) else { return null }
+        defer { JSONNode.dismantle(&root) }
         for k in stride(from: 1, to: arguments.count, by: 2) {
             guard let path = pathText(arguments[k]) else { continue }
             let value = arguments[k + 1]
@@ -218,6 +232,7 @@ enum SQLJSONFunctions {
     /// and so does removing the root.
     static func remove(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
         guard let first = arguments.first, var root = try document(first) else { return null }
+        defer { JSONNode.dismantle(&root) }
         var removedRoot = false
         for argument in arguments.dropFirst() {
             guard let path = pathText(argument) else { return null }
@@ -231,7 +246,12 @@ enum SQLJSONFunctions {
     }
 
     static func patch(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
-        guard let target = try document(arguments[0]), let patch = try document(arguments[1]) else { return null }
-        return json(try JSONRendering.text(of: JSONPatch.apply(patch, to: target)))
+        guard var target = try document(arguments[0]) else { return null }
+        defer { JSONNode.dismantle(&target) }
+        guard var patch = try document(arguments[1]) else { return null }
+        defer { JSONNode.dismantle(&patch) }
+        var patched = JSONPatch.apply(patch, to: target)
+        defer { JSONNode.dismantle(&patched) }
+        return json(try JSONRendering.text(of: patched))
     }
 }

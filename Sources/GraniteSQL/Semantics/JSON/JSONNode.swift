@@ -123,3 +123,28 @@ enum JSONError: Error, Equatable {
     /// The error as the evaluator reports it.
     var evaluationError: SQLEvaluationError { SQLEvaluationError(message) }
 }
+
+extension JSONNode {
+    /// Releases the tree `node` holds without recursion, leaving `null`.
+    ///
+    /// Swift frees an indirect enum by recursing into its payload, one level of the tree per few stack frames;
+    /// for documents near the depth limit that is more stack than a secondary thread may have. Here each
+    /// container's children are first moved onto a work list, so that freeing a container never frees a
+    /// child in turn. Nodes still referenced elsewhere are only released by this reference.
+    static func dismantle(_ node: inout JSONNode) {
+        var work: [JSONNode] = [node]
+        node = .null
+        while var next = work.popLast() {
+            switch next {
+            case .array(let elements, _):
+                next = .null
+                work.append(contentsOf: elements)
+            case .object(let members):
+                next = .null
+                for member in members { work.append(member.value) }
+            default:
+                break
+            }
+        }
+    }
+}

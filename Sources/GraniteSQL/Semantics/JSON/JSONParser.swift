@@ -11,7 +11,6 @@ struct JSONParser {
     static let maximumDepth = 2000
 
     private let bytes: [UInt8]
-    private var depth = 0
 
     private init(_ bytes: [UInt8]) {
         if let nul = bytes.firstIndex(of: 0) {
@@ -22,21 +21,118 @@ struct JSONParser {
     }
 
     /// Parses a whole document (surrounding whitespace allowed).
+    ///
+    /// Containers are parsed with an explicit stack rather than by recursion, so that the depth limit, not the
+    /// thread's stack, bounds how deep a document can be.
     static func parse(_ text: [UInt8]) throws(JSONError) -> JSONNode {
-        var parser = JSONParser(text)
-        guard case .value(let node, var end) = parser.value(at: parser.skipSpace(0)) else { throw .malformed }
-        end = parser.skipSpace(end)
-        guard end == parser.bytes.count else { throw .malformed }
-        return node
+        let parser = JSONParser(text)
+        var open: [OpenContainer] = []
+        var i = parser.skipSpace(0)
+        while true {
+            // Phase 1: a value at `i`, or the opening of a non-empty container (then its first value next).
+            var value: JSONNode
+            let c = parser.byte(i)
+            if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                guard open.count < maximumDepth else { throw .malformed }
+                let first = parser.skipSpace(i + 1)
+                if c == UInt8(ascii: "[") {
+                    guard parser.byte(first) != UInt8(ascii: "]") else {
+                        value = .array([], appended: 0)
+                        i = first + 1
+                        try parser.closeFinished(&open, value: &value, at: &i)
+                        if open.isEmpty { return try parser.finish(value, at: i) }
+                        continue
+                    }
+                    open.append(.array([]))
+                    i = first
+                } else {
+                    guard parser.byte(first) != UInt8(ascii: "}") else {
+                        value = .object([])
+                        i = first + 1
+                        try parser.closeFinished(&open, value: &value, at: &i)
+                        if open.isEmpty { return try parser.finish(value, at: i) }
+                        continue
+                    }
+                    let (key, next) = try parser.label(at: first)
+                    open.append(.object([], label: key))
+                    i = next
+                }
+                continue
+            }
+            guard case .value(let scalar, let end) = parser.scalar(at: i) else { throw .malformed }
+            value = scalar
+            i = end
+            // Phase 2: add the value to the innermost open container, closing those that end here.
+            try parser.closeFinished(&open, value: &value, at: &i)
+            if open.isEmpty { return try parser.finish(value, at: i) }
+        }
     }
 
-    /// What one call of ``value(at:)`` found.
+    /// A container being parsed: its items so far, and for an object the label of the value being parsed.
+    private enum OpenContainer {
+        case array([JSONNode])
+        case object([JSONMember], label: [UInt8])
+    }
+
+    /// Adds `value` (ending at `i`) to the innermost open container; while the container then ends, closes it
+    /// and adds it to the next one out. Stops after a `,` (with `i` at the next value, past its label in an
+    /// object), or when no container is open (`value` is then the whole document).
+    private func closeFinished(_ open: inout [OpenContainer], value: inout JSONNode, at i: inout Int) throws(JSONError) {
+        while var container = open.popLast() {
+            switch container {
+            case .array(var elements):
+                container = .array([])  // leaves `elements` the only reference, so the append does not copy
+                elements.append(value)
+                container = .array(elements)
+            case .object(var members, let label):
+                container = .array([])
+                members.append(JSONMember(key: JSONKey(bytes: label, isPlain: false), value: value))
+                container = .object(members, label: [])
+            }
+            i = skipSpace(i)
+            switch (byte(i), container) {
+            case (UInt8(ascii: ","), .array):
+                open.append(container)
+                i = skipSpace(i + 1)
+                return
+            case (UInt8(ascii: ","), .object(let members, _)):
+                let (key, next) = try label(at: skipSpace(i + 1))
+                open.append(.object(members, label: key))
+                i = next
+                return
+            case (UInt8(ascii: "]"), .array(let elements)):
+                value = .array(elements, appended: 0)
+                i += 1
+            case (UInt8(ascii: "}"), .object(let members, _)):
+                value = .object(members)
+                i += 1
+            default:
+                throw .malformed
+            }
+        }
+    }
+
+    /// An object member's label at `i` and the offset of its value (past the `:` and any whitespace).
+    private func label(at i: Int) throws(JSONError) -> (label: [UInt8], next: Int) {
+        guard byte(i) == UInt8(ascii: "\""), case .value(.string(let key, _), let end) = string(at: i) else {
+            throw .malformed
+        }
+        let colon = skipSpace(end)
+        guard byte(colon) == UInt8(ascii: ":") else { throw .malformed }
+        return (key, skipSpace(colon + 1))
+    }
+
+    /// The document `value` ending at `i`: only whitespace may follow.
+    private func finish(_ value: JSONNode, at i: Int) throws(JSONError) -> JSONNode {
+        guard skipSpace(i) == bytes.count else { throw .malformed }
+        return value
+    }
+
+    /// What one call of ``scalar(at:)`` found.
     private enum Step {
         /// A value, and the offset just past it.
         case value(JSONNode, Int)
-        /// A `}` or `]` where a value would start (how SQLite sees an empty container).
-        case closeBrace, closeBracket
-        /// Anything else: end of text or bad syntax.
+        /// Not a scalar: end of text or bad syntax.
         case failure
     }
 
@@ -51,70 +147,15 @@ struct JSONParser {
         }
     }
 
-    private mutating func value(at i: Int) -> Step {
-        let c = byte(i)
-        switch c {
-        case UInt8(ascii: "{"): return object(at: i)
-        case UInt8(ascii: "["): return array(at: i)
+    /// A string, literal or number at `i`.
+    private func scalar(at i: Int) -> Step {
+        switch byte(i) {
         case UInt8(ascii: "\""): return string(at: i)
         case UInt8(ascii: "n"): return literal("null", .null, at: i)
         case UInt8(ascii: "t"): return literal("true", .true, at: i)
         case UInt8(ascii: "f"): return literal("false", .false, at: i)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number(at: i)
-        case UInt8(ascii: "}"): return .closeBrace
-        case UInt8(ascii: "]"): return .closeBracket
         default: return .failure
-        }
-    }
-
-    private mutating func object(at start: Int) -> Step {
-        depth += 1
-        defer { depth -= 1 }
-        if depth > Self.maximumDepth { return .failure }
-        var members: [JSONMember] = []
-        var j = start + 1
-        while true {
-            j = skipSpace(j)
-            let labelStep = value(at: j)
-            guard case .value(let label, let afterLabel) = labelStep else {
-                if case .closeBrace = labelStep, members.isEmpty { return .value(.object([]), j + 1) }
-                return .failure
-            }
-            guard case .string(let key, _) = label else { return .failure }
-            j = skipSpace(afterLabel)
-            guard byte(j) == UInt8(ascii: ":") else { return .failure }
-            j = skipSpace(j + 1)
-            guard case .value(let member, let afterValue) = value(at: j) else { return .failure }
-            members.append(JSONMember(key: JSONKey(bytes: key, isPlain: false), value: member))
-            j = skipSpace(afterValue)
-            switch byte(j) {
-            case UInt8(ascii: ","): j += 1
-            case UInt8(ascii: "}"): return .value(.object(members), j + 1)
-            default: return .failure
-            }
-        }
-    }
-
-    private mutating func array(at start: Int) -> Step {
-        depth += 1
-        defer { depth -= 1 }
-        if depth > Self.maximumDepth { return .failure }
-        var elements: [JSONNode] = []
-        var j = start + 1
-        while true {
-            j = skipSpace(j)
-            let step = value(at: j)
-            guard case .value(let element, let after) = step else {
-                if case .closeBracket = step, elements.isEmpty { return .value(.array([], appended: 0), j + 1) }
-                return .failure
-            }
-            elements.append(element)
-            j = skipSpace(after)
-            switch byte(j) {
-            case UInt8(ascii: ","): j += 1
-            case UInt8(ascii: "]"): return .value(.array(elements, appended: 0), j + 1)
-            default: return .failure
-            }
         }
     }
 

@@ -39,7 +39,7 @@ enum JSONPath {
         let bytes = path.firstIndex(of: 0).map { Array(path[..<$0]) } ?? path
         guard bytes.first == UInt8(ascii: "$") else { throw .badPath(near: bytes) }
         let result = try withoutActuallyEscaping(visitor) { (visitor) throws(JSONError) in
-            try Walker(path: bytes, creating: creating, visitor: visitor).step(&root, at: 1, depth: 0)
+            try Walker(path: bytes, creating: creating, visitor: visitor).walk(&root)
         }
         switch result {
         case .notFound: return .notFound
@@ -48,15 +48,21 @@ enum JSONPath {
         }
     }
 
-    /// Finds the node `path` names, without changing anything.
+    /// Finds the node `path` names, without changing anything: the same walk as ``visit(_:in:creating:_:)``
+    /// without creation, done in a loop so that deep documents need no deep stack.
     static func lookup(_ path: [UInt8], in root: JSONNode) throws(JSONError) -> JSONNode? {
-        var copy = root
-        var found: JSONNode?
-        _ = try visit(path, in: &copy, creating: false) { node, _ in
-            found = node
-            return .keep
+        let bytes = path.firstIndex(of: 0).map { Array(path[..<$0]) } ?? path
+        guard bytes.first == UInt8(ascii: "$") else { throw .badPath(near: bytes) }
+        let walker = Walker(path: bytes, creating: false, visitor: { _, _ in .keep })
+        var node = root
+        var i = 1
+        while i < bytes.count {
+            if case .replaced = node { return nil }
+            guard let (child, next) = try walker.child(of: node, at: i) else { return nil }
+            node = child
+            i = next
         }
-        return found
+        return node
     }
 
     /// One walk of one path.
@@ -74,15 +80,176 @@ enum JSONPath {
 
         private func rest(from i: Int) -> [UInt8] { i < path.count ? Array(path[i...]) : [] }
 
-        /// Walks the path from offset `i` starting at `node`, which is `depth` levels below the root.
-        func step(_ node: inout JSONNode, at i: Int, depth: Int) throws(JSONError) -> StepResult {
-            if i >= path.count { return .found(visitor(&node, false)) }
-            if case .replaced = node { return .notFound }
-            switch byte(i) {
-            case UInt8(ascii: "."): return try member(of: &node, at: i + 1, depth: depth)
-            case UInt8(ascii: "["): return try element(of: &node, at: i, depth: depth)
-            default: throw .badPath(near: rest(from: i))
+        /// A container the walk went into: its items, with the child it went on with taken out.
+        private enum Frame {
+            case member([JSONMember], index: Int)
+            case element([JSONNode], appended: Int, index: Int)
+        }
+
+        /// Walks the path through `root`: takes each container on the way apart (so that the node reached is
+        /// edited in place), applies the visitor or creates the missing end, then puts the containers back
+        /// together. A loop rather than recursion, so that deep documents need no deep stack.
+        func walk(_ root: inout JSONNode) throws(JSONError) -> StepResult {
+            var frames: [Frame] = []
+            var current = root
+            root = .null
+            let result: StepResult
+            do {
+                result = try descend(&current, &frames)
+            } catch {
+                root = Self.reassemble(current, frames, removingReached: false)
+                throw error
             }
+            let removing: Bool
+            if case .found(.remove) = result { removing = true } else { removing = false }
+            root = Self.reassemble(current, frames, removingReached: removing)
+            return removing && !frames.isEmpty ? .found(.keep) : result
+        }
+
+        /// Follows the path from `current` down, pushing a frame per container entered; on return `current` is
+        /// the node reached (visited or with the created end added), or where the walk stopped.
+        private func descend(_ current: inout JSONNode, _ frames: inout [Frame]) throws(JSONError) -> StepResult {
+            var i = 1
+            while true {
+                if i >= path.count { return .found(visitor(&current, false)) }
+                if case .replaced = current { return .notFound }
+                switch byte(i) {
+                case UInt8(ascii: "."):
+                    guard case .object(var members) = current else { return .notFound }
+                    let (key, next) = try self.key(at: i + 1)
+                    current = .null  // leaves `members` the only reference, so edits do not copy it
+                    if let index = members.firstIndex(where: { $0.key.bytes == key }) {
+                        let child = members[index].value
+                        members[index].value = .null
+                        frames.append(.member(members, index: index))
+                        current = child
+                        i = next
+                        continue
+                    }
+                    defer { current = .object(members) }
+                    guard creating, let created = try createChain(at: next, depth: frames.count + 1) else {
+                        return .notFound
+                    }
+                    members.append(JSONMember(key: JSONKey(bytes: key, isPlain: true), value: created))
+                    return .found(.keep)
+                case UInt8(ascii: "["):
+                    guard case .array(var elements, let appended) = current else {
+                        try checkIndexOfNonArray(at: i)
+                        return .notFound
+                    }
+                    let (found, next) = try index(at: i, count: elements.count)
+                    guard let index = found else { return .notFound }
+                    switch Self.position(of: index, count: elements.count, appended: appended) {
+                    case .element(let position):
+                        current = .null
+                        let child = elements[position]
+                        elements[position] = .null
+                        frames.append(.element(elements, appended: appended, index: position))
+                        current = child
+                        i = next
+                    case .end:
+                        guard creating, let created = try createChain(at: next, depth: frames.count + 1) else {
+                            return .notFound
+                        }
+                        current = .null
+                        elements.append(created)
+                        current = .array(elements, appended: appended + 1)
+                        return .found(.keep)
+                    case .beyond:
+                        return .notFound
+                    }
+                default:
+                    throw .badPath(near: rest(from: i))
+                }
+            }
+        }
+
+        /// Puts the containers of `frames` back together around `reached`, the node the walk ended at; with
+        /// `removingReached`, that node is removed from its container instead (an object member is flagged, an
+        /// array element dropped).
+        private static func reassemble(_ reached: JSONNode, _ frames: [Frame], removingReached: Bool) -> JSONNode {
+            var current = reached
+            var removing = removingReached
+            for frame in frames.reversed() {
+                switch frame {
+                case .member(var members, let index):
+                    members[index].value = current
+                    if removing { members[index].isRemoved = true }
+                    current = .object(members)
+                case .element(var elements, let appended, let index):
+                    if removing {
+                        elements.remove(at: index)
+                    } else {
+                        elements[index] = current
+                    }
+                    current = .array(elements, appended: appended)
+                }
+                removing = false
+            }
+            return current
+        }
+
+        /// The child of `node` the step at offset `i` names and the offset of the next step, or nil when there
+        /// is none; the read-only counterpart of ``member(of:at:depth:)`` and ``element(of:at:depth:)``.
+        func child(of node: JSONNode, at i: Int) throws(JSONError) -> (JSONNode, Int)? {
+            switch byte(i) {
+            case UInt8(ascii: "."):
+                guard case .object(let members) = node else { return nil }
+                let (key, next) = try self.key(at: i + 1)
+                guard let member = members.first(where: { $0.key.bytes == key }) else { return nil }
+                return (member.value, next)
+            case UInt8(ascii: "["):
+                guard case .array(let elements, let appended) = node else {
+                    try checkIndexOfNonArray(at: i)
+                    return nil
+                }
+                let (index, next) = try self.index(at: i, count: elements.count)
+                guard let index else { return nil }
+                guard case .element(let position) = Self.position(of: index, count: elements.count, appended: appended)
+                else { return nil }
+                return (elements[position], next)
+            default:
+                throw .badPath(near: rest(from: i))
+            }
+        }
+
+        /// What SQLite checks of an index step at `i` applied to something other than an array: an `[N]` or a
+        /// step starting `[#` finds nothing, anything else is malformed.
+        private func checkIndexOfNonArray(at i: Int) throws(JSONError) {
+            var j = i + 1
+            while JSONParser.isDigit(byte(j)) { j += 1 }
+            if j >= i + 2 && byte(j) == UInt8(ascii: "]") { return }
+            if byte(i + 1) != UInt8(ascii: "#") { throw .badPath(near: rest(from: i)) }
+        }
+
+        /// The index an `[N]`, `[#]` or `[#-N]` step at `i` names in an array of `count` elements (nil when
+        /// `[#-N]` goes before the start), and the offset after the step.
+        private func index(at i: Int, count: Int) throws(JSONError) -> (UInt32?, Int) {
+            var index: UInt32 = 0
+            var j = i + 1
+            while JSONParser.isDigit(byte(j)) {
+                index = index &* 10 &+ UInt32(byte(j) - 0x30)
+                j += 1
+            }
+            if j < i + 2 || byte(j) != UInt8(ascii: "]") {
+                guard byte(i + 1) == UInt8(ascii: "#") else { throw .badPath(near: rest(from: i)) }
+                index = UInt32(truncatingIfNeeded: count)
+                j = i + 2
+                var beforeStart = false
+                if byte(i + 2) == UInt8(ascii: "-") && JSONParser.isDigit(byte(i + 3)) {
+                    var back: UInt32 = 0
+                    j = i + 3
+                    while JSONParser.isDigit(byte(j)) {
+                        back = back &* 10 &+ UInt32(byte(j) - 0x30)
+                        j += 1
+                    }
+                    if back > index { beforeStart = true } else { index -= back }
+                }
+                // SQLite gives up on `[#-N]` past the start before it checks the closing bracket.
+                if beforeStart { return (nil, j + 1) }
+                guard byte(j) == UInt8(ascii: "]") else { throw .badPath(near: rest(from: i)) }
+            }
+            return (index, j + 1)
         }
 
         /// The key of a `.key` or `."key"` step whose key starts at `i`, and the offset after it.
@@ -97,73 +264,6 @@ enum JSONPath {
             while end < path.count && path[end] != UInt8(ascii: ".") && path[end] != UInt8(ascii: "[") { end += 1 }
             guard end > i else { throw .badPath(near: rest(from: i)) }
             return (Array(path[i..<end]), end)
-        }
-
-        /// A `.key` step; `i` is just past the dot.
-        private func member(of node: inout JSONNode, at i: Int, depth: Int) throws(JSONError) -> StepResult {
-            guard case .object(var members) = node else { return .notFound }
-            let (key, next) = try self.key(at: i)
-            if let index = members.firstIndex(where: { $0.key.bytes == key }) {
-                node = .null  // drop the node's reference to its members so they are edited in place
-                defer { node = .object(members) }
-                let result = try step(&members[index].value, at: next, depth: depth + 1)
-                if case .found(.remove) = result {
-                    members[index].isRemoved = true
-                    return .found(.keep)
-                }
-                return result
-            }
-            guard creating, let created = try createChain(at: next, depth: depth + 1) else { return .notFound }
-            members.append(JSONMember(key: JSONKey(bytes: key, isPlain: true), value: created))
-            node = .object(members)
-            return .found(.keep)
-        }
-
-        /// An `[N]`, `[#]` or `[#-N]` step; `i` is at the bracket.
-        private func element(of node: inout JSONNode, at i: Int, depth: Int) throws(JSONError) -> StepResult {
-            var index: UInt32 = 0
-            var j = i + 1
-            while JSONParser.isDigit(byte(j)) {
-                index = index &* 10 &+ UInt32(byte(j) - 0x30)
-                j += 1
-            }
-            if j < i + 2 || byte(j) != UInt8(ascii: "]") {
-                guard byte(i + 1) == UInt8(ascii: "#") else { throw .badPath(near: rest(from: i)) }
-                guard case .array(let elements, _) = node else { return .notFound }
-                index = UInt32(truncatingIfNeeded: elements.count)
-                j = i + 2
-                if byte(i + 2) == UInt8(ascii: "-") && JSONParser.isDigit(byte(i + 3)) {
-                    var back: UInt32 = 0
-                    j = i + 3
-                    while JSONParser.isDigit(byte(j)) {
-                        back = back &* 10 &+ UInt32(byte(j) - 0x30)
-                        j += 1
-                    }
-                    if back > index { return .notFound }
-                    index -= back
-                }
-                guard byte(j) == UInt8(ascii: "]") else { throw .badPath(near: rest(from: i)) }
-            }
-            guard case .array(var elements, let appended) = node else { return .notFound }
-            let next = j + 1
-            switch Self.position(of: index, count: elements.count, appended: appended) {
-            case .element(let position):
-                node = .null  // drop the node's reference to its elements so they are edited in place
-                defer { node = .array(elements, appended: appended) }
-                let result = try step(&elements[position], at: next, depth: depth + 1)
-                if case .found(.remove) = result {
-                    elements.remove(at: position)
-                    return .found(.keep)
-                }
-                return result
-            case .end:
-                guard creating, let created = try createChain(at: next, depth: depth + 1) else { return .notFound }
-                elements.append(created)
-                node = .array(elements, appended: appended + 1)
-                return .found(.keep)
-            case .beyond:
-                return .notFound
-            }
         }
 
         /// Where index `index` of an array of `count` elements falls.

@@ -12,36 +12,53 @@ enum JSONRendering {
     }
 
     /// Appends the minified text of `node`.
+    ///
+    /// Walks the tree with an explicit stack of pending work rather than by recursion, so that deep documents
+    /// do not need a deep thread stack.
     static func append(_ node: JSONNode, to out: inout [UInt8]) throws(JSONError) {
-        switch node {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .true: out.append(contentsOf: "true".utf8)
-        case .false: out.append(contentsOf: "false".utf8)
-        case .integer(let token), .real(let token): out.append(contentsOf: token)
-        case .string(let raw, _):
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: raw)
-            out.append(UInt8(ascii: "\""))
-        case .array(let elements, _):
-            out.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                try append(element, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for member in members where !member.isRemoved {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
+        /// What remains to be written, innermost last.
+        enum Pending {
+            case node(JSONNode)
+            case member(JSONMember)
+            case byte(UInt8)
+        }
+        var pending: [Pending] = [.node(node)]
+        while let next = pending.popLast() {
+            switch next {
+            case .byte(let byte): out.append(byte)
+            case .member(let member):
                 appendKey(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                try append(member.value, to: &out)
+                pending.append(.node(member.value))
+            case .node(let node):
+                switch node {
+                case .null: out.append(contentsOf: "null".utf8)
+                case .true: out.append(contentsOf: "true".utf8)
+                case .false: out.append(contentsOf: "false".utf8)
+                case .integer(let token), .real(let token): out.append(contentsOf: token)
+                case .string(let raw, _):
+                    out.append(UInt8(ascii: "\""))
+                    out.append(contentsOf: raw)
+                    out.append(UInt8(ascii: "\""))
+                case .array(let elements, _):
+                    out.append(UInt8(ascii: "["))
+                    pending.append(.byte(UInt8(ascii: "]")))
+                    for (index, element) in elements.enumerated().reversed() {
+                        pending.append(.node(element))
+                        if index > 0 { pending.append(.byte(UInt8(ascii: ","))) }
+                    }
+                case .object(let members):
+                    out.append(UInt8(ascii: "{"))
+                    pending.append(.byte(UInt8(ascii: "}")))
+                    let shown = members.filter { !$0.isRemoved }
+                    for (index, member) in shown.enumerated().reversed() {
+                        pending.append(.member(member))
+                        if index > 0 { pending.append(.byte(UInt8(ascii: ","))) }
+                    }
+                case .replaced(let argument):
+                    try appendValue(argument, to: &out)
+                }
             }
-            out.append(UInt8(ascii: "}"))
-        case .replaced(let argument):
-            try appendValue(argument, to: &out)
         }
     }
 

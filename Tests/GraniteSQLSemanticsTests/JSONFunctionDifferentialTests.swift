@@ -276,6 +276,40 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             "\(failures.count) mismatches (GRANITE_SEED=\(seed)):\n" + failures.prefix(30).joined(separator: "\n"))
     }
 
+    /// `json_patch` of random objects over few keys, so that patches meet, nest, repeat and remove members.
+    func testRandomPatchesMatchSQLite() throws {
+        let seed = testSeed()
+        var src = ValueSource(seed: seed)
+        func object(_ depth: Int) -> String {
+            let members = (0..<src.int(0...4)).map { _ in
+                let key = src.pick(["a", "b", "c", "\\u0061"])
+                let value: String
+                switch src.int(0...5) {
+                case 0: value = "null"
+                case 1, 2: value = depth < 3 ? object(depth + 1) : "1"
+                case 3: value = src.pick(["[1,null]", "[{\"a\":null}]", "\"s\""])
+                default: value = "\(src.int(-2...2))"
+                }
+                return "\"\(key)\":\(value)"
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        var failures: [String] = []
+        var counts = OutcomeCounts()
+        for _ in 0..<(500 * stressFactor) {
+            let target = src.int(0...9) == 0 ? src.pick(["[1]", "2", "null"]) : object(0)
+            let patch = src.int(0...9) == 0 ? src.pick(["[1]", "null", "\"x\""]) : object(0)
+            let call = "json_patch(\(Generator.literal(target)), \(Generator.literal(patch)))"
+            if let why = Self.compare(call, oracle, db, counts: &counts) { failures.append(why) }
+        }
+        XCTAssertGreaterThan(counts.values, 400 * stressFactor, "patches should mostly give documents")
+        XCTAssert(
+            failures.isEmpty,
+            "\(failures.count) mismatches (GRANITE_SEED=\(seed)):\n" + failures.prefix(30).joined(separator: "\n"))
+    }
+
     /// `json_group_array` and `json_group_object` over random rows, grouped and not, with nested JSON values.
     func testRandomAggregatesMatchSQLite() throws {
         let seed = testSeed()

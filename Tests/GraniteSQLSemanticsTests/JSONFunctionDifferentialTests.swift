@@ -201,7 +201,13 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             switch result {
             case .failure: errors += 1
             case .rows(_, let rows):
-                if case .null? = rows.first?.first { nulls += 1 } else if rows.isEmpty { nulls += 1 } else { values += 1 }
+                if case .null? = rows.first?.first {
+                    nulls += 1
+                } else if rows.isEmpty {
+                    nulls += 1
+                } else {
+                    values += 1
+                }
             }
         }
 
@@ -338,10 +344,12 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             let aggregate = generator.src.pick([
                 "json_group_array(v)", "json_group_array(j)", "json_group_array(json(j))", "json_group_array(k)",
                 "json_group_object(k, v)", "json_group_object(k, json(j))", "json_group_object(v, j -> '$')",
-                "json_array(json_group_array(v))", "json_group_array(DISTINCT k)", "json_group_array(g) FILTER (WHERE g > 0)",
+                "json_array(json_group_array(v))", "json_group_array(DISTINCT k)",
+                "json_group_array(g) FILTER (WHERE g > 0)",
                 "json_object('n', json_group_object(k, v), 'c', count(*))", "json_group_array(j ->> 0)",
             ])
-            let sql = generator.src.bool()
+            let sql =
+                generator.src.bool()
                 ? "SELECT \(aggregate) FROM t" : "SELECT g, \(aggregate) FROM t GROUP BY g ORDER BY g"
             let expected = SelectDifferentialTests.sqlite(oracle, sql)
             let actual = SelectDifferentialTests.granite(db, sql)

@@ -9,7 +9,9 @@ import XCTest
 /// Focused checks of each JSON function, operator and error, each statement run on SQLite and Granite.
 final class JSONFunctionTests: XCTestCase {
     /// Runs each statement on both engines (against the same tables) and fails on any difference.
-    func assertSameAsSQLite(_ statements: [String], setup: [String] = [], file: StaticString = #filePath, line: UInt = #line)
+    func assertSameAsSQLite(
+        _ statements: [String], setup: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    )
         throws
     {
         let oracle = Oracle()
@@ -43,7 +45,8 @@ final class JSONFunctionTests: XCTestCase {
             "SELECT json('{\"a\":1,\"a\":2}')", "SELECT json(NULL)", "SELECT json(12), json(1.5), json(x'5b315d')",
             "SELECT json('')", "SELECT json('[1,]')", "SELECT json('01')", "SELECT json('1.')", "SELECT json('.5')",
             "SELECT json('\"a' || char(9) || 'b\"')", "SELECT json('nulls')", "SELECT json('[1] x')",
-            "SELECT json('\"\\x\"')", "SELECT json('\"\\u12\"')", "SELECT json(char(12) || '1')", "SELECT json('{\"a\"}')",
+            "SELECT json('\"\\x\"')", "SELECT json('\"\\u12\"')", "SELECT json(char(12) || '1')",
+            "SELECT json('{\"a\"}')",
             "SELECT json('[1]' || char(0) || 'garbage')",
         ])
     }
@@ -72,7 +75,8 @@ final class JSONFunctionTests: XCTestCase {
     func testDeepDocumentsOnASmallStack() throws {
         let depth = 2000
         let arrays = "'" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "'"
-        let objects = "'" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth) + "'"
+        let objects =
+            "'" + String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth) + "'"
         let deepPath = "'$" + String(repeating: ".a", count: depth) + "'"
         let statements = [
             "SELECT json_valid(\(arrays)), length(json(\(objects))), json_extract(\(objects), \(deepPath))",
@@ -98,7 +102,9 @@ final class JSONFunctionTests: XCTestCase {
                     }
                 }
                 let tooDeep = "'$" + String(repeating: ".a", count: 100_000) + "'"
-                if case .failure(let message) = SelectDifferentialTests.granite(db, "SELECT json_set('{}', \(tooDeep), 1)") {
+                if case .failure(let message) = SelectDifferentialTests.granite(
+                    db, "SELECT json_set('{}', \(tooDeep), 1)")
+                {
                     outcomes.append("error: \(message)")
                 }
             } catch {
@@ -150,15 +156,17 @@ final class JSONFunctionTests: XCTestCase {
     }
 
     func testTypeValidAndArrayLength() throws {
-        try assertSameAsSQLite([
-            "SELECT json_type('[1, 1.5, \"x\", null, true, false, {}, []]', '$[' || i || ']') FROM n ORDER BY i",
-            "SELECT json_type('{}'), json_type(NULL), json_type('[1]', NULL), json_type('1e400')",
-            "SELECT json_type('x')", "SELECT json_type('[1]', 'x')",
-            "SELECT json_valid('{}'), json_valid('{'), json_valid(NULL), json_valid(1), json_valid(x'5b5d')",
-            "SELECT json_array_length('[1,2,[3]]'), json_array_length('{}'), json_array_length('[1,[2,3]]', '$[1]')",
-            "SELECT json_array_length('[1]', '$.x'), json_array_length('[1]', NULL), json_array_length(NULL)",
-            "SELECT json_array_length('[')",
-        ], setup: ["CREATE TABLE n(i INTEGER)", "INSERT INTO n VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8)"])
+        try assertSameAsSQLite(
+            [
+                "SELECT json_type('[1, 1.5, \"x\", null, true, false, {}, []]', '$[' || i || ']') FROM n ORDER BY i",
+                "SELECT json_type('{}'), json_type(NULL), json_type('[1]', NULL), json_type('1e400')",
+                "SELECT json_type('x')", "SELECT json_type('[1]', 'x')",
+                "SELECT json_valid('{}'), json_valid('{'), json_valid(NULL), json_valid(1), json_valid(x'5b5d')",
+                "SELECT json_array_length('[1,2,[3]]'), json_array_length('{}')",
+                "SELECT json_array_length('[1,[2,3]]', '$[1]')",
+                "SELECT json_array_length('[1]', '$.x'), json_array_length('[1]', NULL), json_array_length(NULL)",
+                "SELECT json_array_length('[')",
+            ], setup: ["CREATE TABLE n(i INTEGER)", "INSERT INTO n VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8)"])
     }
 
     func testInsertReplaceSetAndRemove() throws {
@@ -169,7 +177,8 @@ final class JSONFunctionTests: XCTestCase {
             "SELECT json_set(\(doc), '$.a', 9, '$.e.f[0].g', 5, '$.b[#]', '[3]', '$.c', json('{\"z\":1}'))",
             "SELECT json_set(\(doc), '$.c', json('{\"d\":1}'), '$.c.d', 2), json_set('{\"a\":1}', '$.a', 2, '$.a', 3)",
             "SELECT json_set(\(doc), '$', 5), json_set(\(doc), '$', 'x'), typeof(json_replace('[]', '$', 1.5))",
-            "SELECT json_set(\(doc), '$.x[1]', 1), json_set(\(doc), '$.x.', 1)", "SELECT json_set(\(doc), '$.a', 1, 'x', 2)",
+            "SELECT json_set(\(doc), '$.x[1]', 1), json_set(\(doc), '$.x.', 1)",
+            "SELECT json_set(\(doc), '$.a', 1, 'x', 2)",
             "SELECT json_set(\(doc), '$.a')", "SELECT json_insert('[]', 1)", "SELECT json_replace('{}', '$', 1, 2)",
             "SELECT json_set(), json_set(\(doc)), json_set(NULL, '$.a', 1), json_set(\(doc), NULL, 1)",
             "SELECT json_set(\(doc), '$.a', x'00')", "SELECT json_set(\(doc), '$.c', x'00', '$.c', 1)",
@@ -209,18 +218,21 @@ final class JSONFunctionTests: XCTestCase {
     }
 
     func testJSONSubtypeOnlyReachesDirectArguments() throws {
-        try assertSameAsSQLite([
-            "SELECT json_array(json('[1]'), json_extract('{\"a\":[2]}', '$.a'), json_extract('{\"a\":\"s\"}', '$.a'))",
-            "SELECT json_object('k', '{\"a\":1}' -> 'a', 'l', '{\"a\":\"q\"}' ->> 'a', 'm', json_quote('x'))",
-            "SELECT json_array(json_extract('[1,[2]]', '$[0]', '$[1]')), json_set('[]', '$[0]', json_array(1))",
-            "SELECT json_array(json_set('[]', '$', 'x')), json_array(json_insert('{}', '$', 1))",
-            "SELECT json_array(json_array(1) || ''), json_array(CAST(json_array(1) AS TEXT)), json_array(+json('[1]'))",
-            "SELECT json_array(CASE WHEN x THEN json('[1]') END), json_array(coalesce(json('[1]'), x)) FROM t",
-            "SELECT json_array(iif(x, json('[1]'), 0), ifnull(json('[2]'), 0), nullif(json('[3]'), x)) FROM t",
-            "SELECT json_array(CASE x WHEN 1 THEN json_array(x) ELSE 0 END, likely(json_array(x))) FROM t",
-            "SELECT json_array(json_array(x) COLLATE nocase, (json_array(x)), CAST(json_array(x) AS INT)) FROM t",
-            "SELECT json_array(j) FROM (SELECT json('[1]') AS j FROM t)",
-        ], setup: ["CREATE TABLE t(x)", "INSERT INTO t VALUES (1)"])
+        try assertSameAsSQLite(
+            [
+                "SELECT json_array(json('[1]'), json_extract('{\"a\":[2]}', '$.a'))",
+                "SELECT json_array(json_extract('{\"a\":\"s\"}', '$.a'))",
+                "SELECT json_object('k', '{\"a\":1}' -> 'a', 'l', '{\"a\":\"q\"}' ->> 'a', 'm', json_quote('x'))",
+                "SELECT json_array(json_extract('[1,[2]]', '$[0]', '$[1]')), json_set('[]', '$[0]', json_array(1))",
+                "SELECT json_array(json_set('[]', '$', 'x')), json_array(json_insert('{}', '$', 1))",
+                "SELECT json_array(json_array(1) || ''), json_array(CAST(json_array(1) AS TEXT))",
+                "SELECT json_array(+json('[1]'))",
+                "SELECT json_array(CASE WHEN x THEN json('[1]') END), json_array(coalesce(json('[1]'), x)) FROM t",
+                "SELECT json_array(iif(x, json('[1]'), 0), ifnull(json('[2]'), 0), nullif(json('[3]'), x)) FROM t",
+                "SELECT json_array(CASE x WHEN 1 THEN json_array(x) ELSE 0 END, likely(json_array(x))) FROM t",
+                "SELECT json_array(json_array(x) COLLATE nocase, (json_array(x)), CAST(json_array(x) AS INT)) FROM t",
+                "SELECT json_array(j) FROM (SELECT json('[1]') AS j FROM t)",
+            ], setup: ["CREATE TABLE t(x)", "INSERT INTO t VALUES (1)"])
     }
 
     func testGroupAggregates() throws {
@@ -250,7 +262,8 @@ final class JSONFunctionTests: XCTestCase {
         try assertSameAsSQLite(
             [
                 "INSERT INTO t(j) VALUES ('{')", "SELECT id FROM t WHERE json_extract(j, '$.a') = 2",
-                "SELECT id, j ->> 'a' FROM t WHERE j ->> 'b' = 'x'", "SELECT id FROM t ORDER BY json_extract(j, '$.a') DESC",
+                "SELECT id, j ->> 'a' FROM t WHERE j ->> 'b' = 'x'",
+                "SELECT id FROM t ORDER BY json_extract(j, '$.a') DESC",
                 "UPDATE t SET j = json_set(j, '$.a', 5) WHERE id = 1", "SELECT id, j FROM t ORDER BY id",
                 "SELECT count(*) FROM t WHERE json_type(j) = 'object'",
             ], setup: setup)
@@ -269,6 +282,11 @@ final class JSONFunctionTests: XCTestCase {
                 + "json_extract(body, '$[2500].tags[#-1]'), json(body) = body FROM docs")
         XCTAssertEqual(
             result.rows,
-            [[.integer(Int64(document.utf8.count)), .integer(1), .integer(5000), .text("4999"), .text("c"), .integer(1)]])
+            [
+                [
+                    .integer(Int64(document.utf8.count)), .integer(1), .integer(5000), .text("4999"), .text("c"),
+                    .integer(1),
+                ]
+            ])
     }
 }

@@ -31,7 +31,9 @@ extension EvalNode {
             return try chosen.evaluateJSONArgument(&context)
         case .searchedCase(let branches, let otherwise):
             for (condition, result) in branches {
-                if try condition.evaluate(&context).sqlTruth == true { return try result.evaluateJSONArgument(&context) }
+                if try condition.evaluate(&context).sqlTruth == true {
+                    return try result.evaluateJSONArgument(&context)
+                }
             }
             return try otherwise?.evaluateJSONArgument(&context) ?? JSONArgument(.null)
         case .simpleCase(let base, let branches, let otherwise):

@@ -77,7 +77,8 @@ struct JSONParser {
     /// Adds `value` (ending at `i`) to the innermost open container; while the container then ends, closes it
     /// and adds it to the next one out. Stops after a `,` (with `i` at the next value, past its label in an
     /// object), or when no container is open (`value` is then the whole document).
-    private func closeFinished(_ open: inout [OpenContainer], value: inout JSONNode, at i: inout Int) throws(JSONError) {
+    private func closeFinished(_ open: inout [OpenContainer], value: inout JSONNode, at i: inout Int) throws(JSONError)
+    {
         while var container = open.popLast() {
             switch container {
             case .array(var elements):

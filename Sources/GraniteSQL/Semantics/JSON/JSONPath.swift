@@ -325,7 +325,8 @@ enum JSONPath {
             _ = visitor(&node, true)
             for level in levels.reversed() {
                 switch level {
-                case .object(let key): node = .object([JSONMember(key: JSONKey(bytes: key, isPlain: true), value: node)])
+                case .object(let key):
+                    node = .object([JSONMember(key: JSONKey(bytes: key, isPlain: true), value: node)])
                 case .array: node = .array([node], appended: 1)
                 }
             }

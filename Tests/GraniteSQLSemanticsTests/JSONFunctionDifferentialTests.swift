@@ -344,7 +344,8 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             let aggregate = generator.src.pick([
                 "json_group_array(v)", "json_group_array(j)", "json_group_array(json(j))", "json_group_array(k)",
                 "json_group_object(k, v)", "json_group_object(k, json(j))", "json_group_object(v, j -> '$')",
-                "json_array(json_group_array(v))", "json_group_array(DISTINCT k)",
+                "json_array(json_group_array(v))", "json_group_array(DISTINCT k)", "json_group_array(DISTINCT v)",
+                "json_group_array(DISTINCT json(j))",
                 "json_group_array(g) FILTER (WHERE g > 0)",
                 "json_object('n', json_group_object(k, v), 'c', count(*))", "json_group_array(j ->> 0)",
             ])

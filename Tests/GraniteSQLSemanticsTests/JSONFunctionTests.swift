@@ -239,6 +239,7 @@ final class JSONFunctionTests: XCTestCase {
         let setup = [
             "CREATE TABLE t(g INTEGER, k, v)",
             "INSERT INTO t VALUES (1, 'a', 1), (1, 'b', 'x'), (2, NULL, NULL), (2, 3, 1.5), (2, 'j', '[1]')",
+            "CREATE TABLE d(v)", "INSERT INTO d VALUES (NULL), (1), (1.0), (NULL), ('1'), ('a'), ('a'), (2)",
         ]
         try assertSameAsSQLite(
             [
@@ -246,7 +247,8 @@ final class JSONFunctionTests: XCTestCase {
                 "SELECT g, json_group_array(v), json_group_object(k, json(v)) FROM t WHERE k <> 'b' GROUP BY g",
                 "SELECT json_group_array(v) FROM t WHERE 0", "SELECT json_group_object(k, v) FROM t WHERE 0",
                 "SELECT json_array(json_group_array(k)) FROM t", "SELECT json_group_array(json_array(v)) FROM t",
-                "SELECT json_group_array(DISTINCT g) FROM t", "SELECT json_group_array(x'00') FROM t",
+                "SELECT json_group_array(DISTINCT g) FROM t", "SELECT json_group_array(DISTINCT v) FROM d",
+                "SELECT json_group_array(DISTINCT json_array(v)) FROM d", "SELECT json_group_array(x'00') FROM t",
                 "SELECT json_group_array(v) FILTER (WHERE g = 1) FROM t", "SELECT json_group_object(k) FROM t",
             ], setup: setup)
     }

@@ -73,10 +73,11 @@ extension EvalNode {
 }
 
 extension CompiledExpression {
-    /// The expression wrapped in `json_quote`: its value as JSON text (a JSON-subtyped text as is). The value
-    /// arguments of `json_group_array` and `json_group_object` are compiled so, because an aggregate's
-    /// arguments reach it as plain values.
-    var renderedAsJSON: CompiledExpression {
-        CompiledExpression(root: .json(.quote, [root]), prelude: prelude, affinity: nil, collation: collation)
+    /// The expression as the value argument of `json_group_array` / `json_group_object`, which reach the
+    /// aggregate as plain values: wrapped in ``SQLJSONFunction/aggregateArgument``, which hands JSON text on
+    /// as a BLOB so that the aggregate embeds it rather than quoting it.
+    var asJSONAggregateArgument: CompiledExpression {
+        CompiledExpression(
+            root: .json(.aggregateArgument, [root]), prelude: prelude, affinity: affinity, collation: collation)
     }
 }

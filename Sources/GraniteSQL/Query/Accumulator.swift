@@ -49,7 +49,7 @@ struct Accumulator {
             return false
         }
         if function == .jsonGroupObject {
-            json.step(label: arguments[0], renderedValue: arguments[1])
+            try json.step(label: arguments[0], value: arguments[1])
             return false
         }
         return try step(arguments[0], separator: arguments[1])
@@ -59,7 +59,8 @@ struct Accumulator {
     /// `min`/`max` changed its result.
     mutating func step(_ x: Value, separator: Value?) throws -> Bool {
         if distinct {
-            guard !x.isNull else { return false }
+            // Only the JSON aggregates take a NULL in (once): the others ignore NULLs anyway.
+            guard !x.isNull || function == .jsonGroupArray else { return false }
             var key: [UInt8] = []
             KeyEncoding.append(collation.keyForm(x), to: &key)
             guard seen.insert(ByteKey(key)).inserted else { return false }
@@ -76,7 +77,7 @@ struct Accumulator {
         case .groupConcat:
             concat.step(x, separator: separator)
         case .jsonGroupArray, .jsonGroupObject:
-            json.step(label: nil, renderedValue: x)
+            try json.step(label: nil, value: x)
         case .user:
             try userState()?.step([x])
         }

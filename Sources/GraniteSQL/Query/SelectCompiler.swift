@@ -235,7 +235,7 @@ struct SelectCompiler {
         case "json_group_array", "json_group_object":
             function = name == "json_group_array" ? .jsonGroupArray : .jsonGroupObject
             if let value = arguments.last {
-                arguments[arguments.count - 1] = value.renderedAsJSON
+                arguments[arguments.count - 1] = value.asJSONAggregateArgument
             }
         default: throw SQLExecutionError(.noSuchFunction(call.name))
         }

@@ -24,7 +24,8 @@ final class SelectProgram {
         enum Function {
             case countStar, count, sum, total, avg, min, max, groupConcat
             /// `json_group_array(x)` and `json_group_object(name, value)`: the value argument is compiled
-            /// wrapped in `json_quote`, so that it arrives as JSON text.
+            /// wrapped so that JSON text from a JSON function arrives as a BLOB (see
+            /// `CompiledExpression.asJSONAggregateArgument`).
             case jsonGroupArray, jsonGroupObject
             /// An aggregate the application registered (``AggregateCall/userFunction``).
             case user

@@ -4,8 +4,8 @@ import GraniteStorage
 
 /// The running text of `json_group_array(x)` or `json_group_object(name, value)` over one group.
 ///
-/// The value arguments arrive already rendered as JSON (the compiler wraps them in `json_quote`, which keeps
-/// the JSON subtype of nested JSON functions in view), so a step only appends text.
+/// The value arguments arrive through ``SQLJSONFunction/aggregateArgument``: JSON text from a JSON function
+/// as a BLOB of its bytes (embedded as it is), any other value as itself (embedded as `json_quote` would).
 struct SQLJSONGroupAggregate: Sendable {
     /// Which aggregate this is.
     enum Kind: Sendable { case array, object }
@@ -16,9 +16,9 @@ struct SQLJSONGroupAggregate: Sendable {
 
     init(_ kind: Kind) { self.kind = kind }
 
-    /// Adds one row: `label` is `json_group_object`'s name argument (any value as its text),
-    /// `renderedValue` the JSON text of the value.
-    mutating func step(label: Value?, renderedValue: Value) {
+    /// Adds one row: `label` is `json_group_object`'s name argument (any value as its text), `value` the value
+    /// argument as described above.
+    mutating func step(label: Value?, value: Value) throws {
         bytes.append(started ? UInt8(ascii: ",") : (kind == .array ? UInt8(ascii: "[") : UInt8(ascii: "{")))
         started = true
         if let label {
@@ -26,7 +26,15 @@ struct SQLJSONGroupAggregate: Sendable {
             if let text = label.sqlTextBytes { JSONRendering.appendString(text, to: &bytes) }
             bytes.append(UInt8(ascii: ":"))
         }
-        if let text = renderedValue.sqlTextBytes { bytes.append(contentsOf: text) }
+        if case .blob(let json) = value {
+            bytes.append(contentsOf: json)
+        } else {
+            do {
+                try JSONRendering.appendValue(JSONArgument(value), to: &bytes)
+            } catch {
+                throw error.evaluationError
+            }
+        }
     }
 
     /// The JSON text: `[]` or `{}` for an empty group.

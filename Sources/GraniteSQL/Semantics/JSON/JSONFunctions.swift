@@ -12,6 +12,10 @@ enum SQLJSONFunction: Sendable {
     /// The result of `json_group_array` / `json_group_object` read back from its aggregate slot: the value
     /// unchanged, marked as JSON so that an enclosing JSON function embeds it (see ``EvalNode/json``).
     case aggregateResult
+    /// The value argument of `json_group_array` / `json_group_object` on its way into the aggregate, which
+    /// receives plain values: unchanged, except that JSON text from a JSON function becomes a BLOB of its
+    /// bytes (a BLOB cannot be embedded, so the aggregate can tell them apart), and a BLOB is refused here.
+    case aggregateArgument
 
     /// The function a call of `name` (lower case) names, if it is a scalar JSON function.
     init?(name: String) {
@@ -65,6 +69,13 @@ enum SQLJSONFunctions {
             guard let argument = arguments.first else { return JSONArgument(.null) }
             if case .text = argument.value { return JSONArgument(argument.value, isJSON: true) }
             return argument
+        case .aggregateArgument:
+            guard let argument = arguments.first else { return JSONArgument(.null) }
+            switch argument.value {
+            case .blob: throw .blob
+            case .text(let text) where argument.isJSON: return JSONArgument(.blob(Array(text.utf8)))
+            default: return argument
+            }
         }
     }
 

@@ -20,6 +20,7 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             "9223372036854775800", "922337203685477580", "-922337203685477581", "123456789012345678901234",
             "1e400", "-1e400", "1e-400", "3.141592653589793238", "100000000000000000000.0", "-0.0", "0.0e0",
             "18446744073709551616", "-18446744073709551616", "1.7976931348623157e308", "4.9e-324", "12E+2",
+            "5.7728657164356816e-297", "-8.03865180071594e-283", "1.000000000000000111", "0.30000000000000004",
         ]
         static let stringParts = [
             "a", "b", "xyz", " ", "é", "日本", "😀", "\\n", "\\t", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\r",
@@ -135,7 +136,10 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             case 0: return "NULL"
             case 1: return "\(src.integer())"
             case 2:
-                if src.bool() { return "\(src.real())" }
+                // SQLite reads SQL literals with tiny exponents one unit in the last place off, which is no
+                // JSON matter: such reals are left to the JSON number tokens.
+                let real = src.real()
+                if src.bool(), real == 0 || (abs(real) > 1e-250 && abs(real) < 1e250) { return "\(real)" }
                 return src.pick(["1.5", "-0.0", "1e300", "1e400", "-1e400", "0.1", "100.0", "1e20", "2.0e-7"])
             case 3: return Self.literal(src.asciiText())
             case 4: return src.pick(["char(1, 10, 31, 127)", "'a\"b\\\\c'", "'日本😀'", "char(8232)", "''"])

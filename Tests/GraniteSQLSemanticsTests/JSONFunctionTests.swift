@@ -152,6 +152,8 @@ final class JSONFunctionTests: XCTestCase {
             "SELECT 1 + '{\"a\":2}' ->> 'a' * 3", "SELECT json_array('{\"a\":[1]}' -> 'a', '{\"a\":[1]}' ->> 'a')",
             "SELECT json_extract('\"\\u0041\\ud83d\\ude00\\n\"', '$'), json_extract('\"a\\u0000b\"', '$')",
             "SELECT json_extract('\"\\u00e9\\u65e5\"', '$'), typeof(json_extract('[-0]', '$[0]'))",
+            "SELECT json_extract('[5.7728657164356816e-297, -8.03865180071594e-283, 2.2250738585072011e-308]', '$')",
+            "SELECT '[5.7728657164356816e-297]' ->> 0, '[-8.03865180071594e-283]' ->> 0, '[1.000000000000000111]' ->> 0",
         ])
     }
 

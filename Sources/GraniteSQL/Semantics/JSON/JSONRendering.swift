@@ -124,8 +124,8 @@ enum JSONRendering {
         case .false: return JSONArgument(.integer(0))
         case .integer(let token):
             if let i = integerValue(token) { return JSONArgument(.integer(i)) }
-            return JSONArgument(.real(SQLNumberParsing.atof(token).value))
-        case .real(let token): return JSONArgument(.real(SQLNumberParsing.atof(token).value))
+            return JSONArgument(.real(realValue(token)))
+        case .real(let token): return JSONArgument(.real(realValue(token)))
         case .string(let raw, let escaped):
             let bytes = escaped ? unescape(raw) : raw
             return JSONArgument(.text(String(decoding: bytes, as: UTF8.self)))
@@ -134,6 +134,12 @@ enum JSONRendering {
         case .replaced(let argument):
             return argument
         }
+    }
+
+    /// A number token's value as a REAL, correctly rounded (SQLite converts JSON numbers with `strtod`, not
+    /// with the scanner it uses for SQL text, which can be one unit in the last place off).
+    static func realValue(_ token: [UInt8]) -> Double {
+        Double(String(decoding: token, as: UTF8.self)) ?? SQLNumberParsing.atof(token).value
     }
 
     /// An integer token's value, or nil when SQLite returns it as a REAL (beyond 64 bits, with

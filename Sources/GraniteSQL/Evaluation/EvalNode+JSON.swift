@@ -7,12 +7,12 @@ import GraniteStorage
 // subtype; instead a JSON call's arguments are evaluated with ``EvalNode/evaluateJSONArgument(_:)``, which
 // asks a nested JSON call for its result together with the flag. The flag passes, as SQLite's register copies
 // pass the subtype, through the expressions that hand on one of their operands unchanged: CASE, COALESCE,
-// IFNULL, IIF, NULLIF, CAST AS TEXT, and (compiled away) unary `+`, COLLATE, likely() and parentheses.
-// `json_group_array` / `json_group_object` results are read from their slots through
+// IFNULL, IIF, NULLIF, min()/max() of several arguments, CAST AS TEXT, and (compiled away) unary `+`, COLLATE,
+// likely() and parentheses. `json_group_array` / `json_group_object` results are read from their slots through
 // ``SQLJSONFunction/aggregateResult``, which adds the flag. It is lost, as in SQLite once a value is stored or
 // computed anew, on the way through anything else (operators, other functions, a subquery, a view's column;
-// SQLite keeps it through a scalar subquery and min()/max(), which Granite does not). JSON calls are never
-// folded to constants, because a constant would lose the flag.
+// SQLite keeps it through a scalar subquery, which Granite does not). JSON calls are never folded to
+// constants, because a constant would lose the flag.
 extension EvalNode {
     /// The node's value and whether it is JSON text from a JSON function.
     func evaluateJSONArgument(_ context: inout EvaluationContext) throws -> JSONArgument {
@@ -48,6 +48,19 @@ extension EvalNode {
             let x = try a.evaluateJSONArgument(&context)
             let y = try b.evaluate(&context)
             return SQLComparison.compare(x.value, y, collation: collation) != 0 ? x : JSONArgument(.null)
+        case .minMax(let isMax, let collation, let arguments):
+            // The argument SQLScalarFunctions.minimum/maximum would pick (min: the last of equal least values,
+            // max: the first of equal greatest), with its flag.
+            var values: [JSONArgument] = []
+            values.reserveCapacity(arguments.count)
+            for argument in arguments { values.append(try argument.evaluateJSONArgument(&context)) }
+            guard var best = values.first, !best.value.isNull else { return JSONArgument(.null) }
+            for candidate in values.dropFirst() {
+                if candidate.value.isNull { return JSONArgument(.null) }
+                let order = SQLComparison.compare(best.value, candidate.value, collation: collation)
+                if isMax ? order < 0 : order >= 0 { best = candidate }
+            }
+            return best
         case .cast(let operand, .text):
             let result = try operand.evaluateJSONArgument(&context)
             if case .text = result.value { return result }

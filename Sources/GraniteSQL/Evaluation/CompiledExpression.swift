@@ -37,6 +37,9 @@ indirect enum EvalNode: Sendable {
     case function(String, [EvalNode])
     /// A call of a scalar function the application registered.
     case userFunction(SQLCustomFunction, [EvalNode])
+    /// A call of a JSON function or operator (see EvalNode+JSON.swift for how its arguments keep the JSON
+    /// subtype).
+    case json(SQLJSONFunction, [EvalNode])
     /// A date and time function in a schema expression SQLite restricts: an error when it reads the clock.
     case restrictedDateTime(String, [EvalNode], RestrictedUse)
     case minMax(isMax: Bool, SQLCollation, [EvalNode])
@@ -175,6 +178,8 @@ indirect enum EvalNode: Sendable {
             values.reserveCapacity(args.count)
             for a in args { values.append(try a.evaluate(&c)) }
             return try SQLScalarFunctions.call(name, values)
+        case .json(let function, let args):
+            return try Self.evaluateJSON(function, args, &c).value
         case .userFunction(let function, let args):
             var values: [Value] = []
             values.reserveCapacity(args.count)

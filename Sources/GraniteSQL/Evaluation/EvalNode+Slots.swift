@@ -28,7 +28,7 @@ extension EvalNode {
         case .inList(let x, let list, _, _, _, _):
             return x.collectSlots(into: &slots) && list.allSatisfy { $0.collectSlots(into: &slots) }
         case .function(_, let arguments), .minMax(_, _, let arguments), .coalesce(let arguments),
-            .restrictedDateTime(_, let arguments, _), .userFunction(_, let arguments):
+            .restrictedDateTime(_, let arguments, _), .userFunction(_, let arguments), .json(_, let arguments):
             return arguments.allSatisfy { $0.collectSlots(into: &slots) }
         case .searchedCase(let branches, let otherwise):
             return branches.allSatisfy { $0.0.collectSlots(into: &slots) && $0.1.collectSlots(into: &slots) }

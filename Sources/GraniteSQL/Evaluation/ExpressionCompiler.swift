@@ -14,7 +14,7 @@ import GraniteStorage
 ///
 /// Aggregate calls compile to a read of the slot returned by ``ColumnResolver/resolveAggregate(_:)``; subqueries
 /// compile to calls into the context's ``SubqueryProvider`` (see ``ColumnResolver/registerSubquery(_:kind:)``).
-/// Not supported (throw at compile time): row values, `IN table`, `->`/`->>`, `MATCH`, `REGEXP`.
+/// Not supported (throw at compile time): row values, `IN table`, `MATCH`, `REGEXP`.
 package struct ExpressionCompiler {
     /// Models `SQLITE_LIKE_DOESNT_MATCH_BLOBS` (on in Debian's SQLite, which the tests use as the oracle).
     package var likeBlobsNeverMatch: Bool
@@ -54,9 +54,12 @@ package struct ExpressionCompiler {
         "swiftlowercasestring": (1, 1), "swiftuppercasestring": (1, 1), "swiftcapitalizedstring": (1, 1),
         // Aggregates.
         "count": (0, 1), "sum": (1, 1), "total": (1, 1), "avg": (1, 1), "group_concat": (1, 2),
-    ]
+        "json_group_array": (1, 1), "json_group_object": (2, 2),
+    ].merging(SQLJSONFunction.arities) { builtIn, _ in builtIn }
 
-    static let aggregates: Set<String> = ["count", "sum", "total", "avg", "group_concat"]
+    static let aggregates: Set<String> = [
+        "count", "sum", "total", "avg", "group_concat", "json_group_array", "json_group_object",
+    ]
     static let nonDeterministic: Set<String> = [
         "random", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
     ]
@@ -139,7 +142,9 @@ extension ExpressionCompiler {
         /// SQLite's `EP_HasFunc` as the parser propagates it (not from BETWEEN's bounds).
         func sqliteHasFunction(_ e: SQLExpression) -> Bool {
             switch e.kind {
-            case .function, .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp), .like:
+            // `->` and `->>` are function calls in SQLite's parse tree.
+            case .function, .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp), .like,
+                .binary(.extract, _, _), .binary(.extractValue, _, _):
                 return true
             case .between(let x, _, _, _): return sqliteHasFunction(x)
             default:
@@ -151,7 +156,7 @@ extension ExpressionCompiler {
 
         func containsCall(_ e: SQLExpression) -> Bool {
             switch e.kind {
-            case .function, .like: return true
+            case .function, .like, .binary(.extract, _, _), .binary(.extractValue, _, _): return true
             default:
                 let (l, r, list) = parts(e)
                 return (l.map(containsCall) ?? false) || (r.map(containsCall) ?? false)
@@ -433,7 +438,9 @@ extension ExpressionCompiler {
             case .shiftRight: return try arithmetic(.shiftRight, l, r)
             case .concatenate: return try arithmetic(.concatenate, l, r)
             case .extract, .extractValue:
-                throw SQLEvaluationError("JSON operators are not supported")
+                let a = try operand(l)
+                let b = try operand(r)
+                return .json(op == .extract ? .arrow : .doubleArrow, [a, b])
             }
             if Self.isRow(l) || Self.isRow(r) { return try rowComparison(comparison, l, r) }
             let a = try operand(l)
@@ -477,7 +484,9 @@ extension ExpressionCompiler {
                 throw SQLEvaluationError("wrong number of arguments to function \(call.name)()")
             }
             if ExpressionCompiler.aggregates.contains(name) || ((name == "min" || name == "max") && args.count == 1) {
-                return .aggregate(try resolver.resolveAggregate(call))
+                let slot = EvalNode.aggregate(try resolver.resolveAggregate(call))
+                if name == "json_group_array" || name == "json_group_object" { return .json(.aggregateResult, [slot]) }
+                return slot
             }
             if call.filter != nil {
                 throw SQLEvaluationError("FILTER may not be used with non-aggregate \(call.name)()")
@@ -515,6 +524,8 @@ extension ExpressionCompiler {
             case "replace":
                 return fold(.replace(nodes[0], nodes[1], nodes[2]), nodes)
             default:
+                // Never folded: a constant would lose the JSON subtype (see EvalNode+JSON.swift).
+                if let json = SQLJSONFunction(name: name) { return .json(json, nodes) }
                 if let use = restrictedUse, SQLDateTime.functionNames.contains(name) {
                     return .restrictedDateTime(name, nodes, use)
                 }

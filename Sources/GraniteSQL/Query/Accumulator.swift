@@ -11,6 +11,7 @@ struct Accumulator {
     private var sum: SQLSumAggregate
     private var minMax: SQLMinMaxAggregate
     private var concat = SQLGroupConcatAggregate()
+    private var json: SQLJSONGroupAggregate
     private var seen: Set<ByteKey> = []
     /// An application-defined aggregate's maker and state (one reference, to keep accumulators small).
     private var user: UserAggregate?
@@ -23,6 +24,7 @@ struct Accumulator {
         if let function = call.userFunction, case .aggregate(let makeState) = function.kind {
             user = UserAggregate(makeState)
         }
+        json = SQLJSONGroupAggregate(call.function == .jsonGroupObject ? .object : .array)
         switch call.function {
         case .total: sum = SQLSumAggregate(.total)
         case .avg: sum = SQLSumAggregate(.avg)
@@ -46,6 +48,10 @@ struct Accumulator {
             try userState()?.step(arguments)
             return false
         }
+        if function == .jsonGroupObject {
+            try json.step(label: arguments[0], value: arguments[1])
+            return false
+        }
         return try step(arguments[0], separator: arguments[1])
     }
 
@@ -53,7 +59,8 @@ struct Accumulator {
     /// `min`/`max` changed its result.
     mutating func step(_ x: Value, separator: Value?) throws -> Bool {
         if distinct {
-            guard !x.isNull else { return false }
+            // Only the JSON aggregates take a NULL in (once): the others ignore NULLs anyway.
+            guard !x.isNull || function == .jsonGroupArray else { return false }
             var key: [UInt8] = []
             KeyEncoding.append(collation.keyForm(x), to: &key)
             guard seen.insert(ByteKey(key)).inserted else { return false }
@@ -69,6 +76,8 @@ struct Accumulator {
             return minMax.step(x)
         case .groupConcat:
             concat.step(x, separator: separator)
+        case .jsonGroupArray, .jsonGroupObject:
+            try json.step(label: nil, value: x)
         case .user:
             try userState()?.step([x])
         }
@@ -81,6 +90,7 @@ struct Accumulator {
         case .sum, .total, .avg: return try sum.finish()
         case .min, .max: return minMax.finish()
         case .groupConcat: return concat.finish()
+        case .jsonGroupArray, .jsonGroupObject: return json.finish()
         case .user: return try (user.map { $0.state ?? $0.make() })?.finish() ?? .null
         }
     }

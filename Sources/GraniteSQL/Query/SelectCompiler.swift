@@ -241,6 +241,11 @@ struct SelectCompiler {
         case "min": function = .min
         case "max": function = .max
         case "group_concat": function = .groupConcat
+        case "json_group_array", "json_group_object":
+            function = name == "json_group_array" ? .jsonGroupArray : .jsonGroupObject
+            if let value = arguments.last {
+                arguments[arguments.count - 1] = value.asJSONAggregateArgument
+            }
         default: throw SQLExecutionError(.noSuchFunction(call.name))
         }
         return .init(

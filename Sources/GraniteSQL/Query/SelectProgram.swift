@@ -29,6 +29,10 @@ final class SelectProgram {
     struct AggregateCall {
         enum Function {
             case countStar, count, sum, total, avg, min, max, groupConcat
+            /// `json_group_array(x)` and `json_group_object(name, value)`: the value argument is compiled
+            /// wrapped so that JSON text from a JSON function arrives as a BLOB (see
+            /// `CompiledExpression.asJSONAggregateArgument`).
+            case jsonGroupArray, jsonGroupObject
             /// An aggregate the application registered (``AggregateCall/userFunction``).
             case user
         }

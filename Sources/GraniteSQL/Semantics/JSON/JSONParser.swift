@@ -1,0 +1,244 @@
+// A JSON parser with SQLite 3.40's acceptance rules (RFC 8259 plus its quirks) that never traps.
+
+/// Parses JSON text into a ``JSONNode`` as SQLite 3.40's `jsonParse` does.
+///
+/// Rules mirrored from SQLite: whitespace is space, tab, LF and CR only; the text ends at its first NUL byte;
+/// strings reject raw control characters and unknown escapes (`\u` needs four hex digits); numbers reject
+/// leading zeros, a bare `-`, `1.` and `.5`; `null`, `true` and `false` must not run into a letter or digit;
+/// containers nest at most 2000 deep. Any violation is ``JSONError/malformed``.
+struct JSONParser {
+    /// SQLite's `JSON_MAX_DEPTH`.
+    static let maximumDepth = 2000
+
+    private let bytes: [UInt8]
+
+    private init(_ bytes: [UInt8]) {
+        if let nul = bytes.firstIndex(of: 0) {
+            self.bytes = Array(bytes[..<nul])
+        } else {
+            self.bytes = bytes
+        }
+    }
+
+    /// Parses a whole document (surrounding whitespace allowed).
+    ///
+    /// Containers are parsed with an explicit stack rather than by recursion, so that the depth limit, not the
+    /// thread's stack, bounds how deep a document can be.
+    static func parse(_ text: [UInt8]) throws(JSONError) -> JSONNode {
+        let parser = JSONParser(text)
+        var open: [OpenContainer] = []
+        var i = parser.skipSpace(0)
+        while true {
+            // Phase 1: a value at `i`, or the opening of a non-empty container (then its first value next).
+            var value: JSONNode
+            let c = parser.byte(i)
+            if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                guard open.count < maximumDepth else { throw .malformed }
+                let first = parser.skipSpace(i + 1)
+                if c == UInt8(ascii: "[") {
+                    guard parser.byte(first) != UInt8(ascii: "]") else {
+                        value = .array([], appended: 0)
+                        i = first + 1
+                        try parser.closeFinished(&open, value: &value, at: &i)
+                        if open.isEmpty { return try parser.finish(value, at: i) }
+                        continue
+                    }
+                    open.append(.array([]))
+                    i = first
+                } else {
+                    guard parser.byte(first) != UInt8(ascii: "}") else {
+                        value = .object([])
+                        i = first + 1
+                        try parser.closeFinished(&open, value: &value, at: &i)
+                        if open.isEmpty { return try parser.finish(value, at: i) }
+                        continue
+                    }
+                    let (key, next) = try parser.label(at: first)
+                    open.append(.object([], label: key))
+                    i = next
+                }
+                continue
+            }
+            guard case .value(let scalar, let end) = parser.scalar(at: i) else { throw .malformed }
+            value = scalar
+            i = end
+            // Phase 2: add the value to the innermost open container, closing those that end here.
+            try parser.closeFinished(&open, value: &value, at: &i)
+            if open.isEmpty { return try parser.finish(value, at: i) }
+        }
+    }
+
+    /// A container being parsed: its items so far, and for an object the label of the value being parsed.
+    private enum OpenContainer {
+        case array([JSONNode])
+        case object([JSONMember], label: [UInt8])
+    }
+
+    /// Adds `value` (ending at `i`) to the innermost open container; while the container then ends, closes it
+    /// and adds it to the next one out. Stops after a `,` (with `i` at the next value, past its label in an
+    /// object), or when no container is open (`value` is then the whole document).
+    private func closeFinished(_ open: inout [OpenContainer], value: inout JSONNode, at i: inout Int) throws(JSONError)
+    {
+        while var container = open.popLast() {
+            switch container {
+            case .array(var elements):
+                container = .array([])  // leaves `elements` the only reference, so the append does not copy
+                elements.append(value)
+                container = .array(elements)
+            case .object(var members, let label):
+                container = .array([])
+                members.append(JSONMember(key: JSONKey(bytes: label, isPlain: false), value: value))
+                container = .object(members, label: [])
+            }
+            i = skipSpace(i)
+            switch (byte(i), container) {
+            case (UInt8(ascii: ","), .array):
+                open.append(container)
+                i = skipSpace(i + 1)
+                return
+            case (UInt8(ascii: ","), .object(let members, _)):
+                let (key, next) = try label(at: skipSpace(i + 1))
+                open.append(.object(members, label: key))
+                i = next
+                return
+            case (UInt8(ascii: "]"), .array(let elements)):
+                value = .array(elements, appended: 0)
+                i += 1
+            case (UInt8(ascii: "}"), .object(let members, _)):
+                value = .object(members)
+                i += 1
+            default:
+                throw .malformed
+            }
+        }
+    }
+
+    /// An object member's label at `i` and the offset of its value (past the `:` and any whitespace).
+    private func label(at i: Int) throws(JSONError) -> (label: [UInt8], next: Int) {
+        guard byte(i) == UInt8(ascii: "\""), case .value(.string(let key, _), let end) = string(at: i) else {
+            throw .malformed
+        }
+        let colon = skipSpace(end)
+        guard byte(colon) == UInt8(ascii: ":") else { throw .malformed }
+        return (key, skipSpace(colon + 1))
+    }
+
+    /// The document `value` ending at `i`: only whitespace may follow.
+    private func finish(_ value: JSONNode, at i: Int) throws(JSONError) -> JSONNode {
+        guard skipSpace(i) == bytes.count else { throw .malformed }
+        return value
+    }
+
+    /// What one call of ``scalar(at:)`` found.
+    private enum Step {
+        /// A value, and the offset just past it.
+        case value(JSONNode, Int)
+        /// Not a scalar: end of text or bad syntax.
+        case failure
+    }
+
+    private func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+
+    private func skipSpace(_ start: Int) -> Int {
+        var i = start
+        while true {
+            let c = byte(i)
+            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return i }
+            i += 1
+        }
+    }
+
+    /// A string, literal or number at `i`.
+    private func scalar(at i: Int) -> Step {
+        switch byte(i) {
+        case UInt8(ascii: "\""): return string(at: i)
+        case UInt8(ascii: "n"): return literal("null", .null, at: i)
+        case UInt8(ascii: "t"): return literal("true", .true, at: i)
+        case UInt8(ascii: "f"): return literal("false", .false, at: i)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number(at: i)
+        default: return .failure
+        }
+    }
+
+    private func string(at start: Int) -> Step {
+        var escaped = false
+        var j = start + 1
+        while true {
+            var c = byte(j)
+            if c < 0x20 { return .failure }  // control characters, and the end of the text
+            if c == UInt8(ascii: "\\") {
+                j += 1
+                c = byte(j)
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    escaped = true
+                case UInt8(ascii: "u") where (1...4).allSatisfy({ Self.hexValue(byte(j + $0)) != nil }):
+                    escaped = true
+                default: return .failure
+                }
+            } else if c == UInt8(ascii: "\"") {
+                return .value(.string(Array(bytes[(start + 1)..<j]), escaped: escaped), j + 1)
+            }
+            j += 1
+        }
+    }
+
+    private func literal(_ word: StaticString, _ node: JSONNode, at start: Int) -> Step {
+        let count = word.utf8CodeUnitCount
+        let matches = word.withUTF8Buffer { w in (0..<count).allSatisfy { byte(start + $0) == w[$0] } }
+        guard matches, !Self.isAlphanumeric(byte(start + count)) else { return .failure }
+        return .value(node, start + count)
+    }
+
+    /// A number, checked as SQLite checks it: an optional `-`, digits without a leading zero, at most one `.`
+    /// (not right after the sign), at most one exponent (after a digit, with at least one digit), and a digit
+    /// last.
+    private func number(at start: Int) -> Step {
+        let first = byte(start)
+        let digitsStart = first == UInt8(ascii: "-") ? start + 1 : start
+        if byte(digitsStart) == UInt8(ascii: "0"), Self.isDigit(byte(digitsStart + 1)) { return .failure }
+        var seenPoint = false
+        var seenExponent = false
+        var j = start + 1
+        scan: while true {
+            let c = byte(j)
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            case UInt8(ascii: "."):
+                if byte(j - 1) == UInt8(ascii: "-") || seenPoint { return .failure }
+                seenPoint = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                if byte(j - 1) < UInt8(ascii: "0") || seenExponent { return .failure }
+                seenPoint = true
+                seenExponent = true
+                var next = byte(j + 1)
+                if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") {
+                    j += 1
+                    next = byte(j + 1)
+                }
+                if !Self.isDigit(next) { return .failure }
+            default: break scan
+            }
+            j += 1
+        }
+        if byte(j - 1) < UInt8(ascii: "0") { return .failure }
+        let token = Array(bytes[start..<j])
+        return .value(seenPoint ? .real(token) : .integer(token), j)
+    }
+
+    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+    static func isAlphanumeric(_ c: UInt8) -> Bool {
+        isDigit(c) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+    }
+
+    static func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case 0x30...0x39: return UInt32(c - 0x30)
+        case 0x41...0x46: return UInt32(c - 0x41 + 10)
+        case 0x61...0x66: return UInt32(c - 0x61 + 10)
+        default: return nil
+        }
+    }
+}

@@ -77,6 +77,9 @@ public struct SQLExpression: Sendable {
     }
 
     let impl: Impl
+    /// Whether the expression is to be read as JSON where JSON is built (`JSON_ARRAY`, `JSON_OBJECT`, …): set by
+    /// ``SQLSpecificExpressible/asJSON`` and ``JSONColumn`` (see `SQLExpression+JSON.swift`).
+    var prefersJSONValue = false
 
     init(impl: Impl) {
         self.impl = impl

@@ -9,7 +9,7 @@ extension SchemaCatalog {
     package mutating func renameTable(_ name: String, to newName: String, transaction: WriteTransaction) throws {
         guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
         if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
-        if self.table(named: newName) != nil || index(named: newName) != nil {
+        if self.table(named: newName) != nil || index(named: newName) != nil || view(named: newName) != nil {
             throw SchemaError("there is already another table or index with this name: \(newName)")
         }
         var updated = self

@@ -27,8 +27,8 @@ extension SQLConnection {
         }
         let argument = pragma.value.map(Self.pragmaText)
         switch SchemaNames.key(pragma.name.name) {
-        case "table_info": return tableInfo(argument, extended: false)
-        case "table_xinfo": return tableInfo(argument, extended: true)
+        case "table_info": return try tableInfo(argument, extended: false)
+        case "table_xinfo": return try tableInfo(argument, extended: true)
         case "table_list": return tableList(argument)
         case "index_list": return indexList(argument)
         case "index_info": return indexInfo(argument, extended: false)
@@ -78,9 +78,12 @@ extension SQLConnection {
 
     // MARK: Schema pragmas
 
-    private func tableInfo(_ name: String?, extended: Bool) -> PragmaResult {
+    private func tableInfo(_ name: String?, extended: Bool) throws -> PragmaResult {
         var columns = ["cid", "name", "type", "notnull", "dflt_value", "pk"]
         if extended { columns.append("hidden") }
+        if let name, let view = catalog.view(named: name) {
+            return (columns, try viewInfo(view, extended: extended))
+        }
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
         let defaults = Self.defaultTexts(of: table)
         let types = Self.declaredTypeTexts(of: table)

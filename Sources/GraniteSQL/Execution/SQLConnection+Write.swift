@@ -7,7 +7,12 @@ extension SQLConnection {
         if let schema = name.schema, !SchemaNames.equal(schema, "main") {
             throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
         }
-        guard let table = catalog.table(named: name.name) else { throw SQLExecutionError.noSuchTable(name.name) }
+        guard let table = catalog.table(named: name.name) else {
+            if let view = catalog.view(named: name.name) {
+                throw SQLExecutionError("cannot modify \(view.name) because it is a view")
+            }
+            throw SQLExecutionError.noSuchTable(name.name)
+        }
         return table
     }
 
@@ -122,7 +127,7 @@ extension SQLConnection {
                 // Like sqlite_sequence, the sequence row follows the table's new name.
                 try makeSession(parameters).renameSequence(from: old.name, to: newName)
             }
-        case .dropIndex:
+        case .dropIndex, .createView, .dropView:
             try catalog.execute(statement, transaction: currentWriteTransaction())
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.

@@ -82,7 +82,7 @@ extension SelectCompiler {
     }
 
     /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery).
-    private func addSource(
+    func addSource(
         _ source: TableSource, scope: QueryScope, outer: QueryScope?, readers: inout [Int: TableReader],
         subqueries: inout [Int: SelectProgram]
     ) throws {
@@ -92,8 +92,12 @@ extension SelectCompiler {
             if let schema = name.schema, !SchemaNames.equal(schema, "main") {
                 throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
             }
+            if let view = catalog.view(named: name.name) {
+                try addView(view, alias: alias, scope: scope, subqueries: &subqueries)
+                return
+            }
             guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
-                throw SQLExecutionError.noSuchTable(name.name)
+                throw SQLExecutionError.noSuchTable(missingTableName(name))
             }
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
@@ -103,11 +107,8 @@ extension SelectCompiler {
                 table: table, catalog: catalog, transaction: connection.currentTransaction())
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)
-            let columns = Self.uniqueNames(program.columnNames).enumerated().map { n, name in
-                QuerySource.Column(
-                    name: name, affinity: program.outputs[n].affinity,
-                    collation: program.outputs[n].collation ?? .binary)
-            }
+            let columns = Self.sourceColumns(
+                of: program, select: select, named: Self.uniqueNames(program.columnNames))
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
             subqueries[k] = program
         }

@@ -12,6 +12,9 @@ struct SelectCompiler {
     let sourceText: String
     /// The byte offset of the statement's text in the script it came from.
     let sourceStart: Int
+    /// The views whose queries are being compiled, outermost first (to refuse a view that reads itself, and to
+    /// name missing tables as SQLite does inside a view).
+    var expandingViews: [String] = []
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {

@@ -1,0 +1,106 @@
+// Views in FROM: a view is read as a subquery of its stored query, compiled afresh against the current schema.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// Adds `view` to `scope` as a `FROM` subquery named `alias` (else the view's name).
+    ///
+    /// Its columns are those of its query (named as a `FROM` subquery's are, or by the view's column list), with
+    /// the affinity, collation and declared type of their expressions. The query sees none of the enclosing
+    /// query's names.
+    func addView(
+        _ view: ViewDefinition, alias: String?, scope: QueryScope, subqueries: inout [Int: SelectProgram]
+    ) throws {
+        let k = scope.sources.count
+        let compiled = try compileView(view)
+        if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? view.name) }) {
+            throw SQLExecutionError("ambiguous column name: \(existing.name)")
+        }
+        scope.add(name: alias ?? view.name, table: nil, columns: compiled.columns)
+        subqueries[k] = compiled.program
+    }
+
+    /// A view's query compiled as a `FROM` subquery, with the columns it gives the view.
+    func compileView(_ view: ViewDefinition) throws -> (program: SelectProgram, columns: [QuerySource.Column]) {
+        let key = SchemaNames.key(view.name)
+        if expandingViews.contains(key) {
+            throw SQLExecutionError("view \(view.name) is circularly defined")
+        }
+        // The query's expressions are named after their text in the stored statement, which it was parsed from.
+        let inner = SelectCompiler(
+            catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
+            expandingViews: expandingViews + [key])
+        let program = try inner.compile(view.select, outer: nil, declaredNames: false)
+        let names: [String]
+        if let declared = view.columnNames {
+            guard declared.count == program.columnNames.count else {
+                throw SQLExecutionError(
+                    "expected \(declared.count) columns for '\(view.name)' but got \(program.columnNames.count)")
+            }
+            names = declared
+        } else {
+            names = Self.uniqueNames(program.columnNames)
+        }
+        return (program, Self.sourceColumns(of: program, select: view.select, named: names))
+    }
+
+    /// The name a missing table is reported under: SQLite qualifies the tables a view's query names with their
+    /// schema, so that inside a view `x` is reported as `main.x`.
+    func missingTableName(_ name: QualifiedName) -> String {
+        if let schema = name.schema { return "\(schema).\(name.name)" }
+        return expandingViews.isEmpty ? name.name : "main.\(name.name)"
+    }
+
+    /// The columns a compiled `FROM` subquery (or view) gives its source, named `names`.
+    static func sourceColumns(of program: SelectProgram, select: SelectStatement, named names: [String])
+        -> [QuerySource.Column]
+    {
+        let declaredTypes = declaredTypes(of: program, select: select)
+        return names.enumerated().map { n, name in
+            QuerySource.Column(
+                name: name, affinity: program.outputs[n].affinity, collation: program.outputs[n].collation ?? .binary,
+                declaredType: n < declaredTypes.count ? declaredTypes[n] : nil)
+        }
+    }
+
+    /// The declared type of each result column of `program`, as SQLite derives a view column's type: the
+    /// declared type of the column a result expression names (through subqueries and views in `FROM`), nil for
+    /// any other expression.
+    static func declaredTypes(of program: SelectProgram, select: SelectStatement) -> [String?] {
+        guard case .select(let core) = select.first else { return [] }
+        let sources = program.scope.sources
+        var types: [String?] = []
+        for column in core.columns {
+            switch column {
+            case .all:
+                for source in sources {
+                    for (c, col) in source.columns.enumerated() where !source.hidden.contains(c) {
+                        types.append(col.declaredType)
+                    }
+                }
+            case .allOf(let name):
+                types += program.scope.source(named: name)?.columns.map(\.declaredType) ?? []
+            case .expression(let expression, _):
+                guard case .column(let reference) = expression.kind else {
+                    types.append(nil)
+                    continue
+                }
+                types.append(declaredType(of: reference, in: sources))
+            }
+        }
+        return types
+    }
+
+    /// The declared type of the source column `reference` names, if it names one.
+    private static func declaredType(of reference: ColumnReference, in sources: [QuerySource]) -> String? {
+        for source in sources {
+            if let qualifier = reference.table, !SchemaNames.equal(qualifier, source.name) { continue }
+            if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
+                reference.table != nil || !source.hidden.contains(c)
+            {
+                return source.columns[c].declaredType
+            }
+        }
+        return nil
+    }
+}

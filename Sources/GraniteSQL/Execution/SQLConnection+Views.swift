@@ -7,7 +7,7 @@ extension SQLConnection {
     func viewInfo(_ view: ViewDefinition, extended: Bool) throws -> [[Value]] {
         let columns = try reading {
             try SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
-                .compileView(view).columns
+                .compileView(view, forInfoOnly: true).columns
         }
         return columns.enumerated().map { cid, column in
             var row: [Value] = [

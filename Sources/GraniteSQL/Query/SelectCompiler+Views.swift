@@ -21,7 +21,12 @@ extension SelectCompiler {
     }
 
     /// A view's query compiled as a `FROM` subquery, with the columns it gives the view.
-    func compileView(_ view: ViewDefinition) throws -> (program: SelectProgram, columns: [QuerySource.Column]) {
+    ///
+    /// A column list whose length differs from the query's is an error when the view is read; `PRAGMA
+    /// table_info` (`forInfoOnly`) lists the listed names instead, without types, as SQLite does.
+    func compileView(_ view: ViewDefinition, forInfoOnly: Bool = false) throws
+        -> (program: SelectProgram, columns: [QuerySource.Column])
+    {
         let key = SchemaNames.key(view.name)
         if expandingViews.contains(key) {
             throw SQLExecutionError("view \(view.name) is circularly defined")
@@ -34,6 +39,9 @@ extension SelectCompiler {
         let names: [String]
         if let declared = view.columnNames {
             guard declared.count == program.columnNames.count else {
+                if forInfoOnly {
+                    return (program, declared.map { QuerySource.Column(name: $0, affinity: nil, collation: .binary) })
+                }
                 throw SQLExecutionError(
                     "expected \(declared.count) columns for '\(view.name)' but got \(program.columnNames.count)")
             }

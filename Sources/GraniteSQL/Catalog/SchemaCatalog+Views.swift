@@ -153,10 +153,19 @@ extension SchemaCatalog {
     /// tokens: a view naming the table (for a column rename: the table and the column) in any role counts, which
     /// may refuse a rename that would not have changed the view.
     func checkNoViewDepends(on alter: AlterTableStatement) throws {
+        // The rename's own errors (no such table or column, a name in use) come first, as in SQLite.
+        guard let renamed = table(named: alter.table.name) else { return }
         var names = [alter.table.name]
         switch alter.action {
-        case .renameTable: break
-        case .renameColumn(let from, _): names.append(from)
+        case .renameTable(let newName):
+            if Self.isReserved(newName) || table(named: newName) != nil || index(named: newName) != nil
+                || view(named: newName) != nil
+            {
+                return
+            }
+        case .renameColumn(let from, _):
+            if renamed.columnIndex(named: from) == nil { return }
+            names.append(from)
         case .addColumn, .dropColumn: return
         }
         for view in views {

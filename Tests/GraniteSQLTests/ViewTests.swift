@@ -1,0 +1,211 @@
+import GraniteSQL
+import GraniteStorage
+import XCTest
+
+/// SQL views: their stored rows, their persistence across connections, the errors of statements that misuse them,
+/// and what queries and pragmas see of them. (Differential tests against SQLite: ViewDifferentialTests.)
+final class ViewTests: XCTestCase {
+    private func connection(_ setup: String = "") throws -> SQLConnection {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute(
+            """
+            CREATE TABLE t(a INTEGER, b TEXT COLLATE NOCASE, c);
+            INSERT INTO t VALUES (1, 'x', 10), (2, 'Y', 20), (3, 'z', 30);
+            """ + setup)
+        return db
+    }
+
+    private func message(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as SQLExecutionError {
+            return error.message
+        } catch let error as SchemaError {
+            return error.message
+        } catch let error as SQLSyntaxError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func assertError(
+        _ db: SQLConnection, _ sql: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(message { _ = try db.query(sql) }, expected, sql, file: file, line: line)
+    }
+
+    func testSchemaRowIsStoredAsSQLiteStoresIt() throws {
+        let db = try connection("create view if not exists main.v(p, q) as select a, b from t")
+        let rows = try db.query("SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema WHERE type = 'view'")
+        XCTAssertEqual(
+            rows.rows, [[.text("view"), .text("v"), .text("v"), .integer(0), .text("CREATE VIEW v(p, q) as select a, b from t")]])
+        XCTAssertEqual(try db.query("SELECT count(*) FROM sqlite_master WHERE name = 'v'").rows, [[.integer(1)]])
+    }
+
+    func testViewSurvivesReopenAndIsSeenByOtherConnections() throws {
+        let db = try connection("CREATE VIEW v AS SELECT a, b || '!' AS e FROM t WHERE a > 1")
+        let reopened = try SQLConnection(engine: db.engine)
+        let result = try reopened.query("SELECT * FROM v ORDER BY a")
+        XCTAssertEqual(result.columns, ["a", "e"])
+        XCTAssertEqual(result.rows, [[.integer(2), .text("Y!")], [.integer(3), .text("z!")]])
+        let other = try SQLConnection(engine: try StorageEngine(sharing: db.engine))
+        try db.execute("DROP VIEW v")
+        assertError(other, "SELECT * FROM v", "no such table: v")
+        assertError(try SQLConnection(engine: db.engine), "SELECT * FROM v", "no such table: v")
+    }
+
+    func testRolledBackCreateLeavesNoView() throws {
+        let db = try connection()
+        try db.execute("BEGIN; CREATE VIEW v AS SELECT 1; ROLLBACK")
+        assertError(db, "SELECT * FROM v", "no such table: v")
+        try db.execute("CREATE VIEW v AS SELECT 2 AS two")
+        XCTAssertEqual(try db.query("SELECT two FROM v").rows, [[.integer(2)]])
+    }
+
+    func testNamesAreSharedWithTablesAndIndexes() throws {
+        let db = try connection("CREATE INDEX i ON t(a); CREATE VIEW v AS SELECT * FROM t")
+        assertError(db, "CREATE VIEW V AS SELECT 1", "view V already exists")
+        assertError(db, "CREATE VIEW t AS SELECT 1", "table t already exists")
+        assertError(db, "CREATE VIEW i AS SELECT 1", "there is already an index named i")
+        assertError(db, "CREATE TABLE v(x)", "view v already exists")
+        assertError(db, "CREATE INDEX v ON t(a)", "there is already a table named v")
+        assertError(db, "CREATE INDEX j ON v(a)", "views may not be indexed")
+        assertError(db, "ALTER TABLE t RENAME TO v", "there is already another table or index with this name: v")
+        assertError(db, "CREATE VIEW granite_v AS SELECT 1", "object name reserved for internal use: granite_v")
+        assertError(db, "CREATE VIEW other.w AS SELECT 1", "unknown database other")
+        XCTAssertNil(message { try db.execute("CREATE VIEW IF NOT EXISTS v AS SELECT 1") })
+        XCTAssertNil(message { try db.execute("CREATE VIEW IF NOT EXISTS t AS SELECT 1") })
+        XCTAssertNil(message { try db.execute("CREATE TABLE IF NOT EXISTS v(x)") })
+    }
+
+    func testDropErrors() throws {
+        let db = try connection("CREATE INDEX i ON t(a); CREATE VIEW v AS SELECT * FROM t")
+        assertError(db, "DROP TABLE v", "use DROP VIEW to delete view v")
+        assertError(db, "DROP TABLE IF EXISTS v", "use DROP VIEW to delete view v")
+        assertError(db, "DROP VIEW t", "use DROP TABLE to delete table t")
+        assertError(db, "DROP VIEW i", "no such view: i")
+        assertError(db, "DROP VIEW nosuch", "no such view: nosuch")
+        assertError(db, "DROP INDEX v", "no such index: v")
+        XCTAssertNil(message { try db.execute("DROP VIEW IF EXISTS nosuch") })
+        XCTAssertNil(message { try db.execute("DROP VIEW V") })
+        assertError(db, "SELECT * FROM v", "no such table: v")
+    }
+
+    func testWritesAndAlterationsOfAViewFail() throws {
+        let db = try connection("CREATE VIEW v AS SELECT * FROM t")
+        let refused = "cannot modify v because it is a view"
+        assertError(db, "INSERT INTO v VALUES (1, 2, 3)", refused)
+        assertError(db, "UPDATE v SET a = 1", refused)
+        assertError(db, "DELETE FROM v WHERE a = 1", refused)
+        assertError(db, "ALTER TABLE v RENAME TO w", "view v may not be altered")
+        assertError(db, "ALTER TABLE v RENAME COLUMN a TO aa", "cannot rename columns of view \"v\"")
+        assertError(db, "ALTER TABLE v ADD COLUMN d", "Cannot add a column to a view")
+        XCTAssertEqual(try db.query("SELECT count(*) FROM t").rows, [[.integer(3)]])
+    }
+
+    func testErrorsWhenAViewIsRead() throws {
+        let db = try connection(
+            """
+            ;CREATE VIEW missing AS SELECT * FROM nosuch;
+            CREATE VIEW inner_missing AS SELECT a FROM t WHERE a IN (SELECT x FROM gone);
+            CREATE VIEW loop1 AS SELECT * FROM loop2;
+            CREATE VIEW loop2 AS SELECT * FROM loop1;
+            CREATE VIEW counted(p, q) AS SELECT a FROM t;
+            CREATE VIEW compound AS SELECT 1 UNION SELECT 2;
+            """)
+        assertError(db, "SELECT * FROM missing", "no such table: main.nosuch")
+        assertError(db, "SELECT * FROM inner_missing", "no such table: main.gone")
+        assertError(db, "SELECT * FROM loop1", "view loop1 is circularly defined")
+        assertError(db, "SELECT * FROM counted", "expected 2 columns for 'counted' but got 1")
+        assertError(db, "PRAGMA table_info(missing)", "no such table: main.nosuch")
+        XCTAssertEqual(
+            message { _ = try db.query("SELECT * FROM compound") },
+            message { _ = try db.query("SELECT 1 UNION SELECT 2") })
+        XCTAssertEqual(
+            message { try db.execute("CREATE VIEW p AS SELECT ?") },
+            "parameters are not allowed in views")
+        XCTAssertEqual(
+            message { try db.execute("CREATE TEMP VIEW tv AS SELECT 1") },
+            "temporary views are not supported: Granite has no temporary schema")
+    }
+
+    func testTableInfoOfAView() throws {
+        let db = try connection(
+            """
+            ;CREATE TABLE u(k VARCHAR(10), n REAL);
+            CREATE VIEW v AS SELECT a, b, a + 1, t.c AS cc, u.k, n AS m FROM t, u;
+            CREATE VIEW w(x, y) AS SELECT k, cc FROM v;
+            """)
+        func info(_ name: String, _ pragma: String = "table_info") throws -> [[Value]] {
+            try db.query("PRAGMA \(pragma)(\(name))").rows
+        }
+        func row(_ cid: Int, _ name: String, _ type: String) -> [Value] {
+            [.integer(Int64(cid)), .text(name), .text(type), .integer(0), .null, .integer(0)]
+        }
+        XCTAssertEqual(
+            try info("v"),
+            [
+                row(0, "a", "INTEGER"), row(1, "b", "TEXT"), row(2, "a + 1", ""), row(3, "cc", ""),
+                row(4, "k", "VARCHAR(10)"), row(5, "m", "REAL"),
+            ])
+        XCTAssertEqual(try info("w"), [row(0, "x", "VARCHAR(10)"), row(1, "y", "")])
+        XCTAssertEqual(try info("W", "table_xinfo"), [row(0, "x", "VARCHAR(10)") + [.integer(0)], row(1, "y", "") + [.integer(0)]])
+    }
+
+    func testAffinityAndCollationComeFromTheUnderlyingColumns() throws {
+        let db = try connection("CREATE VIEW v AS SELECT a, b, c, a + 0 AS e FROM t")
+        // b keeps NOCASE; a keeps INTEGER affinity (so '2' compares as 2); e has none.
+        XCTAssertEqual(try db.query("SELECT a FROM v WHERE b = 'y'").rows, [[.integer(2)]])
+        XCTAssertEqual(try db.query("SELECT a FROM v WHERE a = '2'").rows, [[.integer(2)]])
+        XCTAssertEqual(try db.query("SELECT a FROM v WHERE e = '2'").rows, [])
+        XCTAssertEqual(try db.query("SELECT b FROM v ORDER BY b DESC").rows, [[.text("z")], [.text("Y")], [.text("x")]])
+    }
+
+    func testViewsInJoinsSubqueriesAndOtherViews() throws {
+        let db = try connection(
+            """
+            ;CREATE VIEW big AS SELECT a, b FROM t WHERE a >= 2;
+            CREATE VIEW bigger AS SELECT a * 10 AS ten FROM big;
+            """)
+        XCTAssertEqual(
+            try db.query("SELECT t.a, q.b FROM t JOIN big AS q ON q.a = t.a ORDER BY 1").rows,
+            [[.integer(2), .text("Y")], [.integer(3), .text("z")]])
+        XCTAssertEqual(
+            try db.query("SELECT a FROM t WHERE a NOT IN (SELECT a FROM big)").rows, [[.integer(1)]])
+        XCTAssertEqual(
+            try db.query("SELECT (SELECT max(ten) FROM bigger), count(*) FROM big").rows,
+            [[.integer(30), .integer(2)]])
+        let star = try db.query("SELECT * FROM big, bigger ORDER BY ten LIMIT 1")
+        XCTAssertEqual(star.columns, ["a", "b", "ten"])
+        XCTAssertEqual(star.rows, [[.integer(2), .text("Y"), .integer(20)]])
+    }
+
+    func testRenamingATableAViewUsesIsRefused() throws {
+        let db = try connection("CREATE TABLE other(z); CREATE VIEW v AS SELECT a FROM t")
+        assertError(
+            db, "ALTER TABLE t RENAME TO t2",
+            "cannot rename: view v uses table t (drop the view first, then create it again)")
+        assertError(
+            db, "ALTER TABLE t RENAME COLUMN a TO aa",
+            "cannot rename: view v uses column a (drop the view first, then create it again)")
+        // A rename no view is concerned with goes through.
+        XCTAssertNil(message { try db.execute("ALTER TABLE t RENAME COLUMN c TO cc") })
+        XCTAssertNil(message { try db.execute("ALTER TABLE other RENAME TO other2") })
+        XCTAssertEqual(try db.query("SELECT count(*) FROM v").rows, [[.integer(3)]])
+    }
+
+    func testCreateAndDropViewBumpTheSchemaCookie() throws {
+        let db = try connection()
+        let before = try db.query("PRAGMA schema_version").rows
+        try db.execute("CREATE VIEW v AS SELECT 1")
+        let created = try db.query("PRAGMA schema_version").rows
+        try db.execute("CREATE VIEW IF NOT EXISTS v AS SELECT 1")
+        XCTAssertEqual(try db.query("PRAGMA schema_version").rows, created)
+        try db.execute("DROP VIEW v")
+        let dropped = try db.query("PRAGMA schema_version").rows
+        XCTAssertNotEqual(before, created)
+        XCTAssertNotEqual(created, dropped)
+    }
+}

@@ -196,6 +196,21 @@ final class ViewTests: XCTestCase {
         XCTAssertEqual(try db.query("SELECT count(*) FROM v").rows, [[.integer(3)]])
     }
 
+    func testReExecutedStatementReadsTheViewAfresh() throws {
+        let db = try connection("CREATE VIEW v AS SELECT a FROM t")
+        XCTAssertEqual(try db.cachedStatement("SELECT count(*) FROM v").all(), [[.integer(3)]])
+        try db.execute("INSERT INTO t VALUES (4, 'w', 40)")
+        XCTAssertEqual(try db.cachedStatement("SELECT count(*) FROM v").all(), [[.integer(4)]])
+        // The same holds for a FROM subquery, whose parameters may change between executions.
+        let sql = "SELECT * FROM (SELECT a FROM t WHERE a = ?)"
+        let first = try db.cachedStatement(sql)
+        try first.bind([.integer(1)])
+        XCTAssertEqual(try first.all(), [[.integer(1)]])
+        let second = try db.cachedStatement(sql)
+        try second.bind([.integer(2)])
+        XCTAssertEqual(try second.all(), [[.integer(2)]])
+    }
+
     func testCreateAndDropViewBumpTheSchemaCookie() throws {
         let db = try connection()
         let before = try db.query("PRAGMA schema_version").rows

@@ -113,7 +113,7 @@ final class ViewDifferentialTests: XCTestCase {
         mutating func query() -> (sql: String, ordered: Bool) {
             let view = src.pick(views)
             let column = ViewSQL.quoted(src.pick(view.columns))
-            switch src.int(0...10) {
+            switch src.int(0...12) {
             case 0: return ("SELECT * FROM \(view.name)", false)
             case 1: return ("SELECT * FROM \(view.name) WHERE \(condition(view.columns))", false)
             case 2: return ("SELECT \(column) FROM \(view.name) AS q WHERE \(condition(view.columns, "q"))", false)
@@ -134,6 +134,19 @@ final class ViewDifferentialTests: XCTestCase {
             case 8: return ("PRAGMA table_info(\(view.name))", true)
             case 9:
                 return ("SELECT * FROM (SELECT * FROM \(view.name)) WHERE \(column) = \(value())", false)
+            case 10:
+                // A view on the right of a LEFT JOIN, filtered on its NULL row.
+                return (
+                    "SELECT t2.x, q.* FROM t2 LEFT JOIN \(view.name) AS q ON q.\(column) = t2.x "
+                        + "WHERE q.\(column) IS NULL OR \(condition(view.columns, "q"))", false
+                )
+            case 11:
+                // Filters on both sides of a join of two views (each may be pushed into its view).
+                let other = src.pick(views)
+                return (
+                    "SELECT * FROM \(view.name) AS l JOIN \(other.name) AS r ON 1 "
+                        + "WHERE \(condition(view.columns, "l")) AND \(condition(other.columns, "r"))", false
+                )
             default:
                 return ("SELECT \(column) = '1', \(column) = 'X', \(column) < 2 FROM \(view.name)", false)
             }

@@ -211,6 +211,32 @@ final class ViewTests: XCTestCase {
         XCTAssertEqual(try second.all(), [[.integer(2)]])
     }
 
+    func testFiltersOnAViewReachItsTablesIndexes() throws {
+        let db = try connection(
+            "CREATE INDEX ta ON t(a); CREATE VIEW v AS SELECT a, b, a + 1 AS e FROM t; CREATE VIEW w(p) AS SELECT a FROM v")
+        func plan(_ sql: String) throws -> [String] {
+            try db.query("EXPLAIN QUERY PLAN " + sql).rows.compactMap { row in
+                if case .text(let detail) = row[3] { return detail }
+                return nil
+            }
+        }
+        XCTAssertEqual(try plan("SELECT * FROM v WHERE a = 2"), ["SCAN v", "SEARCH t USING INDEX ta (a=?)"])
+        XCTAssertEqual(try db.query("SELECT b FROM v WHERE a = 2").rows, [[.text("Y")]])
+        // Through a view of a view, and with a parameter.
+        XCTAssertEqual(
+            try plan("SELECT * FROM w WHERE p > ?"), ["SCAN w", "SCAN v", "SEARCH t USING INDEX ta (a>?)"])
+        XCTAssertEqual(try db.query("SELECT * FROM w WHERE p > ?", arguments: [.integer(1)]).rows.count, 2)
+        // An expression column cannot take the filter; an aggregate view neither.
+        XCTAssertEqual(try plan("SELECT * FROM v WHERE e = 3"), ["SCAN v", "SCAN t"])
+        XCTAssertEqual(try db.query("SELECT a FROM v WHERE e = 3").rows, [[.integer(2)]])
+        try db.execute("CREATE VIEW g AS SELECT a, count(*) AS n FROM t GROUP BY a")
+        XCTAssertEqual(try db.query("SELECT n FROM g WHERE a = 3").rows, [[.integer(1)]])
+        // On the right of a LEFT JOIN the outer filter must see the NULL row: nothing is pushed.
+        XCTAssertEqual(
+            try db.query("SELECT t.a, v.a FROM t LEFT JOIN v ON v.a = t.a + 5 WHERE v.a IS NULL ORDER BY 1").rows,
+            [[.integer(1), .null], [.integer(2), .null], [.integer(3), .null]])
+    }
+
     func testCreateAndDropViewBumpTheSchemaCookie() throws {
         let db = try connection()
         let before = try db.query("PRAGMA schema_version").rows

@@ -20,6 +20,8 @@ final class QuerySource {
     let name: String
     /// The stored table, or nil for a subquery.
     let table: TableDefinition?
+    /// The view a subquery reads, if it is one.
+    var view: ViewDefinition?
     /// The columns, in order.
     let columns: [Column]
     /// The first slot.

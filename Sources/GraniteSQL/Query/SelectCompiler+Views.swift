@@ -16,7 +16,7 @@ extension SelectCompiler {
         if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? view.name) }) {
             throw SQLExecutionError("ambiguous column name: \(existing.name)")
         }
-        scope.add(name: alias ?? view.name, table: nil, columns: compiled.columns)
+        scope.add(name: alias ?? view.name, table: nil, columns: compiled.columns).view = view
         subqueries[k] = compiled.program
     }
 
@@ -24,8 +24,10 @@ extension SelectCompiler {
     ///
     /// A column list whose length differs from the query's is an error when the view is read; `PRAGMA
     /// table_info` (`forInfoOnly`) lists the listed names instead, without types, as SQLite does.
-    func compileView(_ view: ViewDefinition, forInfoOnly: Bool = false) throws
-        -> (program: SelectProgram, columns: [QuerySource.Column])
+    /// `pushed` are conditions on the query's own names to add to its `WHERE` (see
+    /// ``pushTermsIntoViews(_:from:scope:)``).
+    func compileView(_ view: ViewDefinition, forInfoOnly: Bool = false, pushing pushed: [SQLExpression] = [])
+        throws -> (program: SelectProgram, columns: [QuerySource.Column])
     {
         let key = SchemaNames.key(view.name)
         if expandingViews.contains(key) {
@@ -35,7 +37,14 @@ extension SelectCompiler {
         let inner = SelectCompiler(
             catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
             expandingViews: expandingViews + [key])
-        let program = try inner.compile(view.select, outer: nil, declaredNames: false)
+        var select = view.select
+        if !pushed.isEmpty, case .select(var core) = select.first {
+            core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in
+                conjunction.map { SQLExpression(.binary(.and, $0, term)) } ?? term
+            }
+            select.first = .select(core)
+        }
+        let program = try inner.compile(select, outer: nil, declaredNames: false)
         let names: [String]
         if let declared = view.columnNames {
             guard declared.count == program.columnNames.count else {
@@ -75,38 +84,54 @@ extension SelectCompiler {
     /// declared type of the column a result expression names (through subqueries and views in `FROM`), nil for
     /// any other expression.
     static func declaredTypes(of program: SelectProgram, select: SelectStatement) -> [String?] {
+        columnOrigins(of: program, select: select).map { origin in
+            origin.map { $0.source.columns[$0.column].declaredType } ?? nil
+        }
+    }
+
+    /// The source column each result column of `program` is, for those that are a plain column of one of its
+    /// `FROM` sources (`*`, `t.*`, `t.c`, `c`); nil for other expressions. `expression` names the column in the
+    /// query's own scope.
+    static func columnOrigins(of program: SelectProgram, select: SelectStatement)
+        -> [(source: QuerySource, column: Int, expression: SQLExpression)?]
+    {
         guard case .select(let core) = select.first else { return [] }
         let sources = program.scope.sources
-        var types: [String?] = []
+        var origins: [(source: QuerySource, column: Int, expression: SQLExpression)?] = []
+        func append(_ source: QuerySource, _ c: Int) {
+            let reference = ColumnReference(table: source.name, column: source.columns[c].name)
+            origins.append((source, c, SQLExpression(.column(reference))))
+        }
         for column in core.columns {
             switch column {
             case .all:
                 for source in sources {
-                    for (c, col) in source.columns.enumerated() where !source.hidden.contains(c) {
-                        types.append(col.declaredType)
-                    }
+                    for c in source.columns.indices where !source.hidden.contains(c) { append(source, c) }
                 }
             case .allOf(let name):
-                types += program.scope.source(named: name)?.columns.map(\.declaredType) ?? []
+                guard let source = program.scope.source(named: name) else { continue }
+                for c in source.columns.indices { append(source, c) }
             case .expression(let expression, _):
-                guard case .column(let reference) = expression.kind else {
-                    types.append(nil)
+                guard case .column(let reference) = expression.kind, reference.schema == nil,
+                    let (source, c) = sourceColumn(reference, in: sources)
+                else {
+                    origins.append(nil)
                     continue
                 }
-                types.append(declaredType(of: reference, in: sources))
+                origins.append((source, c, expression))
             }
         }
-        return types
+        return origins
     }
 
-    /// The declared type of the source column `reference` names, if it names one.
-    private static func declaredType(of reference: ColumnReference, in sources: [QuerySource]) -> String? {
+    /// The source column `reference` names, if it names one of `sources`' columns.
+    private static func sourceColumn(_ reference: ColumnReference, in sources: [QuerySource]) -> (QuerySource, Int)? {
         for source in sources {
             if let qualifier = reference.table, !SchemaNames.equal(qualifier, source.name) { continue }
             if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
                 reference.table != nil || !source.hidden.contains(c)
             {
-                return source.columns[c].declaredType
+                return (source, c)
             }
         }
         return nil

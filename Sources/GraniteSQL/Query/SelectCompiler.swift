@@ -40,12 +40,15 @@ struct SelectCompiler {
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
 
-        let from = try compileFrom(core.from, scope: scope, outer: outer)
+        var from = try compileFrom(core.from, scope: scope, outer: outer)
         scope.allowAggregates = true
         let results = try compileResultColumns(core.columns, scope: scope, declaredNames: declaredNames)
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
         let terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
+        if scope.sources.contains(where: { $0.view != nil }) {
+            try pushTermsIntoViews(terms, from: &from, scope: scope)
+        }
 
         // SQLite checks the ORDER BY positions before the GROUP BY terms.
         try Self.checkPositions(select.orderBy.map(\.expression), clause: "ORDER", count: results.names.count)

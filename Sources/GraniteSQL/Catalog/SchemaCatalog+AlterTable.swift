@@ -5,7 +5,8 @@ import GraniteStorage
 
 extension SchemaCatalog {
     /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
-    /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
+    /// SQL of the table, its indexes, of foreign keys (in any table) that reference it and of views that name it
+    /// (see ``ViewTableRenamer``).
     package mutating func renameTable(_ name: String, to newName: String, transaction: WriteTransaction) throws {
         guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
         if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
@@ -50,6 +51,16 @@ extension SchemaCatalog {
             }
             replacement.table = newName
             updated.indexesByKey[SchemaNames.key(replacement.name)] = replacement
+        }
+        // Views naming the table (SQLite rewrites their text too).
+        let renamer = ViewTableRenamer(old: table.name, new: newName)
+        for view in views {
+            guard let sql = try renamer.rewrite(view) else { continue }
+            guard case .createView(let create)? = try? Parser.parseStatement(sql).kind else {
+                throw renamer.refusal(view)
+            }
+            updated.viewsByKey[SchemaNames.key(view.name)] = ViewDefinition(
+                create, sql: sql, schemaRowid: view.schemaRowid)
         }
         try updated.persistChanges(from: self, transaction: transaction)
         self = updated
@@ -171,10 +182,12 @@ extension SchemaCatalog {
     private mutating func persistChanges(from old: SchemaCatalog, transaction: WriteTransaction) throws {
         let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
         let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
+        let views = viewsByKey.values.filter { old.viewsByKey[SchemaNames.key($0.name)] != $0 }
         try Self.atomically(transaction) {
             let schema = try Self.schemaTree(transaction, create: true)
             for table in tables { try Self.write(table, to: schema) }
             for index in indexes { try Self.write(index, to: schema) }
+            for view in views { try Self.write(view, to: schema) }
         }
         schemaVersion += 1
         cookie = try transaction.schemaCookie

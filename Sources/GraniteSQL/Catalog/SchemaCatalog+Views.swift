@@ -146,38 +146,44 @@ extension SchemaCatalog {
 }
 
 extension SchemaCatalog {
-    /// Refuses `ALTER TABLE … RENAME` of a table, or of a column, that a view's query names.
+    /// Refuses `ALTER TABLE … RENAME COLUMN` of a column that a view's query may name.
     ///
-    /// SQLite rewrites the text of such views; Granite does not (yet), and a view left naming the old table or
-    /// column would break silently, so the rename is an error that names the view. The check is on the view's
-    /// tokens: a view naming the table (for a column rename: the table and the column) in any role counts, which
-    /// may refuse a rename that would not have changed the view.
+    /// SQLite rewrites the text of such views; Granite does not (yet), and a view left naming the old column
+    /// would break silently, so the rename is an error that names the view. The check is on the view's tokens: a
+    /// view naming both the table and the column (in any role) counts, which may refuse a rename that would not
+    /// have changed the view. (Renaming a table rewrites the views that name it: see ``ViewTableRenamer``.)
     func checkNoViewDepends(on alter: AlterTableStatement) throws {
-        // The rename's own errors (no such table or column, a name in use) come first, as in SQLite.
-        guard let renamed = table(named: alter.table.name) else { return }
-        var names = [alter.table.name]
-        switch alter.action {
-        case .renameTable(let newName):
-            if Self.isReserved(newName) || table(named: newName) != nil || index(named: newName) != nil
-                || view(named: newName) != nil
-            {
-                return
-            }
-        case .renameColumn(let from, _):
-            if renamed.columnIndex(named: from) == nil { return }
-            names.append(from)
-        case .addColumn, .dropColumn: return
-        }
+        // The rename's own errors (no such table or column) come first, as in SQLite.
+        guard case .renameColumn(let from, _) = alter.action, isValidRename(alter) else { return }
+        let names = [alter.table.name, from]
         for view in views {
             guard let tokens = try? Lexer.tokenize(view.sql) else { continue }
             let mentioned = names.allSatisfy { name in
-                tokens.contains { [.word, .quotedIdentifier, .string].contains($0.kind) && SchemaNames.equal($0.value, name) }
+                tokens.contains { [.word, .quotedIdentifier].contains($0.kind) && SchemaNames.equal($0.value, name) }
             }
             if mentioned {
                 throw SchemaError(
-                    "cannot rename: view \(view.name) uses \(names.count == 1 ? "table" : "column") "
-                        + "\(names.last ?? alter.table.name) (drop the view first, then create it again)")
+                    "cannot rename: view \(view.name) uses column \(from) (drop the view first, then create it again)")
             }
+        }
+    }
+}
+
+extension SchemaCatalog {
+    /// Whether `alter` is a `RENAME TO` or `RENAME COLUMN` that passes its own checks (the table and column
+    /// exist, the new name is free), after which SQLite checks the views (see
+    /// `SQLConnection.checkViewsCompile()`).
+    package func isValidRename(_ alter: AlterTableStatement) -> Bool {
+        guard let renamed = table(named: alter.table.name) else { return false }
+        switch alter.action {
+        case .renameTable(let newName):
+            return !Self.isReserved(newName) && table(named: newName) == nil && index(named: newName) == nil
+                && view(named: newName) == nil
+        case .renameColumn(let from, let to):
+            guard let position = renamed.columnIndex(named: from) else { return false }
+            return renamed.columnIndex(named: to).map { $0 == position } ?? true
+        case .addColumn, .dropColumn:
+            return false
         }
     }
 }

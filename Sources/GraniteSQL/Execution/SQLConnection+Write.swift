@@ -121,6 +121,7 @@ extension SQLConnection {
             try dropTable(drop, parameters: parameters)
             try catalog.execute(statement, transaction: currentWriteTransaction())
         case .alterTable(let alter):
+            if catalog.isValidRename(alter) { try checkViewsCompile() }
             let old = catalog.table(named: alter.table.name)
             try catalog.execute(statement, transaction: currentWriteTransaction())
             if case .renameTable(let newName) = alter.action, let old, old.isAutoincrement {

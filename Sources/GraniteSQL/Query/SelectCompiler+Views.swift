@@ -31,12 +31,12 @@ extension SelectCompiler {
     {
         let key = SchemaNames.key(view.name)
         if expandingViews.contains(key) {
-            throw SQLExecutionError("view \(view.name) is circularly defined")
+            throw SQLExecutionError(.circularView(view.name))
         }
         // The query's expressions are named after their text in the stored statement, which it was parsed from.
         let inner = SelectCompiler(
             catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
-            expandingViews: expandingViews + [key])
+            expandingViews: expandingViews + [key], readsStoredQuery: true)
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {
             core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in
@@ -65,7 +65,7 @@ extension SelectCompiler {
     /// schema, so that inside a view `x` is reported as `main.x`.
     func missingTableName(_ name: QualifiedName) -> String {
         if let schema = name.schema { return "\(schema).\(name.name)" }
-        return expandingViews.isEmpty ? name.name : "main.\(name.name)"
+        return readsStoredQuery ? "main.\(name.name)" : name.name
     }
 
     /// The columns a compiled `FROM` subquery (or view) gives its source, named `names`.

@@ -15,6 +15,9 @@ struct SelectCompiler {
     /// The views whose queries are being compiled, outermost first (to refuse a view that reads itself, and to
     /// name missing tables as SQLite does inside a view).
     var expandingViews: [String] = []
+    /// Whether the query is a view's stored query (or part of one), whose missing tables SQLite reports with
+    /// their schema (`main.x`).
+    var readsStoredQuery = false
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {

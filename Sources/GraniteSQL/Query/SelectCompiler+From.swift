@@ -81,8 +81,9 @@ extension SelectCompiler {
         }
     }
 
-    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery).
-    func addSource(
+    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery
+    /// or a view).
+    private func addSource(
         _ source: TableSource, scope: QueryScope, outer: QueryScope?, readers: inout [Int: TableReader],
         subqueries: inout [Int: SelectProgram]
     ) throws {
@@ -92,12 +93,12 @@ extension SelectCompiler {
             if let schema = name.schema, !SchemaNames.equal(schema, "main") {
                 throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
             }
-            if let view = catalog.view(named: name.name) {
+            guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
+                guard let view = catalog.view(named: name.name) else {
+                    throw SQLExecutionError.noSuchTable(missingTableName(name))
+                }
                 try addView(view, alias: alias, scope: scope, subqueries: &subqueries)
                 return
-            }
-            guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
-                throw SQLExecutionError.noSuchTable(missingTableName(name))
             }
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")

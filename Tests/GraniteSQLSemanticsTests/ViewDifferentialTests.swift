@@ -45,7 +45,8 @@ final class ViewDifferentialTests: XCTestCase {
             case 3: return "\(column) IN (\(value()), \(value()))"
             case 4: return "\(column) BETWEEN \(value()) AND \(value())"
             case 5: return "NOT (\(column) < \(value()))"
-            default: return "\(condition(columns, qualifier)) \(src.pick(["AND", "OR"])) \(condition(columns, qualifier))"
+            default:
+                return "\(condition(columns, qualifier)) \(src.pick(["AND", "OR"])) \(condition(columns, qualifier))"
             }
         }
 
@@ -64,7 +65,8 @@ final class ViewDifferentialTests: XCTestCase {
                 var chosen: [(String, String)] = []
                 for _ in 0..<src.int(1...4) { chosen.append(src.pick(picks)) }
                 let names = Self.uniqued(chosen.map(\.1))
-                let sql = "SELECT \(chosen.map(\.0).joined(separator: ", ")) FROM t1" + whereClause(["a", "b", "c", "d"])
+                let sql =
+                    "SELECT \(chosen.map(\.0).joined(separator: ", ")) FROM t1" + whereClause(["a", "b", "c", "d"])
                 return (sql, names)
             case 2:
                 let join = src.pick(["JOIN", "LEFT JOIN"])
@@ -186,7 +188,8 @@ final class ViewDifferentialTests: XCTestCase {
             for _ in 0..<8 { statements.append(generator.query()) }
             // Sometimes a table the views read is renamed: SQLite and Granite rewrite the views' text alike.
             if generator.src.int(0...5) == 0 {
-                statements.append(("ALTER TABLE t1 RENAME TO \(generator.src.pick(["t1x", "T1", "renamed one"]).debugDescription)", true))
+                let newName = generator.src.pick(["\"t1x\"", "T1", "\"renamed one\""])
+                statements.append(("ALTER TABLE t1 RENAME TO \(newName)", true))
                 statements.append(("SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name", true))
                 for _ in 0..<3 { statements.append(generator.query()) }
             }
@@ -293,10 +296,11 @@ final class ViewDifferentialTests: XCTestCase {
         ]
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        let setup = Self.schema + [
-            "INSERT INTO t1 VALUES (1, 'x', 1.5, 'p'), (2, 'X', NULL, 3), (3, 'y', -2.0, NULL), (NULL, NULL, 0.5, 'q')",
-            "INSERT INTO t2 VALUES (1, 'one', x'01'), (3, 'three', NULL), (5, 'five', x'')",
-        ]
+        let setup =
+            Self.schema + [
+                "INSERT INTO t1 VALUES (1, 'x', 1.5, 'p'), (2, 'X', NULL, 3), (3, 'y', -2.0, NULL), (NULL, NULL, 0.5, 'q')",
+                "INSERT INTO t2 VALUES (1, 'one', x'01'), (3, 'three', NULL), (5, 'five', x'')",
+            ]
         for statement in setup {
             oracle.execute(statement)
             try db.execute(statement)

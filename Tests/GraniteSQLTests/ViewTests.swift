@@ -40,7 +40,8 @@ final class ViewTests: XCTestCase {
         let db = try connection("create view if not exists main.v(p, q) as select a, b from t")
         let rows = try db.query("SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema WHERE type = 'view'")
         XCTAssertEqual(
-            rows.rows, [[.text("view"), .text("v"), .text("v"), .integer(0), .text("CREATE VIEW v(p, q) as select a, b from t")]])
+            rows.rows,
+            [[.text("view"), .text("v"), .text("v"), .integer(0), .text("CREATE VIEW v(p, q) as select a, b from t")]])
         XCTAssertEqual(try db.query("SELECT count(*) FROM sqlite_master WHERE name = 'v'").rows, [[.integer(1)]])
     }
 
@@ -151,7 +152,8 @@ final class ViewTests: XCTestCase {
                 row(4, "k", "VARCHAR(10)"), row(5, "m", "REAL"),
             ])
         XCTAssertEqual(try info("w"), [row(0, "x", "VARCHAR(10)"), row(1, "y", "")])
-        XCTAssertEqual(try info("W", "table_xinfo"), [row(0, "x", "VARCHAR(10)") + [.integer(0)], row(1, "y", "") + [.integer(0)]])
+        XCTAssertEqual(
+            try info("W", "table_xinfo"), [row(0, "x", "VARCHAR(10)") + [.integer(0)], row(1, "y", "") + [.integer(0)]])
     }
 
     func testAffinityAndCollationComeFromTheUnderlyingColumns() throws {
@@ -160,7 +162,8 @@ final class ViewTests: XCTestCase {
         XCTAssertEqual(try db.query("SELECT a FROM v WHERE b = 'y'").rows, [[.integer(2)]])
         XCTAssertEqual(try db.query("SELECT a FROM v WHERE a = '2'").rows, [[.integer(2)]])
         XCTAssertEqual(try db.query("SELECT a FROM v WHERE e = '2'").rows, [])
-        XCTAssertEqual(try db.query("SELECT b FROM v ORDER BY b DESC").rows, [[.text("z")], [.text("Y")], [.text("x")]])
+        XCTAssertEqual(
+            try db.query("SELECT b FROM v ORDER BY b DESC").rows, [[.text("z")], [.text("Y")], [.text("x")]])
     }
 
     func testViewsInJoinsSubqueriesAndOtherViews() throws {
@@ -253,7 +256,8 @@ final class ViewTests: XCTestCase {
 
     func testFiltersOnAViewReachItsTablesIndexes() throws {
         let db = try connection(
-            "CREATE INDEX ta ON t(a); CREATE VIEW v AS SELECT a, b, a + 1 AS e FROM t; CREATE VIEW w(p) AS SELECT a FROM v")
+            "CREATE INDEX ta ON t(a); CREATE VIEW v AS SELECT a, b, a + 1 AS e FROM t; CREATE VIEW w(p) AS SELECT a FROM v"
+        )
         func plan(_ sql: String) throws -> [String] {
             try db.query("EXPLAIN QUERY PLAN " + sql).rows.compactMap { row in
                 if case .text(let detail) = row[3] { return detail }

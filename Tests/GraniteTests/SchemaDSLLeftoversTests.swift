@@ -354,7 +354,8 @@ final class SchemaDSLLeftoversTests: XCTestCase {
                 t.column("name", .text)
                 t.column("score", .integer)
             }
-            try db.execute(sql: "INSERT INTO player(name, score) VALUES ('Arthur', 1500), ('Barbara', 800), ('Craig', 2000)")
+            try db.execute(
+                sql: "INSERT INTO player(name, score) VALUES ('Arthur', 1500), ('Barbara', 800), ('Craig', 2000)")
             let request = Table("player").filter(Column("score") > 1000).order(Column("name"))
             try db.create(view: "best", columns: ["id", "name", "score"], as: request)
             XCTAssertEqual(

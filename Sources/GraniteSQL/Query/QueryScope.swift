@@ -96,7 +96,8 @@ final class QueryScope: ColumnResolver {
             columns: table.columns.map {
                 QuerySource.Column(
                     name: $0.name, affinity: $0.affinity,
-                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary, declaredType: $0.declaredType)
+                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary,
+                    declaredType: $0.declaredType)
             })
     }
 

@@ -27,7 +27,7 @@ extension SchemaCatalog {
         if create.temporary {
             throw SchemaError("temporary views are not supported: Granite has no temporary schema")
         }
-        try Self.checkViewSchema(create.name)
+        try Self.checkSchema(create.name)
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
         if view(named: name) != nil {
@@ -114,12 +114,6 @@ extension SchemaCatalog {
             .text(viewRowType), .text(view.name), .text(view.name), .integer(0), .text(view.sql),
         ])
         try schema.replace(rowid: view.schemaRowid, payload: row)
-    }
-
-    private static func checkViewSchema(_ name: QualifiedName) throws {
-        if let schema = name.schema, SchemaNames.key(schema) != "main" {
-            throw SchemaError("unknown database \(schema)")
-        }
     }
 }
 

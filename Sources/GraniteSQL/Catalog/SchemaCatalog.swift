@@ -353,7 +353,7 @@ package struct SchemaCatalog: Sendable {
 
     static func isReserved(_ name: String) -> Bool { SchemaNames.isReserved(name) }
 
-    private static func checkSchema(_ name: QualifiedName) throws {
+    static func checkSchema(_ name: QualifiedName) throws {
         if let schema = name.schema, SchemaNames.key(schema) != "main" {
             throw SchemaError("unknown database \(schema)")
         }

@@ -315,6 +315,35 @@ final class ViewDifferentialTests: XCTestCase {
     }
 }
 
+extension ViewDifferentialTests {
+    /// Malformed view statements: SQLite's message and error offset.
+    func testSyntaxErrorsMatchSQLite() {
+        var db: OpaquePointer?
+        sqlite3_open(":memory:", &db)
+        defer { sqlite3_close(db) }
+        let statements = [
+            "CREATE VIEW v AS", "CREATE VIEW v SELECT 1", "CREATE VIEW AS SELECT 1", "CREATE VIEW v() AS SELECT 1",
+            "CREATE VIEW v(a,) AS SELECT 1", "CREATE VIEW IF EXISTS v AS SELECT 1", "CREATE VIEW v AS DELETE FROM t",
+            "DROP VIEW", "DROP VIEW IF v", "DROP VIEW v.", "CREATE VIEW v AS SELECT ?",
+            "CREATE VIEW v AS SELECT * FROM t WHERE a = :name", "CREATE TEMP INDEX i ON t(a)",
+        ]
+        for sql in statements {
+            var stmt: OpaquePointer?
+            XCTAssertNotEqual(sqlite3_prepare_v2(db, sql, -1, &stmt, nil), SQLITE_OK, sql)
+            sqlite3_finalize(stmt)
+            let expected = String(cString: sqlite3_errmsg(db))
+            let offset = Int(sqlite3_error_offset(db))
+            do {
+                _ = try Parser.parseScript(sql)
+                XCTFail("no syntax error for \(sql); SQLite says \(expected)")
+            } catch {
+                XCTAssertEqual(error.message, expected, sql)
+                if offset >= 0 { XCTAssertEqual(error.location.offset, offset, sql) }
+            }
+        }
+    }
+}
+
 /// Identifier quoting for generated SQL.
 private enum ViewSQL {
     static func quoted(_ name: String) -> String {

@@ -156,6 +156,17 @@ final class ViewTests: XCTestCase {
             try info("W", "table_xinfo"), [row(0, "x", "VARCHAR(10)") + [.integer(0)], row(1, "y", "") + [.integer(0)]])
     }
 
+    func testTableListShowsViews() throws {
+        let db = try connection("CREATE VIEW v AS SELECT a, b FROM t; CREATE VIEW broken AS SELECT * FROM gone")
+        XCTAssertEqual(
+            try db.query("PRAGMA table_list").rows.filter { $0[2] == .text("view") },
+            [
+                [.text("main"), .text("v"), .text("view"), .integer(2), .integer(0), .integer(0)],
+                [.text("main"), .text("broken"), .text("view"), .integer(0), .integer(0), .integer(0)],
+            ])
+        XCTAssertEqual(try db.query("PRAGMA table_list(V)").rows.map { $0[1] }, [.text("v")])
+    }
+
     func testAffinityAndCollationComeFromTheUnderlyingColumns() throws {
         let db = try connection("CREATE VIEW v AS SELECT a, b, c, a + 0 AS e FROM t")
         // b keeps NOCASE; a keeps INTEGER affinity (so '2' compares as 2); e has none.

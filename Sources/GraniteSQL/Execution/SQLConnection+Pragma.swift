@@ -13,6 +13,8 @@ import GraniteStorage
 // - Setting `schema_version` is an error (Granite's schema cookie is its own), where SQLite would write it.
 // - `journal_mode` is always `wal`.
 // - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
+// - `table_list` counts a view's columns (0 when its query does not compile); SQLite says 0 until the connection
+//   has read the view.
 // - `integrity_check` reports, besides SQLite's problems in SQLite's words, undecodable rows (a statement error in
 //   SQLite) and index entries that match no row (see `DatabaseCheck`).
 
@@ -108,6 +110,9 @@ extension SQLConnection {
                 .text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
                 .integer(0), .integer(0),
             ])
+        }
+        for view in catalog.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
+            rows.append(viewListRow(view))
         }
         if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
             rows.append([

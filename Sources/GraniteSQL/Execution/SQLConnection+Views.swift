@@ -21,6 +21,14 @@ extension SQLConnection {
 }
 
 extension SQLConnection {
+    /// The `PRAGMA table_list` row of a view: its number of columns when its query compiles, else 0. (SQLite
+    /// shows 0 until the connection has read the view; Granite always counts.)
+    func viewListRow(_ view: ViewDefinition) -> [Value] {
+        let compiler = SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
+        let count = (try? reading { try compiler.compileView(view, forInfoOnly: true).columns.count }) ?? 0
+        return [.text("main"), .text(view.name), .text("view"), .integer(Int64(count)), .integer(0), .integer(0)]
+    }
+
     /// Refuses `ALTER TABLE … RENAME` while a view's query does not compile, as SQLite does (it checks the
     /// schema before rewriting it): `error in view v: <the view's error>` for a name the query cannot resolve (a
     /// table, column or function) or a view that reads itself. A column list whose length differs from the

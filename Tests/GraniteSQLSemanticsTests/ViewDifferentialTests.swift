@@ -193,6 +193,15 @@ final class ViewDifferentialTests: XCTestCase {
                 statements.append(("SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name", true))
                 for _ in 0..<3 { statements.append(generator.query()) }
             }
+            // Sometimes a column the views read is renamed.
+            if generator.src.int(0...5) == 0 {
+                let column = generator.src.pick(["a", "b", "x"])
+                let table = column == "x" ? "t2" : "t1"
+                statements.append(("ALTER TABLE \(table) RENAME COLUMN \(column) TO \(column)\(column)", true))
+                statements.append(("SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name", true))
+                statements.append(("ALTER TABLE \(table) RENAME COLUMN \(column)\(column) TO \(column)", true))
+                for _ in 0..<3 { statements.append(generator.query()) }
+            }
             // Sometimes a table the views read goes away: reading them is then an error.
             if generator.src.int(0...9) == 0 {
                 statements.append(("DROP TABLE t2", true))
@@ -202,6 +211,9 @@ final class ViewDifferentialTests: XCTestCase {
                 cases += 1
                 let expected = SelectDifferentialTests.sqlite(oracle, sql)
                 let actual = SelectDifferentialTests.granite(db, sql)
+                // A column rename that would break a view of a view fails in both, but SQLite finds out after
+                // rewriting ("error in view v after rename: …") where Granite refuses to rewrite: any error agrees.
+                if sql.contains("RENAME COLUMN"), case .failure = expected, case .failure = actual { continue }
                 if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: ordered) {
                     failures.append("\(sql): \(why)")
                 }
@@ -289,6 +301,14 @@ final class ViewDifferentialTests: XCTestCase {
             "SELECT * FROM w10 ORDER BY k",
             "SELECT * FROM w7",
             "ALTER TABLE t1_renamed RENAME TO t1",
+            "ALTER TABLE t1 RENAME COLUMN a TO aa",
+            "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
+            "SELECT * FROM w10 ORDER BY k",
+            "SELECT * FROM w7",
+            "ALTER TABLE t1 RENAME COLUMN aa TO \"a b\"",
+            "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
+            "ALTER TABLE t1 RENAME COLUMN \"a b\" TO a",
+            "SELECT sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
             "DROP VIEW v",
             "SELECT * FROM w10",
             "DROP VIEW IF EXISTS v",

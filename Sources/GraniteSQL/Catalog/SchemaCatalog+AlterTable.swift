@@ -68,7 +68,7 @@ extension SchemaCatalog {
 
     /// `ALTER TABLE table RENAME COLUMN old TO new`: renames the column in the table's definition, its
     /// constraints, its indexes and foreign keys referencing it, and regenerates their stored SQL from the
-    /// canonical form.
+    /// canonical form; rewrites the text of views naming it (see ``ViewColumnRenamer``).
     package mutating func renameColumn(
         _ old: String, to new: String, in tableName: String, transaction: WriteTransaction
     ) throws {
@@ -112,6 +112,16 @@ extension SchemaCatalog {
                     schemaRowid: index.schemaRowid)
             }
             updated.indexesByKey[SchemaNames.key(index.name)] = replacement
+        }
+        // Views naming the column (SQLite rewrites their text too), resolved against the schema before the rename.
+        let viewRenamer = ViewColumnRenamer(table: table.name, old: old, new: new, catalog: self)
+        for view in views {
+            guard let sql = try viewRenamer.rewrite(view) else { continue }
+            guard case .createView(let create)? = try? Parser.parseStatement(sql).kind else {
+                throw viewRenamer.refusal(view)
+            }
+            updated.viewsByKey[SchemaNames.key(view.name)] = ViewDefinition(
+                create, sql: sql, schemaRowid: view.schemaRowid)
         }
         try updated.persistChanges(from: self, transaction: transaction)
         self = updated

@@ -140,30 +140,6 @@ extension SchemaCatalog {
 }
 
 extension SchemaCatalog {
-    /// Refuses `ALTER TABLE … RENAME COLUMN` of a column that a view's query may name.
-    ///
-    /// SQLite rewrites the text of such views; Granite does not (yet), and a view left naming the old column
-    /// would break silently, so the rename is an error that names the view. The check is on the view's tokens: a
-    /// view naming both the table and the column (in any role) counts, which may refuse a rename that would not
-    /// have changed the view. (Renaming a table rewrites the views that name it: see ``ViewTableRenamer``.)
-    func checkNoViewDepends(on alter: AlterTableStatement) throws {
-        // The rename's own errors (no such table or column) come first, as in SQLite.
-        guard case .renameColumn(let from, _) = alter.action, isValidRename(alter) else { return }
-        let names = [alter.table.name, from]
-        for view in views {
-            guard let tokens = try? Lexer.tokenize(view.sql) else { continue }
-            let mentioned = names.allSatisfy { name in
-                tokens.contains { [.word, .quotedIdentifier].contains($0.kind) && SchemaNames.equal($0.value, name) }
-            }
-            if mentioned {
-                throw SchemaError(
-                    "cannot rename: view \(view.name) uses column \(from) (drop the view first, then create it again)")
-            }
-        }
-    }
-}
-
-extension SchemaCatalog {
     /// Whether `alter` is a `RENAME TO` or `RENAME COLUMN` that passes its own checks (the table and column
     /// exist, the new name is free), after which SQLite checks the views (see
     /// `SQLConnection.checkViewsCompile()`).

@@ -196,7 +196,6 @@ package struct SchemaCatalog: Sendable {
                 }
                 throw Self.viewConflict(view, for: conflict) ?? SchemaError("view \(view.name) may not be altered")
             }
-            try checkNoViewDepends(on: alter)
             switch alter.action {
             case .renameTable(let newName):
                 try renameTable(alter.table.name, to: newName, transaction: transaction)

@@ -75,18 +75,21 @@ struct ViewColumnRenamer {
     /// The new name as written in place of one token: quoted when the token was, or when the name is not a plain
     /// identifier.
     private func replacement(quoted: Bool) -> [UInt8] {
-        let plain =
-            !new.isEmpty
-            && new.utf8.allSatisfy {
-                $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 >= 0x80 || (0x30...0x39).contains($0)
-            }
-            && !(0x30...0x39).contains(new.utf8.first ?? 0)
-            && !Parser.reservedWords.contains(SchemaNames.uppercased(new))
-        if plain && !quoted { return Array(new.utf8) }
+        if !quoted && Self.isPlainIdentifier(new) { return Array(new.utf8) }
         var bytes: [UInt8] = [0x22]
         for byte in new.utf8 { bytes += byte == 0x22 ? [0x22, 0x22] : [byte] }
         bytes.append(0x22)
         return bytes
+    }
+
+    /// Whether `name` can be written without quotes: letters, digits, `_` and non-ASCII bytes, not starting with a
+    /// digit, and not a reserved word.
+    private static func isPlainIdentifier(_ name: String) -> Bool {
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        func isLetter(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte | 0x20) }
+        guard let first = name.utf8.first, !isDigit(first) else { return false }
+        return name.utf8.allSatisfy { $0 == 0x5F || $0 >= 0x80 || isDigit($0) || isLetter($0) }
+            && !Parser.reservedWords.contains(SchemaNames.uppercased(name))
     }
 
     private func matches(_ name: String) -> Bool { SchemaNames.equal(name, old) }
@@ -95,21 +98,7 @@ struct ViewColumnRenamer {
 
     private func collect(_ select: SelectStatement, scopes: [[Source]], counts: inout Counts) throws {
         if select.with != nil { throw Unresolvable() }
-        // `ORDER BY old` may name a result column called `old` rather than the column: not resolved here.
-        if case .select(let clause) = select.first,
-            clause.columns.contains(where: {
-                if case .expression(_, let alias?) = $0 { return matches(alias) } else { return false }
-            }),
-            select.orderBy.contains(where: {
-                if case .column(let reference) = $0.expression.kind {
-                    return matches(reference.column)
-                } else {
-                    return false
-                }
-            })
-        {
-            throw Unresolvable()
-        }
+        if ordersByResultNamedLikeColumn(select) { throw Unresolvable() }
         var cores = [select.first] + select.compounds.map(\.core)
         // ORDER BY and LIMIT resolve against the first core's sources (enough for the uses checked here).
         let firstSources = try sources(of: cores.removeFirst(), scopes: scopes, counts: &counts)
@@ -121,6 +110,21 @@ struct ViewColumnRenamer {
                 try collect(e, scopes: scopes, counts: &counts)
             }
         }
+    }
+
+    /// Whether `select` has a result column named like the column and an `ORDER BY` term naming it, which may
+    /// mean the result column rather than the table's: not resolved here.
+    private func ordersByResultNamedLikeColumn(_ select: SelectStatement) -> Bool {
+        guard case .select(let clause) = select.first else { return false }
+        let hasResult = clause.columns.contains { column in
+            if case .expression(_, let alias?) = column { return matches(alias) }
+            return false
+        }
+        return hasResult
+            && select.orderBy.contains { term in
+                if case .column(let reference) = term.expression.kind { return matches(reference.column) }
+                return false
+            }
     }
 
     /// Walks one core; returns its sources.

@@ -23,6 +23,8 @@ final class ViewDifferentialTests: XCTestCase {
     struct Generator {
         var src: ValueSource
         var views: [View] = []
+        /// Whether a view reads another view (whose columns Granite's column rename does not follow).
+        var hasViewOfView = false
 
         mutating func value() -> String {
             src.pick([
@@ -89,6 +91,7 @@ final class ViewDifferentialTests: XCTestCase {
                     return ("SELECT a AS a, c FROM t1 WHERE a IN (SELECT x FROM t2)", ["a", "c"])
                 }
                 // A view of an earlier view.
+                hasViewOfView = true
                 let base = src.pick(views)
                 return ("SELECT * FROM \(base.name) WHERE \(condition(base.columns))", base.columns)
             }
@@ -177,6 +180,7 @@ final class ViewDifferentialTests: XCTestCase {
         var cases = 0
         for _ in 0..<(120 * stressFactor) {
             generator.views = []
+            generator.hasViewOfView = false
             let oracle = Oracle()
             let db = try SQLConnection(engine: try StorageEngine.inMemory())
             for statement in Self.schema + generator.rows() {
@@ -193,8 +197,14 @@ final class ViewDifferentialTests: XCTestCase {
                 statements.append(("SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name", true))
                 for _ in 0..<3 { statements.append(generator.query()) }
             }
-            // Sometimes a column the views read is renamed.
-            if generator.src.int(0...5) == 0 {
+            // Sometimes a column the views read is renamed. Not when a view has a column named after an expression
+            // (`upper(b)`): a view of it names that column in double quotes, which SQLite reads as a string once the
+            // rename changed the name, where Granite (which has no such fallback) reports the missing column.
+            // Nor when a view reads another: Granite refuses to rewrite it (see ViewColumnRenamer).
+            let plainNames = !generator.hasViewOfView && generator.views.allSatisfy { view in
+                view.columns.allSatisfy { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+            }
+            if plainNames, generator.src.int(0...5) == 0 {
                 let column = generator.src.pick(["a", "b", "x"])
                 let table = column == "x" ? "t2" : "t1"
                 statements.append(("ALTER TABLE \(table) RENAME COLUMN \(column) TO \(column)\(column)", true))

@@ -201,9 +201,11 @@ final class ViewDifferentialTests: XCTestCase {
             // (`upper(b)`): a view of it names that column in double quotes, which SQLite reads as a string once the
             // rename changed the name, where Granite (which has no such fallback) reports the missing column.
             // Nor when a view reads another: Granite refuses to rewrite it (see ViewColumnRenamer).
-            let plainNames = !generator.hasViewOfView && generator.views.allSatisfy { view in
-                view.columns.allSatisfy { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
-            }
+            let plainNames =
+                !generator.hasViewOfView
+                && generator.views.allSatisfy { view in
+                    view.columns.allSatisfy { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+                }
             if plainNames, generator.src.int(0...5) == 0 {
                 let column = generator.src.pick(["a", "b", "x"])
                 let table = column == "x" ? "t2" : "t1"

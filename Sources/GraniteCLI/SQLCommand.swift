@@ -285,8 +285,8 @@ final class SQLSession {
         .help              Show this message
         .indexes [TABLE]   List the indexes (of TABLE)
         .quit / .exit      Leave the shell
-        .schema [NAME]     Show the CREATE statements (of the table or index NAME)
-        .tables            List the tables
+        .schema [NAME]     Show the CREATE statements (of the table, index or view NAME)
+        .tables            List the tables and views
 
         """
 
@@ -300,7 +300,7 @@ final class SQLSession {
         case (".help", _):
             writeOutput(Self.help)
         case (".tables", 0):
-            let names = catalog.tables.map(\.name).sorted()
+            let names = (catalog.tables.map(\.name) + catalog.views.map(\.name)).sorted()
             writeOutput(names.map { $0 + "\n" }.joined())
         case (".schema", 0...1):
             var out = ""
@@ -310,9 +310,11 @@ final class SQLSession {
                     objects = [table.sql] + catalog.indexes(on: table.name).map(\.sql)
                 } else if let index = catalog.index(named: name) {
                     objects = [index.sql]
+                } else if let view = catalog.view(named: name) {
+                    objects = [view.sql]
                 }
             } else {
-                objects = catalog.tables.map(\.sql) + catalog.indexes.map(\.sql)
+                objects = catalog.tables.map(\.sql) + catalog.indexes.map(\.sql) + catalog.views.map(\.sql)
             }
             for case let sql? in objects { out += sql + ";\n" }
             writeOutput(out)

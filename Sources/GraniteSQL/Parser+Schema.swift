@@ -3,6 +3,9 @@
 extension Parser {
     mutating func parseCreate() throws(SQLSyntaxError) -> Statement.Kind {
         try expectKeyword("CREATE")
+        let temporary = acceptKeyword("TEMP") || acceptKeyword("TEMPORARY")
+        if acceptKeyword("VIEW") { return .createView(try parseCreateViewBody(temporary: temporary)) }
+        if temporary { throw syntaxError() }
         if acceptKeyword("TABLE") { return .createTable(try parseCreateTableBody()) }
         let unique = acceptKeyword("UNIQUE")
         guard acceptKeyword("INDEX") else { throw syntaxError() }
@@ -21,7 +24,7 @@ extension Parser {
                 whereClause: condition))
     }
 
-    private mutating func parseIfNotExists() throws(SQLSyntaxError) -> Bool {
+    mutating func parseIfNotExists() throws(SQLSyntaxError) -> Bool {
         guard isKeyword("IF") && isKeyword("NOT", ahead: 1) else { return false }
         advance()
         advance()

@@ -32,16 +32,21 @@ extension Parser {
             return try parseCreate()
         case "DROP":
             advance()
-            let isTable = isKeyword("TABLE")
-            guard isTable || isKeyword("INDEX") else { throw syntaxError() }
-            advance()
+            guard current.kind == .word, ["TABLE", "INDEX", "VIEW"].contains(current.keyword) else {
+                throw syntaxError()
+            }
+            let object = advance().keyword
             var ifExists = false
             if acceptKeyword("IF") {
                 try expectKeyword("EXISTS")
                 ifExists = true
             }
             let drop = DropStatement(ifExists: ifExists, name: try parseQualifiedName())
-            return isTable ? .dropTable(drop) : .dropIndex(drop)
+            switch object {
+            case "TABLE": return .dropTable(drop)
+            case "INDEX": return .dropIndex(drop)
+            default: return .dropView(drop)
+            }
         case "ALTER":
             return .alterTable(try parseAlterTable())
         case "BEGIN":

@@ -251,6 +251,9 @@ final class SQLCommandTests: XCTestCase {
             CREATE INDEX zebra_name ON zebra(name);
 
             """)
+        XCTAssertEqual(try granite([db, "CREATE VIEW named AS SELECT name FROM zebra"]).status, 0)
+        let views = try granite([db], stdin: ".tables\n.schema named\n")
+        XCTAssertEqual(views.text, "apple\nnamed\nzebra\nCREATE VIEW named AS SELECT name FROM zebra;\n")
         let unknown = try granite([db], stdin: ".bogus\n")
         XCTAssertNotEqual(unknown.status, 0)
         XCTAssertTrue(unknown.stderr.contains("granite: error: unknown command"), unknown.stderr)

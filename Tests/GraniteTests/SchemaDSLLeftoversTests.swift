@@ -310,26 +310,38 @@ final class SchemaDSLLeftoversTests: XCTestCase {
 
     // MARK: Views
 
-    func testCreateViewSQLAndEngineRejection() throws {
+    func testCreateViewSQL() throws {
         try DatabaseQueue().inDatabase { db in
             try db.create(table: "player") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("name", .text)
             }
-            let cases: [(ViewOptions, [String]?, String)] = [
-                ([], nil, #"CREATE VIEW "v" AS SELECT * FROM player WHERE name = 'O''Brien'"#),
-                (.ifNotExists, nil, #"CREATE VIEW IF NOT EXISTS "v" AS SELECT * FROM player WHERE name = 'O''Brien'"#),
+            func storedSQL() throws -> String? {
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'v'")
+            }
+            let literal: SQL = "SELECT * FROM player WHERE name = \("O'Brien")"
+            try db.create(view: "v", asLiteral: literal)
+            XCTAssertEqual(try storedSQL(), #"CREATE VIEW "v" AS SELECT * FROM player WHERE name = 'O''Brien'"#)
+            try db.drop(view: "v")
+            XCTAssertFalse(try db.viewExists("v"))
+            // IF NOT EXISTS is not stored (as in SQLite); a second creation does nothing.
+            try db.create(view: "v", options: .ifNotExists, columns: ["a", "b"], asLiteral: literal)
+            try db.create(view: "v", options: .ifNotExists, asLiteral: "SELECT 1")
+            XCTAssertEqual(
+                try storedSQL(), #"CREATE VIEW "v" ("a", "b") AS SELECT * FROM player WHERE name = 'O''Brien'"#)
+            try db.drop(view: "v")
+
+            // There is no temporary schema: GRDB's SQL is rejected.
+            let temporary: [(ViewOptions, [String]?, String)] = [
                 (.temporary, nil, #"CREATE TEMPORARY VIEW "v" AS SELECT * FROM player WHERE name = 'O''Brien'"#),
                 (
                     [.temporary, .ifNotExists], ["a", "b"],
                     #"CREATE TEMPORARY VIEW IF NOT EXISTS "v" ("a", "b") AS SELECT * FROM player WHERE name = 'O''Brien'"#
                 ),
             ]
-            for (options, columns, expectedSQL) in cases {
+            for (options, columns, expectedSQL) in temporary {
                 let error = databaseError {
-                    try db.create(
-                        view: "v", options: options, columns: columns,
-                        asLiteral: "SELECT * FROM player WHERE name = \("O'Brien")")
+                    try db.create(view: "v", options: options, columns: columns, asLiteral: literal)
                 }
                 XCTAssertEqual(error?.sql, expectedSQL)
                 XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
@@ -338,6 +350,7 @@ final class SchemaDSLLeftoversTests: XCTestCase {
 
             let dropError = databaseError { try db.drop(view: "v") }
             XCTAssertEqual(dropError?.sql, #"DROP VIEW "v""#)
+            XCTAssertEqual(dropError?.message, "no such view: v")
             XCTAssertEqual(dropError?.resultCode, .SQLITE_ERROR)
         }
     }
@@ -349,18 +362,22 @@ final class SchemaDSLLeftoversTests: XCTestCase {
                 t.column("name", .text)
                 t.column("score", .integer)
             }
+            try db.execute(
+                sql: "INSERT INTO player(name, score) VALUES ('Arthur', 1500), ('Barbara', 800), ('Craig', 2000)")
             let request = Table("player").filter(Column("score") > 1000).order(Column("name"))
-            let error = databaseError { try db.create(view: "best", columns: ["id", "name", "score"], as: request) }
+            try db.create(view: "best", columns: ["id", "name", "score"], as: request)
             XCTAssertEqual(
-                error?.sql,
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'best'"),
                 #"CREATE VIEW "best" ("id", "name", "score") AS SELECT * FROM "player" WHERE "score" > 1000 ORDER BY "name""#
             )
-            XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM best"), ["Arthur", "Craig"])
 
             let sqlRequest = SQLRequest<Row>(sql: "SELECT name FROM player WHERE name = ?", arguments: ["O'Brien"])
-            let literalError = databaseError { try db.create(view: "named", options: .ifNotExists, as: sqlRequest) }
+            try db.create(view: "named", options: .ifNotExists, as: sqlRequest)
             XCTAssertEqual(
-                literalError?.sql, #"CREATE VIEW IF NOT EXISTS "named" AS SELECT name FROM player WHERE name = 'O''Brien'"#)
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'named'"),
+                #"CREATE VIEW "named" AS SELECT name FROM player WHERE name = 'O''Brien'"#)
+            XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT * FROM named"), [])
         }
     }
 

@@ -9,8 +9,8 @@
 /// }
 /// ```
 ///
-/// Granite has no views, so it never asks a schema source for a view's primary key: the source is kept, and
-/// reported by ``Database/schemaSource``, for code shared with GRDB.
+/// ``Database/primaryKey(_:in:)`` asks it for the primary key of a view, which has none otherwise (so that records
+/// read from a view can be fetched by id).
 public protocol DatabaseSchemaSource: Sendable {
     /// The columns that identify the rows of `view`, or nil to let the database decide.
     ///

@@ -17,7 +17,11 @@ extension Database {
         try schemaObjectName(name, type: "table", in: schemaName) != nil
     }
 
-    /// Whether a view exists: always false, as Granite has no views (the schema is still checked).
+    /// Whether a view exists (names compare case-insensitively).
+    ///
+    /// ```swift
+    /// if try db.viewExists("bestPlayer") { ... }
+    /// ```
     public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         try schemaObjectName(name, type: "view", in: schemaName) != nil
     }
@@ -39,11 +43,15 @@ extension Database {
 
     // MARK: Columns and keys
 
-    /// The columns of a table, in order.
+    /// The columns of a table or a view, in order.
     ///
-    /// - throws: `no such table: <name>` when the table does not exist.
+    /// A view's columns have the declared type of the table column they read (empty for other expressions),
+    /// and are never NOT NULL, defaulted or part of a primary key.
+    ///
+    /// - throws: `no such table: <name>` when there is no such table or view, and the error of a view whose
+    ///   query does not compile.
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
-        let table = try existingTableName(tableName, in: schemaName)
+        let table = try existingTableOrViewName(tableName, in: schemaName)
         return try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
             .map(ColumnInfo.init(row:))
             .filter { $0.hidden != 1 }
@@ -56,8 +64,15 @@ extension Database {
     /// try db.primaryKey("player").columns  // ["id"]
     /// ```
     ///
-    /// - throws: `no such table: <name>` when the table does not exist.
+    /// A view has a primary key only when the connection's ``schemaSource`` names its columns.
+    ///
+    /// - throws: `no such table: <name>` when there is no such table or view; `database view <name> has no
+    ///   primary key` for a view the schema source says nothing about; `no such column in view <name>: <column>`
+    ///   when the schema source names a column the view does not have.
     public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        if let view = try schemaObjectName(tableName, type: "view", in: schemaName) {
+            return try viewPrimaryKey(view)
+        }
         let columns = try columns(in: tableName, in: schemaName)
             .filter { $0.primaryKeyIndex > 0 }
             .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
@@ -131,6 +146,28 @@ extension Database {
     }
 
     // MARK: Helpers
+
+    /// The primary key the ``schemaSource`` gives the view `view`.
+    private func viewPrimaryKey(_ view: String) throws -> PrimaryKeyInfo {
+        let id = DatabaseObjectID(name: view, schemaID: .main)
+        guard let names = try schemaSource?.columnsForPrimaryKey(self, inView: id), !names.isEmpty else {
+            throw DatabaseError(message: "database view \(view) has no primary key")
+        }
+        let columns = try self.columns(in: view)
+        let key = try names.map { name in
+            guard let column = columns.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw DatabaseError(message: "no such column in view \(view): \(name)")
+            }
+            return column
+        }
+        return .view(key)
+    }
+
+    /// The stored name of the table or view, or `no such table`.
+    func existingTableOrViewName(_ name: String, in schemaName: String?) throws -> String {
+        if let view = try schemaObjectName(name, type: "view", in: schemaName) { return view }
+        return try existingTableName(name, in: schemaName)
+    }
 
     /// The stored name of the table, or `no such table`.
     func existingTableName(_ name: String, in schemaName: String?) throws -> String {

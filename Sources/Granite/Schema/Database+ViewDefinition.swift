@@ -9,7 +9,8 @@ public struct ViewOptions: OptionSet, Sendable {
     /// `IF NOT EXISTS`: creating a view that already exists does nothing instead of failing.
     public static let ifNotExists = ViewOptions(rawValue: 1 << 0)
 
-    /// `TEMPORARY`: the view lives in the temporary schema and goes away with the connection.
+    /// `TEMPORARY`: a view of the temporary schema. Granite has no temporary schema: creating a view with this
+    /// option fails.
     public static let temporary = ViewOptions(rawValue: 1 << 1)
 }
 
@@ -27,11 +28,11 @@ extension Database {
     ///
     /// - Parameters:
     ///   - name: The view name.
-    ///   - options: `IF NOT EXISTS` and `TEMPORARY`.
+    ///   - options: `IF NOT EXISTS` (`TEMPORARY` is refused).
     ///   - columns: The names of the view's columns, when they differ from those of the select statement.
     ///   - sqlLiteral: The `SELECT` statement of the view.
-    /// - Throws: A ``DatabaseError``. Granite has no views yet: the engine rejects the statement with
-    ///   `SQLITE_ERROR`.
+    /// - Throws: A ``DatabaseError``: the name is taken, or the `temporary` option was given (Granite has no
+    ///   temporary schema).
     public func create(
         view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL
     ) throws {
@@ -57,11 +58,11 @@ extension Database {
     ///
     /// - Parameters:
     ///   - name: The view name.
-    ///   - options: `IF NOT EXISTS` and `TEMPORARY`.
+    ///   - options: `IF NOT EXISTS` (`TEMPORARY` is refused).
     ///   - columns: The names of the view's columns, when they differ from those the request selects.
     ///   - request: The request whose `SELECT` statement defines the view.
-    /// - Throws: A ``DatabaseError``. Granite has no views yet: the engine rejects the statement with
-    ///   `SQLITE_ERROR`.
+    /// - Throws: A ``DatabaseError``: the name is taken, or the `temporary` option was given (Granite has no
+    ///   temporary schema).
     public func create(
         view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: any SQLSubqueryable
     ) throws {
@@ -70,7 +71,7 @@ extension Database {
 
     /// Drops a view, as `DROP VIEW "name"`.
     ///
-    /// - Throws: A ``DatabaseError`` when there is no such view (Granite has no views yet: always).
+    /// - Throws: A ``DatabaseError`` when there is no such view.
     public func drop(view name: String) throws {
         try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
     }

@@ -13,6 +13,7 @@ public struct PrimaryKeyInfo: Sendable {
     }
 
     private let kind: Kind
+    private var isView = false
 
     /// The hidden `rowid` of a table that declares no primary key.
     static let hiddenRowID = PrimaryKeyInfo(kind: .hiddenRowID)
@@ -42,14 +43,22 @@ public struct PrimaryKeyInfo: Sendable {
         return nil
     }
 
+    /// The columns the ``Database/schemaSource`` names as the primary key of a view (which has no rowid).
+    static func view(_ columns: [ColumnInfo]) -> PrimaryKeyInfo {
+        var key = PrimaryKeyInfo(kind: .regular(columns))
+        key.isView = true
+        return key
+    }
+
     /// Whether the primary key is the rowid, hidden or not.
     public var isRowID: Bool {
         if case .regular = kind { return false }
         return true
     }
 
-    /// Whether the table has a rowid (always true in Granite: there are no WITHOUT ROWID tables).
-    var tableHasRowID: Bool { true }
+    /// Whether the table has a rowid: true for every table (Granite has no WITHOUT ROWID tables), false for a
+    /// view.
+    var tableHasRowID: Bool { !isView }
 
     /// The columns, or nil for the hidden rowid.
     var columnInfos: [ColumnInfo]? {

@@ -419,6 +419,13 @@ extension Statement.Kind: CustomStringConvertible {
             return "DROP TABLE " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
         case .dropIndex(let drop):
             return "DROP INDEX " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
+        case .createView(let create):
+            var text = "CREATE " + (create.temporary ? "TEMP " : "") + "VIEW "
+            text += (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)
+            if let columns = create.columns { text += " " + SQLFormat.identifiers(columns) }
+            return text + " AS \(create.select)"
+        case .dropView(let drop):
+            return "DROP VIEW " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
         case .alterTable(let alter):
             let prefix = "ALTER TABLE " + SQLFormat.qualified(alter.table) + " "
             switch alter.action {

@@ -44,6 +44,10 @@ package struct Statement: Sendable, Equatable {
         case dropTable(DropStatement)
         /// `DROP INDEX …`.
         case dropIndex(DropStatement)
+        /// `CREATE [TEMP] VIEW …`.
+        case createView(CreateViewStatement)
+        /// `DROP VIEW …`.
+        case dropView(DropStatement)
         /// `ALTER TABLE …`.
         case alterTable(AlterTableStatement)
         /// `BEGIN [mode] [TRANSACTION]`.

@@ -5,11 +5,12 @@ import GraniteStorage
 
 extension SchemaCatalog {
     /// `ALTER TABLE name RENAME TO newName`: renames the table and its automatic indexes and updates the stored
-    /// SQL of the table, its indexes and of foreign keys (in any table) that reference it.
+    /// SQL of the table, its indexes, of foreign keys (in any table) that reference it and of views that name it
+    /// (see ``ViewTableRenamer``).
     package mutating func renameTable(_ name: String, to newName: String, transaction: WriteTransaction) throws {
         guard let table = try alterable(name) else { throw SchemaError(.noSuchTable(name)) }
         if Self.isReserved(newName) { throw SchemaError("object name reserved for internal use: \(newName)") }
-        if self.table(named: newName) != nil || index(named: newName) != nil {
+        if self.table(named: newName) != nil || index(named: newName) != nil || view(named: newName) != nil {
             throw SchemaError("there is already another table or index with this name: \(newName)")
         }
         var updated = self
@@ -51,13 +52,23 @@ extension SchemaCatalog {
             replacement.table = newName
             updated.indexesByKey[SchemaNames.key(replacement.name)] = replacement
         }
+        // Views naming the table (SQLite rewrites their text too).
+        let renamer = ViewTableRenamer(old: table.name, new: newName)
+        for view in views {
+            guard let sql = try renamer.rewrite(view) else { continue }
+            guard case .createView(let create)? = try? Parser.parseStatement(sql).kind else {
+                throw renamer.refusal(view)
+            }
+            updated.viewsByKey[SchemaNames.key(view.name)] = ViewDefinition(
+                create, sql: sql, schemaRowid: view.schemaRowid)
+        }
         try updated.persistChanges(from: self, transaction: transaction)
         self = updated
     }
 
     /// `ALTER TABLE table RENAME COLUMN old TO new`: renames the column in the table's definition, its
     /// constraints, its indexes and foreign keys referencing it, and regenerates their stored SQL from the
-    /// canonical form.
+    /// canonical form; rewrites the text of views naming it (see ``ViewColumnRenamer``).
     package mutating func renameColumn(
         _ old: String, to new: String, in tableName: String, transaction: WriteTransaction
     ) throws {
@@ -101,6 +112,16 @@ extension SchemaCatalog {
                     schemaRowid: index.schemaRowid)
             }
             updated.indexesByKey[SchemaNames.key(index.name)] = replacement
+        }
+        // Views naming the column (SQLite rewrites their text too), resolved against the schema before the rename.
+        let viewRenamer = ViewColumnRenamer(table: table.name, old: old, new: new, catalog: self)
+        for view in views {
+            guard let sql = try viewRenamer.rewrite(view) else { continue }
+            guard case .createView(let create)? = try? Parser.parseStatement(sql).kind else {
+                throw viewRenamer.refusal(view)
+            }
+            updated.viewsByKey[SchemaNames.key(view.name)] = ViewDefinition(
+                create, sql: sql, schemaRowid: view.schemaRowid)
         }
         try updated.persistChanges(from: self, transaction: transaction)
         self = updated
@@ -177,10 +198,12 @@ extension SchemaCatalog {
     mutating func persistChanges(from old: SchemaCatalog, transaction: WriteTransaction) throws {
         let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
         let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
+        let views = viewsByKey.values.filter { old.viewsByKey[SchemaNames.key($0.name)] != $0 }
         try Self.atomically(transaction) {
             let schema = try Self.schemaTree(transaction, create: true)
             for table in tables { try Self.write(table, to: schema) }
             for index in indexes { try Self.write(index, to: schema) }
+            for view in views { try Self.write(view, to: schema) }
         }
         schemaVersion += 1
         cookie = try transaction.schemaCookie

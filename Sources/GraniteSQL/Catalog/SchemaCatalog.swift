@@ -3,14 +3,15 @@ import GraniteStorage
 /// The SQL schema: the tables and indexes of a database, persisted in the `granite_schema` table.
 ///
 /// `granite_schema` is a storage table tree whose rows (encoded with `RowEncoder`, rowids ascending) are
-/// `[type TEXT ('table' | 'index'), name TEXT, tbl_name TEXT, rootpage INTEGER, sql TEXT]`; `sql` is the original
-/// `CREATE` text (regenerated from the canonical form after a rename) and NULL for automatic indexes. It is created
-/// by the first schema change.
+/// `[type TEXT ('table' | 'index' | 'view'), name TEXT, tbl_name TEXT, rootpage INTEGER, sql TEXT]`; `sql` is the
+/// original `CREATE` text (regenerated from the canonical form after a rename) and NULL for automatic indexes. A view
+/// has no storage tree: its row has root page 0 and names itself as its table. It is created by the first schema
+/// change.
 ///
 /// Storage tree names: a table's rows live in the table tree `t:<r>` and an index's entries in the index tree
 /// `i:<r>`, where `<r>` is the rowid of the object's `granite_schema` row. The names do not depend on the SQL name,
-/// so renaming never touches the storage catalog. SQL names are unique across tables and indexes, ignoring ASCII
-/// case; names starting with `granite_` are reserved.
+/// so renaming never touches the storage catalog. SQL names are unique across tables, indexes and views, ignoring
+/// ASCII case; names starting with `granite_` are reserved.
 ///
 /// Every change happens inside the caller's storage write transaction (one is begun implicitly when none is in
 /// progress) and is atomic on its own (a savepoint undoes a half-made change). A rolled-back transaction undoes the
@@ -41,6 +42,7 @@ package struct SchemaCatalog: Sendable {
 
     var tablesByKey: [String: TableDefinition] = [:]
     var indexesByKey: [String: IndexDefinition] = [:]
+    var viewsByKey: [String: ViewDefinition] = [:]
 
     /// An empty catalog (use ``load(transaction:)`` to read a database's schema).
     package init() {}
@@ -91,11 +93,13 @@ package struct SchemaCatalog: Sendable {
     package mutating func load(transaction: StorageTransaction) throws {
         var tables: [String: TableDefinition] = [:]
         var indexes: [String: IndexDefinition] = [:]
+        var views: [String: ViewDefinition] = [:]
         defer { schemaVersion += 1 }
         cookie = try transaction.schemaCookie
         guard try transaction.treeInfo(named: Self.schemaTableName) != nil else {
             tablesByKey = [:]
             indexesByKey = [:]
+            viewsByKey = [:]
             return
         }
         let rows = try Self.readRows(transaction: transaction)
@@ -114,7 +118,14 @@ package struct SchemaCatalog: Sendable {
             }
             tables[SchemaNames.key(row.name)] = definition
         }
-        for row in rows where row.type != "table" {
+        for row in rows where row.type == Self.viewRowType {
+            let view = try Self.loadView(
+                rowid: row.rowid, name: row.name, tableName: row.tableName, root: Int64(row.root), sql: row.sql)
+            let key = SchemaNames.key(row.name)
+            guard tables[key] == nil, views[key] == nil else { throw Self.malformed(row.name, "duplicate name") }
+            views[key] = view
+        }
+        for row in rows where row.type != "table" && row.type != Self.viewRowType {
             guard row.type == "index" else { throw Self.malformed(row.name, "unknown type '\(row.type)'") }
             guard let table = tables[SchemaNames.key(row.tableName)] else {
                 throw Self.malformed(row.name, "no such table: \(row.tableName)")
@@ -139,7 +150,9 @@ package struct SchemaCatalog: Sendable {
                     automatic: constraint, on: table, rootPage: row.root, storageName: storageName,
                     schemaRowid: row.rowid)
             }
-            guard SchemaNames.equal(definition.name, row.name), indexes[SchemaNames.key(row.name)] == nil else {
+            guard SchemaNames.equal(definition.name, row.name), indexes[SchemaNames.key(row.name)] == nil,
+                views[SchemaNames.key(row.name)] == nil
+            else {
                 throw Self.malformed(row.name, "name mismatch or duplicate")
             }
             indexes[SchemaNames.key(row.name)] = definition
@@ -151,25 +164,43 @@ package struct SchemaCatalog: Sendable {
         }
         tablesByKey = tables
         indexesByKey = indexes
+        viewsByKey = views
     }
 
     // MARK: Statements
 
-    /// Applies a `CREATE TABLE`, `CREATE INDEX`, `DROP TABLE`, `DROP INDEX` or `ALTER TABLE` statement.
+    /// Applies a `CREATE TABLE`, `CREATE INDEX`, `CREATE VIEW`, `DROP TABLE`, `DROP INDEX`, `DROP VIEW` or
+    /// `ALTER TABLE` statement.
     package mutating func execute(_ statement: Statement, transaction: WriteTransaction) throws {
         switch statement.kind {
         case .createTable(let create):
             try createTable(create, sql: statement.sourceText, transaction: transaction)
         case .createIndex(let create):
             try createIndex(create, sql: statement.sourceText, transaction: transaction)
+        case .createView(let create):
+            try createView(create, sql: Self.storedViewSQL(statement.sourceText), transaction: transaction)
+        case .dropView(let drop):
+            try Self.checkSchema(drop.name)
+            try dropView(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropTable(let drop):
             try Self.checkSchema(drop.name)
+            if let conflict = Self.viewConflict(view(named: drop.name.name), for: .dropTable) { throw conflict }
             try dropTable(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropIndex(let drop):
             try Self.checkSchema(drop.name)
             try dropIndex(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .alterTable(let alter):
             try Self.checkSchema(alter.table)
+            if let view = view(named: alter.table.name) {
+                let conflict: ViewConflict
+                switch alter.action {
+                case .renameTable: conflict = .renameTable
+                case .renameColumn: conflict = .renameColumn
+                case .addColumn: conflict = .addColumn
+                case .dropColumn: conflict = .dropColumn
+                }
+                throw Self.viewConflict(view, for: conflict) ?? SchemaError("view \(view.name) may not be altered")
+            }
             switch alter.action {
             case .renameTable(let newName):
                 try renameTable(alter.table.name, to: newName, transaction: transaction)
@@ -207,9 +238,10 @@ package struct SchemaCatalog: Sendable {
         if !allowingReservedName, Self.isReserved(name) {
             throw SchemaError("object name reserved for internal use: \(name)")
         }
-        if table(named: name) != nil {
+        if table(named: name) != nil || view(named: name) != nil {
             if create.ifNotExists { return }
-            throw SchemaError("table \(name) already exists")
+            // SQLite names the object as the statement wrote it.
+            throw SchemaError("\(view(named: name) == nil ? "table" : "view") \(name) already exists")
         }
         if index(named: name) != nil { throw SchemaError("there is already an index named \(name)") }
         var definition = try TableDefinition(create, sql: sql)
@@ -255,8 +287,10 @@ package struct SchemaCatalog: Sendable {
         if SchemaNames.equal(create.table, Self.schemaTableName) {
             throw SchemaError("table \(create.table) may not be indexed")
         }
+        if let conflict = Self.viewConflict(view(named: create.table), for: .createIndexOn) { throw conflict }
         guard let table = table(named: create.table) else { throw SchemaError(.noSuchTable(create.table)) }
         if self.table(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
+        if view(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
         if index(named: name) != nil {
             if create.ifNotExists { return }
             throw SchemaError("index \(name) already exists")
@@ -323,7 +357,7 @@ package struct SchemaCatalog: Sendable {
 
     static func isReserved(_ name: String) -> Bool { SchemaNames.isReserved(name) }
 
-    private static func checkSchema(_ name: QualifiedName) throws {
+    static func checkSchema(_ name: QualifiedName) throws {
         if let schema = name.schema, SchemaNames.key(schema) != "main" {
             throw SchemaError("unknown database \(schema)")
         }
@@ -387,7 +421,7 @@ package struct SchemaCatalog: Sendable {
             let rowid = cursor.rowid
             guard values.count == 5, case .text(let type) = values[0], case .text(let name) = values[1],
                 case .text(let table) = values[2], case .integer(let root) = values[3],
-                root > 0, root <= Int64(PageNumber.max)
+                root > 0 || (root == 0 && type == viewRowType), root <= Int64(PageNumber.max)
             else { throw malformed("row \(rowid)", "bad row") }
             let sql: String?
             switch values[4] {

@@ -76,7 +76,7 @@ extension SQLConnection {
         case .noSuchTable(let name):
             // A qualified name (`main.t`) is looked up by its table part.
             let table = name.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? name
-            return NameSuggestions.closest(to: table, among: catalog.tables.map(\.name))
+            return NameSuggestions.closest(to: table, among: catalog.tables.map(\.name) + catalog.views.map(\.name))
         case .noSuchIndex(let name):
             return NameSuggestions.closest(to: name, among: catalog.indexes.map(\.name))
         case .noSuchFunction(let name):
@@ -92,7 +92,7 @@ extension SQLConnection {
             return columnSuggestion(for: reference).map { suggested in
                 [suggested.schema, suggested.table, suggested.column].compactMap { $0 }.joined(separator: ".")
             }
-        case .misuseOfAggregate:
+        case .misuseOfAggregate, .circularView:
             return nil
         }
     }

@@ -13,6 +13,8 @@ import GraniteStorage
 // - Setting `schema_version` is an error (Granite's schema cookie is its own), where SQLite would write it.
 // - `journal_mode` is always `wal`.
 // - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
+// - `table_list` counts a view's columns (0 when its query does not compile); SQLite says 0 until the connection
+//   has read the view.
 // - `integrity_check` reports, besides SQLite's problems in SQLite's words, undecodable rows (a statement error in
 //   SQLite) and index entries that match no row (see `DatabaseCheck`).
 
@@ -27,8 +29,8 @@ extension SQLConnection {
         }
         let argument = pragma.value.map(Self.pragmaText)
         switch SchemaNames.key(pragma.name.name) {
-        case "table_info": return tableInfo(argument, extended: false)
-        case "table_xinfo": return tableInfo(argument, extended: true)
+        case "table_info": return try tableInfo(argument, extended: false)
+        case "table_xinfo": return try tableInfo(argument, extended: true)
         case "table_list": return tableList(argument)
         case "index_list": return indexList(argument)
         case "index_info": return indexInfo(argument, extended: false)
@@ -78,9 +80,12 @@ extension SQLConnection {
 
     // MARK: Schema pragmas
 
-    private func tableInfo(_ name: String?, extended: Bool) -> PragmaResult {
+    private func tableInfo(_ name: String?, extended: Bool) throws -> PragmaResult {
         var columns = ["cid", "name", "type", "notnull", "dflt_value", "pk"]
         if extended { columns.append("hidden") }
+        if let name, let view = catalog.view(named: name) {
+            return (columns, try viewInfo(view, extended: extended))
+        }
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
         let defaults = Self.defaultTexts(of: table)
         let types = Self.declaredTypeTexts(of: table)
@@ -111,6 +116,9 @@ extension SQLConnection {
                 .text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
                 .integer(0), .integer(table.strictTypes == nil ? 0 : 1),
             ])
+        }
+        for view in catalog.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
+            rows.append(viewListRow(view))
         }
         if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
             rows.append([

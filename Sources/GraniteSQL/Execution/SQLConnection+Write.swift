@@ -7,7 +7,12 @@ extension SQLConnection {
         if let schema = name.schema, !SchemaNames.equal(schema, "main") {
             throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
         }
-        guard let table = catalog.table(named: name.name) else { throw SQLExecutionError.noSuchTable(name.name) }
+        guard let table = catalog.table(named: name.name) else {
+            if let view = catalog.view(named: name.name) {
+                throw SQLExecutionError("cannot modify \(view.name) because it is a view")
+            }
+            throw SQLExecutionError.noSuchTable(name.name)
+        }
         return table
     }
 
@@ -116,6 +121,7 @@ extension SQLConnection {
             try dropTable(drop, parameters: parameters)
             try catalog.execute(statement, transaction: currentWriteTransaction())
         case .alterTable(let alter):
+            if catalog.isValidRename(alter) { try checkViewsCompile() }
             let oldCatalog = catalog
             let old = catalog.table(named: alter.table.name)
             if case .addColumn(let column) = alter.action, let old, Self.isStoredGenerated(column),
@@ -137,7 +143,7 @@ extension SQLConnection {
             default:
                 break
             }
-        case .dropIndex:
+        case .dropIndex, .createView, .dropView:
             try catalog.execute(statement, transaction: currentWriteTransaction())
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.

@@ -20,6 +20,8 @@ package enum SQLErrorSubject: Sendable, Equatable {
     case noColumnNamed(table: String, column: String)
     /// `misuse of aggregate function f()`, or `misuse of aggregate` without a function name.
     case misuseOfAggregate(function: String?)
+    /// `view v is circularly defined`: the view whose query reads it again.
+    case circularView(String)
 
     /// SQLite's message for this subject.
     var message: String {
@@ -35,6 +37,7 @@ package enum SQLErrorSubject: Sendable, Equatable {
         case .noColumnNamed(let table, let column): return "table \(table) has no column named \(column)"
         case .misuseOfAggregate(let function?): return "misuse of aggregate function \(function)()"
         case .misuseOfAggregate(nil): return "misuse of aggregate"
+        case .circularView(let name): return "view \(name) is circularly defined"
         }
     }
 

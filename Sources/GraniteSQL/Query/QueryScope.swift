@@ -11,12 +11,17 @@ final class QuerySource {
         /// nil for a subquery's expression column, which has no affinity.
         var affinity: SQLAffinity?
         var collation: SQLCollation
+        /// The declared type (`PRAGMA table_info`'s `type` of a view): a table column's, or, for a subquery's
+        /// column, that of the column its expression names; nil for other expressions.
+        var declaredType: String? = nil
     }
 
     /// The name that qualifies its columns: the alias, else the table name.
     let name: String
     /// The stored table, or nil for a subquery.
     let table: TableDefinition?
+    /// The view a subquery reads, if it is one.
+    var view: ViewDefinition?
     /// The columns, in order.
     let columns: [Column]
     /// The first slot.
@@ -91,7 +96,8 @@ final class QueryScope: ColumnResolver {
             columns: table.columns.map {
                 QuerySource.Column(
                     name: $0.name, affinity: $0.affinity,
-                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary)
+                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary,
+                    declaredType: $0.declaredType)
             })
     }
 

@@ -81,7 +81,8 @@ extension SelectCompiler {
         }
     }
 
-    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery).
+    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery
+    /// or a view).
     private func addSource(
         _ source: TableSource, scope: QueryScope, outer: QueryScope?, to sources: inout FromSources
     ) throws {
@@ -96,7 +97,11 @@ extension SelectCompiler {
                 throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
             }
             guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
-                throw SQLExecutionError.noSuchTable(name.schema.map { "\($0).\(name.name)" } ?? name.name)
+                guard let view = catalog.view(named: name.name) else {
+                    throw SQLExecutionError.noSuchTable(missingTableName(name))
+                }
+                try addView(view, alias: alias, scope: scope, subqueries: &sources.subqueries)
+                return
             }
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
@@ -106,11 +111,8 @@ extension SelectCompiler {
                 table: table, catalog: catalog, transaction: connection.currentTransaction())
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)
-            let columns = Self.uniqueNames(program.columnNames).enumerated().map { n, name in
-                QuerySource.Column(
-                    name: name, affinity: program.outputs[n].affinity,
-                    collation: program.outputs[n].collation ?? .binary)
-            }
+            let columns = Self.sourceColumns(
+                of: program, select: select, named: Self.uniqueNames(program.columnNames))
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
             if program.scope.usesOuter { scope.noteOuterRead() }
             sources.subqueries[k] = program

@@ -14,6 +14,12 @@ struct SelectCompiler {
     let sourceStart: Int
     /// The `WITH` clauses in force (innermost first), nil when there are none.
     var commonTables: CommonTableScope? = nil
+    /// The views whose queries are being compiled, outermost first (to refuse a view that reads itself, and to
+    /// name missing tables as SQLite does inside a view).
+    var expandingViews: [String] = []
+    /// Whether the query is a view's stored query (or part of one), whose missing tables SQLite reports with
+    /// their schema (`main.x`).
+    var readsStoredQuery = false
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {
@@ -46,12 +52,15 @@ struct SelectCompiler {
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
 
-        let from = try compileFrom(core.from, scope: scope, outer: outer)
+        var from = try compileFrom(core.from, scope: scope, outer: outer)
         scope.allowAggregates = true
         let results = try compileResultColumns(core.columns, scope: scope, declaredNames: declaredNames)
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
         let terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
+        if scope.sources.contains(where: { $0.view != nil }) {
+            try pushTermsIntoViews(terms, from: &from, scope: scope)
+        }
 
         // SQLite checks the ORDER BY positions before the GROUP BY terms.
         try Self.checkPositions(select.orderBy.map(\.expression), clause: "ORDER", count: results.names.count)

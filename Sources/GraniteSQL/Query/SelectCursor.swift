@@ -123,6 +123,9 @@ final class SelectCursor {
         // Set once: assigning the existential again would retain and release the proxy on every execution.
         if context.subqueries == nil { context.subqueries = proxy }
         if !subqueryCache.isEmpty { subqueryCache.removeAll(keepingCapacity: true) }
+        // A FROM subquery's (or view's) rows are kept for one execution only: the next may bind other
+        // parameters, and the tables may have changed since.
+        if !joinRowsCached.isEmpty { joinRowsCached.removeAll(keepingCapacity: true) }
         joinStarted = false
         joinDone = false
         materialized = false

@@ -1,0 +1,139 @@
+// Views in FROM: a view is read as a subquery of its stored query, compiled afresh against the current schema.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// Adds `view` to `scope` as a `FROM` subquery named `alias` (else the view's name).
+    ///
+    /// Its columns are those of its query (named as a `FROM` subquery's are, or by the view's column list), with
+    /// the affinity, collation and declared type of their expressions. The query sees none of the enclosing
+    /// query's names.
+    func addView(
+        _ view: ViewDefinition, alias: String?, scope: QueryScope, subqueries: inout [Int: SelectProgram]
+    ) throws {
+        let k = scope.sources.count
+        let compiled = try compileView(view)
+        if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? view.name) }) {
+            throw SQLExecutionError("ambiguous column name: \(existing.name)")
+        }
+        scope.add(name: alias ?? view.name, table: nil, columns: compiled.columns).view = view
+        subqueries[k] = compiled.program
+    }
+
+    /// A view's query compiled as a `FROM` subquery, with the columns it gives the view.
+    ///
+    /// A column list whose length differs from the query's is an error when the view is read; `PRAGMA
+    /// table_info` (`forInfoOnly`) lists the listed names instead, without types, as SQLite does.
+    /// `pushed` are conditions on the query's own names to add to its `WHERE` (see
+    /// ``pushTermsIntoViews(_:from:scope:)``).
+    func compileView(_ view: ViewDefinition, forInfoOnly: Bool = false, pushing pushed: [SQLExpression] = [])
+        throws -> (program: SelectProgram, columns: [QuerySource.Column])
+    {
+        let key = SchemaNames.key(view.name)
+        if expandingViews.contains(key) {
+            throw SQLExecutionError(.circularView(view.name))
+        }
+        // The query's expressions are named after their text in the stored statement, which it was parsed from.
+        let inner = SelectCompiler(
+            catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
+            expandingViews: expandingViews + [key], readsStoredQuery: true)
+        var select = view.select
+        if !pushed.isEmpty, case .select(var core) = select.first {
+            core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in
+                conjunction.map { SQLExpression(.binary(.and, $0, term)) } ?? term
+            }
+            select.first = .select(core)
+        }
+        let program = try inner.compile(select, outer: nil, declaredNames: false)
+        let names: [String]
+        if let declared = view.columnNames {
+            guard declared.count == program.columnNames.count else {
+                if forInfoOnly {
+                    return (program, declared.map { QuerySource.Column(name: $0, affinity: nil, collation: .binary) })
+                }
+                throw SQLExecutionError(
+                    "expected \(declared.count) columns for '\(view.name)' but got \(program.columnNames.count)")
+            }
+            names = declared
+        } else {
+            names = Self.uniqueNames(program.columnNames)
+        }
+        return (program, Self.sourceColumns(of: program, select: view.select, named: names))
+    }
+
+    /// The name a missing table is reported under: SQLite qualifies the tables a view's query names with their
+    /// schema, so that inside a view `x` is reported as `main.x`.
+    func missingTableName(_ name: QualifiedName) -> String {
+        if let schema = name.schema { return "\(schema).\(name.name)" }
+        return readsStoredQuery ? "main.\(name.name)" : name.name
+    }
+
+    /// The columns a compiled `FROM` subquery (or view) gives its source, named `names`.
+    static func sourceColumns(of program: SelectProgram, select: SelectStatement, named names: [String])
+        -> [QuerySource.Column]
+    {
+        let declaredTypes = declaredTypes(of: program, select: select)
+        return names.enumerated().map { n, name in
+            QuerySource.Column(
+                name: name, affinity: program.outputs[n].affinity, collation: program.outputs[n].collation ?? .binary,
+                declaredType: n < declaredTypes.count ? declaredTypes[n] : nil)
+        }
+    }
+
+    /// The declared type of each result column of `program`, as SQLite derives a view column's type: the
+    /// declared type of the column a result expression names (through subqueries and views in `FROM`), nil for
+    /// any other expression.
+    static func declaredTypes(of program: SelectProgram, select: SelectStatement) -> [String?] {
+        columnOrigins(of: program, select: select).map { origin in
+            origin.map { $0.source.columns[$0.column].declaredType } ?? nil
+        }
+    }
+
+    /// The source column each result column of `program` is, for those that are a plain column of one of its
+    /// `FROM` sources (`*`, `t.*`, `t.c`, `c`); nil for other expressions. `expression` names the column in the
+    /// query's own scope.
+    static func columnOrigins(of program: SelectProgram, select: SelectStatement)
+        -> [(source: QuerySource, column: Int, expression: SQLExpression)?]
+    {
+        guard case .select(let core) = select.first else { return [] }
+        let sources = program.scope.sources
+        var origins: [(source: QuerySource, column: Int, expression: SQLExpression)?] = []
+        func append(_ source: QuerySource, _ c: Int) {
+            let reference = ColumnReference(table: source.name, column: source.columns[c].name)
+            origins.append((source, c, SQLExpression(.column(reference))))
+        }
+        for column in core.columns {
+            switch column {
+            case .all:
+                for source in sources {
+                    for c in source.columns.indices where !source.hidden.contains(c) { append(source, c) }
+                }
+            case .allOf(let name):
+                guard let source = program.scope.source(named: name) else { continue }
+                for c in source.columns.indices { append(source, c) }
+            case .expression(let expression, _):
+                guard case .column(let reference) = expression.kind, reference.schema == nil,
+                    let (source, c) = sourceColumn(reference, in: sources)
+                else {
+                    origins.append(nil)
+                    continue
+                }
+                origins.append((source, c, expression))
+            }
+        }
+        return origins
+    }
+
+    /// The source column `reference` names, if it names one of `sources`' columns.
+    private static func sourceColumn(_ reference: ColumnReference, in sources: [QuerySource]) -> (QuerySource, Int)? {
+        for source in sources {
+            if let qualifier = reference.table, !SchemaNames.equal(qualifier, source.name) { continue }
+            if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
+                reference.table != nil || !source.hidden.contains(c)
+            {
+                return (source, c)
+            }
+        }
+        return nil
+    }
+}

@@ -33,7 +33,10 @@ extension SQLConnection {
     /// schema before rewriting it): `error in view v: <the view's error>` for a name the query cannot resolve (a
     /// table, column or function) or a view that reads itself. A column list whose length differs from the
     /// query's is no error here, as in SQLite: only the query is compiled.
-    func checkViewsCompile() throws {
+    ///
+    /// After `ALTER TABLE … DROP COLUMN` the same check names the change, as SQLite does (`context` is
+    /// `"drop column"`: `error in view v after drop column: no such column: b`).
+    func checkViewsCompile(after context: String? = nil) throws {
         for view in catalog.views {
             // The view's query is compiled as such, not as a read of the view: a view that reads itself through
             // others is reported as SQLite does, at the first view seen twice.
@@ -46,7 +49,8 @@ extension SQLConnection {
                 // does not run yet) show when the view is read, not here.
                 switch error.subject {
                 case .noSuchTable?, .noSuchColumn?, .noSuchFunction?, .circularView?:
-                    throw SQLExecutionError("error in view \(view.name): \(error.message)")
+                    let place = context.map { " after \($0)" } ?? ""
+                    throw SQLExecutionError("error in view \(view.name)\(place): \(error.message)")
                 default:
                     continue
                 }

@@ -298,6 +298,8 @@ extension ExpressionCompiler {
                 _ = try Self.namedCollation(name)
                 return try node(x)
             case .unary(let op, let x):
+                // SQLite codes `-1.5` as the literal negated, not as `0 - 1.5`: `-0.0` keeps its sign.
+                if op == .negate, case .literal(.real(let r)) = x.kind { return .constant(.real(-r)) }
                 let n = try op == .plus ? node(x) : (op == .not && jump) ? jumpChild(x) : operand(x)
                 switch op {
                 case .plus: return n

@@ -351,7 +351,7 @@ package enum SQLScalarFunctions {
         case .integer(let i): return .text(String(i))
         case .real(let r):
             let s = SQLRealFormatting.render(r)
-            let back = SQLNumberParsing.atof(Array(s.utf8)).value
+            let back = SQLNumberParsing.atof(s).value
             if back != r { return .text(SQLRealFormatting.exponent20(r)) }
             return .text(s)
         case .text(let s):

@@ -60,6 +60,7 @@ package enum SQLRealFormatting {
     /// The largest precision SQLite's printf honours for floating-point conversions.
     static let maximumPrecision = 100_000_000
 
+    /// `input` as SQLite's printf formats it with `precision`, `conversion` and (under `!`) `altForm2`.
     static func format(_ input: Double, precision: Int, conversion: Conversion, altForm2: Bool) -> String {
         var out: [UInt8] = []
         _ = append(input, precision: precision, style: Style(conversion: conversion, altForm2: altForm2), to: &out)
@@ -68,6 +69,8 @@ package enum SQLRealFormatting {
 
     /// Appends `input` formatted as SQLite's printf formats it with `precision` (negative: the default 6) and
     /// `style`; returns false when the result is `Inf` or `NaN`, which printf does not pad with zeros.
+    /// Inlined so that `render` (every REAL shown as text) costs what it did before printf's flags existed.
+    @inline(__always)
     static func append(_ input: Double, precision inputPrecision: Int, style: Style, to out: inout [UInt8]) -> Bool {
         var precision = inputPrecision < 0 ? 6 : min(inputPrecision, maximumPrecision)
         var realvalue = LongDouble(input)

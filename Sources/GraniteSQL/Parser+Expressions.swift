@@ -239,7 +239,9 @@ extension Parser {
         case .integer:
             return try integerLiteral(token)
         case .real:
-            guard let value = Double(token.text) else {
+            // SQLite converts literals with the same routine as text, so `1.1` and `CAST('1.1' AS REAL)` agree.
+            let (value, code) = SQLRealParsing.atof(token.text)
+            guard code > 0 else {
                 throw error("malformed real literal: \(Lexer.excerpt(token.text))", at: token.range.start)
             }
             return .real(value)
@@ -278,7 +280,8 @@ extension Parser {
             return .integer(Int64(bitPattern: value))
         }
         if let value = Int64(text) { return .integer(value) }
-        return .real(Double(text) ?? Double.infinity)
+        // Too big for INTEGER: a REAL, converted as SQLite converts any decimal text.
+        return .real(SQLRealParsing.atof(text).value)
     }
 
     mutating func parseParameter() throws(SQLSyntaxError) -> Parameter {

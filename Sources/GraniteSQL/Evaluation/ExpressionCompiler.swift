@@ -50,6 +50,7 @@ package struct ExpressionCompiler {
         "hex": (1, 1), "quote": (1, 1), "random": (0, 0), "unicode": (1, 1), "char": (0, nil), "min": (1, nil),
         "max": (1, nil), "iif": (3, 3), "date": (0, nil), "time": (0, nil), "datetime": (0, nil),
         "julianday": (0, nil), "unixepoch": (0, nil), "strftime": (0, nil), "likely": (1, 1), "unlikely": (1, 1),
+        "printf": (0, nil), "format": (0, nil),
         // The Swift string functions GRDB registers on every connection.
         "swiftlowercasestring": (1, 1), "swiftuppercasestring": (1, 1), "swiftcapitalizedstring": (1, 1),
         // Aggregates.
@@ -303,6 +304,8 @@ extension ExpressionCompiler {
                 _ = try Self.namedCollation(name)
                 return try node(x)
             case .unary(let op, let x):
+                // SQLite codes `-1.5` as the literal negated, not as `0 - 1.5`: `-0.0` keeps its sign.
+                if op == .negate, case .literal(.real(let r)) = x.kind { return .constant(.real(-r)) }
                 let n = try op == .plus ? node(x) : (op == .not && jump) ? jumpChild(x) : operand(x)
                 switch op {
                 case .plus: return n

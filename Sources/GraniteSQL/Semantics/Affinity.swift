@@ -76,12 +76,16 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
             default: return value
             }
         case .real:
+            // SQLite stores a whole REAL of a REAL column as an integer and reads it back as a REAL, which
+            // turns -0.0 into 0.0; no other value changes on that trip.
             switch value {
             case .text(let s):
                 guard let converted = Self.numericAffinity(Array(s.utf8), tryForInteger: false) else { return value }
                 if case .integer(let i) = converted { return .real(Double(i)) }
+                if case .real(let r) = converted, r == 0 { return .real(0) }
                 return converted
             case .integer(let i): return .real(Double(i))
+            case .real(let r) where r == 0: return .real(0)
             default: return value
             }
         }

@@ -58,8 +58,10 @@ package enum SQLArithmetic {
         } else if na.isNull || nb.isNull {
             return .null
         }
-        let ra = na.sqlReal
-        let rb = nb.sqlReal
+        // SQLite reads the operands of floating-point arithmetic afresh from their text (`-0` is -0.0 here,
+        // though its numeric type is the integer 0).
+        let ra = a.sqlReal
+        let rb = b.sqlReal
         var r: Double
         switch op {
         case .add: r = ra + rb

@@ -29,132 +29,13 @@ enum SQLNumberParsing {
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
     /// `sqlite3AtoF`: returns the converted (prefix) value and the result code
-    /// (1 pure integer, ≥2 real syntax, 0 not a number, −1 numeric prefix with `.`/`e`).
-    static func atof(_ z: [UInt8]) -> (value: Double, code: Int) {
-        let end = z.count
-        var i = 0
-        var sign: Int64 = 1
-        var s: Int64 = 0
-        var d = 0
-        var esign = 1
-        var e = 0
-        var eValid = true
-        var nDigit = 0
-        var eType = 1
-        while i < end && isSpace(z[i]) { i += 1 }
-        if i >= end { return (0, 0) }
-        if z[i] == UInt8(ascii: "-") {
-            sign = -1
-            i += 1
-        } else if z[i] == UInt8(ascii: "+") {
-            i += 1
-        }
-        let limit: Int64 = (Int64.max - 9) / 10
-        scan: do {
-            while i < end && isDigit(z[i]) {
-                s = s * 10 + Int64(z[i] - 0x30)
-                i += 1
-                nDigit += 1
-                if s >= limit {
-                    while i < end && isDigit(z[i]) {
-                        i += 1
-                        d += 1
-                    }
-                }
-            }
-            if i >= end { break scan }
-            if z[i] == UInt8(ascii: ".") {
-                i += 1
-                eType += 1
-                while i < end && isDigit(z[i]) {
-                    if s < limit {
-                        s = s * 10 + Int64(z[i] - 0x30)
-                        d -= 1
-                        nDigit += 1
-                    }
-                    i += 1
-                }
-            }
-            if i >= end { break scan }
-            if z[i] == UInt8(ascii: "e") || z[i] == UInt8(ascii: "E") {
-                i += 1
-                eValid = false
-                eType += 1
-                if i >= end { break scan }
-                if z[i] == UInt8(ascii: "-") {
-                    esign = -1
-                    i += 1
-                } else if z[i] == UInt8(ascii: "+") {
-                    i += 1
-                }
-                while i < end && isDigit(z[i]) {
-                    e = e < 10000 ? (e * 10 + Int(z[i] - 0x30)) : 10000
-                    i += 1
-                    eValid = true
-                }
-            }
-            while i < end && isSpace(z[i]) { i += 1 }
-        }
-        e = e * esign + d
-        if e < 0 {
-            esign = -1
-            e = -e
-        } else {
-            esign = 1
-        }
-        s *= sign
-        var result: Double
-        if s == 0 {
-            result = (sign < 0 && nDigit > 0) ? -0.0 : 0.0
-        } else {
-            while e > 0 {
-                if esign > 0 {
-                    if s >= Int64.max / 10 || s <= Int64.min / 10 { break }
-                    s *= 10
-                } else {
-                    if s % 10 != 0 { break }
-                    s /= 10
-                }
-                e -= 1
-            }
-            if e == 0 {
-                result = Double(s)
-            } else {
-                typealias LD = SQLRealFormatting.LongDouble
-                var scale: LD = 1.0
-                if e > 307 {
-                    if e < 342 {
-                        while e % 308 != 0 {
-                            scale *= 10
-                            e -= 1
-                        }
-                        if esign < 0 {
-                            result = Double(LD(s) / scale)
-                            result /= 1.0e308
-                        } else {
-                            result = Double(LD(s) * scale)
-                            result *= 1.0e308
-                        }
-                    } else {
-                        result = esign < 0 ? 0.0 * Double(s) : Double.infinity * Double(s)
-                    }
-                } else {
-                    // sqlite3Pow10: binary exponentiation in long double.
-                    var x: LD = 10
-                    while true {
-                        if e & 1 != 0 { scale *= x }
-                        e >>= 1
-                        if e == 0 { break }
-                        x *= x
-                    }
-                    result = esign < 0 ? Double(LD(s) / scale) : Double(LD(s) * scale)
-                }
-            }
-        }
-        if i == end && nDigit > 0 && eValid && eType > 0 { return (result, eType) }
-        if eType >= 2 && (eType == 3 || eValid) && nDigit > 0 { return (result, -1) }
-        return (result, 0)
-    }
+    /// (1 pure integer, ≥2 real syntax, 0 not a number, −1 numeric prefix with `.`/`e`); see ``SQLRealParsing``.
+    @inline(__always)
+    static func atof(_ z: [UInt8]) -> (value: Double, code: Int) { SQLRealParsing.atof(z) }
+
+    /// `atof` of a string's UTF-8 bytes, without copying them.
+    @inline(__always)
+    static func atof(_ text: String) -> (value: Double, code: Int) { SQLRealParsing.atof(text) }
 
     /// `sqlite3Atoi64`: the (clamped) value and code 0 ok, 1 trailing text, 2 overflow, 3 exactly 2^63, −1 no digits.
     static func atoi64(_ z: [UInt8]) -> (value: Int64, code: Int) {
@@ -278,7 +159,7 @@ extension Value {
         case .null: return 0
         case .integer(let i): return Double(i)
         case .real(let r): return r
-        case .text(let s): return SQLNumberParsing.atof(Array(s.utf8)).value
+        case .text(let s): return SQLNumberParsing.atof(s).value
         case .blob(let b): return SQLNumberParsing.atof(b).value
         }
     }

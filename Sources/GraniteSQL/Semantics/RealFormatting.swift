@@ -43,18 +43,43 @@ package enum SQLRealFormatting {
         return UInt8(ascii: "0") + UInt8(truncatingIfNeeded: d)
     }
 
-    static func format(_ input: Double, precision inputPrecision: Int, conversion: Conversion, altForm2: Bool)
-        -> String
-    {
-        var precision = max(0, min(inputPrecision, 350))
+    /// printf's flags for a floating-point conversion, besides the precision.
+    struct Style {
+        /// The conversion letter's kind (`f`, `e`/`E`, `g`/`G`).
+        var conversion: Conversion
+        /// `!`: up to 26 significant digits, and a lone `.` becomes `.0`.
+        var altForm2 = false
+        /// `#`: always a decimal point, and `%g` keeps its trailing zeros.
+        var alternate = false
+        /// `+` or ` `: the character in front of a non-negative value.
+        var signPrefix: UInt8? = nil
+        /// `E`/`G`: an upper-case exponent letter.
+        var uppercase = false
+    }
+
+    /// The largest precision SQLite's printf honours for floating-point conversions.
+    static let maximumPrecision = 100_000_000
+
+    /// `input` as SQLite's printf formats it with `precision`, `conversion` and (under `!`) `altForm2`.
+    static func format(_ input: Double, precision: Int, conversion: Conversion, altForm2: Bool) -> String {
+        var out: [UInt8] = []
+        _ = append(input, precision: precision, style: Style(conversion: conversion, altForm2: altForm2), to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `input` formatted as SQLite's printf formats it with `precision` (negative: the default 6) and
+    /// `style`; returns false when the result is `Inf` or `NaN`, which printf does not pad with zeros.
+    /// Inlined so that `render` (every REAL shown as text) costs what it did before printf's flags existed.
+    @inline(__always)
+    static func append(_ input: Double, precision inputPrecision: Int, style: Style, to out: inout [UInt8]) -> Bool {
+        var precision = inputPrecision < 0 ? 6 : min(inputPrecision, maximumPrecision)
         var realvalue = LongDouble(input)
-        var prefix: UInt8? = nil
-        if input.isNaN { return "NaN" }
+        var prefix: UInt8? = style.signPrefix
         if realvalue < 0 {
             realvalue = -realvalue
             prefix = UInt8(ascii: "-")
         }
-        var xtype = conversion
+        var xtype = style.conversion
         if xtype == .generic && precision > 0 { precision -= 1 }
         var rounder = roundingOffset(precision: precision)
         if xtype == .float {
@@ -63,11 +88,17 @@ package enum SQLRealFormatting {
             if precision + (ex / 3) < 15 { rounder += Double(realvalue * LongDouble(3e-16 as Double)) }
             realvalue += LongDouble(rounder)
         }
+        if input.isNaN {
+            out.append(contentsOf: "NaN".utf8)
+            return false
+        }
         var exp = 0
         if realvalue > 0 {
             exp = normalize(&realvalue)
             if exp > 350 {
-                return prefix == nil ? "Inf" : "-Inf"
+                if let p = prefix { out.append(p) }
+                out.append(contentsOf: "Inf".utf8)
+                return false
             }
         }
         if xtype != .float {
@@ -79,7 +110,7 @@ package enum SQLRealFormatting {
         }
         var flagRTZ: Bool
         if xtype == .generic {
-            flagRTZ = true
+            flagRTZ = !style.alternate
             if exp < -4 || exp > precision {
                 xtype = .exponent
             } else {
@@ -87,13 +118,13 @@ package enum SQLRealFormatting {
                 xtype = .float
             }
         } else {
-            flagRTZ = altForm2
+            flagRTZ = style.altForm2
         }
         var e2 = xtype == .exponent ? 0 : exp
-        var nsd = 16 + (altForm2 ? 10 : 0)
-        let flagDP = precision > 0 || altForm2
-        var out: [UInt8] = []
-        out.reserveCapacity(32 + max(e2, 0) + precision)
+        var nsd = 16 + (style.altForm2 ? 10 : 0)
+        let flagDP = precision > 0 || style.alternate || style.altForm2
+        let start = out.count
+        out.reserveCapacity(start + 32 + max(e2, 0) + precision)
         if let p = prefix { out.append(p) }
         if e2 < 0 {
             out.append(UInt8(ascii: "0"))
@@ -115,13 +146,13 @@ package enum SQLRealFormatting {
             precision -= 1
         }
         if flagRTZ && flagDP {
-            while out.last == UInt8(ascii: "0") { out.removeLast() }
-            if out.last == UInt8(ascii: ".") {
-                if altForm2 { out.append(UInt8(ascii: "0")) } else { out.removeLast() }
+            while out.count > start, out[out.count - 1] == UInt8(ascii: "0") { out.removeLast() }
+            if out.count > start, out[out.count - 1] == UInt8(ascii: ".") {
+                if style.altForm2 { out.append(UInt8(ascii: "0")) } else { out.removeLast() }
             }
         }
-        if xtype == .exponent { appendExponent(exp, to: &out) }
-        return String(decoding: out, as: UTF8.self)
+        if xtype == .exponent { appendExponent(exp, uppercase: style.uppercase, to: &out) }
+        return true
     }
 
     /// The half-unit of the last digit that `precision` digits after the point keep, which the digits are
@@ -167,11 +198,11 @@ package enum SQLRealFormatting {
         return exp
     }
 
-    /// Appends the exponent `exp` as SQLite's printf writes it: `e`, a sign and at least two digits.
+    /// Appends the exponent `exp` as SQLite's printf writes it: `e` (or `E`), a sign and at least two digits.
     @inline(__always)
-    private static func appendExponent(_ exp: Int, to out: inout [UInt8]) {
+    private static func appendExponent(_ exp: Int, uppercase: Bool, to out: inout [UInt8]) {
         var e = exp
-        out.append(UInt8(ascii: "e"))
+        out.append(uppercase ? UInt8(ascii: "E") : UInt8(ascii: "e"))
         if e < 0 {
             out.append(UInt8(ascii: "-"))
             e = -e

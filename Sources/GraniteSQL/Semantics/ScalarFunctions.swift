@@ -7,7 +7,7 @@ package enum SQLScalarFunctions {
         "length", "lower", "upper", "abs", "round", "coalesce", "ifnull", "nullif", "substr", "substring",
         "instr", "replace", "trim", "ltrim", "rtrim", "typeof", "hex", "quote", "random", "unicode", "char",
         "min", "max", "iif", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
-        "swiftlowercasestring", "swiftuppercasestring", "swiftcapitalizedstring",
+        "swiftlowercasestring", "swiftuppercasestring", "swiftcapitalizedstring", "printf", "format",
     ]
 
     /// Calls the function `name` (case-insensitive) with already-evaluated arguments.
@@ -101,6 +101,7 @@ package enum SQLScalarFunctions {
         case "julianday": return SQLDateTime.julianday(args)
         case "unixepoch": return SQLDateTime.unixepoch(args)
         case "strftime": return SQLDateTime.strftime(args)
+        case "printf", "format": return SQLPrintf.format(args)
         default: throw SQLFunctionError(.noSuchFunction(name))
         }
     }
@@ -176,7 +177,7 @@ package enum SQLScalarFunctions {
         } else if n == 0 {
             r = Double(SQLNumberParsing.truncatingInt(r + (r < 0 ? -0.5 : 0.5)))
         } else {
-            r = SQLNumberParsing.atof(Array(SQLRealFormatting.fixed(r, digits: Int(n)).utf8)).value
+            r = SQLNumberParsing.atof(SQLRealFormatting.fixed(r, digits: Int(n))).value
         }
         return .real(r)
     }
@@ -351,7 +352,7 @@ package enum SQLScalarFunctions {
         case .integer(let i): return .text(String(i))
         case .real(let r):
             let s = SQLRealFormatting.render(r)
-            let back = SQLNumberParsing.atof(Array(s.utf8)).value
+            let back = SQLNumberParsing.atof(s).value
             if back != r { return .text(SQLRealFormatting.exponent20(r)) }
             return .text(s)
         case .text(let s):

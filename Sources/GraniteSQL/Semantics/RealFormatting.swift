@@ -27,12 +27,6 @@ package enum SQLRealFormatting {
         5.0e-01, 5.0e-02, 5.0e-03, 5.0e-04, 5.0e-05, 5.0e-06, 5.0e-07, 5.0e-08, 5.0e-09, 5.0e-10,
     ]
 
-    #if arch(x86_64) || arch(i386)
-        typealias LongDouble = Float80
-    #else
-        typealias LongDouble = Double
-    #endif
-
     private static func digit(_ value: inout LongDouble, _ count: inout Int) -> UInt8 {
         if count <= 0 { return UInt8(ascii: "0") }
         count -= 1

@@ -127,14 +127,6 @@ package enum SQLRealParsing {
 
     // MARK: - Scaling
 
-    #if arch(x86_64) || arch(i386)
-        /// C's `long double` on this platform.
-        typealias LongDouble = Float80
-    #else
-        /// C's `long double` on this platform.
-        typealias LongDouble = Double
-    #endif
-
     /// The double `decimal` stands for, computed as SQLite 3.40 computes it.
     static func value(of decimal: Decimal) -> Double {
         var s = decimal.significand

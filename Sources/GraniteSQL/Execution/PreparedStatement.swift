@@ -37,9 +37,10 @@ public final class PreparedStatement {
     public var columnCount: Int { columnNames.count }
 
     @exclusivity(unchecked) private var arguments = BoundParameters()
-    /// The plans of an INSERT, UPDATE or DELETE, made on its first run. Lazy: a SELECT never needs it, and the
-    /// cache is a large object (several plans held inline) to allocate and initialize for each statement.
-    private lazy var writeCache = WriteCache()
+    /// The plans of an INSERT, UPDATE or DELETE; nil for a SELECT, which never needs them (the cache is a large
+    /// object, several plans held inline, to allocate and initialize for each statement). A constant rather
+    /// than a lazy property, so that each run reads it without an access check or a retain.
+    private let writeCache: WriteCache?
     @exclusivity(unchecked) private var program: SelectProgram?
     @exclusivity(unchecked) private var programVersion = -1
     @exclusivity(unchecked) private var cursor: SelectCursor?
@@ -66,7 +67,10 @@ public final class PreparedStatement {
         self.connection = connection
         functionScope = connection.functionScope
         self.statement = statement
+        let isSelect: Bool
         if case .select = statement.kind { isSelect = true } else { isSelect = false }
+        self.isSelect = isSelect
+        writeCache = isSelect ? nil : WriteCache()
         if let (program, version) = compiled {
             self.program = program
             programVersion = version
@@ -289,7 +293,7 @@ public final class PreparedStatement {
             liveCursor = Unmanaged.passUnretained(cursor)
             return
         }
-        let result = try connection.run(statement, parameters: arguments, cache: writeCache)
+        let result = try connection.run(statement, parameters: arguments, cache: writeCache ?? WriteCache())
         buffered = result.rows
         if !result.columns.isEmpty { columnNames = result.columns }
     }

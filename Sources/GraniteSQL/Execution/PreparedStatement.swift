@@ -22,9 +22,9 @@ public final class PreparedStatement {
     /// The connection the statement belongs to.
     public unowned let connection: SQLConnection
     /// The connection's functions and collations, unretained like the connection (which owns them and outlives
-    /// its statements): each start tests them, and reaching them through `connection` cost a retain and a
-    /// release.
-    private unowned(unsafe) let functionScope: SQLFunctionScope
+    /// its statements): each start tests them, and reaching them through `connection` (or an `unowned(unsafe)`
+    /// reference) cost a retain and a release.
+    private let functionScope: Unmanaged<SQLFunctionScope>
     /// The parsed statement.
     package let statement: Statement
     /// The statement's SQL text.
@@ -65,7 +65,7 @@ public final class PreparedStatement {
     /// text, and the schema version it was compiled for (it is used when the schema has not changed since).
     init(connection: SQLConnection, statement: Statement, compiled: (SelectProgram, Int)? = nil) throws {
         self.connection = connection
-        functionScope = connection.functionScope
+        functionScope = Unmanaged.passUnretained(connection.functionScope)
         self.statement = statement
         let isSelect: Bool
         if case .select = statement.kind { isSelect = true } else { isSelect = false }
@@ -264,8 +264,8 @@ public final class PreparedStatement {
     }
 
     private func start() throws {
-        if functionScope.needsBinding {
-            try functionScope.bindNow { try startRun() }
+        if functionScope._withUnsafeGuaranteedRef({ $0.needsBinding }) {
+            try functionScope.takeUnretainedValue().bindNow { try startRun() }
         } else {
             try startRun()
         }
@@ -293,7 +293,7 @@ public final class PreparedStatement {
             liveCursor = Unmanaged.passUnretained(cursor)
             return
         }
-        let result = try connection.run(statement, parameters: arguments, cache: writeCache ?? WriteCache())
+        let result = try connection.run(statement, parameters: arguments, cache: writeCache)
         buffered = result.rows
         if !result.columns.isEmpty { columnNames = result.columns }
     }

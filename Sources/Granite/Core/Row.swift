@@ -289,8 +289,9 @@ public final class Row {
         throw RowDecodingError.valueMismatch(Value.self, row: self, key: .columnIndex(index), databaseValue: dbValue)
     }
 
-    /// The value at `index` converted to `Value` through its fast path; throws ``RowDecodingError``.
-    @inlinable
+    /// The value at `index` converted to `Value` through its fast path; throws ``RowDecodingError``. Always
+    /// inlined, like ``fastDecode(_:at:)``: `row[0]` costs no call.
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int
     ) throws -> Value {

@@ -197,8 +197,17 @@ public final class Database {
 
     // MARK: Statement events
 
-    /// Called before each execution: refuses writes on read-only access, and traces.
+    /// Called before each execution: refuses writes on read-only access, and traces. Inlined, with one test for
+    /// the common statement (no error to forget, no stop request, no tracing, no refused write).
+    @inline(__always)
     func statementWillExecute(_ statement: Statement) throws {
+        if hasLastError || interruption.isSet || traceHandler != nil || (isReadOnly && !statement.isReadonly) {
+            try prepareUnusualExecution(statement)
+        }
+    }
+
+    /// ``statementWillExecute(_:)`` for a statement that needs more than the common checks.
+    private func prepareUnusualExecution(_ statement: Statement) throws {
         if hasLastError { lastError = nil }
         if interruption.isSet { withdrawInterruptIfIdle() }
         if isReadOnly && !statement.isReadonly {

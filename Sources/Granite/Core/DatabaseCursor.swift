@@ -75,18 +75,32 @@ final class StatementExecution {
 public final class RowCursor: DatabaseCursor {
     private let execution: StatementExecution
     private var row: Row?
-    /// The adapter, resolved against the statement's columns before the first step (so that a bad adapter
-    /// throws from the fetch method, as in GRDB).
-    private let adapter: _ResolvedRowAdapter?
-    /// The reused adapted row, when the cursor has an adapter: its values are reloaded from `row` after each
-    /// step.
-    private var adaptedRow: Row?
+    /// The adapter and its reused row, when the cursor has an adapter. One reference, so that a cursor without
+    /// adapter is as small as it was before adapters existed (one malloc size class smaller).
+    private let adaptation: Adaptation?
+
+    /// A cursor's adapter, resolved against the statement's columns before the first step (so that a bad
+    /// adapter throws from the fetch method, as in GRDB), and the adapted row it reuses.
+    private final class Adaptation {
+        let adapter: _ResolvedRowAdapter
+        /// The reused adapted row, made on the first step: its values are reloaded from the cursor's row after
+        /// each step.
+        var row: Row?
+
+        init(adapter: _ResolvedRowAdapter) {
+            self.adapter = adapter
+        }
+    }
 
     /// The statement the cursor runs.
     public var statement: Statement { execution.statement }
 
     init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
-        self.adapter = try adapter?.resolved(forStatementLayout: statement.layout())
+        if let adapter {
+            adaptation = Adaptation(adapter: try adapter.resolved(forStatementLayout: statement.layout()))
+        } else {
+            adaptation = nil
+        }
         execution = try StatementExecution(statement: statement, arguments: arguments)
     }
 
@@ -101,18 +115,25 @@ public final class RowCursor: DatabaseCursor {
             row?.detach()
             return nil
         }
-        if let adaptedRow {
+        guard let adaptation else {
+            if let row { return row }
+            return makeRow()
+        }
+        if let adaptedRow = adaptation.row {
             adaptedRow.reloadAdaptedValues()
             return adaptedRow
         }
-        if let row { return row }
+        let adaptedRow = Row(adapting: makeRow(), with: adaptation.adapter, statement: statement)
+        adaptation.row = adaptedRow
+        return adaptedRow
+    }
+
+    /// The reused row, made on the first step: it shows the statement's current row.
+    private func makeRow() -> Row {
         let statement = self.statement
         let row = Row(prepared: statement.prepared, layout: statement.layout(), statement: statement)
         self.row = row
-        guard let adapter else { return row }
-        let adaptedRow = Row(adapting: row, with: adapter, statement: statement)
-        self.adaptedRow = adaptedRow
-        return adaptedRow
+        return row
     }
 }
 
@@ -178,6 +199,14 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
         }
         try execution.checkColumn(columnIndex)
         return try value(atColumn: columnIndex)
+    }
+
+    /// The next value of column 0, for loops that checked once that ``columnIndex`` is 0 (no adapter).
+    @inlinable
+    func nextFromLeftmostColumn() throws -> Value? {
+        guard try execution.advance() else { return nil }
+        try execution.checkLeftmostColumn()
+        return try value(atColumn: 0)
     }
 
     @inlinable @inline(__always)

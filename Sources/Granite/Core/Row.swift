@@ -5,12 +5,13 @@ import GraniteStorage
 /// The column names of rows from one statement, shared by those rows, with a case-insensitive lookup.
 final class RowLayout: @unchecked Sendable {
     let names: [String]
-    /// Whether the rows come from a statement (rather than from values built in memory): a ``Record``
-    /// remembers the values of fetched rows only.
-    let isFetched: Bool
     // Built on first lookup; a layout is used by one thread at a time (the one its statement runs on) or is
     // immutable after building (copies made for errors build it before sharing).
     private var lookup: [String: Int]?
+    /// Whether the rows come from a statement (rather than from values built in memory): a ``Record``
+    /// remembers the values of fetched rows only. Declared last: placed before `lookup` it took a padded
+    /// word, and each statement's layout moved up a malloc size class.
+    let isFetched: Bool
 
     init(names: [String], isFetched: Bool = false) {
         self.names = names
@@ -288,8 +289,9 @@ public final class Row {
         throw RowDecodingError.valueMismatch(Value.self, row: self, key: .columnIndex(index), databaseValue: dbValue)
     }
 
-    /// The value at `index` converted to `Value` through its fast path; throws ``RowDecodingError``.
-    @inlinable
+    /// The value at `index` converted to `Value` through its fast path; throws ``RowDecodingError``. Always
+    /// inlined, like ``fastDecode(_:at:)``: `row[0]` costs no call.
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int
     ) throws -> Value {
@@ -299,7 +301,10 @@ public final class Row {
 
     /// Decodes the value at `index`: through SQLite's column conversions while the row is a cursor's current
     /// row (as GRDB does on statement rows), through `fromDatabaseValue` on copied rows.
-    @inlinable
+    ///
+    /// Always inlined: the specializations for `Int?` and `Int64?` are the same machine code, and once the
+    /// compiler merged them each call went through a thunk into a body that takes the type as a parameter.
+    @inlinable @inline(__always)
     func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, at index: Int)
         throws -> Value
     {

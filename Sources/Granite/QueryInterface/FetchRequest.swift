@@ -31,12 +31,35 @@ public struct PreparedRequest {
     /// The prepared statement, with its arguments bound.
     public var statement: Statement
 
+    /// The adapter behind ``adapter``, boxed: an existential stored inline would make every request five words
+    /// longer, and each fetch would copy and destroy it through outlined value witnesses even when it is nil.
+    /// Boxed, the request is two references and an adapter-free fetch never touches an existential.
+    var adapterBox: RowAdapterBox?
+
     /// Adapts the fetched rows (see ``RowAdapter``); nil fetches them as they are.
-    public var adapter: (any RowAdapter)?
+    public var adapter: (any RowAdapter)? {
+        get { adapterBox?.adapter }
+        set { adapterBox = newValue.map(RowAdapterBox.init) }
+    }
 
     /// A prepared request for `statement`, whose rows `adapter` adapts.
-    public init(statement: Statement, adapter: (any RowAdapter)? = nil) {
+    public init(statement: Statement, adapter: (any RowAdapter)?) {
         self.statement = statement
+        adapterBox = adapter.map(RowAdapterBox.init)
+    }
+
+    /// A prepared request for `statement`, whose rows are fetched as they are.
+    public init(statement: Statement) {
+        self.statement = statement
+        adapterBox = nil
+    }
+}
+
+/// A row adapter held by reference (see ``PreparedRequest/adapterBox``).
+final class RowAdapterBox: Sendable {
+    let adapter: any RowAdapter
+
+    init(_ adapter: any RowAdapter) {
         self.adapter = adapter
     }
 }

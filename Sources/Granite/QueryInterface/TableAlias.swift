@@ -149,9 +149,17 @@ extension TableAlias where RowDecoder: TableRecord {
 }
 
 /// The alias that qualifies columns while SQL is generated, and the name it goes by.
-struct SQLQualifier {
+///
+/// A class, so that ``SQLGenerationContext`` holds it in one word: inline, its three words made every
+/// request's context a malloc size class larger, though almost no request has an alias.
+final class SQLQualifier {
     let name: String
     let alias: TableAliasBase
+
+    init(name: String, alias: TableAliasBase) {
+        self.name = name
+        self.alias = alias
+    }
 }
 
 extension SQLGenerationContext {

@@ -36,13 +36,30 @@ extension TableRequest where Self: FilteredRequest & TypedRequest {
     /// Filters by primary key: `filter(key: 1)` is `WHERE "id" = 1`. A NULL key matches nothing.
     public func filter(key: some DatabaseValueConvertible) -> Self {
         if key.databaseValue.isNull { return none() }
-        return filter(keys: [key])
+        return filter(singleKey: key)
+    }
+
+    /// `filter(keys: [key])` without the array for the usual key types: an array of a generic element type
+    /// has its metadata looked up at run time on each call, and lookups by id are hot paths.
+    func filter<Key: DatabaseValueConvertible>(singleKey key: Key) -> Self {
+        if Self.mayUseEncodingStrategy(Key.self) { return filter(keys: [key]) }
+        let values = [key.databaseValue]
+        return filter(encodedPrimaryKeys: 1) { _ in values }
+    }
+
+    /// Whether keys of type `Key` go through the record's encoding strategies (Data, Date, UUID): a test of
+    /// metadata pointers, cheaper than the dynamic cast to ``EncodableRecord`` it spares other key types.
+    private static func mayUseEncodingStrategy<Key>(_: Key.Type) -> Bool {
+        Key.self == Data.self || Key.self == Data?.self || Key.self == Date.self || Key.self == Date?.self
+            || Key.self == UUID.self || Key.self == UUID?.self
     }
 
     /// Filters by primary keys: `WHERE "id" IN (1, 2, 3)`. Data, Date and UUID keys of an
     /// ``EncodableRecord`` are encoded through the record's strategies for the primary key column.
     public func filter<Keys: Collection>(keys: Keys) -> Self where Keys.Element: DatabaseValueConvertible {
-        if let recordType = (RowDecoder.self as? any EncodableRecord.Type).map({ EncodableRecordType(type: $0) }) {
+        if Self.mayUseEncodingStrategy(Keys.Element.self),
+            let recordType = (RowDecoder.self as? any EncodableRecord.Type).map({ EncodableRecordType(type: $0) })
+        {
             if Keys.Element.self == Data.self || Keys.Element.self == Data?.self {
                 let datas = keys.compactMap { $0 as? Data }
                 return filter(encodedPrimaryKeys: datas.count) { column in
@@ -219,7 +236,8 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     /// Deletes the row with this id; returns whether a row was deleted.
     @discardableResult
     public static func deleteOne(_ db: Database, id: ID) throws -> Bool {
-        try deleteAll(db, ids: [id]) > 0
+        // deleteAll(db, ids: [id]) without the array of the generic id type (see filter(singleKey:)).
+        try all().filter(singleKey: id).deleteAll(db) > 0
     }
 
     /// Deletes the row with this id (same as ``deleteOne(_:id:)``): `try Place.delete(db, id: 1)`.

@@ -21,6 +21,10 @@ import GraniteStorage
 public final class PreparedStatement {
     /// The connection the statement belongs to.
     public unowned let connection: SQLConnection
+    /// The connection's functions and collations, unretained like the connection (which owns them and outlives
+    /// its statements): each start tests them, and reaching them through `connection` (or an `unowned(unsafe)`
+    /// reference) cost a retain and a release.
+    private let functionScope: Unmanaged<SQLFunctionScope>
     /// The parsed statement.
     package let statement: Statement
     /// The statement's SQL text.
@@ -33,7 +37,10 @@ public final class PreparedStatement {
     public var columnCount: Int { columnNames.count }
 
     @exclusivity(unchecked) private var arguments = BoundParameters()
-    private let writeCache = WriteCache()
+    /// The plans of an INSERT, UPDATE or DELETE; nil for a SELECT, which never needs them (the cache is a large
+    /// object, several plans held inline, to allocate and initialize for each statement). A constant rather
+    /// than a lazy property, so that each run reads it without an access check or a retain.
+    private let writeCache: WriteCache?
     @exclusivity(unchecked) private var program: SelectProgram?
     @exclusivity(unchecked) private var programVersion = -1
     @exclusivity(unchecked) private var cursor: SelectCursor?
@@ -58,8 +65,12 @@ public final class PreparedStatement {
     /// text, and the schema version it was compiled for (it is used when the schema has not changed since).
     init(connection: SQLConnection, statement: Statement, compiled: (SelectProgram, Int)? = nil) throws {
         self.connection = connection
+        functionScope = Unmanaged.passUnretained(connection.functionScope)
         self.statement = statement
+        let isSelect: Bool
         if case .select = statement.kind { isSelect = true } else { isSelect = false }
+        self.isSelect = isSelect
+        writeCache = isSelect ? nil : WriteCache()
         if let (program, version) = compiled {
             self.program = program
             programVersion = version
@@ -254,19 +265,19 @@ public final class PreparedStatement {
     }
 
     private func start() throws {
-        let connection = self.connection
-        let scope = connection.functionScope
-        if scope.needsBinding {
-            try scope.bindNow { try startRun(connection) }
+        if functionScope._withUnsafeGuaranteedRef({ $0.needsBinding }) {
+            try functionScope.takeUnretainedValue().bindNow { try startRun() }
         } else {
-            try startRun(connection)
+            try startRun()
         }
     }
 
-    private func startRun(_ connection: SQLConnection) throws {
+    /// Starts an execution, with the connection's functions and collations bound.
+    private func startRun() throws {
         if !buffered.isEmpty { buffered = [] }
         bufferPosition = 0
         if isSelect {
+            let connection = self.connection
             try connection.acquireStatementRead()
             holdsRead = true
             let program = try currentSelectProgram(connection)

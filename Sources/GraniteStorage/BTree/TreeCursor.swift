@@ -10,6 +10,9 @@ public final class TreeCursor {
     /// The tree's pager, held here because every move reads it several times and `tree` only reaches it
     /// through its context.
     private let pager: Pager
+    /// The pager's stop requests, unretained (``pager`` keeps them alive): reading them through `pager` (or an
+    /// `unowned(unsafe)` reference) cost a retain and a release per check.
+    private let interruption: Unmanaged<InterruptFlag>
     private let path = TreePath()
     /// Whether the cursor is on an entry.
     @exclusivity(unchecked) public private(set) var isValid = false
@@ -26,6 +29,13 @@ public final class TreeCursor {
     init(tree: BTree) {
         self.tree = tree
         self.pager = tree.pager
+        interruption = Unmanaged.passUnretained(tree.pager.interruption)
+    }
+
+    /// Throws ``StorageError/interrupted`` when a stop was requested.
+    @inline(__always)
+    private func checkInterruption() throws {
+        try interruption._withUnsafeGuaranteedRef { try $0.check() }
     }
 
     /// The rowid of the current entry (table trees).
@@ -40,7 +50,7 @@ public final class TreeCursor {
     @discardableResult
     public func first() throws -> Bool {
         try pager.prepareForRead()
-        try pager.interruption.check()
+        try checkInterruption()
         try pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: false)
@@ -51,7 +61,7 @@ public final class TreeCursor {
     @discardableResult
     public func last() throws -> Bool {
         try pager.prepareForRead()
-        try pager.interruption.check()
+        try checkInterruption()
         try pager.safePoint()
         path.reset()
         try descendToEdge(from: tree.root, rightmost: true)
@@ -109,7 +119,7 @@ public final class TreeCursor {
             }
         }
         // Leaving the leaf: the place where a long scan notices a stop request.
-        try pager.interruption.check()
+        try checkInterruption()
         try pager.safePoint()
         if generation != tree.context.generation {
             // The tree changed: find our place again from the saved key.
@@ -125,7 +135,9 @@ public final class TreeCursor {
     public func previous() throws -> Bool {
         guard isValid else { return false }
         try pager.prepareForRead()
-        try pager.interruption.check()
+        // Leaving the leaf (or finding our place again): where a long backward scan notices a stop request, as
+        // a forward one does in next().
+        if path.indices[path.count - 1] <= 0 || generation != tree.context.generation { try checkInterruption() }
         try pager.safePoint()
         if generation != tree.context.generation {
             _ = try reseek()
@@ -190,7 +202,7 @@ public final class TreeCursor {
 
     private func seek(_ key: SearchKey) throws -> Bool {
         try pager.prepareForRead()
-        try pager.interruption.check()
+        try checkInterruption()
         try pager.safePoint()
         let (leaf, index, found) = try tree.descend(key, path)
         // On the leaf the search stopped in (the common case) the entry is loaded straight from it.

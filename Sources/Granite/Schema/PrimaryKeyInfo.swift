@@ -10,10 +10,12 @@ public struct PrimaryKeyInfo: Sendable {
         case hiddenRowID
         case rowID(ColumnInfo)
         case regular([ColumnInfo])
+        /// The columns the schema source names as a view's key: like `regular`, but the view has no rowid.
+        case view([ColumnInfo])
     }
 
+    // One enum, no other stored property: the struct stays one payload wide, and copying it stays inline.
     private let kind: Kind
-    private var isView = false
 
     /// The hidden `rowid` of a table that declares no primary key.
     static let hiddenRowID = PrimaryKeyInfo(kind: .hiddenRowID)
@@ -33,7 +35,7 @@ public struct PrimaryKeyInfo: Sendable {
         switch kind {
         case .hiddenRowID: return [Column.rowID.name]
         case .rowID(let column): return [column.name]
-        case .regular(let columns): return columns.map(\.name)
+        case .regular(let columns), .view(let columns): return columns.map(\.name)
         }
     }
 
@@ -45,27 +47,30 @@ public struct PrimaryKeyInfo: Sendable {
 
     /// The columns the ``Database/schemaSource`` names as the primary key of a view (which has no rowid).
     static func view(_ columns: [ColumnInfo]) -> PrimaryKeyInfo {
-        var key = PrimaryKeyInfo(kind: .regular(columns))
-        key.isView = true
-        return key
+        PrimaryKeyInfo(kind: .view(columns))
     }
 
     /// Whether the primary key is the rowid, hidden or not.
     public var isRowID: Bool {
-        if case .regular = kind { return false }
-        return true
+        switch kind {
+        case .hiddenRowID, .rowID: return true
+        case .regular, .view: return false
+        }
     }
 
     /// Whether the table has a rowid: true for every table (Granite has no WITHOUT ROWID tables), false for a
     /// view.
-    var tableHasRowID: Bool { !isView }
+    var tableHasRowID: Bool {
+        if case .view = kind { return false }
+        return true
+    }
 
     /// The columns, or nil for the hidden rowid.
     var columnInfos: [ColumnInfo]? {
         switch kind {
         case .hiddenRowID: return nil
         case .rowID(let column): return [column]
-        case .regular(let columns): return columns
+        case .regular(let columns), .view(let columns): return columns
         }
     }
 }

@@ -68,10 +68,17 @@ package struct SchemaCatalog: Sendable {
     ///
     /// `sqlite_sequence` names Granite's `granite_sequence`, as scripts written for SQLite (the output of
     /// `sqlite3 .dump` among them) read and write it under that name.
+    @inline(__always)
     package func table(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
         if let table = tablesByKey[key] { return table }
-        return key == "sqlite_sequence" ? tablesByKey[WriteSession.sequenceTable] : nil
+        return aliasedTable(key)
+    }
+
+    /// The table a reserved SQLite name stands for (`sqlite_sequence`), if any.
+    @inline(never)
+    private func aliasedTable(_ key: String) -> TableDefinition? {
+        key == "sqlite_sequence" ? tablesByKey[WriteSession.sequenceTable] : nil
     }
 
     /// The index named `name` (ASCII case-insensitive), if any.

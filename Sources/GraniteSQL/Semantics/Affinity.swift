@@ -60,7 +60,24 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value as stored in a column of this affinity.
+    ///
+    /// Inlined for the values the affinity leaves as they are (the common case of every written column); the
+    /// conversions are out of line.
+    @inline(__always)
     package func apply(to value: Value) -> Value {
+        switch (self, value) {
+        case (.blob, _), (_, .null), (_, .blob), (.text, .text), (.integer, .integer), (.numeric, .integer):
+            return value
+        case (.real, .real(let r)) where r != 0:
+            return value
+        default:
+            return converted(value)
+        }
+    }
+
+    /// The value converted as a column of this affinity stores it.
+    @inline(never)
+    private func converted(_ value: Value) -> Value {
         switch self {
         case .blob:
             return value

@@ -81,21 +81,6 @@ final class DropColumnDifferentialTests: XCTestCase {
         }
     }
 
-    /// What a statement did on each side: nil, or the error text.
-    private func sqliteOutcome(_ oracle: Oracle, _ sql: String) -> String? {
-        guard sqlite3_exec(oracle.db, sql, nil, nil, nil) != SQLITE_OK else { return nil }
-        return String(cString: sqlite3_errmsg(oracle.db))
-    }
-
-    private func graniteOutcome(_ db: SQLConnection, _ sql: String) -> String? {
-        do {
-            try db.execute(sql)
-            return nil
-        } catch {
-            return graniteMessage(error)
-        }
-    }
-
     /// The queries compared after the drop, and after writes made with the new layout.
     private static let probes = [
         "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite%' AND name NOT LIKE 'granite%'"

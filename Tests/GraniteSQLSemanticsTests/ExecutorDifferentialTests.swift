@@ -52,6 +52,22 @@ extension StatementOutcome {
     }
 }
 
+/// What running `sql` on SQLite did: nil, or its error message.
+func sqliteOutcome(_ oracle: Oracle, _ sql: String) -> String? {
+    guard sqlite3_exec(oracle.db, sql, nil, nil, nil) != SQLITE_OK else { return nil }
+    return String(cString: sqlite3_errmsg(oracle.db))
+}
+
+/// What running `sql` on Granite did: nil, or its error message.
+func graniteOutcome(_ db: SQLConnection, _ sql: String) -> String? {
+    do {
+        try db.execute(sql)
+        return nil
+    } catch {
+        return graniteMessage(error)
+    }
+}
+
 func graniteMessage(_ error: any Error) -> String {
     if let e = error as? SQLExecutionError { return e.message }
     if let e = error as? SQLEvaluationError { return e.message }

@@ -73,20 +73,6 @@ final class GeneratedColumnDifferentialTests: XCTestCase {
         }
     }
 
-    private func sqliteOutcome(_ oracle: Oracle, _ sql: String) -> String? {
-        guard sqlite3_exec(oracle.db, sql, nil, nil, nil) != SQLITE_OK else { return nil }
-        return String(cString: sqlite3_errmsg(oracle.db))
-    }
-
-    private func graniteOutcome(_ db: SQLConnection, _ sql: String) -> String? {
-        do {
-            try db.execute(sql)
-            return nil
-        } catch {
-            return graniteMessage(error)
-        }
-    }
-
     func testRandomGeneratedColumnsMatchSQLite() throws {
         let seed = testSeed()
         var generator = Generator(src: ValueSource(seed: seed))

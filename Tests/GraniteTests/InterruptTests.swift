@@ -50,6 +50,40 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }, 2000)
     }
 
+    /// Queries whose rows never come from a table's tree: a join of in-memory levels (common tables, FROM
+    /// subqueries, compounds, VALUES) and a recursive common table without an end. Each would run for hours or
+    /// forever, and none reads a page where a tree cursor would see the request.
+    func testQueriesOverRowsHeldInMemoryAreInterrupted() throws {
+        let ten = "VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10)"
+        let endlessQueries = [
+            "WITH a(x) AS (\(ten)) SELECT count(*) FROM a, a b, a c, a d, a e, a f, a g, a h, a i, a j",
+            "WITH a(x) AS MATERIALIZED (\(ten)) SELECT count(*) FROM a, a b, a c, a d, a e, a f, a g, a h, a i, a j",
+            "SELECT count(*) FROM (\(ten)) a, (\(ten)) b, (\(ten)) c, (\(ten)) d, (\(ten)) e, (\(ten)) f, "
+                + "(\(ten)) g, (\(ten)) h, (\(ten)) i, (\(ten)) j",
+            "SELECT count(*) FROM (SELECT 1 UNION ALL SELECT 2) a, (SELECT 1 UNION ALL SELECT 2) b, "
+                + "(SELECT 1 UNION ALL SELECT 2) c, (SELECT 1 UNION ALL SELECT 2) d, (SELECT 1 UNION ALL SELECT 2) e, "
+                + "(SELECT 1 UNION ALL SELECT 2) f, (SELECT 1 UNION ALL SELECT 2) g, (SELECT 1 UNION ALL SELECT 2) h, "
+                + "(SELECT 1 UNION ALL SELECT 2) i, (SELECT 1 UNION ALL SELECT 2) j, (SELECT 1 UNION ALL SELECT 2) k, "
+                + "(SELECT 1 UNION ALL SELECT 2) l, (SELECT 1 UNION ALL SELECT 2) m, (SELECT 1 UNION ALL SELECT 2) n, "
+                + "(SELECT 1 UNION ALL SELECT 2) o, (SELECT 1 UNION ALL SELECT 2) p, (SELECT 1 UNION ALL SELECT 2) q, "
+                + "(SELECT 1 UNION ALL SELECT 2) r, (SELECT 1 UNION ALL SELECT 2) s, (SELECT 1 UNION ALL SELECT 2) t, "
+                + "(SELECT 1 UNION ALL SELECT 2) u, (SELECT 1 UNION ALL SELECT 2) v, (SELECT 1 UNION ALL SELECT 2) w, "
+                + "(SELECT 1 UNION ALL SELECT 2) x, (SELECT 1 UNION ALL SELECT 2) y, (SELECT 1 UNION ALL SELECT 2) z, "
+                + "(SELECT 1 UNION ALL SELECT 2) a1, (SELECT 1 UNION ALL SELECT 2) a2, (SELECT 1 UNION ALL SELECT 2) a3, "
+                + "(SELECT 1 UNION ALL SELECT 2) a4, (SELECT 1 UNION ALL SELECT 2) a5, (SELECT 1 UNION ALL SELECT 2) a6, "
+                + "(SELECT 1 UNION ALL SELECT 2) a7, (SELECT 1 UNION ALL SELECT 2) a8",
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+        ]
+        let dbQueue = try DatabaseQueue()
+        for query in endlessQueries {
+            let interrupter = RepeatedInterrupter { dbQueue.interrupt() }
+            defer { interrupter.stop() }
+            XCTAssertThrowsError(try dbQueue.read { db in try Int.fetchOne(db, sql: query) }, query) {
+                assertInterrupted($0)
+            }
+        }
+    }
+
     func testInterruptWhileIdleDoesNothing() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in try fill(db) }

@@ -31,16 +31,26 @@ extension SQLConnection {
     }
 
     /// Parses `sql` and runs its first ``FuzzLimits/statements`` statements one by one, as
-    /// ``runForFuzzing(_:)-(Result<PreparedStatement,any Error>)`` does; returns the last one's rows.
+    /// ``runForFuzzing(_:)-(Result<PreparedStatement,any Error>)`` does, under ``FuzzWatchdog``: once the input has
+    /// used up its time budget, the running statement is interrupted and no further one starts. Returns the last
+    /// statement's rows.
     @discardableResult
     public func runForFuzzing(_ sql: String) -> [[Value]]? {
         var last: [[Value]]?
         var run = 0
+        let watchdog = FuzzWatchdog.shared
+        watchdog.begin(engine.interruption)
+        defer {
+            // After `end()` the watchdog sets the flag no more; a request it made must not stop the caller's
+            // integrity check.
+            watchdog.end()
+            engine.interruption.clear()
+        }
         do {
             try forEachStatement(in: sql) { prepared in
                 last = runForFuzzing(prepared)
                 run += 1
-                return run < FuzzLimits.statements
+                return run < FuzzLimits.statements && !watchdog.isOverdue
             }
         } catch {
             return nil

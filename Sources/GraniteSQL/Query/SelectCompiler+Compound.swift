@@ -52,10 +52,12 @@ extension SelectCompiler {
             source: source, kind: .compound(compound), matchConditions: [], filters: [], isLeft: false)
         var plan = Self.compoundPlan(select, terms)
         if let bounds { plan.insert(contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: 1), at: 0) }
-        return SelectProgram(
+        let program = SelectProgram(
             columnNames: names, scope: scope, levels: [level], preconditions: [], outputs: outputs,
             isAggregate: false, groupBy: [], aggregates: [], having: nil, distinct: false, ordering: [],
             bounds: bounds, subqueries: [], plan: plan)
+        watchInterruptions(program)
+        return program
     }
 
     // MARK: Terms

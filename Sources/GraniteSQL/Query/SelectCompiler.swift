@@ -108,11 +108,23 @@ struct SelectCompiler {
         if core.distinct { joins.plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }
         if !joins.ordering.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR ORDER BY")) }
 
-        return SelectProgram(
+        let program = SelectProgram(
             columnNames: results.names, scope: scope, levels: joins.levels, preconditions: joins.preconditions,
             outputs: results.outputs, isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates,
             having: having, distinct: core.distinct, ordering: joins.ordering, bounds: bounds, subqueries: subqueries,
             plan: joins.plan)
+        watchInterruptions(program)
+        return program
+    }
+
+    /// Gives `program` the connection's stop requests when one of its levels holds its rows in memory (see
+    /// ``SelectProgram/interruption``).
+    func watchInterruptions(_ program: SelectProgram) {
+        let holdsRowsInMemory = program.levels.contains { level in
+            if case .table = level.kind { return false }
+            return true
+        }
+        if holdsRowsInMemory { program.interruption = connection.engine.interruption }
     }
 
     // MARK: Result columns and terms

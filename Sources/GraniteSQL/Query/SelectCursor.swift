@@ -334,6 +334,7 @@ final class SelectCursor {
             return
         }
         fromPositions[k] = 0
+        if let interruption = program.interruption, interruption.isSet { throw StorageError.interrupted }
         let sub: SelectProgram
         switch program.levels[k].kind {
         case .subquery(let program): sub = program

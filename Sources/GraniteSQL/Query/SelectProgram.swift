@@ -85,6 +85,11 @@ final class SelectProgram {
     let subqueries: [Subquery]
     /// The `EXPLAIN QUERY PLAN` lines, with their depth.
     let plan: [(depth: Int, detail: String)]
+    /// The connection's stop requests, checked whenever a level whose rows are held in memory (a `FROM`
+    /// subquery, view, compound or common table) starts over: tree cursors check the flag themselves, but a join
+    /// of in-memory levels only could otherwise run unbounded work that `interrupt()` cannot stop. Nil for the
+    /// programs that have no such level.
+    var interruption: InterruptFlag?
 
     init(
         columnNames: [String], scope: QueryScope, levels: [Level], preconditions: [CompiledExpression],

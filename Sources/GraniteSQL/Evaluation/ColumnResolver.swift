@@ -24,6 +24,31 @@ package enum SubqueryKind: Sendable, Equatable {
     case exists
     /// `x IN (SELECT …)`.
     case inSelect
+    /// A subquery as a row value of `width` elements (`(a, b) = (SELECT x, y …)`): its first row, or NULLs.
+    case row(width: Int)
+    /// `(a, b) IN (SELECT x, y …)`: every row, of `width` columns.
+    case inRows(width: Int)
+
+    /// Whether the subquery's every row is read (else only its first).
+    var readsEveryRow: Bool {
+        switch self {
+        case .inSelect, .inRows: return true
+        case .scalar, .exists, .row: return false
+        }
+    }
+
+    /// Checks that a subquery of this kind may return `count` columns; throws SQLite's message when not.
+    func checkWidth(_ count: Int) throws(SQLExecutionError) {
+        switch self {
+        case .exists: return
+        case .scalar, .inSelect:
+            if count != 1 { throw SQLExecutionError("sub-select returns \(count) columns - expected 1") }
+        case .row(let width):
+            if count != width { throw SQLExecutionError("row value misused") }
+        case .inRows(let width):
+            if count != width { throw SQLExecutionError("sub-select returns \(count) columns - expected \(width)") }
+        }
+    }
 }
 
 /// Maps names in an expression to row slots while it is compiled.
@@ -37,9 +62,12 @@ package protocol ColumnResolver {
     /// Registers a subquery, returning the id passed to ``SubqueryProvider`` at run time. The default throws
     /// `subqueries are not supported here`.
     func registerSubquery(_ select: SelectStatement, kind: SubqueryKind) throws -> SubqueryID
-    /// The affinity and collation of a subquery's first result column (`sqlite3ExprAffinity` of a `TK_SELECT`),
-    /// with whether the collation is an explicit `COLLATE`. The default knows none.
-    func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn
+    /// The affinity and collation of a subquery's result column `index` (`sqlite3ExprAffinity` of a `TK_SELECT`,
+    /// or of a row value's element), with whether the collation is an explicit `COLLATE`. The default knows none.
+    func subqueryColumn(_ select: SelectStatement, at index: Int) -> SubqueryColumn
+    /// How many columns a subquery returns, when that is known before it is compiled: more than one makes it a
+    /// row value. The default knows none.
+    func subqueryWidth(_ select: SelectStatement) -> Int?
 }
 
 /// What a subquery's first result column carries into comparisons.
@@ -64,7 +92,9 @@ extension ColumnResolver {
         throw SQLEvaluationError("subqueries are not supported here")
     }
 
-    package func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn { SubqueryColumn() }
+    package func subqueryColumn(_ select: SelectStatement, at index: Int) -> SubqueryColumn { SubqueryColumn() }
+
+    package func subqueryWidth(_ select: SelectStatement) -> Int? { nil }
 }
 
 /// A resolver with no columns: every column reference is an error (`SELECT <expr>` without `FROM`).

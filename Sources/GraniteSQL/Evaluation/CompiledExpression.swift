@@ -19,8 +19,12 @@ indirect enum EvalNode: Sendable {
     case and(EvalNode, EvalNode)
     case or(EvalNode, EvalNode)
     case compare(SQLComparisonOperator, EvalNode, EvalNode, ComparisonRule)
-    /// A comparison of two row values, pair by pair (see ``compareRows(_:_:_:)``).
-    case rowCompare(SQLComparisonOperator, [(EvalNode, EvalNode, ComparisonRule)])
+    /// A comparison of two row values, pair by pair, each pair by its rule (see
+    /// ``compareRows(_:_:_:_:_:)``).
+    case rowCompare(SQLComparisonOperator, RowOperand, RowOperand, [ComparisonRule])
+    /// `(a, b) [NOT] IN (SELECT x, y …)`, each column as its ``RowMembershipColumn`` says (see
+    /// ``rowMembership(_:_:_:_:)``).
+    case inRows(RowOperand, SubqueryID, [RowMembershipColumn], negated: Bool)
     /// `x IS [NOT] TRUE|FALSE` (`TK_TRUTH`): `x`'s truth value (NULL counts as neither) against `value`.
     case truth(EvalNode, value: Bool, negated: Bool)
     case arithmetic(SQLArithmeticOperator, EvalNode, EvalNode)
@@ -84,8 +88,12 @@ indirect enum EvalNode: Sendable {
             let a = try l.evaluate(&c)
             let b = try r.evaluate(&c)
             return Self.boolean(Self.compare(op, a, b, rule))
-        case .rowCompare(let op, let pairs):
-            return Self.boolean(try Self.compareRows(op, pairs, &c))
+        case .rowCompare(let op, let left, let right, let rules):
+            return Self.boolean(try Self.compareRows(op, left, right, rules, &c))
+        case .inRows(let operand, let id, let columns, let negated):
+            let left = try operand.values(count: columns.count, &c)
+            guard let provider = c.subqueries else { throw SQLEvaluationError("subqueries are not supported here") }
+            return Self.rowMembership(left, try provider.rows(id, context: &c), columns, negated)
         case .truth(let x, let value, let negated):
             let t = try x.evaluate(&c).sqlTruth
             let r = t == value

@@ -10,7 +10,7 @@ extension EvalNode {
         case .column(let slot):
             slots.insert(slot)
             return true
-        case .aggregate, .scalarSubquery, .exists, .inSubquery:
+        case .aggregate, .scalarSubquery, .exists, .inSubquery, .inRows:
             return false
         case .not(let x), .negate(let x), .bitwiseNot(let x), .truth(let x, _, _), .isNull(let x, _),
             .cast(let x, _), .condition(let x):
@@ -23,8 +23,12 @@ extension EvalNode {
         case .like(let a, let b, let c, _, _):
             return a.collectSlots(into: &slots) && b.collectSlots(into: &slots)
                 && (c?.collectSlots(into: &slots) ?? true)
-        case .rowCompare(_, let pairs):
-            return pairs.allSatisfy { $0.0.collectSlots(into: &slots) && $0.1.collectSlots(into: &slots) }
+        case .rowCompare(_, let left, let right, _):
+            for side in [left, right] {
+                guard case .elements(let nodes) = side else { return false }
+                guard nodes.allSatisfy({ $0.collectSlots(into: &slots) }) else { return false }
+            }
+            return true
         case .inList(let x, let list, _, _, _, _):
             return x.collectSlots(into: &slots) && list.allSatisfy { $0.collectSlots(into: &slots) }
         case .function(_, let arguments), .minMax(_, _, let arguments), .coalesce(let arguments),

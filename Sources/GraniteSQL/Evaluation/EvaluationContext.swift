@@ -16,6 +16,10 @@ package protocol SubqueryProvider: AnyObject {
     func exists(_ id: SubqueryID, context: inout EvaluationContext) throws -> Bool
     /// The values of the (single) column of every row of an `IN (SELECT …)` subquery.
     func values(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value]
+    /// The first row of a subquery used as a row value (``SubqueryKind/row(width:)``), or its width in NULLs.
+    func row(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value]
+    /// Every row of a `(a, b) IN (SELECT …)` subquery (``SubqueryKind/inRows(width:)``).
+    func rows(_ id: SubqueryID, context: inout EvaluationContext) throws -> [[Value]]
 }
 
 /// Everything an expression reads while it is evaluated: the current row's slots and the bound parameters.

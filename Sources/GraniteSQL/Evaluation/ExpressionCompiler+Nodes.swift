@@ -11,6 +11,7 @@ extension ExpressionCompiler.Session {
             let otherwise = try c.elseResult.map { try lazy($0) }
             if let o = otherwise { children.append(o) }
             if let base = c.base {
+                if isRowValue(base) { return try rowCase(c, base: base) }
                 let b = try operand(base)
                 children.append(b)
                 var branches: [(EvalNode, EvalNode, ComparisonRule)] = []
@@ -40,7 +41,7 @@ extension ExpressionCompiler.Session {
         mutating func betweenNode(
             _ e: SQLExpression, _ x: SQLExpression, _ lo: SQLExpression, _ hi: SQLExpression, negated: Bool, jump: Bool
         ) throws -> EvalNode {
-            if Self.isRow(x) { return try rowBetween(x, lo, hi, negated: negated) }
+            if isRowValue(x) { return try rowBetween(x, lo, hi, negated: negated) }
             // SQLite's NOT BETWEEN is NOT(BETWEEN): the BETWEEN is an operand and may be factored (see
             // ``operand(_:)``), which switches factoring off inside it.
             let factored = negated && !jump && factoring && isRuntimeConstant(e)
@@ -59,9 +60,15 @@ extension ExpressionCompiler.Session {
         /// `x [NOT] IN (list)`.
         mutating func inListNode(_ x: SQLExpression, _ list: [SQLExpression], negated: Bool) throws -> EvalNode {
             if list.isEmpty { return .constant(.integer(negated ? 1 : 0)) }
-            if list.count == 1, isParseConstant(list[0]), !Self.isRow(x) {
+            if case .row = x.kind { return try rowInList(x, list, negated: negated) }
+            if list.count == 1, isParseConstant(list[0]) {
                 // The parser rewrites `x IN (c)` to `x = +c`: the unary plus drops c's affinity.
                 return try binary(negated ? .notEqual : .equal, x, SQLExpression(.unary(.plus, list[0])))
+            }
+            // A subquery of several columns stays a scalar operand here (only a parenthesized row turns the list
+            // into VALUES), which SQLite's name resolution refuses before any item is looked at.
+            if isRowValue(x), let width = rowWidth(x) {
+                throw SQLExecutionError("sub-select returns \(width) columns - expected 1")
             }
             let lhs = try operand(x)
             let eager = list.count > 2 && list.allSatisfy(isRuntimeConstant)
@@ -85,11 +92,12 @@ extension ExpressionCompiler.Session {
 
         /// `x [NOT] IN (SELECT …)`, with the affinity and collation SQLite compares under.
         mutating func inSelectNode(_ x: SQLExpression, _ select: SelectStatement, negated: Bool) throws -> EvalNode {
+            if isRowValue(x) { return try rowInSelect(x, select, negated: negated) }
             let lhs = try operand(x)
             let id = try resolver.registerSubquery(select, kind: .inSelect)
             // exprINAffinity: both sides' affinities combine like a comparison's; the collation is the left
             // operand's unless only the right one has an explicit COLLATE (sqlite3BinaryCompareCollSeq).
-            let right = resolver.subqueryColumn(select)
+            let right = resolver.subqueryColumn(select, at: 0)
             let left = try affinity(x)
             var combined = left ?? right.affinity
             if let l = left, let r = right.affinity { combined = l.isNumeric || r.isNumeric ? .numeric : .blob }

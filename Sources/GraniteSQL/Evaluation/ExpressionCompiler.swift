@@ -14,7 +14,8 @@ import GraniteStorage
 ///
 /// Aggregate calls compile to a read of the slot returned by ``ColumnResolver/resolveAggregate(_:)``; subqueries
 /// compile to calls into the context's ``SubqueryProvider`` (see ``ColumnResolver/registerSubquery(_:kind:)``).
-/// Not supported (throw at compile time): row values, `IN table`, `MATCH`, `REGEXP`.
+/// Row values (RowValues.swift) compare pair by pair, with each other and with subqueries of several columns.
+/// Not supported (throw at compile time as SQLite without them does): `MATCH`, `REGEXP`.
 package struct ExpressionCompiler {
     /// Models `SQLITE_LIKE_DOESNT_MATCH_BLOBS` (on in Debian's SQLite, which the tests use as the oracle).
     package var likeBlobsNeverMatch: Bool
@@ -173,7 +174,7 @@ extension ExpressionCompiler {
             case .cast(_, let type): return SQLAffinity(declaredType: type.name)
             case .collate(let x, _): return try affinity(x)
             case .row(let xs): return try xs.first.flatMap { try affinity($0) }
-            case .subquery(let select): return resolver.subqueryColumn(select).affinity
+            case .subquery(let select): return resolver.subqueryColumn(select, at: 0).affinity
             default: return nil
             }
         }
@@ -348,11 +349,6 @@ extension ExpressionCompiler {
             }
         }
 
-        static func isRow(_ e: SQLExpression) -> Bool {
-            if case .row = e.kind { return true }
-            return false
-        }
-
         /// `ExprAlwaysFalse` at parse time: an integer literal 0, or `x IN ()` (which the parser turns into FALSE).
         static func isLiteralZero(_ e: SQLExpression) -> Bool {
             switch e.kind {
@@ -445,7 +441,7 @@ extension ExpressionCompiler {
                 let b = try operand(r)
                 return .json(op == .extract ? .arrow : .doubleArrow, [a, b])
             }
-            if Self.isRow(l) || Self.isRow(r) { return try rowComparison(comparison, l, r) }
+            if isRowValue(l) || isRowValue(r) { return try rowComparison(comparison, l, r) }
             let a = try operand(l)
             let b = try operand(r)
             return fold(.compare(comparison, a, b, try rule(l, r)), [a, b])

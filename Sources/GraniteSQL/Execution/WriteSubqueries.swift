@@ -32,7 +32,11 @@ final class WriteSubqueries {
     /// Whether `expression` holds a subquery (and so needs compiling here).
     static func needed(for expression: SQLExpression) -> Bool {
         switch expression.kind {
-        case .subquery, .exists, .inSelect: return true
+        case .subquery, .exists, .inSelect, .inTable: return true
+        // A row value IN a list is an IN over a VALUES subquery.
+        case .inList(let x, let list, _) where !list.isEmpty:
+            if case .row = x.kind { return true }
+            return RestrictedUse.operands(of: expression).contains(where: needed)
         default: return RestrictedUse.operands(of: expression).contains(where: needed)
         }
     }
@@ -48,9 +52,7 @@ final class WriteSubqueries {
         var subqueries: [SelectProgram.Subquery] = []
         for (select, kind) in scope.subqueries {
             let program = try compiler.compile(select, outer: scope)
-            if kind != .exists && program.columnNames.count != 1 {
-                throw SQLExecutionError("sub-select returns \(program.columnNames.count) columns - expected 1")
-            }
+            try kind.checkWidth(program.columnNames.count)
             subqueries.append(.init(program: program, kind: kind, correlated: program.scope.usesOuter))
         }
         let program = SelectProgram(

@@ -53,7 +53,7 @@ final class QuerySource {
 /// results. Subqueries are registered while compiling and compiled afterwards, when the width is final.
 final class QueryScope: ColumnResolver {
     let outer: QueryScope?
-    /// The schema, for the result column types of subqueries (``subqueryColumn(_:)``).
+    /// The schema, for the result column types of subqueries (``subqueryColumn(_:at:)``).
     var catalog: SchemaCatalog?
     /// The first slot of this query's sources.
     let base: Int
@@ -190,64 +190,6 @@ final class QueryScope: ColumnResolver {
         subqueries.append((select, kind))
         if trace != nil { tracedSubquery = true }
         return SubqueryID(subqueries.count - 1)
-    }
-
-    /// The affinity and collation of a subquery's first result column, as SQLite derives them from its expression:
-    /// a column of a table in the subquery's `FROM`, a `CAST`, a `COLLATE`. Other expressions carry none. For a
-    /// compound, SQLite reads the rightmost term's expression.
-    func subqueryColumn(_ select: SelectStatement) -> SubqueryColumn {
-        guard case .select(let core) = select.compounds.last?.core ?? select.first, let first = core.columns.first,
-            let catalog
-        else { return SubqueryColumn() }
-        var tables: [(name: String, table: TableDefinition?)] = []
-        if let from = core.from {
-            for source in [from.first] + from.joins.map(\.source) {
-                if case .table(let name, let alias) = source {
-                    let table = catalog.table(named: name.name)
-                    tables.append((alias ?? table?.name ?? name.name, table))
-                } else {
-                    tables.append(("", nil))
-                }
-            }
-        }
-        func column(_ table: TableDefinition, _ c: Int) -> SubqueryColumn {
-            let definition = table.columns[c]
-            return SubqueryColumn(
-                affinity: definition.affinity, collation: definition.collation.flatMap { SQLCollation(name: $0) })
-        }
-        func describe(_ e: SQLExpression) -> SubqueryColumn {
-            switch e.kind {
-            case .collate(let x, let name):
-                var result = describe(x)
-                result.collation = SQLCollation(name: name)
-                result.explicitCollation = true
-                return result
-            case .cast(_, let type): return SubqueryColumn(affinity: SQLAffinity(declaredType: type.name))
-            case .column(let reference):
-                for (name, table) in tables {
-                    if let qualifier = reference.table, !SchemaNames.equal(qualifier, name) { continue }
-                    // A subquery in the subquery's FROM: unknown.
-                    guard let table else { return SubqueryColumn() }
-                    if let c = table.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }) {
-                        return column(table, c)
-                    }
-                    if SchemaNames.isRowidName(reference.column) { return SubqueryColumn(affinity: .integer) }
-                }
-                return SubqueryColumn()
-            default: return SubqueryColumn()
-            }
-        }
-        switch first {
-        case .all:
-            guard let (_, table) = tables.first, let table, !table.columns.isEmpty else { return SubqueryColumn() }
-            return column(table, 0)
-        case .allOf(let qualifier):
-            guard let (_, table) = tables.first(where: { SchemaNames.equal($0.name, qualifier) }), let table,
-                !table.columns.isEmpty
-            else { return SubqueryColumn() }
-            return column(table, 0)
-        case .expression(let e, _): return describe(e)
-        }
     }
 
     static func display(_ r: ColumnReference) -> String {

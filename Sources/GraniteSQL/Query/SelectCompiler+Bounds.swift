@@ -18,7 +18,7 @@ extension SelectCompiler {
     static func planLines(of subqueries: [SelectProgram.Subquery], numberedFrom first: Int) -> [(Int, String)] {
         var lines: [(Int, String)] = []
         for (k, sub) in subqueries.enumerated() {
-            let label = (sub.kind == .inSelect ? "LIST SUBQUERY " : "SCALAR SUBQUERY ") + "\(first + k)"
+            let label = (sub.kind.readsEveryRow ? "LIST SUBQUERY " : "SCALAR SUBQUERY ") + "\(first + k)"
             lines.append((0, (sub.correlated ? "CORRELATED " : "") + label))
             for line in sub.program.plan { lines.append((line.depth + 1, line.detail)) }
         }

@@ -195,9 +195,7 @@ struct SelectCompiler {
         while k < scope.subqueries.count {
             let (sub, kind) = scope.subqueries[k]
             let program = try compile(sub, outer: scope)
-            if kind != .exists && program.columnNames.count != 1 {
-                throw SQLExecutionError("sub-select returns \(program.columnNames.count) columns - expected 1")
-            }
+            try kind.checkWidth(program.columnNames.count)
             subqueries.append(.init(program: program, kind: kind, correlated: program.scope.usesOuter))
             k += 1
         }

@@ -47,6 +47,8 @@ final class SelectCursor {
         case scalar(Value)
         case exists(Bool)
         case values([Value])
+        case row([Value])
+        case rows([[Value]])
     }
 
     init(program: SelectProgram) {
@@ -541,7 +543,7 @@ final class SelectCursor {
         if !sub.correlated, let cached = subqueryCache[k] { return cached }
         let cursor = subqueryCursors[k] ?? SelectCursor(program: sub.program)
         cursor.sortMemoryLimit = sortMemoryLimit
-        cursor.stopsAtFirstRow = sub.kind != .inSelect
+        cursor.stopsAtFirstRow = !sub.kind.readsEveryRow
         subqueryCursors[k] = cursor
         try cursor.open(outer: context.row, parameters: context.parameters)
         let result: SubqueryResult
@@ -554,6 +556,12 @@ final class SelectCursor {
             var values: [Value] = []
             while let row = try cursor.next() { values.append(row[0]) }
             result = .values(values)
+        case .row(let width):
+            result = .row(try cursor.next() ?? Array(repeating: .null, count: width))
+        case .inRows:
+            var rows: [[Value]] = []
+            while let row = try cursor.next() { rows.append(row) }
+            result = .rows(rows)
         }
         if !sub.correlated { subqueryCache[k] = result }
         return result
@@ -578,6 +586,16 @@ private final class SubqueryProxy: SubqueryProvider {
 
     func values(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value] {
         guard case .values(let v)? = try cursor?.subquery(id, &context) else { return [] }
+        return v
+    }
+
+    func row(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value] {
+        guard case .row(let v)? = try cursor?.subquery(id, &context) else { return [] }
+        return v
+    }
+
+    func rows(_ id: SubqueryID, context: inout EvaluationContext) throws -> [[Value]] {
+        guard case .rows(let v)? = try cursor?.subquery(id, &context) else { return [] }
         return v
     }
 }

@@ -1,0 +1,129 @@
+import CSQLiteOracle
+import GraniteSQL
+import GraniteStorage
+import GraniteTestSupport
+import XCTest
+
+/// Row values against subqueries, run on SQLite and Granite: a subquery of several columns as either operand of
+/// every comparison operator, IS and BETWEEN (its first row, or NULLs when it returns none; correlated or not),
+/// `(…) [NOT] IN (SELECT …)`, `(…) [NOT] IN ((…), (…))`, `(…) IN table`, and a simple CASE over a row, over
+/// columns with affinities and collations and values of every type with NULLs; plus the misuses SQLite refuses.
+final class RowValueSubqueryDifferentialTests: XCTestCase {
+    static let schema = [
+        RowValueDifferentialTests.schema,
+        "CREATE TABLE s(x INTEGER, y TEXT, z)",
+    ]
+
+    struct Generator {
+        var rows: RowValueDifferentialTests.Generator
+
+        init(seed: UInt64) { rows = RowValueDifferentialTests.Generator(src: ValueSource(seed: seed)) }
+
+        var src: ValueSource {
+            get { rows.src }
+            set { rows.src = newValue }
+        }
+
+        /// A subquery of `size` columns over `s`, filtered, ordered or correlated with `t` at random.
+        mutating func subquery(_ size: Int) -> String {
+            let columns = (0..<size).map { _ in
+                src.pick(["x", "y", "z", "y COLLATE NOCASE", "x + 0", "CAST(z AS TEXT)", rows.literal()])
+            }
+            var sql = "SELECT " + columns.joined(separator: ", ") + " FROM s"
+            switch src.int(0...4) {
+            case 0: sql += " WHERE x > \(src.int(-2...2))"
+            case 1: sql += " WHERE x = t.a"
+            case 2: sql += " WHERE 0"
+            default: break
+            }
+            if src.bool() { sql += " ORDER BY \(src.int(1...size))" + (src.bool() ? " DESC" : "") }
+            return "(" + sql + ")"
+        }
+
+        /// A row operand: a row of terms, or a subquery.
+        mutating func operand(_ size: Int) -> String {
+            src.int(0...2) == 0 ? rows.row(size) : subquery(size)
+        }
+
+        mutating func condition() -> String {
+            let size = src.int(2...3)
+            let negated = src.bool() ? "NOT " : ""
+            switch src.int(0...6) {
+            case 0:
+                return "\(operand(size)) \(negated)BETWEEN \(operand(size)) AND \(operand(size))"
+            case 1:
+                return "\(rows.row(size)) \(negated)IN \(subquery(size))"
+            case 2:
+                let items = (0..<src.int(1...3)).map { _ in rows.row(size) }
+                return "\(operand(size)) \(negated)IN (\(items.joined(separator: ", ")))"
+            case 3:
+                return "(a, b, c) \(negated)IN s"
+            case 4:
+                return "CASE \(operand(size)) WHEN \(operand(size)) THEN 1 WHEN \(operand(size)) THEN 2 ELSE 3 END"
+            default:
+                let op = src.pick(["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"])
+                return "\(operand(size)) \(op) \(subquery(size))"
+            }
+        }
+
+        mutating func inserts() -> [String] {
+            rows.rows()
+                + (0..<src.int(0...4)).map { _ in
+                    "INSERT INTO s VALUES (\(rows.literal()), \(rows.literal()), \(rows.literal()))"
+                }
+        }
+    }
+
+    func testRandomRowValueSubqueriesMatchSQLite() throws {
+        let seed = testSeed()
+        var generator = Generator(seed: seed)
+        var failures: [String] = []
+        var compared = 0
+        for _ in 0..<(300 * stressFactor) {
+            let oracle = Oracle()
+            let db = try SQLConnection(engine: try StorageEngine.inMemory())
+            for sql in Self.schema + generator.inserts() {
+                oracle.execute(sql)
+                try db.execute(sql)
+            }
+            let condition = generator.condition()
+            for sql in [
+                "SELECT \(condition) FROM t ORDER BY rowid", "SELECT rowid FROM t WHERE \(condition) ORDER BY rowid",
+                "SELECT rowid FROM t WHERE NOT (\(condition)) ORDER BY rowid",
+            ] {
+                let e = SelectDifferentialTests.sqlite(oracle, sql)
+                let a = SelectDifferentialTests.granite(db, sql)
+                compared += 1
+                if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) {
+                    failures.append("\(sql): \(why)")
+                }
+            }
+        }
+        print("row values against subqueries: \(compared) statements compared, seed \(seed)")
+        XCTAssert(
+            failures.isEmpty,
+            "\(failures.count) mismatches (GRANITE_SEED=\(seed)):\n" + failures.prefix(20).joined(separator: "\n"))
+    }
+
+    func testMisusesAndWritesMatchSQLite() throws {
+        let statements = [
+            "CREATE TABLE u(a, b)", "INSERT INTO u VALUES (1, 2), (3, 4)",
+            "SELECT (1, 2) = (SELECT 1)", "SELECT (1, 2) = (SELECT 1, 2, 3)", "SELECT (1, 2) IN (SELECT 1, 2, 3)",
+            "SELECT (1, 2) IN (SELECT 1)", "SELECT (SELECT 1, 2)", "SELECT 1 IN (SELECT 1, 2)",
+            "SELECT (1, (2, 3)) IN (SELECT 1, 2)", "SELECT (1, 2) IN ((1, 2), 3)", "SELECT (1, 2) IN (1, 2)",
+            "SELECT 1 IN ((1, 2))", "SELECT (1, 2) IN ((1, 2, 3))", "SELECT (SELECT 1, 2) = (SELECT 1, 2)",
+            "SELECT (SELECT * FROM u) = (1, 2)", "SELECT (SELECT * FROM u WHERE a = 3) IN u",
+            "SELECT (a, b) IN u FROM u", "SELECT * FROM u WHERE (a, b) IN (VALUES (3, 4))",
+            "UPDATE u SET a = ((a, b) IN ((1, 2))) RETURNING a, b",
+            "UPDATE u SET b = (a, b) = (SELECT a, b FROM u AS w WHERE w.a = u.a) RETURNING a, b",
+            "SELECT * FROM u ORDER BY rowid",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in statements {
+            let e = SelectDifferentialTests.sqlite(oracle, sql)
+            let a = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
+        }
+    }
+}

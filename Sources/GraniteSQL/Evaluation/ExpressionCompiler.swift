@@ -459,6 +459,12 @@ extension ExpressionCompiler {
         }
 
         mutating func function(_ call: FunctionCall) throws -> EvalNode {
+            // A SELECT computes its window functions before its expressions (SelectCompiler+Windows.swift): one
+            // reaching here is where none may be.
+            if call.over != nil {
+                _ = try WindowFunction.of(call)
+                throw SQLEvaluationError(.misuseOfWindowFunction(call.name))
+            }
             let name = SQLFormat.asciiLowercased(call.name)
             let args: [SQLExpression]
             var distinct = false
@@ -478,6 +484,9 @@ extension ExpressionCompiler {
                 return try userFunction(custom, call, args, distinct: distinct)
             }
             guard let (lo, hi) = ExpressionCompiler.arities[name] else {
+                if WindowFunction.builtIn[name] != nil {
+                    throw SQLEvaluationError(.misuseOfWindowFunction(call.name))
+                }
                 if registry?.hasFunction(named: name) == true {
                     throw SQLEvaluationError("wrong number of arguments to function \(call.name)()")
                 }

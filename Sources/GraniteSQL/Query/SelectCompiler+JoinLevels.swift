@@ -75,10 +75,13 @@ extension SelectCompiler {
                         source: source, kind: .subquery(program), matchConditions: matchConditions,
                         filters: filters, isLeft: isLeft))
             default:
-                guard let kind = from.recursiveLevels[s] else { break }
+                guard let kind = from.producedLevels[s] else { break }
                 plan.append((0, "SCAN \(source.name)"))
                 if case .recursiveTable(let table) = kind {
                     for line in table.plan { plan.append((line.depth + 1, line.detail)) }
+                }
+                if case .windowed(let windows) = kind {
+                    for line in windows.input.plan { plan.append((line.depth + 1, line.detail)) }
                 }
                 levels.append(
                     .init(

@@ -14,6 +14,8 @@ final class SelectProgram {
             case recursiveTable(RecursiveTableProgram)
             /// The working row of a recursive common table, in one of its recursive steps: one row per opening.
             case workingRow(RecursiveWorkingRow)
+            /// The rows of a query with window functions, with the functions' results.
+            case windowed(WindowProgram)
         }
 
         let source: QuerySource

@@ -1,0 +1,130 @@
+// A SELECT with window functions compiles to two queries, as in SQLite: an inner one (FROM, WHERE, GROUP BY,
+// HAVING) whose columns are every window-free expression needed, and an outer one reading the inner rows, with
+// the window functions' results beside them, through a ``WindowProgram`` level. The outer query computes the
+// result columns, DISTINCT, ORDER BY and LIMIT as any query does.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// How an outer result column is computed.
+    private enum OuterColumn {
+        /// A window-free result column (or `*`), computed by the inner query.
+        case inner(ResultColumn)
+        /// An expression with window calls, rewritten over the inner row, and its name.
+        case rewritten(SQLExpression, name: String)
+    }
+
+    /// Compiles `select`, whose first (and only) core `core` calls window functions in its result columns or its
+    /// `ORDER BY`.
+    func compileWindowed(_ select: SelectStatement, core: SelectClause, outer: QueryScope?, declaredNames: Bool)
+        throws -> SelectProgram
+    {
+        var rewriter = WindowRewriter()
+        var innerColumns: [ResultColumn] = []
+        var plan: [OuterColumn] = []
+        for column in core.columns {
+            if case .expression(let e, let alias) = column, WindowRewriter.firstWindowCall(in: e) != nil {
+                let name = alias ?? e.sourceText(in: sourceText, startingAt: sourceStart) ?? "?"
+                plan.append(.rewritten(try rewriter.rewrite(e), name: name))
+            } else {
+                innerColumns.append(column)
+                plan.append(.inner(column))
+            }
+        }
+        let orderBy = try rewriteOrderBy(select.orderBy, columns: core.columns, rewriter: &rewriter)
+        let windows = WindowResolver(windows: core.windows)
+        let definitions = try rewriter.calls.map { try windows.definition(of: $0) }
+        var pending: [PendingWindowCall] = []
+        for (call, definition) in zip(rewriter.calls, definitions) {
+            pending.append(try PendingWindowCall(call, definition, rewriter: &rewriter))
+        }
+
+        // The inner query: the windows' scope has no source yet, so the inner's slots start where its would, and
+        // an inner query reading an enclosing one marks it correlated (as for a compound's terms).
+        let scope = QueryScope(outer: outer)
+        scope.catalog = catalog
+        var columns = innerColumns + rewriter.pushed.map { ResultColumn.expression($0, alias: nil) }
+        if columns.isEmpty { columns = [.expression(SQLExpression(.literal(.null)), alias: nil)] }
+        var innerCore = core
+        innerCore.columns = columns
+        innerCore.distinct = false
+        innerCore.windows = []
+        let input = try compile(SelectStatement(first: .select(innerCore)), outer: scope, declaredNames: declaredNames)
+        let firstPushed = input.outputs.count - rewriter.pushed.count
+        let program = windowProgram(input, pending, firstPushed: firstPushed)
+
+        let source = scope.add(
+            name: "(window)", table: nil, columns: windowSourceColumns(input, firstPushed: firstPushed, calls: pending.count))
+        source.used = Set(0..<source.columns.count)
+        var from = FromSources()
+        from.producedLevels[0] = .windowed(program)
+        let outerCore = SelectClause(
+            distinct: core.distinct, columns: outerResultColumns(plan, input: input, firstPushed: firstPushed))
+        let outerSelect = SelectStatement(first: .select(outerCore), orderBy: orderBy, limit: select.limit)
+        return try compileQuery(outerSelect, core: outerCore, scope: scope, from: from, declaredNames: declaredNames)
+    }
+
+    /// The `ORDER BY` terms over the inner row: a position or a result column alias (possibly with a
+    /// `COLLATE`) is left as it is, to name the outer query's result column.
+    private func rewriteOrderBy(_ terms: [OrderingTerm], columns: [ResultColumn], rewriter: inout WindowRewriter)
+        throws -> [OrderingTerm]
+    {
+        var aliases: Set<String> = []
+        for case .expression(_, let alias?) in columns { aliases.insert(SchemaNames.key(alias)) }
+        return try terms.map { term in
+            var bare = term.expression
+            if case .collate(let inner, _) = bare.kind { bare = inner }
+            if Self.integerTerm(bare) != nil { return term }
+            if case .column(let reference) = bare.kind, reference.table == nil,
+                aliases.contains(SchemaNames.key(reference.column))
+            {
+                return term
+            }
+            var rewritten = term
+            rewritten.expression = try rewriter.rewrite(term.expression, aliases: aliases)
+            return rewritten
+        }
+    }
+
+    /// The columns of the windows' source: the inner query's (its result columns by position, its extra
+    /// columns by the names the rewritten expressions read), then each call's result.
+    private func windowSourceColumns(_ input: SelectProgram, firstPushed: Int, calls: Int) -> [QuerySource.Column] {
+        var columns: [QuerySource.Column] = []
+        for (c, output) in input.outputs.enumerated() {
+            let name = c < firstPushed ? "\u{0}c\(c)" : WindowRewriter.pushedName(c - firstPushed)
+            columns.append(.init(name: name, affinity: output.affinity, collation: output.collation ?? .binary))
+        }
+        for k in 0..<calls {
+            columns.append(.init(name: WindowRewriter.windowName(k), affinity: nil, collation: .binary))
+        }
+        return columns
+    }
+
+    /// The outer query's result columns, each named as the statement's column would be.
+    private func outerResultColumns(_ plan: [OuterColumn], input: SelectProgram, firstPushed: Int) -> [ResultColumn] {
+        var results: [ResultColumn] = []
+        var next = 0
+        for entry in plan {
+            switch entry {
+            case .inner(let column):
+                for c in next..<min(next + expansionCount(column, input.scope), firstPushed) {
+                    let read = SQLExpression(.column(ColumnReference(column: "\u{0}c\(c)")))
+                    results.append(.expression(read, alias: input.columnNames[c]))
+                }
+                next += expansionCount(column, input.scope)
+            case .rewritten(let e, let name):
+                results.append(.expression(e, alias: name))
+            }
+        }
+        return results
+    }
+
+    /// How many result columns `column` stands for in a query over `scope`'s sources.
+    private func expansionCount(_ column: ResultColumn, _ scope: QueryScope) -> Int {
+        switch column {
+        case .expression: return 1
+        case .all: return scope.sources.reduce(0) { $0 + $1.columns.count - $1.hidden.count }
+        case .allOf(let name): return scope.source(named: name)?.columns.count ?? 0
+        }
+    }
+}

@@ -150,4 +150,25 @@ final class WindowFunctionDifferentialTests: XCTestCase {
         let failures = try compare(queries, setup: Self.fixedRows) { $0.contains("ORDER BY v") || $0.contains("LIMIT") }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }
+
+    /// Random queries: every function, partition, ordering, frame and exclusion, in every placement.
+    func testRandomQueriesMatchSQLite() throws {
+        let seed = testSeed()
+        var generator = WindowFunctionGenerator(src: ValueSource(seed: seed))
+        var failures: [String] = []
+        var cases = 0
+        for _ in 0..<(40 * stressFactor) where failures.count < 30 {
+            let setup = generator.rows()
+            var queries: [(sql: String, ordered: Bool)] = []
+            for _ in 0..<30 { queries.append(generator.query()) }
+            let ordered = Dictionary(queries.map { ($0.sql, $0.ordered) }, uniquingKeysWith: { a, _ in a })
+            failures += try compare(queries.map(\.sql), setup: setup) { ordered[$0] ?? false }
+            cases += queries.count
+        }
+        XCTAssertGreaterThanOrEqual(cases, 1000 * stressFactor)
+        XCTAssert(
+            failures.isEmpty,
+            "\(failures.count) mismatches in \(cases) cases (GRANITE_SEED=\(seed)):\n"
+                + failures.prefix(30).joined(separator: "\n"))
+    }
 }

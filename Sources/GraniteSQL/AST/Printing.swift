@@ -506,7 +506,7 @@ extension WindowFrame: CustomStringConvertible {
             case .unboundedFollowing: return "UNBOUNDED FOLLOWING"
             }
         }
-        let exclude = exclusion == .noOthers ? "" : " EXCLUDE \(exclusion.rawValue)"
+        let exclude = exclusion.map { " EXCLUDE \($0.rawValue)" } ?? ""
         return "\(unit.rawValue) BETWEEN \(bound(start)) AND \(bound(end))" + exclude
     }
 }

@@ -73,11 +73,12 @@ package struct WindowFrame: Sendable, Equatable {
     package var start: Bound
     /// The last row of the frame.
     package var end: Bound
-    /// The rows left out.
-    package var exclusion: Exclusion
+    /// The `EXCLUDE` clause, nil when absent (SQLite computes a frame with an explicit `EXCLUDE NO OTHERS` the way
+    /// it computes one with any other exclusion).
+    package var exclusion: Exclusion?
 
     /// Creates a frame.
-    package init(unit: Unit, start: Bound, end: Bound = .currentRow, exclusion: Exclusion = .noOthers) {
+    package init(unit: Unit, start: Bound, end: Bound = .currentRow, exclusion: Exclusion? = nil) {
         self.unit = unit
         self.start = start
         self.end = end

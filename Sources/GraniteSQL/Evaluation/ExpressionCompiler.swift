@@ -479,6 +479,9 @@ extension ExpressionCompiler {
                 args = a
                 distinct = d
             }
+            if name == SQLJSONFunction.aggregateArgumentName, args.count == 1 {
+                return .json(.windowAggregateArgument, [try operand(args[0])])
+            }
             let registry = SQLFunctionRegistry.current
             if let custom = registry?.function(named: name, argumentCount: args.count) {
                 return try userFunction(custom, call, args, distinct: distinct)

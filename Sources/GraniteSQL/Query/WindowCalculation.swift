@@ -78,10 +78,10 @@ struct WindowCalculation {
     /// Whether position `j` is excluded from row `i`'s frame.
     func isExcluded(_ j: Int, from i: Int) -> Bool {
         switch frame.exclusion {
-        case .noOthers: return false
-        case .currentRow: return j == i
-        case .group: return partition.group[j] == partition.group[i]
-        case .ties: return j != i && partition.group[j] == partition.group[i]
+        case nil, .noOthers?: return false
+        case .currentRow?: return j == i
+        case .group?: return partition.group[j] == partition.group[i]
+        case .ties?: return j != i && partition.group[j] == partition.group[i]
         }
     }
 
@@ -159,7 +159,7 @@ struct WindowCalculation {
             for j in range.reversed() where !isExcluded(j, from: i) { return argument(0, at: j) }
             return .null
         }
-        if frame.exclusion == .noOthers {
+        if frame.exclusion == nil || frame.exclusion == .noOthers {
             return nth <= Int64(range.count) ? argument(0, at: range.lowerBound + Int(nth) - 1) : .null
         }
         var seen: Int64 = 0

@@ -46,6 +46,8 @@ struct PendingWindowCall {
     let call: FunctionCall
     let function: WindowFunction
     let arguments: [Int]
+    /// For `json_group_array` / `json_group_object`: the value argument itself, whose BLOB is refused.
+    let jsonValue: Int?
     let filter: Int?
     let partition: [Int]
     let order: [(column: Int, descending: Bool, nullsFirst: Bool)]
@@ -64,9 +66,23 @@ struct PendingWindowCall {
             throw SQLExecutionError("RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression")
         }
         var arguments: [Int] = []
+        var jsonRaw: Int?
         if case .list(let list, _) = call.arguments {
-            for argument in list { arguments.append(rewriter.pushIndex(argument)) }
+            // The JSON aggregates' value argument is computed as a grouping query computes it (JSON text from a
+            // JSON function arrives as a BLOB to embed; a BLOB is an error).
+            let name = SQLFormat.asciiLowercased(call.name)
+            let jsonValue = name == "json_group_array" ? 0 : name == "json_group_object" ? 1 : -1
+            for (k, argument) in list.enumerated() {
+                guard k == jsonValue && function == .aggregate else {
+                    arguments.append(rewriter.pushIndex(argument))
+                    continue
+                }
+                let call = FunctionCall(name: SQLJSONFunction.aggregateArgumentName, arguments: .list([argument], distinct: false))
+                arguments.append(rewriter.pushIndex(SQLExpression(.function(call), range: argument.range)))
+                jsonRaw = rewriter.pushIndex(argument)
+            }
         }
+        self.jsonValue = jsonRaw
         self.arguments = arguments
         filter = call.filter.map { rewriter.pushIndex($0) }
         partition = definition.partitionBy.map { rewriter.pushIndex($0) }
@@ -113,6 +129,7 @@ extension SelectCompiler {
             calls.append(
                 .init(
                     function: p.function, arguments: p.arguments.map { firstPushed + $0 },
+                    jsonValue: p.jsonValue.map { firstPushed + $0 },
                     filter: p.filter.map { firstPushed + $0 }, sorting: s, frame: Self.windowFrame(p.frame),
                     aggregate: p.function == .aggregate
                         ? Self.windowAggregate(p.call, collation: p.arguments.first.map(collation) ?? .binary) : nil))
@@ -123,7 +140,7 @@ extension SelectCompiler {
     /// A call's frame; the default is `RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`.
     private static func windowFrame(_ frame: WindowFrame?) -> WindowProgram.Frame {
         guard let frame else {
-            return .init(unit: .range, start: .unboundedPreceding, end: .currentRow, exclusion: .noOthers)
+            return .init(unit: .range, start: .unboundedPreceding, end: .currentRow, exclusion: nil)
         }
         func bound(_ bound: WindowFrame.Bound) -> WindowProgram.Bound {
             switch bound {

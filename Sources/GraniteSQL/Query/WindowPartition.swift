@@ -66,7 +66,8 @@ struct WindowFrameBounds {
     let unit: WindowFrame.Unit
     let start: Bound
     let end: Bound
-    let exclusion: WindowFrame.Exclusion
+    /// nil without an `EXCLUDE` clause.
+    let exclusion: WindowFrame.Exclusion?
 
     init(_ frame: WindowProgram.Frame, parameters: BoundParameters) throws {
         unit = frame.unit
@@ -75,10 +76,9 @@ struct WindowFrameBounds {
         end = try Self.bound(frame.end, unit: frame.unit, parameters: parameters, which: "ending")
     }
 
-    /// Whether the frame is the default one's shape: from the partition's start to the current row's last peer,
-    /// with nothing excluded.
-    var isRunning: Bool {
-        if case .unboundedPreceding = start, exclusion == .noOthers { return true }
+    /// Whether the frame starts at the partition's start.
+    var startsUnbounded: Bool {
+        if case .unboundedPreceding = start { return true }
         return false
     }
 

@@ -42,7 +42,8 @@ final class WindowProgram {
         let unit: WindowFrame.Unit
         let start: Bound
         let end: Bound
-        let exclusion: WindowFrame.Exclusion
+        /// nil without an `EXCLUDE` clause.
+        let exclusion: WindowFrame.Exclusion?
     }
 
     /// One window function call.
@@ -50,6 +51,9 @@ final class WindowProgram {
         let function: WindowFunction
         /// The inner columns holding its arguments.
         let arguments: [Int]
+        /// For `json_group_array` / `json_group_object`: the inner column of the value argument as computed,
+        /// whose BLOB is an error once the row enters a frame (the argument column has it as NULL).
+        let jsonValue: Int?
         /// The inner column holding its `FILTER` condition.
         let filter: Int?
         /// Its index in ``WindowProgram/sortings``.

@@ -16,7 +16,21 @@ extension WindowCalculation {
             if fresh.isRemovable { return try sliding(fresh, removing: true) }
         }
         let isMinMax = aggregate.function == .min || aggregate.function == .max
+        if frame.exclusion == nil, call.jsonValue != nil { try refuseBlobsBeforeFrames() }
         return try afresh(fresh, filtered: !(isMinMax && frame.exclusion == nil))
+    }
+
+    /// SQLite slides a JSON aggregate's frame by adding every row from the partition's start up to the frames'
+    /// ends (even of empty frames) and taking the departed ones back out: a BLOB outside every frame is refused
+    /// too.
+    private func refuseBlobsBeforeFrames() throws {
+        guard let raw = call.jsonValue else { return }
+        var reach = 0
+        for i in 0..<partition.count { reach = max(reach, frameEnd(i)) }
+        for j in 0..<reach {
+            let row = values[partition.rows[j]]
+            if passesFilter(row), case .blob = row[raw] { throw SQLExecutionError("JSON cannot hold BLOB values") }
+        }
     }
 
     /// Results from one accumulator that takes each frame's new rows in and (`removing`) its departed rows out.
@@ -29,7 +43,8 @@ extension WindowCalculation {
         let empty = try fresh.finish()
         for i in 0..<partition.count {
             let range = frameRange(i)
-            let end = range.isEmpty ? min(range.lowerBound, partition.count) : range.upperBound
+            // SQLite's frame end moves on even when the frame is empty: the rows it passes are added.
+            let end = frameEnd(i)
             while added < end {
                 try add(&accumulator, position: added, filtered: true)
                 added += 1

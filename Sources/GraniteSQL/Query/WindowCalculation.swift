@@ -75,6 +75,9 @@ struct WindowCalculation {
         return lo < hi ? lo..<hi : lo..<lo
     }
 
+    /// One past the last position of row `i`'s frame, whether or not it is empty.
+    func frameEnd(_ i: Int) -> Int { position(frame.end, of: i, isStart: false) }
+
     /// Whether position `j` is excluded from row `i`'s frame.
     func isExcluded(_ j: Int, from i: Int) -> Bool {
         switch frame.exclusion {

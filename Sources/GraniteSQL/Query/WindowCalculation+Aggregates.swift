@@ -11,6 +11,7 @@ extension WindowCalculation {
     func aggregates() throws -> [Value] {
         guard let aggregate = call.aggregate else { return [] }
         let fresh = Accumulator(aggregate)
+        if frame.isAlwaysEmpty { return Array(repeating: try fresh.finish(), count: partition.count) }
         if frame.exclusion == nil && aggregate.function != .user {
             if frame.startsUnbounded { return try sliding(fresh, removing: false) }
             if fresh.isRemovable { return try sliding(fresh, removing: true) }

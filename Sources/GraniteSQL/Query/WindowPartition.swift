@@ -76,6 +76,18 @@ struct WindowFrameBounds {
         end = try Self.bound(frame.end, unit: frame.unit, parameters: parameters, which: "ending")
     }
 
+    /// Whether every frame is empty because its `ROWS` or `GROUPS` bounds, both preceding or both following, have
+    /// offsets that put the start after the end (SQLite then adds no row to the aggregate at all). `RANGE` frames
+    /// are not: a NULL or text key's frame is its peers whatever the offsets.
+    var isAlwaysEmpty: Bool {
+        if unit == .range { return false }
+        switch (start, end) {
+        case (.preceding(let a), .preceding(let b)): return SQLComparison.compare(a, b) < 0
+        case (.following(let a), .following(let b)): return SQLComparison.compare(a, b) > 0
+        default: return false
+        }
+    }
+
     /// Whether the frame starts at the partition's start.
     var startsUnbounded: Bool {
         if case .unboundedPreceding = start { return true }

@@ -61,6 +61,12 @@ final class WindowFunctionDifferentialTests: XCTestCase {
         "INSERT INTO u VALUES (1, 'one'), (3, 'three'), (3, 'drei'), (NULL, 'none')",
     ]
 
+    static let views = [
+        "CREATE VIEW vw AS SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY id) AS rn, "
+            + "sum(x) OVER (ORDER BY id ROWS 1 PRECEDING) AS s FROM t",
+        "CREATE VIEW vw2 AS SELECT g, count(*) AS n, rank() OVER (ORDER BY count(*)) FROM t GROUP BY g",
+    ]
+
     /// Hand-picked queries: each function, frame and placement once.
     func testFixedQueriesMatchSQLite() throws {
         let queries = [
@@ -106,6 +112,11 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "SELECT count(*) over, 1 FROM t",
             "SELECT x AS window FROM t AS window WHERE id = 1",
             "SELECT id FROM t WINDOW w AS (ORDER BY nosuch)",
+            "SELECT * FROM vw WHERE id > 3",
+            "SELECT * FROM vw WHERE rn = 1 AND g = 'b'",
+            "SELECT vw.id, vw.s, u.v FROM vw JOIN u ON vw.rn = u.k",
+            "PRAGMA table_info(vw)",
+            "SELECT * FROM vw2",
             // Errors.
             "SELECT id FROM t WHERE row_number() OVER () > 1",
             "SELECT id FROM t GROUP BY row_number() OVER ()",
@@ -147,7 +158,7 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "SELECT sum(x) OVER (PARTITION BY nosuch) FROM t",
             "UPDATE t SET x = row_number() OVER ()",
         ]
-        let failures = try compare(queries, setup: Self.fixedRows) { $0.contains("ORDER BY v") || $0.contains("LIMIT") }
+        let failures = try compare(queries, setup: Self.fixedRows + Self.views) { $0.contains("ORDER BY v") || $0.contains("LIMIT") }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }
 

@@ -49,17 +49,20 @@ extension SelectCompiler {
         innerCore.columns = columns
         innerCore.distinct = false
         innerCore.windows = []
-        let input = try compile(SelectStatement(first: .select(innerCore)), outer: scope, declaredNames: declaredNames)
+        let inputSelect = SelectStatement(first: .select(innerCore))
+        let input = try compile(inputSelect, outer: scope, declaredNames: declaredNames)
         let firstPushed = input.outputs.count - rewriter.pushed.count
+        let (outerColumns, origins) = outerResultColumns(plan, input: input, firstPushed: firstPushed)
         let program = windowProgram(input, pending, firstPushed: firstPushed)
+        program.inputSelect = inputSelect
+        program.resultOrigins = origins
 
         let source = scope.add(
             name: "(window)", table: nil, columns: windowSourceColumns(input, firstPushed: firstPushed, calls: pending.count))
         source.used = Set(0..<source.columns.count)
         var from = FromSources()
         from.producedLevels[0] = .windowed(program)
-        let outerCore = SelectClause(
-            distinct: core.distinct, columns: outerResultColumns(plan, input: input, firstPushed: firstPushed))
+        let outerCore = SelectClause(distinct: core.distinct, columns: outerColumns)
         let outerSelect = SelectStatement(first: .select(outerCore), orderBy: orderBy, limit: select.limit)
         return try compileQuery(outerSelect, core: outerCore, scope: scope, from: from, declaredNames: declaredNames)
     }
@@ -100,9 +103,13 @@ extension SelectCompiler {
         return columns
     }
 
-    /// The outer query's result columns, each named as the statement's column would be.
-    private func outerResultColumns(_ plan: [OuterColumn], input: SelectProgram, firstPushed: Int) -> [ResultColumn] {
+    /// The outer query's result columns, each named as the statement's column would be, with the inner column
+    /// each one is (nil for those with window calls).
+    private func outerResultColumns(_ plan: [OuterColumn], input: SelectProgram, firstPushed: Int)
+        -> ([ResultColumn], [Int?])
+    {
         var results: [ResultColumn] = []
+        var origins: [Int?] = []
         var next = 0
         for entry in plan {
             switch entry {
@@ -110,13 +117,15 @@ extension SelectCompiler {
                 for c in next..<min(next + expansionCount(column, input.scope), firstPushed) {
                     let read = SQLExpression(.column(ColumnReference(column: "\u{0}c\(c)")))
                     results.append(.expression(read, alias: input.columnNames[c]))
+                    origins.append(c)
                 }
                 next += expansionCount(column, input.scope)
             case .rewritten(let e, let name):
                 results.append(.expression(e, alias: name))
+                origins.append(nil)
             }
         }
-        return results
+        return (results, origins)
     }
 
     /// How many result columns `column` stands for in a query over `scope`'s sources.

@@ -111,6 +111,18 @@ final class SelectProgram {
         self.plan = plan
     }
 
+    /// Whether the program reads the rows of a query with window functions (whose results would change with
+    /// fewer input rows).
+    var computesWindows: Bool { windows != nil }
+
+    /// The window functions the program reads the rows of, if any.
+    var windows: WindowProgram? {
+        for level in levels {
+            if case .windowed(let windows) = level.kind { return windows }
+        }
+        return nil
+    }
+
     /// The `EXPLAIN QUERY PLAN` rows: id, parent, notused, detail.
     func explainRows() -> [[Value]] {
         var rows: [[Value]] = []

@@ -69,6 +69,11 @@ final class WindowProgram {
     let width: Int
     let sortings: [Sorting]
     let calls: [Call]
+    /// The inner query's statement (for the declared types of the columns it reads from its sources).
+    var inputSelect: SelectStatement?
+    /// By result column of the query reading the windows: the inner column it is, nil for one with window
+    /// calls.
+    var resultOrigins: [Int?] = []
 
     init(input: SelectProgram, sortings: [Sorting], calls: [Call]) {
         self.input = input

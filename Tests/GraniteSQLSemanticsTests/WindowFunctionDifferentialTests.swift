@@ -182,4 +182,38 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "\(failures.count) mismatches in \(cases) cases (GRANITE_SEED=\(seed)):\n"
                 + failures.prefix(30).joined(separator: "\n"))
     }
+
+    /// Window functions in other statements and in schema expressions, where SQLite refuses or accepts them.
+    func testOtherPlacesMatchSQLite() throws {
+        let statements = [
+            "SELECT a FROM (SELECT 1 AS a UNION SELECT 2) ORDER BY row_number() OVER (ORDER BY a DESC)",
+            "SELECT 1 UNION SELECT 2 ORDER BY row_number() OVER ()",
+            "VALUES (row_number() OVER ())",
+            "SELECT (SELECT row_number() OVER ()) FROM t WHERE id < 3",
+            "SELECT id FROM t WHERE x IN (SELECT rank() OVER (ORDER BY k) FROM u)",
+            "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.x AND lag(u.k) OVER () IS NULL)",
+            "INSERT INTO u SELECT id, row_number() OVER (ORDER BY id DESC) FROM t",
+            "SELECT k, v FROM u ORDER BY k, v",
+            "INSERT INTO u VALUES (row_number() OVER (), 1)",
+            "UPDATE u SET v = (SELECT max(r) FROM (SELECT rank() OVER (ORDER BY x) AS r FROM t)) WHERE k = 1",
+            "SELECT k, v FROM u ORDER BY k, v",
+            "DELETE FROM u WHERE k = row_number() OVER ()",
+            "UPDATE t SET x = 1 RETURNING row_number() OVER ()",
+            "CREATE TABLE c1(a CHECK (rank() OVER () > 0))",
+            "CREATE TABLE c2(a, b AS (row_number() OVER ()))",
+            "CREATE TABLE c3(a DEFAULT (rank() OVER ()))",
+            "CREATE INDEX i1 ON t(row_number() OVER ())",
+            "CREATE INDEX i2 ON t(x) WHERE rank() OVER () > 0",
+            "SELECT id, (SELECT group_concat(v) OVER () FROM u WHERE u.k = t.x) FROM t",
+            "SELECT sum(x) OVER (ORDER BY id ROWS (SELECT 1) PRECEDING) FROM t",
+            "SELECT sum(x) OVER (ORDER BY id ROWS count(*) PRECEDING) FROM t",
+            "SELECT max(x) OVER (PARTITION BY sum(y)) FROM t",
+            "SELECT max(x) OVER (PARTITION BY rank() OVER ()) FROM t",
+            "SELECT count(*) FILTER (WHERE rank() OVER () > 1) OVER () FROM t",
+            "SELECT row_number() OVER (ORDER BY 1), row_number() OVER (ORDER BY 2) FROM t",
+            "SELECT x, count(*) OVER (PARTITION BY x ORDER BY NULL) FROM t",
+        ]
+        let failures = try compare(statements, setup: Self.fixedRows) { $0.contains("ORDER BY k, v") }
+        XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
+    }
 }

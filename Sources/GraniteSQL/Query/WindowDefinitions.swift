@@ -65,6 +65,12 @@ struct PendingWindowCall {
         {
             throw SQLExecutionError("RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression")
         }
+        // A window's partitioning and ordering are computed by the inner query, where no window function may be.
+        for e in definition.partitionBy + definition.orderBy.map(\.expression) {
+            if let nested = WindowRewriter.firstWindowCall(in: e) {
+                throw SQLExecutionError(.misuseOfWindowFunction(nested.name))
+            }
+        }
         var arguments: [Int] = []
         var jsonRaw: Int?
         if case .list(let list, _) = call.arguments {

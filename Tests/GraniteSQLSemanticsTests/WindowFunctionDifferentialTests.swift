@@ -216,4 +216,23 @@ final class WindowFunctionDifferentialTests: XCTestCase {
         let failures = try compare(statements, setup: Self.fixedRows) { $0.contains("ORDER BY k, v") }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }
+
+    /// Renaming a column or a table that a view's windows read rewrites the view's text as SQLite does.
+    func testRenamesRewriteWindowsOfViews() throws {
+        let statements = [
+            "ALTER TABLE t RENAME COLUMN g TO gg",
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
+            "SELECT * FROM vw",
+            "ALTER TABLE t RENAME COLUMN x TO xx",
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
+            "ALTER TABLE t RENAME TO t2",
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
+            "SELECT * FROM vw3",
+        ]
+        let views = Self.views + [
+            "CREATE VIEW vw3 AS SELECT t.id, sum(t.x) OVER w AS s FROM t WINDOW w AS (PARTITION BY t.g ORDER BY t.x)"
+        ]
+        let failures = try compare(statements, setup: Self.fixedRows + views) { $0.contains("ORDER BY name") }
+        XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
+    }
 }

@@ -132,7 +132,7 @@ struct WindowFunctionGenerator {
         }
         let selected = calls.enumerated().map { "\($1) AS w\($0)" }.joined(separator: ", ")
         let condition = src.int(0...3) == 0 ? " WHERE \(src.pick(["x > 0", "g IS NOT NULL", "y < 2.5", "id > 3"]))" : ""
-        switch src.int(0...9) {
+        switch src.int(0...11) {
         case 0:
             // Grouped: windows over the groups, ordered by the group key (unique per group).
             let c = call()
@@ -161,6 +161,15 @@ struct WindowFunctionGenerator {
             return ("SELECT DISTINCT x, \(calls[0]) FROM t\(condition)", false)
         case 7:
             return ("SELECT t.id, u.v, \(selected) FROM t JOIN (SELECT k, max(v) AS v FROM u GROUP BY k) AS u ON t.x = u.k\(condition.replacingOccurrences(of: "id", with: "t.id"))", false)
+        case 8:
+            // A window based on a named one: its partitioning, this one's ordering and frame.
+            let c = call()
+            let own = window(orderSensitive: c.orderSensitive, keys: ["id", "x", "y DESC", "z NULLS LAST"])
+            let base = src.pick(["PARTITION BY g", "PARTITION BY x % 2", ""])
+            return ("SELECT id, \(c.sql) OVER (w \(own)) AS w0 FROM t\(condition) WINDOW w AS (\(base))", false)
+        case 9:
+            // Windows only in the ORDER BY.
+            return ("SELECT id, x FROM t\(condition) ORDER BY \(calls[0]), id", true)
         default:
             return ("SELECT id, \(selected) FROM t\(condition)", false)
         }

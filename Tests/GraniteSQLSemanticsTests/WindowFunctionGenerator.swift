@@ -106,16 +106,13 @@ struct WindowFunctionGenerator {
         for _ in 0..<src.int(0...2) { order.append(keys.map { src.pick($0) } ?? orderTerm()) }
         let framePart = frame(rangeOffsets: order.count == 1, orderSensitive: &sensitive)
         if sensitive {
-            // Make the order total: `id` alone for a RANGE offset (one term), else `id` last.
-            let rangeOffset = framePart.hasPrefix("RANGE") && framePart.contains("ING") && !framePart.contains("UNBOUNDED P")
-            if keys != nil {
-                order.append(keys![0])
-            } else if rangeOffset || framePart.contains("RANGE") && order.count == 1 && framePart.contains(" PRECEDING")
-                || framePart.contains(" FOLLOWING")
-            {
-                if framePart.hasPrefix("RANGE") { order = [src.pick(["id", "id DESC"])] } else { order.append("id") }
+            // Make the order total: the unique key alone under a RANGE offset (which needs one term), else last.
+            let rangeOffset = framePart.hasPrefix("RANGE") && framePart.contains(where: \.isNumber)
+            let unique = keys.map { [$0[0]] } ?? ["id", "id DESC"]
+            if rangeOffset {
+                order = [src.pick(unique)]
             } else {
-                order.append(src.pick(["id", "id DESC"]))
+                order.append(src.pick(unique))
             }
         }
         if !order.isEmpty { parts.append("ORDER BY " + order.joined(separator: ", ")) }

@@ -14,8 +14,10 @@ final class WindowFunctionDifferentialTests: XCTestCase {
     ]
 
     /// Why the outcomes differ (values compared exactly: type and value), or nil.
-    static func difference(_ expected: SelectDifferentialTests.Result, _ actual: SelectDifferentialTests.Result,
-                           ordered: Bool) -> String? {
+    static func difference(
+        _ expected: SelectDifferentialTests.Result, _ actual: SelectDifferentialTests.Result,
+        ordered: Bool
+    ) -> String? {
         if case .rows(let en, let e) = expected, case .rows(let an, let a) = actual, en == an {
             let ek = e.map(SelectDifferentialTests.key)
             let ak = a.map(SelectDifferentialTests.key)
@@ -112,6 +114,12 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "SELECT count(*) over, 1 FROM t",
             "SELECT x AS window FROM t AS window WHERE id = 1",
             "SELECT id FROM t WINDOW w AS (ORDER BY nosuch)",
+            "WITH c AS (SELECT x FROM t WHERE x > 0) SELECT x, rank() OVER (ORDER BY x) FROM c",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6) "
+                + "SELECT i, sum(i) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM n",
+            "SELECT count(*) OVER (), row_number() OVER ()",
+            "SELECT row_number() OVER () FROM t LIMIT 0",
+            "SELECT g, x, first_value(x) OVER (PARTITION BY g ORDER BY id) FROM t WHERE id IN (SELECT max(id) FROM t GROUP BY g)",
             "SELECT * FROM vw WHERE id > 3",
             "SELECT * FROM vw WHERE rn = 1 AND g = 'b'",
             "SELECT vw.id, vw.s, u.v FROM vw JOIN u ON vw.rn = u.k",
@@ -158,7 +166,9 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "SELECT sum(x) OVER (PARTITION BY nosuch) FROM t",
             "UPDATE t SET x = row_number() OVER ()",
         ]
-        let failures = try compare(queries, setup: Self.fixedRows + Self.views) { $0.contains("ORDER BY v") || $0.contains("LIMIT") }
+        let failures = try compare(queries, setup: Self.fixedRows + Self.views) {
+            $0.contains("ORDER BY v") || $0.contains("LIMIT")
+        }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }
 
@@ -229,9 +239,10 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY name",
             "SELECT * FROM vw3",
         ]
-        let views = Self.views + [
-            "CREATE VIEW vw3 AS SELECT t.id, sum(t.x) OVER w AS s FROM t WINDOW w AS (PARTITION BY t.g ORDER BY t.x)"
-        ]
+        let views =
+            Self.views + [
+                "CREATE VIEW vw3 AS SELECT t.id, sum(t.x) OVER w AS s FROM t WINDOW w AS (PARTITION BY t.g ORDER BY t.x)"
+            ]
         let failures = try compare(statements, setup: Self.fixedRows + views) { $0.contains("ORDER BY name") }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }

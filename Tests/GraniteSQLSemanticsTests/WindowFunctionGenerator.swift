@@ -15,7 +15,8 @@ struct WindowFunctionGenerator {
             statements.append("INSERT INTO t VALUES (\(id), \(g), \(h), \(x), \(y), \(z))")
         }
         for _ in 0..<src.int(0...5) {
-            statements.append("INSERT INTO u VALUES (\(src.pick(["NULL", "1", "2", "3"])), \(src.pick(["'a'", "'b'", "NULL"])))")
+            statements.append(
+                "INSERT INTO u VALUES (\(src.pick(["NULL", "1", "2", "3"])), \(src.pick(["'a'", "'b'", "NULL"])))")
         }
         return statements
     }
@@ -34,12 +35,16 @@ struct WindowFunctionGenerator {
         case 5: return ("\(src.pick(["first_value", "last_value"]))(\(src.pick(["x", "z", "g"])))", true, false)
         case 6: return ("nth_value(\(src.pick(["x", "z"])), \(src.int(1...3)))", true, false)
         case 7, 8, 9:
-            let f = src.pick(["count(*)", "count(x)", "sum(x)", "total(y)", "avg(x)", "sum(z)", "min(z)", "max(x)",
-                              "min(g)", "avg(y)", "count(h)"])
+            let f = src.pick([
+                "count(*)", "count(x)", "sum(x)", "total(y)", "avg(x)", "sum(z)", "min(z)", "max(x)",
+                "min(g)", "avg(y)", "count(h)",
+            ])
             return (f + filter(), false, true)
         case 10:
-            let f = src.pick(["group_concat(id)", "group_concat(g, '-')", "json_group_array(x)",
-                              "json_group_object(id, z)"])
+            let f = src.pick([
+                "group_concat(id)", "group_concat(g, '-')", "json_group_array(x)",
+                "json_group_object(id, z)",
+            ])
             return (f + filter(), true, true)
         default:
             return (src.pick(["sum(x)", "count(*)", "max(y)", "min(x)"]) + filter(), false, true)
@@ -80,8 +85,10 @@ struct WindowFunctionGenerator {
         var start = src.pick(starts)
         var end = src.pick(ends)
         // Mostly valid pairs; now and then one SQLite refuses.
-        let rank = ["UNBOUNDED PRECEDING": 0, "n PRECEDING": 1, "CURRENT ROW": 2, "n FOLLOWING": 3,
-                    "UNBOUNDED FOLLOWING": 4]
+        let rank = [
+            "UNBOUNDED PRECEDING": 0, "n PRECEDING": 1, "CURRENT ROW": 2, "n FOLLOWING": 3,
+            "UNBOUNDED FOLLOWING": 4,
+        ]
         if rank[start]! > rank[end]! && src.int(0...5) != 0 { swap(&start, &end) }
         if start == "UNBOUNDED FOLLOWING" { start = "CURRENT ROW" }
         if end == "UNBOUNDED PRECEDING" { end = "CURRENT ROW" }
@@ -90,8 +97,10 @@ struct WindowFunctionGenerator {
         }
         start = start.replacingOccurrences(of: "n ", with: offset(&src, unit) + " ")
         end = end.replacingOccurrences(of: "n ", with: offset(&src, unit) + " ")
-        let exclusion = src.pick(["", "", "", " EXCLUDE NO OTHERS", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP",
-                                  " EXCLUDE TIES"])
+        let exclusion = src.pick([
+            "", "", "", " EXCLUDE NO OTHERS", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP",
+            " EXCLUDE TIES",
+        ])
         if src.bool() { return "\(unit) BETWEEN \(start) AND \(end)" + exclusion }
         return "\(unit) \(start)" + exclusion
     }
@@ -134,16 +143,21 @@ struct WindowFunctionGenerator {
             // Grouped: windows over the groups, ordered by the group key (unique per group).
             let c = call()
             let over = window(orderSensitive: c.orderSensitive, keys: ["g", "count(*)", "sum(x)"])
-            let target = c.isAggregate
+            let target =
+                c.isAggregate
                 ? src.pick(["sum(count(*))", "max(sum(x))", "count(*)", "avg(min(y))"]) : c.sql
             return (
                 "SELECT g, count(*), sum(x), \(target) OVER (\(over)) AS w FROM t\(condition) GROUP BY g"
-                    + src.pick(["", " HAVING count(*) > 1"]), false)
+                    + src.pick(["", " HAVING count(*) > 1"]), false
+            )
         case 1:
             // Without json_group_object(id, z): SQLite stops computing windows at the LIMIT when its rows come in
             // order, so a BLOB past it raises no error there.
             let selected = selected.replacingOccurrences(of: "(id, z)", with: "(id, y)")
-            return ("SELECT id, \(selected) FROM t\(condition) ORDER BY \(src.pick(["id", "w0, id", "id DESC"])) LIMIT \(src.int(0...6))", true)
+            return (
+                "SELECT id, \(selected) FROM t\(condition) ORDER BY \(src.pick(["id", "w0, id", "id DESC"])) LIMIT \(src.int(0...6))",
+                true
+            )
         case 2:
             return ("SELECT * FROM (SELECT id, x, \(selected) FROM t\(condition)) WHERE w0 IS NOT NULL", false)
         case 3:
@@ -153,11 +167,17 @@ struct WindowFunctionGenerator {
             let base = window(orderSensitive: c.orderSensitive)
             return ("SELECT id, \(c.sql) OVER w AS w0, count(*) OVER w AS n FROM t WINDOW w AS (\(base))", false)
         case 5:
-            return ("SELECT id, \(selected) FROM t\(condition) UNION ALL SELECT k, \(calls.map { _ in "NULL" }.joined(separator: ", ")) FROM u", false)
+            return (
+                "SELECT id, \(selected) FROM t\(condition) UNION ALL SELECT k, \(calls.map { _ in "NULL" }.joined(separator: ", ")) FROM u",
+                false
+            )
         case 6:
             return ("SELECT DISTINCT x, \(calls[0]) FROM t\(condition)", false)
         case 7:
-            return ("SELECT t.id, u.v, \(selected) FROM t JOIN (SELECT k, max(v) AS v FROM u GROUP BY k) AS u ON t.x = u.k\(condition.replacingOccurrences(of: "id", with: "t.id"))", false)
+            return (
+                "SELECT t.id, u.v, \(selected) FROM t JOIN (SELECT k, max(v) AS v FROM u GROUP BY k) AS u ON t.x = u.k\(condition.replacingOccurrences(of: "id", with: "t.id"))",
+                false
+            )
         case 8:
             // A window based on a named one: its partitioning, this one's ordering and frame.
             let c = call()

@@ -59,8 +59,10 @@ final class WindowSyntaxTests: XCTestCase {
             ("SELECT sum(a) OVER (ROWS BETWEEN 1 FOLLOWING AND 1 PRECEDING) FROM t", "unsupported frame specification"),
             ("SELECT sum(a) OVER (ROWS 1 FOLLOWING) FROM t", "unsupported frame specification"),
             ("SELECT sum(a) OVER (ROWS UNBOUNDED FOLLOWING) FROM t", "near \"FOLLOWING\": syntax error"),
-            ("SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING AND UNBOUNDED PRECEDING) FROM t",
-             "near \"PRECEDING\": syntax error"),
+            (
+                "SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING AND UNBOUNDED PRECEDING) FROM t",
+                "near \"PRECEDING\": syntax error"
+            ),
             ("SELECT sum(a) OVER (ORDER BY a EXCLUDE TIES) FROM t", "near \"EXCLUDE\": syntax error"),
             ("SELECT sum(a) OVER (ROWS 1 PRECEDING EXCLUDE OTHERS) FROM t", "near \"OTHERS\": syntax error"),
         ] {
@@ -103,12 +105,17 @@ final class WindowFunctionTests: XCTestCase {
             try rows(db, "SELECT id, product(v) OVER (PARTITION BY g) FROM t ORDER BY id").map { $0[1] },
             [.integer(6), .integer(6), .integer(35), .integer(35), .integer(35)])
         XCTAssertEqual(
-            try rows(db, "SELECT product(v) FILTER (WHERE v > 2) OVER (ORDER BY id ROWS 1 PRECEDING) FROM t ORDER BY id")
-                .map { $0[0] },
+            try rows(
+                db, "SELECT product(v) FILTER (WHERE v > 2) OVER (ORDER BY id ROWS 1 PRECEDING) FROM t ORDER BY id"
+            )
+            .map { $0[0] },
             [.null, .integer(3), .integer(15), .integer(35), .integer(7)])
         XCTAssertEqual(
-            try rows(db, "SELECT product(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM t ORDER BY id")
-                .map { $0[0] },
+            try rows(
+                db,
+                "SELECT product(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM t ORDER BY id"
+            )
+            .map { $0[0] },
             [.integer(3), .integer(10), .integer(21), .integer(5), .integer(7)])
         XCTAssertThrowsError(try rows(db, "SELECT 1 FROM t WHERE product(v) OVER () > 1")) { error in
             XCTAssertEqual((error as? SQLExecutionError)?.message, "misuse of window function product()")
@@ -134,7 +141,8 @@ final class WindowFunctionTests: XCTestCase {
             db,
             "SELECT sum(v) OVER (ORDER BY id), count(*) OVER (), sum(v) OVER (ORDER BY id ROWS BETWEEN 10 PRECEDING "
                 + "AND 10 FOLLOWING), rank() OVER (ORDER BY v), max(v) OVER (ORDER BY id), "
-                + "avg(v) OVER (ORDER BY v RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM big ORDER BY id DESC LIMIT 1")
+                + "avg(v) OVER (ORDER BY v RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM big ORDER BY id DESC LIMIT 1"
+        )
         XCTAssertEqual(result.count, 1)
         XCTAssertEqual(result[0][0], .integer((1...20000).reduce(0) { $0 + Int64($1 % 7) }))
         XCTAssertEqual(result[0][1], .integer(20000))

@@ -216,7 +216,11 @@ extension SelectCore: CustomStringConvertible {
             if !clause.groupBy.isEmpty { text += " GROUP BY " + SQLFormat.list(clause.groupBy) { $0.description } }
             if let having = clause.having { text += " HAVING \(having)" }
             if !clause.windows.isEmpty {
-                text += " WINDOW " + SQLFormat.list(clause.windows) { "\(SQLFormat.identifier($0.name)) AS \($0.definition)" }
+                text +=
+                    " WINDOW "
+                    + SQLFormat.list(clause.windows) {
+                        "\(SQLFormat.identifier($0.name)) AS \($0.definition)"
+                    }
             }
             return text
         }

@@ -20,51 +20,69 @@ extension SelectCompiler {
         throws -> SelectProgram
     {
         var rewriter = WindowRewriter()
-        var innerColumns: [ResultColumn] = []
-        var plan: [OuterColumn] = []
-        for column in core.columns {
-            if case .expression(let e, let alias) = column, WindowRewriter.firstWindowCall(in: e) != nil {
-                let name = alias ?? e.sourceText(in: sourceText, startingAt: sourceStart) ?? "?"
-                plan.append(.rewritten(try rewriter.rewrite(e), name: name))
-            } else {
-                innerColumns.append(column)
-                plan.append(.inner(column))
-            }
-        }
+        let plan = try rewriteResultColumns(core.columns, rewriter: &rewriter)
         let orderBy = try rewriteOrderBy(select.orderBy, columns: core.columns, rewriter: &rewriter)
-        let windows = WindowResolver(windows: core.windows)
-        let definitions = try rewriter.calls.map { try windows.definition(of: $0) }
-        var pending: [PendingWindowCall] = []
-        for (call, definition) in zip(rewriter.calls, definitions) {
-            pending.append(try PendingWindowCall(call, definition, rewriter: &rewriter))
-        }
+        let pending = try pendingCalls(windows: core.windows, rewriter: &rewriter)
 
         // The inner query: the windows' scope has no source yet, so the inner's slots start where its would, and
         // an inner query reading an enclosing one marks it correlated (as for a compound's terms).
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
-        var columns = innerColumns + rewriter.pushed.map { ResultColumn.expression($0, alias: nil) }
-        if columns.isEmpty { columns = [.expression(SQLExpression(.literal(.null)), alias: nil)] }
-        var innerCore = core
-        innerCore.columns = columns
-        innerCore.distinct = false
-        innerCore.windows = []
-        let inputSelect = SelectStatement(first: .select(innerCore))
+        let inputSelect = Self.inputSelect(core, plan: plan, pushed: rewriter.pushed)
         let input = try compile(inputSelect, outer: scope, declaredNames: declaredNames)
         let firstPushed = input.outputs.count - rewriter.pushed.count
         let (outerColumns, origins) = outerResultColumns(plan, input: input, firstPushed: firstPushed)
-        let program = windowProgram(input, pending, firstPushed: firstPushed)
-        program.inputSelect = inputSelect
-        program.resultOrigins = origins
+        let program = windowProgram(
+            input, inputSelect: inputSelect, pending, firstPushed: firstPushed, resultOrigins: origins)
 
-        let source = scope.add(
-            name: "(window)", table: nil, columns: windowSourceColumns(input, firstPushed: firstPushed, calls: pending.count))
-        source.used = Set(0..<source.columns.count)
+        let columns = windowSourceColumns(input, firstPushed: firstPushed, calls: pending.count)
+        let source = scope.add(name: "(window)", table: nil, columns: columns)
+        source.used = Set(0..<columns.count)
         var from = FromSources()
         from.producedLevels[0] = .windowed(program)
         let outerCore = SelectClause(distinct: core.distinct, columns: outerColumns)
         let outerSelect = SelectStatement(first: .select(outerCore), orderBy: orderBy, limit: select.limit)
         return try compileQuery(outerSelect, core: outerCore, scope: scope, from: from, declaredNames: declaredNames)
+    }
+
+    /// Each result column: computed by the inner query when it has no window call, else rewritten over its row.
+    private func rewriteResultColumns(_ columns: [ResultColumn], rewriter: inout WindowRewriter) throws
+        -> [OuterColumn]
+    {
+        try columns.map { column in
+            guard case .expression(let e, let alias) = column, WindowRewriter.firstWindowCall(in: e) != nil else {
+                return .inner(column)
+            }
+            let name = alias ?? e.sourceText(in: sourceText, startingAt: sourceStart) ?? "?"
+            return .rewritten(try rewriter.rewrite(e), name: name)
+        }
+    }
+
+    /// The window calls with their windows resolved, their operands added to the inner query's columns.
+    private func pendingCalls(windows: [NamedWindow], rewriter: inout WindowRewriter) throws -> [PendingWindowCall] {
+        let resolver = WindowResolver(windows: windows)
+        let definitions = try rewriter.calls.map { try resolver.definition(of: $0) }
+        var pending: [PendingWindowCall] = []
+        for (call, definition) in zip(rewriter.calls, definitions) {
+            pending.append(try PendingWindowCall(call, definition, rewriter: &rewriter))
+        }
+        return pending
+    }
+
+    /// The inner query: `core` without `DISTINCT` and windows, its columns the window-free result columns, then
+    /// the `pushed` expressions (a NULL when there is neither, as a query needs a column).
+    private static func inputSelect(_ core: SelectClause, plan: [OuterColumn], pushed: [SQLExpression])
+        -> SelectStatement
+    {
+        var columns: [ResultColumn] = []
+        for case .inner(let column) in plan { columns.append(column) }
+        columns += pushed.map { ResultColumn.expression($0, alias: nil) }
+        if columns.isEmpty { columns = [.expression(SQLExpression(.literal(.null)), alias: nil)] }
+        var inner = core
+        inner.columns = columns
+        inner.distinct = false
+        inner.windows = []
+        return SelectStatement(first: .select(inner))
     }
 
     /// The `ORDER BY` terms over the inner row: a position or a result column alias (possibly with a

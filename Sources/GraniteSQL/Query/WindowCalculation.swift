@@ -60,7 +60,8 @@ struct WindowCalculation {
             offset = value.sqlInteger
         }
         let (target, overflow) =
-            call.function == .lag ? Int64(i).subtractingReportingOverflow(offset)
+            call.function == .lag
+            ? Int64(i).subtractingReportingOverflow(offset)
             : Int64(i).addingReportingOverflow(offset)
         if !overflow && target >= 0 && target < Int64(partition.count) { return argument(0, at: Int(target)) }
         return call.arguments.count > 2 ? argument(2, at: i) : .null

@@ -83,7 +83,8 @@ struct PendingWindowCall {
                     arguments.append(rewriter.pushIndex(argument))
                     continue
                 }
-                let call = FunctionCall(name: SQLJSONFunction.aggregateArgumentName, arguments: .list([argument], distinct: false))
+                let call = FunctionCall(
+                    name: SQLJSONFunction.aggregateArgumentName, arguments: .list([argument], distinct: false))
                 arguments.append(rewriter.pushIndex(SQLExpression(.function(call), range: argument.range)))
                 jsonRaw = rewriter.pushIndex(argument)
             }
@@ -113,7 +114,10 @@ extension WindowFrame.Bound {
 extension SelectCompiler {
     /// The program computing the `pending` calls over the rows of `input`, whose extra columns start at
     /// `firstPushed`.
-    func windowProgram(_ input: SelectProgram, _ pending: [PendingWindowCall], firstPushed: Int) -> WindowProgram {
+    func windowProgram(
+        _ input: SelectProgram, inputSelect: SelectStatement, _ pending: [PendingWindowCall], firstPushed: Int,
+        resultOrigins: [Int?]
+    ) -> WindowProgram {
         var sortings: [WindowProgram.Sorting] = []
         var calls: [WindowProgram.Call] = []
         func collation(_ k: Int) -> SQLCollation { input.outputs[firstPushed + k].collation ?? .binary }
@@ -140,7 +144,8 @@ extension SelectCompiler {
                     aggregate: p.function == .aggregate
                         ? Self.windowAggregate(p.call, collation: p.arguments.first.map(collation) ?? .binary) : nil))
         }
-        return WindowProgram(input: input, sortings: sortings, calls: calls)
+        return WindowProgram(
+            input: input, inputSelect: inputSelect, sortings: sortings, calls: calls, resultOrigins: resultOrigins)
     }
 
     /// A call's frame; the default is `RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`.

@@ -70,15 +70,19 @@ final class WindowProgram {
     let sortings: [Sorting]
     let calls: [Call]
     /// The inner query's statement (for the declared types of the columns it reads from its sources).
-    var inputSelect: SelectStatement?
+    let inputSelect: SelectStatement
     /// By result column of the query reading the windows: the inner column it is, nil for one with window
     /// calls.
-    var resultOrigins: [Int?] = []
+    let resultOrigins: [Int?]
 
-    init(input: SelectProgram, sortings: [Sorting], calls: [Call]) {
+    init(
+        input: SelectProgram, inputSelect: SelectStatement, sortings: [Sorting], calls: [Call], resultOrigins: [Int?]
+    ) {
         self.input = input
+        self.inputSelect = inputSelect
         self.width = input.outputs.count
         self.sortings = sortings
         self.calls = calls
+        self.resultOrigins = resultOrigins
     }
 }

@@ -29,7 +29,8 @@ struct WindowRewriter {
         guard let window = Self.firstWindowCall(in: e) else {
             switch e.kind {
             case .literal, .parameter: return e
-            case .column(let reference) where reference.table == nil && aliases.contains(SchemaNames.key(reference.column)):
+            case .column(let reference)
+            where reference.table == nil && aliases.contains(SchemaNames.key(reference.column)):
                 return e
             default: return push(e)
             }
@@ -111,7 +112,8 @@ extension SQLExpression {
         case .collate(let x, let name): copy.kind = .collate(try transform(x), collation: name)
         case .cast(let x, let type): copy.kind = .cast(try transform(x), type)
         case .isNull(let x, let negated): copy.kind = .isNull(try transform(x), negated: negated)
-        case .inSelect(let x, let select, let negated): copy.kind = .inSelect(try transform(x), select, negated: negated)
+        case .inSelect(let x, let select, let negated):
+            copy.kind = .inSelect(try transform(x), select, negated: negated)
         case .inTable(let x, let table, let negated): copy.kind = .inTable(try transform(x), table, negated: negated)
         case .binary(let op, let l, let r): copy.kind = .binary(op, try transform(l), try transform(r))
         case .function(var call):

@@ -131,6 +131,19 @@ final class WindowFunctionTests: XCTestCase {
         }
     }
 
+    func testQueryPlanShowsTheInnerQueryAndItsSorts() throws {
+        let db = try database()
+        let plan = try rows(
+            db, "EXPLAIN QUERY PLAN SELECT rank() OVER (ORDER BY v), count(*) OVER () FROM t WHERE g = 'a'"
+        ).map { $0[3] }
+        XCTAssertEqual(
+            plan,
+            [
+                .text("CO-ROUTINE (window)"), .text("SCAN t"), .text("USE TEMP B-TREE FOR ORDER BY"),
+                .text("SCAN (window)"),
+            ])
+    }
+
     func testLargePartitionsRunInOnePass() throws {
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
         try db.execute("CREATE TABLE big(id INTEGER PRIMARY KEY, v INTEGER)")

@@ -123,6 +123,11 @@ final class WindowFunctionDifferentialTests: XCTestCase {
             "SELECT id, (SELECT group_concat(k, '+') OVER (ORDER BY k * t.x, v) FROM u ORDER BY 1 DESC LIMIT 1) FROM t",
             "SELECT id, (SELECT count(*) FILTER (WHERE k > t.x) OVER () FROM u LIMIT 1) FROM t",
             "SELECT id FROM t WHERE x = (SELECT max(k) OVER (PARTITION BY t.g) FROM u LIMIT 1)",
+            "SELECT id, lag(x, NULL, 'd') OVER w, lead(x, '1', 'd') OVER w, lag(x, 1.5, 'd') OVER w, "
+                + "lag(x, 1.0) OVER w, lead(x, x, 'd') OVER w, lag(x, -9223372036854775807, 'd') OVER w, "
+                + "lead(x, 9223372036854775807, 'd') OVER w FROM t WINDOW w AS (ORDER BY id)",
+            "SELECT id, ntile(x) OVER (ORDER BY id), ntile(id) OVER (ORDER BY id DESC) FROM t",
+            "SELECT id, ntile(x - 1) OVER (ORDER BY id) FROM t",
             "SELECT * FROM vw WHERE id > 3",
             "SELECT * FROM vw WHERE rn = 1 AND g = 'b'",
             "SELECT vw.id, vw.s, u.v FROM vw JOIN u ON vw.rn = u.k",

@@ -31,14 +31,11 @@ struct WindowCalculation {
     // MARK: Ranking and neighbours
 
     /// `ntile(n)`: the partition dealt into `n` buckets, the first ones one row larger when it does not divide.
+    /// As in SQLite, `n` is the partition's first row's.
     private func ntile() throws -> [Value] {
         let n = partition.count
-        var buckets: Int64 = 0
-        for i in 0..<n {
-            let b = argument(0, at: i).sqlInteger
-            if b <= 0 { throw SQLExecutionError("argument of ntile must be a positive integer") }
-            if i == 0 { buckets = b }
-        }
+        let buckets = argument(0, at: 0).sqlInteger
+        if buckets <= 0 { throw SQLExecutionError("argument of ntile must be a positive integer") }
         let count = Int64(n)
         if buckets >= count { return (0..<n).map { .integer(Int64($0 + 1)) } }
         let size = count / buckets
@@ -51,19 +48,18 @@ struct WindowCalculation {
     }
 
     /// `lag(x, offset, default)` / `lead(…)`: `x` of the row `offset` before (after) the current one in the
-    /// partition, else `default`; NULL when the offset is.
+    /// partition, else `default`. As in SQLite, which adds the offset to the row's number in the partition, an
+    /// offset that does not make a whole row number (NULL, 1.5) finds no row.
     private func neighbour(_ i: Int) -> Value {
-        var offset: Int64 = 1
-        if call.arguments.count > 1 {
-            let value = argument(1, at: i)
-            if value.isNull { return .null }
-            offset = value.sqlInteger
+        let offset = call.arguments.count > 1 ? argument(1, at: i) : .integer(1)
+        let number = SQLArithmetic.evaluate(call.function == .lag ? .subtract : .add, .integer(Int64(i) + 1), offset)
+        var target: Int64?
+        switch number {
+        case .integer(let k) where k > Int64.min: target = k - 1
+        case .real(let r) where r == r.rounded() && abs(r) < 9.2e18: target = Int64(r) - 1
+        default: target = nil
         }
-        let (target, overflow) =
-            call.function == .lag
-            ? Int64(i).subtractingReportingOverflow(offset)
-            : Int64(i).addingReportingOverflow(offset)
-        if !overflow && target >= 0 && target < Int64(partition.count) { return argument(0, at: Int(target)) }
+        if let target, target >= 0, target < Int64(partition.count) { return argument(0, at: Int(target)) }
         return call.arguments.count > 2 ? argument(2, at: i) : .null
     }
 

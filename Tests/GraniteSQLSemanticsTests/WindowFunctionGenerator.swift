@@ -21,16 +21,18 @@ struct WindowFunctionGenerator {
         return statements
     }
 
-    /// A window function call and whether its result depends on the order of rows that tie.
+    /// A window function call and whether its result depends on the order of rows that tie. Offsets of lag and
+    /// lead are not negative beyond -1: SQLite finds a row ahead only once it has read it, which depends on how
+    /// far it has read the partition (Granite has read all of it).
     mutating func call() -> (sql: String, orderSensitive: Bool, isAggregate: Bool) {
         switch src.int(0...13) {
         case 0: return ("row_number()", true, false)
         case 1: return (src.pick(["rank()", "dense_rank()"]), false, false)
         case 2: return (src.pick(["percent_rank()", "cume_dist()"]), false, false)
-        case 3: return ("ntile(\(src.int(1...5)))", true, false)
+        case 3: return ("ntile(\(src.pick(["1", "2", "3", "5", "id", "ifnull(abs(x), 0) + 1"])))", true, false)
         case 4:
             let f = src.pick(["lag", "lead"])
-            let args = src.pick(["x", "z, 2", "x, -1", "y, 1, 'none'", "x, 0"])
+            let args = src.pick(["x", "z, 2", "x, -1", "y, 1, 'none'", "x, 0", "z, abs(x), 'd'", "y, NULL, 0", "x, 1.5, -1"])
             return ("\(f)(\(args))", true, false)
         case 5: return ("\(src.pick(["first_value", "last_value"]))(\(src.pick(["x", "z", "g"])))", true, false)
         case 6: return ("nth_value(\(src.pick(["x", "z"])), \(src.int(1...3)))", true, false)

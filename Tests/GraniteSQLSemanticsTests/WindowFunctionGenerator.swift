@@ -32,7 +32,9 @@ struct WindowFunctionGenerator {
         case 3: return ("ntile(\(src.pick(["1", "2", "3", "5", "id", "ifnull(abs(x), 0) + 1"])))", true, false)
         case 4:
             let f = src.pick(["lag", "lead"])
-            let args = src.pick(["x", "z, 2", "x, -1", "y, 1, 'none'", "x, 0", "z, abs(x), 'd'", "y, NULL, 0", "x, 1.5, -1"])
+            let args = src.pick([
+                "x", "z, 2", "x, -1", "y, 1, 'none'", "x, 0", "z, abs(x), 'd'", "y, NULL, 0", "x, 1.5, -1",
+            ])
             return ("\(f)(\(args))", true, false)
         case 5: return ("\(src.pick(["first_value", "last_value"]))(\(src.pick(["x", "z", "g"])))", true, false)
         case 6: return ("nth_value(\(src.pick(["x", "z"])), \(src.int(1...3)))", true, false)

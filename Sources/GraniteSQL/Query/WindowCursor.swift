@@ -23,17 +23,23 @@ struct WindowCursor {
                 var end = start + 1
                 while end < order.count && samePartition(rows[order[start]], rows[order[end]], sorting) { end += 1 }
                 let partition = WindowPartition(rows: Array(order[start..<end]), values: rows, order: sorting.order)
-                for (c, call) in program.calls.enumerated() where call.sorting == s {
-                    let results = try WindowCalculation(
-                        call: call, frame: frames[c], partition: partition, values: rows
-                    ).results()
-                    let column = program.width + c
-                    for (i, r) in partition.rows.enumerated() { rows[r][column] = results[i] }
-                }
+                try computeCalls(sortedBy: s, over: partition, frames: frames, into: &rows)
                 start = end
             }
         }
         return order.map { rows[$0] }
+    }
+
+    /// Stores the results over `partition` of the calls whose windows sort as sorting `s` in their columns.
+    private func computeCalls(
+        sortedBy s: Int, over partition: WindowPartition, frames: [WindowFrameBounds], into rows: inout [[Value]]
+    ) throws {
+        for (c, call) in program.calls.enumerated() where call.sorting == s {
+            let results = try WindowCalculation(call: call, frame: frames[c], partition: partition, values: rows)
+                .results()
+            let column = program.width + c
+            for (i, r) in partition.rows.enumerated() { rows[r][column] = results[i] }
+        }
     }
 
     /// The inner query's rows, each with room for the calls' results.

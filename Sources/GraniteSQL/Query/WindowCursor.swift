@@ -4,7 +4,7 @@
 import GraniteStorage
 
 /// Runs a ``WindowProgram`` to its rows: each inner row with the calls' results after its columns, in the order
-/// of the last window's sort.
+/// of the first window's sort (as SQLite gives them without an `ORDER BY`).
 struct WindowCursor {
     let program: WindowProgram
     /// The memory the inner query's sort may use before it spills.
@@ -16,7 +16,8 @@ struct WindowCursor {
         if rows.isEmpty { return rows }
         let frames = try program.calls.map { try WindowFrameBounds($0.frame, parameters: parameters) }
         var order: [Int] = []
-        for (s, sorting) in program.sortings.enumerated() {
+        // The first window sorts last, so its order is the rows'.
+        for (s, sorting) in program.sortings.enumerated().reversed() {
             order = sortedRows(rows, sorting)
             var start = 0
             while start < order.count {

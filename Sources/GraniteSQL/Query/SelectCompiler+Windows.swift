@@ -19,6 +19,7 @@ extension SelectCompiler {
     func compileWindowed(_ select: SelectStatement, core: SelectClause, outer: QueryScope?, declaredNames: Bool)
         throws -> SelectProgram
     {
+        try Self.checkOrderByAggregates(select.orderBy, core: core)
         var rewriter = WindowRewriter()
         let plan = try rewriteResultColumns(core.columns, rewriter: &rewriter)
         let orderBy = try rewriteOrderBy(select.orderBy, columns: core.columns, rewriter: &rewriter)
@@ -29,7 +30,7 @@ extension SelectCompiler {
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
         let inputSelect = Self.inputSelect(core, plan: plan, pushed: rewriter.pushed)
-        let input = try compile(inputSelect, outer: scope, declaredNames: declaredNames)
+        let input = try compileInput(inputSelect, scope: scope, declaredNames: declaredNames, plan: plan)
         let firstPushed = input.outputs.count - rewriter.pushed.count
         let (outerColumns, origins) = outerResultColumns(plan, input: input, firstPushed: firstPushed)
         let program = windowProgram(
@@ -83,6 +84,36 @@ extension SelectCompiler {
         inner.distinct = false
         inner.windows = []
         return SelectStatement(first: .select(inner))
+    }
+
+    /// Refuses, as SQLite does, an aggregate in the `ORDER BY` of a query that does not aggregate otherwise (no
+    /// `GROUP BY`, no aggregate in its result columns or `HAVING`): the inner query would take it as one.
+    private static func checkOrderByAggregates(_ orderBy: [OrderingTerm], core: SelectClause) throws {
+        guard core.groupBy.isEmpty else { return }
+        var others = core.having.map { [$0] } ?? []
+        for case .expression(let e, _) in core.columns { others.append(e) }
+        if others.contains(where: { WindowRewriter.firstAggregateCall(in: $0) != nil }) { return }
+        for term in orderBy {
+            if let call = WindowRewriter.firstAggregateCall(in: term.expression) {
+                throw SQLExecutionError("misuse of aggregate: \(call.name)()")
+            }
+        }
+    }
+
+    /// Compiles the inner query. A name it cannot resolve that is the alias of a result column with window calls
+    /// (`WHERE r > 1`, `GROUP BY r`) is SQLite's misuse of that window function.
+    private func compileInput(_ select: SelectStatement, scope: QueryScope, declaredNames: Bool, plan: [OuterColumn])
+        throws -> SelectProgram
+    {
+        do {
+            return try compile(select, outer: scope, declaredNames: declaredNames)
+        } catch let error as SQLExecutionError {
+            guard case .noSuchColumn(let reference)? = error.subject, reference.table == nil else { throw error }
+            for case .rewritten(_, let name) in plan where SchemaNames.equal(name, reference.column) {
+                throw SQLExecutionError("misuse of aliased window function \(name)")
+            }
+            throw error
+        }
     }
 
     /// The `ORDER BY` terms over the inner row: a position or a result column alias (possibly with a

@@ -56,6 +56,15 @@ struct WindowRewriter {
         return nil
     }
 
+    /// The first aggregate call (not a window call) in `e`, outside its subqueries.
+    static func firstAggregateCall(in e: SQLExpression) -> FunctionCall? {
+        if case .function(let call) = e.kind, call.over == nil, WindowFunction.isAggregateCall(call) { return call }
+        for child in e.children {
+            if let found = firstAggregateCall(in: child) { return found }
+        }
+        return nil
+    }
+
     /// The first window call in the arguments or `FILTER` of `call`.
     static func firstWindowCall(inArgumentsOf call: FunctionCall) -> FunctionCall? {
         var operands: [SQLExpression] = []

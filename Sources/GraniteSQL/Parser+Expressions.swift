@@ -434,9 +434,10 @@ extension Parser {
         if acceptSymbol("*") {
             try expectSymbol(")")
             let filter = try parseFilterClause()
+            let over = try parseOverClause()
             return try node(
-                .function(FunctionCall(name: name, arguments: .star, filter: filter)), from: start,
-                children: filter.map { [$0] } ?? [])
+                .function(FunctionCall(name: name, arguments: .star, filter: filter, over: over)), from: start,
+                children: (filter.map { [$0] } ?? []) + (over?.expressions ?? []))
         }
         var arguments: [SQLExpression] = []
         var distinct = false
@@ -447,9 +448,12 @@ extension Parser {
         }
         try expectSymbol(")")
         let filter = try parseFilterClause()
+        let over = try parseOverClause()
         return try node(
-            .function(FunctionCall(name: name, arguments: .list(arguments, distinct: distinct), filter: filter)),
-            from: start, children: arguments + (filter.map { [$0] } ?? []))
+            .function(
+                FunctionCall(
+                    name: name, arguments: .list(arguments, distinct: distinct), filter: filter, over: over)),
+            from: start, children: arguments + (filter.map { [$0] } ?? []) + (over?.expressions ?? []))
     }
 
     /// Parses an aggregate's `FILTER (WHERE condition)` clause, if any. `FILTER` not followed by `(` is not the

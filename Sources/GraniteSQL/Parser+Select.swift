@@ -158,10 +158,12 @@ extension Parser {
             repeat { groupBy.append(try parseExpression()) } while acceptSymbol(",")
         }
         if acceptKeyword("HAVING") { having = try parseExpression() }
+        var windows: [NamedWindow] = []
+        if acceptKeyword("WINDOW") { windows = try parseWindowClause() }
         return .select(
             SelectClause(
                 distinct: distinct, columns: columns, from: from, whereClause: whereClause, groupBy: groupBy,
-                having: having))
+                having: having, windows: windows))
     }
 
     /// Parses a comma-separated list of result columns (also used by `RETURNING`).
@@ -191,8 +193,17 @@ extension Parser {
             if current.kind == .string { return advance().value }
             return try parseName()
         }
+        if startsWindowClause { return nil }
         if isIdentifier || current.kind == .string { return advance().value }
         return nil
+    }
+
+    /// Whether the current token starts a `WINDOW name AS (…)` clause rather than naming an alias `window`.
+    private var startsWindowClause: Bool {
+        guard isKeyword("WINDOW") else { return false }
+        let name = peek(1)
+        return (name.kind == .quotedIdentifier || (name.kind == .word && !Parser.reservedWords.contains(name.keyword)))
+            && peek(2).kind == .word && peek(2).keyword == "AS"
     }
 
     mutating func parseFromClause() throws(SQLSyntaxError) -> FromClause {

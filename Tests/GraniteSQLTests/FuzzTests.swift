@@ -45,6 +45,13 @@ enum FuzzCorpus {
         "EXPLAIN QUERY PLAN SELECT * FROM t WHERE a = 1",
         "SELECT \"quoted id\", [bracket], `tick` FROM \"table\"",
         "SELECT -9223372036854775808, 9223372036854775808, 0xFFFFFFFFFFFFFFFF, .5, 5., 'it''s'",
+        "SELECT a, row_number() OVER (PARTITION BY b ORDER BY c DESC NULLS LAST), sum(price) FILTER (WHERE a > 0) "
+            + "OVER (w ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING EXCLUDE TIES), lag(name, 1, 'x') OVER w, "
+            + "ntile(2) OVER (ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t "
+            + "WINDOW w AS (ORDER BY id) ORDER BY 2",
+        "SELECT a, count(*), sum(count(*)) OVER (), nth_value(a, 2) OVER (ORDER BY a GROUPS 1 PRECEDING EXCLUDE "
+            + "CURRENT ROW), first_value(a) OVER (ORDER BY a RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) "
+            + "FROM t GROUP BY a",
     ]
 
     static let tokenSoup: [String] = [
@@ -56,7 +63,8 @@ enum FuzzCorpus {
         "NOTHING", "RETURNING", "ESCAPE", "ISNULL", "NOTNULL", "a", "b", "t", "\"q\"", "[b]", "1", "2.5", "0x1F",
         "'s'", "x'00'", "?", "?3", ":p", "(", ")", ",", ";", ".", "*", "+", "-", "/", "%", "||", "=", "==", "!=",
         "<>", "<", "<=", ">", ">=", "<<", ">>", "&", "|", "~", "->", "->>", "--c\n", "/*c*/", "'", "\"", "x'", "$",
-        "#", "é",
+        "#", "é", "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "PRECEDING", "FOLLOWING",
+        "UNBOUNDED", "CURRENT", "ROW", "EXCLUDE", "TIES", "OTHERS", "NO", "FILTER", "row_number()", "sum(a)",
     ]
 }
 

@@ -249,12 +249,15 @@ package struct FunctionCall: Sendable, Equatable {
     package var arguments: Arguments
     /// The condition of an aggregate's `FILTER (WHERE …)` clause: the rows that feed the aggregate.
     package var filter: SQLExpression?
+    /// The `OVER` clause that makes the call a window function, if any.
+    package var over: WindowReference?
 
     /// Creates a function call.
-    package init(name: String, arguments: Arguments, filter: SQLExpression? = nil) {
+    package init(name: String, arguments: Arguments, filter: SQLExpression? = nil, over: WindowReference? = nil) {
         self.name = name
         self.arguments = arguments
         self.filter = filter
+        self.over = over
     }
 }
 

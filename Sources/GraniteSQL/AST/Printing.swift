@@ -101,12 +101,13 @@ extension SQLExpression: CustomStringConvertible {
             let name =
                 SQLFormat.isBareIdentifier(call.name) && !Parser.isReservedFunctionName(call.name)
                 ? call.name : SQLFormat.quoted(call.name)
-            let filter = call.filter.map { " FILTER (WHERE \($0))" } ?? ""
+            var suffix = call.filter.map { " FILTER (WHERE \($0))" } ?? ""
+            if let over = call.over { suffix += " OVER \(over)" }
             switch call.arguments {
             case .star:
-                return "\(name)(*)" + filter
+                return "\(name)(*)" + suffix
             case .list(let arguments, let distinct):
-                return "\(name)(\(distinct ? "DISTINCT " : "")\(SQLFormat.list(arguments) { $0.description }))" + filter
+                return "\(name)(\(distinct ? "DISTINCT " : "")\(SQLFormat.list(arguments) { $0.description }))" + suffix
             }
         case .caseWhen(let caseExpression):
             var text = "CASE"
@@ -214,6 +215,13 @@ extension SelectCore: CustomStringConvertible {
             if let condition = clause.whereClause { text += " WHERE \(condition)" }
             if !clause.groupBy.isEmpty { text += " GROUP BY " + SQLFormat.list(clause.groupBy) { $0.description } }
             if let having = clause.having { text += " HAVING \(having)" }
+            if !clause.windows.isEmpty {
+                text +=
+                    " WINDOW "
+                    + SQLFormat.list(clause.windows) {
+                        "\(SQLFormat.identifier($0.name)) AS \($0.definition)"
+                    }
+            }
             return text
         }
     }
@@ -465,5 +473,44 @@ extension Statement.Kind: CustomStringConvertible {
         case .reindex(let name):
             return "REINDEX" + (name.map { " " + SQLFormat.qualified($0) } ?? "")
         }
+    }
+}
+
+extension WindowReference: CustomStringConvertible {
+    /// `name` or `(definition)`.
+    package var description: String {
+        switch self {
+        case .named(let name): return SQLFormat.identifier(name)
+        case .definition(let definition): return definition.description
+        }
+    }
+}
+
+extension WindowDefinition: CustomStringConvertible {
+    /// `([base] [PARTITION BY …] [ORDER BY …] [frame])`.
+    package var description: String {
+        var parts: [String] = []
+        if let base { parts.append(SQLFormat.identifier(base)) }
+        if !partitionBy.isEmpty { parts.append("PARTITION BY " + SQLFormat.list(partitionBy) { $0.description }) }
+        if !orderBy.isEmpty { parts.append("ORDER BY " + SQLFormat.list(orderBy) { $0.description }) }
+        if let frame { parts.append(frame.description) }
+        return "(" + parts.joined(separator: " ") + ")"
+    }
+}
+
+extension WindowFrame: CustomStringConvertible {
+    /// `unit BETWEEN start AND end [EXCLUDE …]`.
+    package var description: String {
+        func bound(_ bound: Bound) -> String {
+            switch bound {
+            case .unboundedPreceding: return "UNBOUNDED PRECEDING"
+            case .preceding(let offset): return "\(offset) PRECEDING"
+            case .currentRow: return "CURRENT ROW"
+            case .following(let offset): return "\(offset) FOLLOWING"
+            case .unboundedFollowing: return "UNBOUNDED FOLLOWING"
+            }
+        }
+        let exclude = exclusion.map { " EXCLUDE \($0.rawValue)" } ?? ""
+        return "\(unit.rawValue) BETWEEN \(bound(start)) AND \(bound(end))" + exclude
     }
 }

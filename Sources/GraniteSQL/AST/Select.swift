@@ -118,12 +118,15 @@ package struct SelectClause: Sendable, Equatable {
     package var groupBy: [SQLExpression]
     /// The `HAVING` condition, if any.
     package var having: SQLExpression?
+    /// The windows of the `WINDOW` clause (empty when absent).
+    package var windows: [NamedWindow]
 
     /// Creates a select clause.
     package init(
         distinct: Bool = false, columns: [ResultColumn], from: FromClause? = nil, whereClause: SQLExpression? = nil,
-        groupBy: [SQLExpression] = [], having: SQLExpression? = nil
+        groupBy: [SQLExpression] = [], having: SQLExpression? = nil, windows: [NamedWindow] = []
     ) {
+        self.windows = windows
         self.distinct = distinct
         self.columns = columns
         self.from = from

@@ -67,6 +67,8 @@ package enum RestrictedUse: Sendable, Equatable {
             _ = try scope.resolve(reference)
         case .literal(.currentDate), .literal(.currentTime), .literal(.currentTimestamp):
             if refusesNonDeterministic { pending = SchemaError("non-deterministic functions prohibited in \(clause)") }
+        case .function(let call) where call.over != nil:
+            pending = SchemaError(.misuseOfWindowFunction(call.name))
         case .function(let call):
             let name = SQLFormat.asciiLowercased(call.name)
             var arguments = 0
@@ -95,6 +97,7 @@ package enum RestrictedUse: Sendable, Equatable {
     static func isConstantDefault(_ expression: SQLExpression) -> Bool {
         switch expression.kind {
         case .column, .parameter, .subquery, .exists, .inSelect, .inTable: return false
+        case .function(let call) where call.over != nil: return false
         default: return children(expression).allSatisfy(isConstantDefault)
         }
     }

@@ -168,7 +168,9 @@ struct ViewColumnRenamer {
                     try collect(e, scopes: scope, counts: &counts)
                 }
             }
-            let expressions = joinConditions + [clause.whereClause, clause.having].compactMap { $0 } + clause.groupBy
+            let expressions =
+                joinConditions + [clause.whereClause, clause.having].compactMap { $0 } + clause.groupBy
+                + clause.windows.flatMap(\.definition.expressions)
             for e in expressions { try collect(e, scopes: scope, counts: &counts) }
             return sources
         }
@@ -215,6 +217,7 @@ struct ViewColumnRenamer {
             if matches(call.name) { throw Unresolvable() }
             if case .list(let arguments, _) = call.arguments { for a in arguments { try walk(a) } }
             if let filter = call.filter { try walk(filter) }
+            for x in call.over?.expressions ?? [] { try walk(x) }
         case .caseWhen(let c):
             for x in [c.base, c.elseResult].compactMap({ $0 }) { try walk(x) }
             for branch in c.branches {

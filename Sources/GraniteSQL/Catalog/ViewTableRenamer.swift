@@ -104,7 +104,9 @@ struct ViewTableRenamer {
                     }
                 }
             }
-            for e in [clause.whereClause, clause.having].compactMap({ $0 }) + clause.groupBy {
+            for e in [clause.whereClause, clause.having].compactMap({ $0 }) + clause.groupBy
+                + clause.windows.flatMap(\.definition.expressions)
+            {
                 collect(e, into: &usage)
             }
         }
@@ -146,6 +148,7 @@ struct ViewTableRenamer {
             if matches(call.name) { usage.conflicts += 1 }
             if case .list(let arguments, _) = call.arguments { for a in arguments { collect(a, into: &usage) } }
             if let filter = call.filter { collect(filter, into: &usage) }
+            for x in call.over?.expressions ?? [] { collect(x, into: &usage) }
         case .caseWhen(let c):
             for x in [c.base, c.elseResult].compactMap({ $0 }) { collect(x, into: &usage) }
             for branch in c.branches {

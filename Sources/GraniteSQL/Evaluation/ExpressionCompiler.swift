@@ -455,6 +455,12 @@ extension ExpressionCompiler {
         }
 
         mutating func function(_ call: FunctionCall) throws -> EvalNode {
+            // A SELECT computes its window functions before its expressions (SelectCompiler+Windows.swift): one
+            // reaching here is where none may be.
+            if call.over != nil {
+                _ = try WindowFunction.of(call)
+                throw SQLEvaluationError(.misuseOfWindowFunction(call.name))
+            }
             let name = SQLFormat.asciiLowercased(call.name)
             let args: [SQLExpression]
             var distinct = false
@@ -469,11 +475,17 @@ extension ExpressionCompiler {
                 args = a
                 distinct = d
             }
+            if name == SQLJSONFunction.aggregateArgumentName, args.count == 1 {
+                return .json(.windowAggregateArgument, [try operand(args[0])])
+            }
             let registry = SQLFunctionRegistry.current
             if let custom = registry?.function(named: name, argumentCount: args.count) {
                 return try userFunction(custom, call, args, distinct: distinct)
             }
             guard let (lo, hi) = ExpressionCompiler.arities[name] else {
+                if WindowFunction.builtIn[name] != nil {
+                    throw SQLEvaluationError(.misuseOfWindowFunction(call.name))
+                }
                 if registry?.hasFunction(named: name) == true {
                     throw SQLEvaluationError("wrong number of arguments to function \(call.name)()")
                 }

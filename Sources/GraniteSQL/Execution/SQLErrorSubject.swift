@@ -20,6 +20,9 @@ package enum SQLErrorSubject: Sendable, Equatable {
     case noColumnNamed(table: String, column: String)
     /// `misuse of aggregate function f()`, or `misuse of aggregate` without a function name.
     case misuseOfAggregate(function: String?)
+    /// `misuse of window function f()`: a window function where none may be (`WHERE`, `GROUP BY`, an aggregate's
+    /// argument, outside a `SELECT`).
+    case misuseOfWindowFunction(String)
     /// `view v is circularly defined`: the view whose query reads it again.
     case circularView(String)
 
@@ -37,6 +40,7 @@ package enum SQLErrorSubject: Sendable, Equatable {
         case .noColumnNamed(let table, let column): return "table \(table) has no column named \(column)"
         case .misuseOfAggregate(let function?): return "misuse of aggregate function \(function)()"
         case .misuseOfAggregate(nil): return "misuse of aggregate"
+        case .misuseOfWindowFunction(let function): return "misuse of window function \(function)()"
         case .circularView(let name): return "view \(name) is circularly defined"
         }
     }

@@ -84,6 +84,24 @@ struct Accumulator {
         return false
     }
 
+    /// Whether ``remove(_:)`` can take a row back out (as SQLite's inverse step for the function).
+    var isRemovable: Bool {
+        switch function {
+        case .countStar, .count, .sum, .total, .avg: return !distinct
+        default: return false
+        }
+    }
+
+    /// Takes back a row added earlier with argument `x` (`count(*)`: any value); only when ``isRemovable``.
+    mutating func remove(_ x: Value) {
+        switch function {
+        case .countStar: count -= 1
+        case .count: if !x.isNull { count -= 1 }
+        case .sum, .total, .avg: sum.remove(x)
+        default: break
+        }
+    }
+
     func finish() throws -> Value {
         switch function {
         case .countStar, .count: return .integer(count)

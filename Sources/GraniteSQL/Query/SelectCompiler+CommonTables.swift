@@ -35,7 +35,7 @@ extension SelectCompiler {
             if claimed { throw SQLExecutionError("multiple recursive references: \(table.name)") }
             defining.states[index] = .recursiveStep(row: row, columns: columns, claimed: true)
             scope.add(name: name, table: nil, columns: columns)
-            sources.recursiveLevels[k] = .workingRow(row)
+            sources.producedLevels[k] = .workingRow(row)
             return
         case nil:
             break
@@ -49,7 +49,7 @@ extension SelectCompiler {
                 table, firstStep: firstStep, state: (defining, index), outer: outer)
             scope.add(name: name, table: nil, columns: columns)
             if program.correlated { scope.noteOuterRead() }
-            sources.recursiveLevels[k] = .recursiveTable(program)
+            sources.producedLevels[k] = .recursiveTable(program)
         } else {
             let program = try body.compile(table.select, outer: outer, declaredNames: false)
             let columns = try Self.columns(of: table, names: program.columnNames, outputs: program.outputs)

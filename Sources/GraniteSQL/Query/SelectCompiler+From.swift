@@ -11,8 +11,9 @@ extension SelectCompiler {
 
         var readers: [Int: TableReader] = [:]
         var subqueries: [Int: SelectProgram] = [:]
-        /// The levels over recursive common tables and their working rows.
-        var recursiveLevels: [Int: SelectProgram.Level.Source] = [:]
+        /// The levels whose rows the program produces itself: recursive common tables and their working rows,
+        /// and the rows of a query with window functions.
+        var producedLevels: [Int: SelectProgram.Level.Source] = [:]
         var onTerms: [OnTerm] = []
         /// The sources on the right of a `LEFT JOIN`.
         var leftJoined: Set<Int> = []

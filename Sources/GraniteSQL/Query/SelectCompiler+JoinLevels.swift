@@ -75,7 +75,15 @@ extension SelectCompiler {
                         source: source, kind: .subquery(program), matchConditions: matchConditions,
                         filters: filters, isLeft: isLeft))
             default:
-                guard let kind = from.recursiveLevels[s] else { break }
+                guard let kind = from.producedLevels[s] else { break }
+                if case .windowed(let windows) = kind {
+                    // Like SQLite's co-routine: the inner query, then a sort per window ordering.
+                    plan.append((0, "CO-ROUTINE \(source.name)"))
+                    for line in windows.input.plan { plan.append((line.depth + 1, line.detail)) }
+                    for sorting in windows.sortings where !sorting.partition.isEmpty || !sorting.order.isEmpty {
+                        plan.append((1, "USE TEMP B-TREE FOR ORDER BY"))
+                    }
+                }
                 plan.append((0, "SCAN \(source.name)"))
                 if case .recursiveTable(let table) = kind {
                     for line in table.plan { plan.append((line.depth + 1, line.detail)) }

@@ -6,14 +6,15 @@ extension SelectCompiler {
     ///
     /// The terms stay in the outer query too: the copy only lets the view's query skip rows the outer query
     /// would drop anyway. A copy is made only where it is exactly the same test: the view's query is a plain
-    /// `SELECT` (no aggregate, `DISTINCT` or `LIMIT`, whose rows would change with fewer input rows), the view is
+    /// `SELECT` (no aggregate, window function, `DISTINCT` or `LIMIT`, whose rows would change with fewer input
+    /// rows), the view is
     /// not on the right of a `LEFT JOIN` (whose NULL row the outer term must see), the term has no subquery or
     /// function call (which may not be repeatable), and each column it reads is a plain column of the view's
     /// query (so it has the same affinity and collation inside).
     func pushTermsIntoViews(_ terms: [Term], from: inout FromSources, scope: QueryScope) throws {
         for (k, source) in scope.sources.enumerated() {
             guard let view = source.view, let program = from.subqueries[k], !from.leftJoined.contains(k),
-                !program.isAggregate, !program.distinct, program.bounds == nil
+                !program.isAggregate, !program.distinct, program.bounds == nil, !program.computesWindows
             else { continue }
             let origins = Self.columnOrigins(of: program, select: view.select).map { $0?.expression }
             var pushed: [SQLExpression] = []

@@ -95,6 +95,11 @@ extension SelectCompiler {
     static func columnOrigins(of program: SelectProgram, select: SelectStatement)
         -> [(source: QuerySource, column: Int, expression: SQLExpression)?]
     {
+        if let windows = program.windows {
+            // Through the inner query, whose result columns the plain ones are.
+            let inner = columnOrigins(of: windows.input, select: windows.inputSelect)
+            return windows.resultOrigins.map { c in c.flatMap { $0 < inner.count ? inner[$0] : nil } }
+        }
         guard case .select(let core) = select.first else { return [] }
         let sources = program.scope.sources
         var origins: [(source: QuerySource, column: Int, expression: SQLExpression)?] = []

@@ -49,10 +49,20 @@ struct SelectCompiler {
             return try compileValuesRow(rows[0], scope: outer, declaredNames: declaredNames)
         default: return try compileCompound(select, outer: outer, declaredNames: declaredNames)
         }
+        if WindowRewriter.hasWindowCalls(core, orderBy: select.orderBy) {
+            return try compileWindowed(select, core: core, outer: outer, declaredNames: declaredNames)
+        }
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
+        let from = try compileFrom(core.from, scope: scope, outer: outer)
+        return try compileQuery(select, core: core, scope: scope, from: from, declaredNames: declaredNames)
+    }
 
-        var from = try compileFrom(core.from, scope: scope, outer: outer)
+    /// Compiles the query `select` whose first core is `core`, over the sources `from` already added to `scope`.
+    func compileQuery(
+        _ select: SelectStatement, core: SelectClause, scope: QueryScope, from: FromSources, declaredNames: Bool
+    ) throws -> SelectProgram {
+        var from = from
         scope.allowAggregates = true
         let results = try compileResultColumns(core.columns, scope: scope, declaredNames: declaredNames)
         let resultAggregates = scope.aggregates.count

@@ -351,6 +351,10 @@ final class SelectCursor {
         case .workingRow(let row):
             fromRows[k] = [row.values]
             return
+        case .windowed(let windows):
+            fromRows[k] = try WindowCursor(program: windows, sortMemoryLimit: sortMemoryLimit)
+                .rows(outer: context.row, parameters: context.parameters)
+            return
         case .table: return
         }
         if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {

@@ -14,6 +14,8 @@ final class SelectProgram {
             case recursiveTable(RecursiveTableProgram)
             /// The working row of a recursive common table, in one of its recursive steps: one row per opening.
             case workingRow(RecursiveWorkingRow)
+            /// The rows of a query with window functions, with the functions' results.
+            case windowed(WindowProgram)
         }
 
         let source: QuerySource
@@ -112,6 +114,18 @@ final class SelectProgram {
         self.bounds = bounds
         self.subqueries = subqueries
         self.plan = plan
+    }
+
+    /// Whether the program reads the rows of a query with window functions (whose results would change with
+    /// fewer input rows).
+    var computesWindows: Bool { windows != nil }
+
+    /// The window functions the program reads the rows of, if any.
+    var windows: WindowProgram? {
+        for level in levels {
+            if case .windowed(let windows) = level.kind { return windows }
+        }
+        return nil
     }
 
     /// The `EXPLAIN QUERY PLAN` rows: id, parent, notused, detail.

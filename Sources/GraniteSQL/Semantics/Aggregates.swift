@@ -53,6 +53,23 @@ package struct SQLSumAggregate: Sendable {
         }
     }
 
+    /// Takes `x`, added earlier, back out (a window frame's row leaving it), as SQLite's `sumInverse`: once the
+    /// sum has become approximate it stays so.
+    package mutating func remove(_ x: Value) {
+        var v = x
+        if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
+        switch v {
+        case .null: return
+        case .integer(let i) where !approximate:
+            count -= 1
+            realSum -= Double(i)
+            integerSum = integerSum &- i
+        default:
+            count -= 1
+            realSum -= v.sqlReal
+        }
+    }
+
     package func finish() throws -> Value {
         switch kind {
         case .total: return realSum.isNaN ? .null : .real(realSum)

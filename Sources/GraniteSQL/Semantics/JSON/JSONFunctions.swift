@@ -16,8 +16,16 @@ enum SQLJSONFunction: Sendable {
     /// receives plain values: unchanged, except that JSON text from a JSON function becomes a BLOB of its
     /// bytes (a BLOB cannot be embedded, so the aggregate can tell them apart), and a BLOB is refused here.
     case aggregateArgument
+    /// ``aggregateArgument`` for a window function's inner query, which computes it for rows that may never
+    /// enter a frame: a BLOB becomes NULL here, and the window function refuses the row's BLOB (read from the
+    /// argument itself) when it enters one.
+    case windowAggregateArgument
 
     /// The function a call of `name` (lower case) names, if it is a scalar JSON function.
+    /// The name of a call that compiles to ``aggregateArgument``: the window functions' inner query computes a
+    /// JSON aggregate's value argument with it. It holds a NUL, so no statement can name it.
+    static let aggregateArgumentName = "\u{0}json_aggregate_argument"
+
     init?(name: String) {
         switch name {
         case "json": self = .json
@@ -73,6 +81,13 @@ enum SQLJSONFunctions {
             guard let argument = arguments.first else { return JSONArgument(.null) }
             switch argument.value {
             case .blob: throw .blob
+            case .text(let text) where argument.isJSON: return JSONArgument(.blob(Array(text.utf8)))
+            default: return argument
+            }
+        case .windowAggregateArgument:
+            guard let argument = arguments.first else { return JSONArgument(.null) }
+            switch argument.value {
+            case .blob: return JSONArgument(.null)
             case .text(let text) where argument.isJSON: return JSONArgument(.blob(Array(text.utf8)))
             default: return argument
             }

@@ -1,0 +1,1 @@
+SELECT a, count(*), sum(count(*)) OVER (), ntile(3) OVER (ORDER BY a), cume_dist() OVER (ORDER BY count(*) RANGE BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE GROUP) FROM t GROUP BY a HAVING count(*) > 0 WINDOW v AS (PARTITION BY a)

@@ -13,6 +13,8 @@ extension SelectCompiler {
         var subqueries: [Int: SelectProgram] = [:]
         /// The levels over recursive common tables and their working rows.
         var recursiveLevels: [Int: SelectProgram.Level.Source] = [:]
+        /// The calls of table-valued functions.
+        var tableFunctions: [Int: TableFunctionProgram] = [:]
         var onTerms: [OnTerm] = []
         /// The sources on the right of a `LEFT JOIN`.
         var leftJoined: Set<Int> = []
@@ -48,9 +50,11 @@ extension SelectCompiler {
             }
             let right = scope.sources[k]
             for column in right.columns
-            where scope.sources[..<k].contains(where: { left in
-                left.columns.contains { SchemaNames.equal($0.name, column.name) }
-            }) {
+            where !column.isHidden
+                && scope.sources[..<k].contains(where: { left in
+                    left.columns.contains { !$0.isHidden && SchemaNames.equal($0.name, column.name) }
+                })
+            {
                 using.append(column.name)
             }
         }
@@ -81,8 +85,8 @@ extension SelectCompiler {
         }
     }
 
-    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery
-    /// or a view).
+    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery,
+    /// a view or a table-valued function).
     private func addSource(
         _ source: TableSource, scope: QueryScope, outer: QueryScope?, to sources: inout FromSources
     ) throws {
@@ -116,6 +120,8 @@ extension SelectCompiler {
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
             if program.scope.usesOuter { scope.noteOuterRead() }
             sources.subqueries[k] = program
+        case .function(let name, let arguments, let alias):
+            try addTableFunction(name, arguments: arguments, alias: alias, scope: scope, to: &sources)
         }
     }
 }

@@ -14,6 +14,8 @@ final class SelectProgram {
             case recursiveTable(RecursiveTableProgram)
             /// The working row of a recursive common table, in one of its recursive steps: one row per opening.
             case workingRow(RecursiveWorkingRow)
+            /// A table-valued function, called again each time the level opens.
+            case tableFunction(TableFunctionProgram)
         }
 
         let source: QuerySource

@@ -113,8 +113,7 @@ final class TableFunctionCursor {
 
     /// Writes the next row's columns into the context's row; false at the end.
     func next(_ context: inout EvaluationContext) throws -> Bool {
-        guard walk != nil else { return false }
-        if started { walk!.advance() } else { started = true }
+        if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
         do {
             for column in columns {

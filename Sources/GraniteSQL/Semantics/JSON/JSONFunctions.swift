@@ -172,8 +172,8 @@ enum SQLJSONFunctions {
     /// document into a tree (see ``JSONParser/locate(_:)``).
     static func node(at path: JSONSimplePath, in text: [UInt8]) throws(JSONError) -> JSONNode? {
         let parser = JSONParser(text)
-        guard let range = try parser.locate(path) else { return nil }
-        return try parser.node(at: range)
+        guard let location = try parser.locate(path) else { return nil }
+        return try parser.node(at: location.range)
     }
 
     static func extract(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {

@@ -81,19 +81,33 @@ extension JSONParser {
         }
     }
 
-    /// The byte range of the node `path` names in the text, or nil when it names none; the whole text is
-    /// checked as ``parse(_:)`` checks it, in one pass that builds no node.
-    func locate(_ path: JSONSimplePath) throws(JSONError) -> Range<Int>? {
+    /// Where ``locate(_:)`` found a node.
+    struct Location {
+        /// The node's bytes.
+        var range: Range<Int>
+        /// The node's position in SQLite's layout of the document (see ``JSONNodeTable``): the number of values
+        /// and object labels before it.
+        var position: Int
+    }
+
+    /// The node `path` names in the text, or nil when it names none; the whole text is checked as
+    /// ``parse(_:)`` checks it, in one pass that builds no node.
+    func locate(_ path: JSONSimplePath) throws(JSONError) -> Location? {
         let parser = self
         let steps = path.steps
         var open: [ScanContainer] = []
         var found: Range<Int>?
+        var position = 0
+        /// The number of values and labels read so far.
+        var nodes = 0
         /// For the value about to be read: how many steps lead to it, when it is on the path.
         var candidate: Int? = 0
         var i = parser.skipSpace(0)
         while true {
             let c = parser.byte(i)
             let isTarget = candidate == steps.count && found == nil
+            if isTarget { position = nodes }
+            nodes += 1
             if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
                 guard open.count < Self.maximumDepth else { throw .malformed }
                 let first = parser.skipSpace(i + 1)
@@ -109,6 +123,7 @@ extension JSONParser {
                     i = first
                     if container.isObject {
                         let (label, next) = try parser.labelRange(at: first)
+                        nodes += 1
                         candidate = parser.memberCandidate(&container, label: label, steps)
                         i = next
                     } else {
@@ -122,20 +137,21 @@ extension JSONParser {
                 if isTarget { found = i..<end }
                 i = end
             }
-            candidate = try parser.closeFinished(&open, at: &i, found: &found, steps)
+            candidate = try parser.closeFinished(&open, at: &i, found: &found, labels: &nodes, steps)
             if open.isEmpty {
                 guard parser.skipSpace(i) == parser.bytes.count else { throw .malformed }
-                return found
+                return found.map { Location(range: $0, position: position) }
             }
         }
     }
 
     /// Counts the value that ended at `i` in the innermost open container; while the container then ends,
     /// closes it (noting its range when it is the node looked for) and counts it in the next one out. Stops
-    /// after a `,` (with `i` at the next value), returning whether that value is on the path, or when no
-    /// container is open.
+    /// after a `,` (with `i` at the next value, counting its label in `labels`), returning whether that value
+    /// is on the path, or when no container is open.
     private func closeFinished(
-        _ open: inout [ScanContainer], at i: inout Int, found: inout Range<Int>?, _ steps: [JSONSimplePath.Step]
+        _ open: inout [ScanContainer], at i: inout Int, found: inout Range<Int>?, labels: inout Int,
+        _ steps: [JSONSimplePath.Step]
     ) throws(JSONError) -> Int? {
         while var container = open.popLast() {
             container.count += 1
@@ -146,6 +162,7 @@ extension JSONParser {
                 let candidate: Int?
                 if container.isObject {
                     let (label, value) = try labelRange(at: next)
+                    labels += 1
                     candidate = memberCandidate(&container, label: label, steps)
                     i = value
                 } else {

@@ -49,9 +49,25 @@ struct JSONNodeTable {
     }
 
     private(set) var entries: [Entry] = []
+    /// The position of the first entry in the whole document's layout (the table may lay out a subtree only).
+    private(set) var base = 0
 
-    /// Lays `root` out, walking it with a stack rather than by recursion.
-    init(_ root: JSONNode) {
+    /// A table of no node.
+    static let empty = JSONNodeTable()
+
+    private init() {}
+
+    /// Parses `text` and lays the document out.
+    init(parsing text: [UInt8]) throws(JSONError) {
+        var document = try JSONParser.parse(text)
+        self.init(document)
+        JSONNode.dismantle(&document)
+    }
+
+    /// Lays `root` out, as the subtree at position `base` of its document, walking it with a stack rather than
+    /// by recursion.
+    init(_ root: JSONNode, base: Int = 0) {
+        self.base = base
         enum Work {
             case value(JSONNode, parent: Int)
             case label(JSONKey, parent: Int)
@@ -173,22 +189,36 @@ struct JSONTableWalk {
     init(text: [UInt8], start: Start, recursive: Bool) throws(JSONError) {
         self.text = text.firstIndex(of: 0).map { Array(text[..<$0]) } ?? text
         self.recursive = recursive
-        var document = try JSONParser.parse(text)
-        table = JSONNodeTable(document)
-        JSONNode.dismantle(&document)
         let startPosition: Int
         switch start {
         case .nowhere:
+            _ = try JSONParser(text).locate(.root)  // a malformed document is still an error
+            table = .empty
             root = nil
             return
         case .root:
+            table = try JSONNodeTable(parsing: text)
             root = nil
             startPosition = 0
         case .path(let bytes):
             let path = bytes.firstIndex(of: 0).map { Array(bytes[..<$0]) } ?? bytes
             root = path
-            guard let found = try table.locate(path) else { return }
-            startPosition = found
+            if !recursive, let simple = JSONSimplePath(path) {
+                // json_each reads only the subtree: lay out that alone, numbered from its place in the document.
+                let parser = JSONParser(text)
+                guard let location = try parser.locate(simple) else {
+                    table = .empty
+                    return
+                }
+                var node = try parser.node(at: location.range)
+                table = JSONNodeTable(node, base: location.position)
+                JSONNode.dismantle(&node)
+                startPosition = 0
+            } else {
+                table = try JSONNodeTable(parsing: text)
+                guard let found = try table.locate(path) else { return }
+                startPosition = found
+            }
         }
         let start = startPosition
         begin = start
@@ -264,7 +294,7 @@ struct JSONTableWalk {
             default: return JSONArgument(try JSONRendering.sqlValue(of: node).value)
             }
         case .id:
-            return JSONArgument(.integer(Int64(valuePosition)))
+            return JSONArgument(.integer(Int64(table.base + valuePosition)))
         case .parent:
             guard recursive && position > begin else { return JSONArgument(.null) }
             return JSONArgument(.integer(Int64(entry.parent)))
@@ -283,7 +313,7 @@ struct JSONTableWalk {
     /// The `key` column: an object member's label, an array element's index, NULL for the start node (and, in
     /// json_tree, for a start node inside an array).
     private func key(_ entry: JSONNodeTable.Entry) throws(JSONError) -> Value {
-        if position == 0 { return .null }
+        if table.base + position == 0 { return .null }
         if containerIsObject {
             guard case .label(let label) = entry.content else { return .null }
             return try JSONRendering.sqlValue(of: Self.stringNode(label)).value
@@ -338,7 +368,7 @@ struct JSONTableWalk {
     private static func appendMember(_ label: JSONKey, to out: inout [UInt8]) {
         let bytes = label.bytes
         let isIdentifier =
-            !bytes.isEmpty && isLetter(bytes[0]) && bytes.dropFirst().allSatisfy { isLetter($0) || JSONParser.isDigit($0) }
+            bytes.first.map(isLetter) == true && bytes.dropFirst().allSatisfy { isLetter($0) || JSONParser.isDigit($0) }
         out.append(UInt8(ascii: "."))
         if isIdentifier {
             out.append(contentsOf: bytes)

@@ -189,6 +189,40 @@ final class JSONEachDifferentialTests: XCTestCase {
         }
     }
 
+    /// Paths SQLite treats specially: duplicate keys (the first wins), escaped labels (matched as written),
+    /// `[#]` and `[#-N]`, steps past a scalar, quoted keys, indexes out of range, scalars as the start node.
+    func testPathEdgeCasesMatchSQLite() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let calls: [(String, [String])] = [
+            (#"{"a":1,"a":[2,3]}"#, ["$.a", "$.a[0]", "$"]),
+            (#"{"a":[1],"a":[2,3]}"#, ["$.a", "$.a[1]", "$.a[0]"]),
+            ("[[1,2],[3],4]", ["$[1]", "$[#-1]", "$[#-3]", "$[#]", "$[3]", "$[0][1]", "$[2]", "$[#-4]"]),
+            (#"{"a b":{"c":[true,false,null]}}"#, [#"$."a b".c"#, #"$."a b""#, "$.a b", #"$."a b".c[2]"#]),
+            (#"{"a":[1],"a":[2]}"#, ["$.a", #"$."a""#]),
+            (#"{"a":{"b":[1,{"c":2}]}}"#, ["$.a.b[1]", "$.a.b[1].c", "$.a.b.c", "$.a.b[1][0]", "$.a.", "$.a.b[x]"]),
+            ("[1,2]", ["$[0]", "$[1].a", "$[1][0]", "$.x", "$[1]."]),
+            (#"{"a":{"a":{"a":[1,[2]]}}}"#, ["$.a.a.a", "$.a.a.a[1]", "$.a.a"]),
+            ("[1] x", ["$[0]", "$"]),
+            (#"  {"k" : [ 1 , 2 ] }  "#, ["$.k", "$"]),
+            ("[]", ["$", "$[0]"]),
+            ("{}", ["$", "$.a"]),
+            (#""s""#, ["$", "$[0]"]),
+            (#"{"x":[{"y":[{"z":1}]}]}"#, ["$.x[0].y[0]", "$.x[0].y", "$.x[0]"]),
+        ]
+        for function in ["json_each", "json_tree"] {
+            for (document, paths) in calls {
+                for path in paths {
+                    let sql =
+                        "SELECT \(Self.allColumns) FROM \(function)(\(Generator.literal(document)), \(Generator.literal(path)))"
+                    let expected = SelectDifferentialTests.sqlite(oracle, sql)
+                    let actual = SelectDifferentialTests.granite(db, sql)
+                    XCTAssertNil(SelectDifferentialTests.mismatch(expected, actual, ordered: true), sql)
+                }
+            }
+        }
+    }
+
     /// Each error, with SQLite's message.
     func testErrorsMatchSQLite() throws {
         let oracle = Oracle()
@@ -221,6 +255,11 @@ final class JSONEachDifferentialTests: XCTestCase {
             "SELECT a FROM t, json_each(t.a)",
             "SELECT * FROM json_each(count(*))",
             "SELECT * FROM json_each('[1]') WHERE json_each.json = '[1]' AND root = '$'",
+            // The text ends at its first NUL, as SQLite's C string does.
+            "SELECT *, json FROM json_each('[1,2]' || char(0) || 'garbage')",
+            "SELECT * FROM json_tree('{\"a\":[1]}' || char(0) || '{', '$.a')",
+            "SELECT json_extract('{\"a\":1}' || char(0) || 'x', '$.a'), ('[5]' || char(0)) ->> 0",
+            "SELECT json_extract('{\"a\":1' || char(0) || '}', '$.a')",
         ]
         for sql in statements {
             let expected = SelectDifferentialTests.sqlite(oracle, sql)

@@ -101,11 +101,11 @@ final class TableFunctionCursor {
         var values: [Value] = []
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
-        guard let document = values.first?.sqlTextBytes else { return }
+        guard let document = values.first, !document.isNull else { return }
         // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
         let path: JSONTableWalk.Start = values.count > 1 ? values[1].sqlTextBytes.map { .path($0) } ?? .nowhere : .root
         do {
-            walk = try JSONTableWalk(text: document, start: path, recursive: program.function == .jsonTree)
+            walk = try JSONTableWalk(document: document, start: path, recursive: program.function == .jsonTree)
         } catch {
             throw error.evaluationError
         }

@@ -96,6 +96,7 @@ extension JSONParser {
         let parser = self
         let steps = path.steps
         var open: [ScanContainer] = []
+        open.reserveCapacity(8)
         var found: Range<Int>?
         var position = 0
         /// The number of values and labels read so far.
@@ -139,7 +140,7 @@ extension JSONParser {
             }
             candidate = try parser.closeFinished(&open, at: &i, found: &found, labels: &nodes, steps)
             if open.isEmpty {
-                guard parser.skipSpace(i) == parser.bytes.count else { throw .malformed }
+                guard parser.byte(parser.skipSpace(i)) == 0 else { throw .malformed }
                 return found.map { Location(range: $0, position: position) }
             }
         }
@@ -197,6 +198,6 @@ extension JSONParser {
     /// A scalar or container node at `range` of the text (one ``locate(_:in:)`` found).
     func node(at range: Range<Int>) throws(JSONError) -> JSONNode {
         if case .value(let node, _) = scalar(at: range.lowerBound) { return node }
-        return try Self.parse(Array(bytes[range]))
+        return try Self.parse(UnsafeBufferPointer(rebasing: bytes[range]))
     }
 }

@@ -1,5 +1,7 @@
 // A JSON parser with SQLite 3.40's acceptance rules (RFC 8259 plus its quirks) that never traps.
 
+import GraniteStorage
+
 /// Parses JSON text into a ``JSONNode`` as SQLite 3.40's `jsonParse` does.
 ///
 /// Rules mirrored from SQLite: whitespace is space, tab, LF and CR only; the text ends at its first NUL byte;
@@ -10,22 +12,46 @@ struct JSONParser {
     /// SQLite's `JSON_MAX_DEPTH`.
     static let maximumDepth = 2000
 
-    let bytes: [UInt8]
+    /// The text. A NUL reads as its end: no token can hold one, so the text ends where SQLite's C string does.
+    let bytes: UnsafeBufferPointer<UInt8>
 
-    /// A parser over `bytes` up to their first NUL.
-    init(_ bytes: [UInt8]) {
-        if let nul = bytes.firstIndex(of: 0) {
-            self.bytes = Array(bytes[..<nul])
-        } else {
-            self.bytes = bytes
+    /// A parser over `bytes`, which must outlive it.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Calls `body` with the text of `value` (its text form, as `sqlite3_value_text`), without copying a TEXT
+    /// value's bytes; nil for NULL.
+    static func withText<R>(
+        _ value: Value, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R
+    ) throws(JSONError) -> R? {
+        let result: Result<R, JSONError>
+        switch value {
+        case .null: return nil
+        case .text(var text):
+            result = text.withUTF8 { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
+        case .blob(let bytes):
+            result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
+        case .integer, .real:
+            let bytes = value.sqlTextBytes ?? []
+            result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
         }
+        return try result.get()
+    }
+
+    /// Parses a whole document (surrounding whitespace allowed).
+    static func parse(_ text: [UInt8]) throws(JSONError) -> JSONNode {
+        let result = text.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONError) -> JSONNode in try parse(buffer) }
+        }
+        return try result.get()
     }
 
     /// Parses a whole document (surrounding whitespace allowed).
     ///
     /// Containers are parsed with an explicit stack rather than by recursion, so that the depth limit, not the
     /// thread's stack, bounds how deep a document can be.
-    static func parse(_ text: [UInt8]) throws(JSONError) -> JSONNode {
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONNode {
         let parser = JSONParser(text)
         var open: [OpenContainer] = []
         var i = parser.skipSpace(0)
@@ -117,7 +143,7 @@ struct JSONParser {
     /// An object member's label at `i` and the offset of its value (past the `:` and any whitespace).
     private func label(at i: Int) throws(JSONError) -> (label: [UInt8], next: Int) {
         let (range, next) = try labelRange(at: i)
-        return (Array(bytes[range]), next)
+        return (Array(UnsafeBufferPointer(rebasing: bytes[range])), next)
     }
 
     /// The bytes between the quotes of an object member's label at `i`, and the offset of its value.
@@ -130,7 +156,7 @@ struct JSONParser {
 
     /// The document `value` ending at `i`: only whitespace may follow.
     private func finish(_ value: JSONNode, at i: Int) throws(JSONError) -> JSONNode {
-        guard skipSpace(i) == bytes.count else { throw .malformed }
+        guard byte(skipSpace(i)) == 0 else { throw .malformed }
         return value
     }
 
@@ -158,10 +184,11 @@ struct JSONParser {
         switch byte(i) {
         case UInt8(ascii: "\""):
             guard let (end, escaped) = stringEnd(at: i) else { return .failure }
-            return .value(.string(Array(bytes[(i + 1)..<(end - 1)]), escaped: escaped), end)
+            let raw = Array(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<(end - 1)]))
+            return .value(.string(raw, escaped: escaped), end)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             guard let (end, isReal) = numberEnd(at: i) else { return .failure }
-            let token = Array(bytes[i..<end])
+            let token = Array(UnsafeBufferPointer(rebasing: bytes[i..<end]))
             return .value(isReal ? .real(token) : .integer(token), end)
         default:
             guard let end = scalarEnd(at: i) else { return .failure }

@@ -58,7 +58,7 @@ struct JSONNodeTable {
     private init() {}
 
     /// Parses `text` and lays the document out.
-    init(parsing text: [UInt8]) throws(JSONError) {
+    init(parsing text: UnsafeBufferPointer<UInt8>) throws(JSONError) {
         var document = try JSONParser.parse(text)
         self.init(document)
         JSONNode.dismantle(&document)
@@ -156,10 +156,10 @@ enum JSONTableColumn: Int, CaseIterable {
 /// Walks the rows of one call of json_each (`recursive` false: the children of the node the path names) or
 /// json_tree (`recursive`: that node and all its descendants), as SQLite 3.40's `json_each` cursor does.
 struct JSONTableWalk {
-    private var table: JSONNodeTable
+    private var table = JSONNodeTable.empty
     private let recursive: Bool
-    /// The document's text, for the `json` column.
-    private let text: [UInt8]
+    /// The document, for the `json` column.
+    private let document: Value
     /// The path argument as given (up to any NUL), nil without one.
     private let root: [UInt8]?
     /// The current node (for an object member, its label).
@@ -184,42 +184,41 @@ struct JSONTableWalk {
         case nowhere
     }
 
-    /// Starts a walk over `text` from `start`; no rows when the path names no node. The document is parsed
-    /// (and may be malformed) whatever the start.
-    init(text: [UInt8], start: Start, recursive: Bool) throws(JSONError) {
-        self.text = text.firstIndex(of: 0).map { Array(text[..<$0]) } ?? text
+    /// Starts a walk over the JSON text of `document` (not NULL) from `start`; no rows when the path names no
+    /// node. The document is checked (and may be malformed) whatever the start.
+    init(document: Value, start: Start, recursive: Bool) throws(JSONError) {
+        self.document = document
         self.recursive = recursive
-        let startPosition: Int
-        switch start {
-        case .nowhere:
-            _ = try JSONParser(text).locate(.root)  // a malformed document is still an error
-            table = .empty
+        if case .path(let bytes) = start {
+            root = bytes.firstIndex(of: 0).map { Array(bytes[..<$0]) } ?? bytes
+        } else {
             root = nil
-            return
-        case .root:
-            table = try JSONNodeTable(parsing: text)
-            root = nil
-            startPosition = 0
-        case .path(let bytes):
-            let path = bytes.firstIndex(of: 0).map { Array(bytes[..<$0]) } ?? bytes
-            root = path
-            if !recursive, let simple = JSONSimplePath(path) {
-                // json_each reads only the subtree: lay out that alone, numbered from its place in the document.
-                let parser = JSONParser(text)
-                guard let location = try parser.locate(simple) else {
-                    table = .empty
-                    return
+        }
+        let path = root
+        let laidOut = try JSONParser.withText(document) { text throws(JSONError) -> (JSONNodeTable, Int?) in
+            switch start {
+            case .nowhere:
+                _ = try JSONParser(text).locate(.root)
+                return (.empty, nil)
+            case .root:
+                return (try JSONNodeTable(parsing: text), 0)
+            case .path:
+                let path = path ?? []
+                if !recursive, let simple = JSONSimplePath(path) {
+                    // json_each reads only the subtree: lay out that alone, numbered from its place in the
+                    // document.
+                    let parser = JSONParser(text)
+                    guard let location = try parser.locate(simple) else { return (.empty, nil) }
+                    var node = try parser.node(at: location.range)
+                    defer { JSONNode.dismantle(&node) }
+                    return (JSONNodeTable(node, base: location.position), 0)
                 }
-                var node = try parser.node(at: location.range)
-                table = JSONNodeTable(node, base: location.position)
-                JSONNode.dismantle(&node)
-                startPosition = 0
-            } else {
-                table = try JSONNodeTable(parsing: text)
-                guard let found = try table.locate(path) else { return }
-                startPosition = found
+                let table = try JSONNodeTable(parsing: text)
+                return (table, try table.locate(path))
             }
         }
+        guard let (table, startPosition) = laidOut, let startPosition else { return }
+        self.table = table
         let start = startPosition
         begin = start
         position = start
@@ -304,7 +303,8 @@ struct JSONTableWalk {
             if recursive { return JSONArgument(.text(String(decoding: path(to: entry.parent), as: UTF8.self))) }
             return JSONArgument(.text(String(decoding: root ?? [UInt8(ascii: "$")], as: UTF8.self)))
         case .json:
-            return JSONArgument(.text(String(decoding: text, as: UTF8.self)))
+            let text = document.sqlTextBytes ?? []
+            return JSONArgument(.text(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)))
         case .root:
             return JSONArgument(.text(String(decoding: root ?? [UInt8(ascii: "$")], as: UTF8.self)))
         }

@@ -262,6 +262,14 @@ extension Parser {
             return .subquery(select, alias: try parseAlias())
         }
         let name = try parseQualifiedName()
+        if acceptSymbol("(") {
+            var arguments: [SQLExpression] = []
+            if !acceptSymbol(")") {
+                repeat { arguments.append(try parseExpression()) } while acceptSymbol(",")
+                try expectSymbol(")")
+            }
+            return .function(name, arguments: arguments, alias: try parseAlias())
+        }
         return .table(name, alias: try parseAlias())
     }
 }

@@ -80,6 +80,7 @@ final class Benchmark {
         }
         let transaction = selected.contains(.transaction)
         let sql = selected.contains(.sql)
+        let json = selected.contains(.json)
         let rowLevel = selected.contains(.rows)
         let recordLevel = selected.contains(.records)
         let codableLevel = selected.contains(.codable)
@@ -106,6 +107,16 @@ final class Benchmark {
                 """
                 SQL workloads: \(options.sqlRows) rows, GraniteSQL prepared statements vs sqlite3_prepare_v2, \
                 Granite durability .\(options.sqlDurability.rawValue) = SQLite journal_mode=WAL + \
+                synchronous=\(options.sqlDurability.sqliteSynchronous), statements prepared untimed, \
+                reads inside BEGIN…COMMIT
+                """)
+        }
+        if json {
+            parts.append(
+                """
+                JSON workloads: \(options.jsonRows) rows of JSON profiles (Granite's default text compression \
+                from 128 bytes), GraniteSQL prepared statements vs sqlite3_prepare_v2, Granite durability \
+                .\(options.sqlDurability.rawValue) = SQLite journal_mode=WAL + \
                 synchronous=\(options.sqlDurability.sqliteSynchronous), statements prepared untimed, \
                 reads inside BEGIN…COMMIT
                 """)
@@ -178,6 +189,11 @@ final class Benchmark {
             log("generating the SQL rows and arguments…")
             let dataset = SQLDataset(rows: options.sqlRows, seed: options.seed)
             try sqlWorkloads(dataset: dataset, sync: options.sqlDurability, table: &table)
+        }
+        if json {
+            log("generating the JSON profiles and arguments…")
+            let dataset = JSONDataset(rows: options.jsonRows, seed: options.seed)
+            try jsonWorkloads(dataset: dataset, sync: options.sqlDurability, table: &table)
         }
         if rowLevel {
             try rowWorkloads(rows: options.rowCount, table: &table)

@@ -11,6 +11,7 @@ struct BenchOptions {
     var commits = 1000
     var transactionRows = 100_000
     var sqlRows = 100_000
+    var jsonRows = 100_000
     var rowCount = 100_000
     var recordCount = 100_000
     var codableCount = 10_000
@@ -39,6 +40,7 @@ struct BenchOptions {
           --commits N       one-row transactions in the commit workloads (default 1000)
           --txn-rows N      rows of the single large WAL transaction (default 100000)
           --sql-rows N      rows of the SQL workloads' player table (default 100000)
+          --json-rows N     rows of the JSON workloads' person table (default 100000)
           --row-count N     rows of the row workloads' table (default 100000)
           --record-count N  records of the record workloads' table (default 100000)
           --codable-count N records of each Codable workload's table (default 10000)
@@ -56,6 +58,12 @@ struct BenchOptions {
                                               sqlite3_prepare_v2: insert, primary-key
                                               select, indexed range, aggregates,
                                               update, delete (WAL, --sql-sync)
+                              json            JSON in SQL through GraniteSQL and
+                                              sqlite3_prepare_v2: insert of JSON
+                                              profiles, ->> and json_extract filters
+                                              and aggregates over the full table,
+                                              json_each over each row's tags array
+                                              (WAL, --sql-sync)
                               rows            Granite's GRDB-compatible API against
                                               GRDB 7.10.0 on SQLite: cached-statement
                                               inserts, Row cursor, Int.fetchAll
@@ -123,6 +131,7 @@ struct BenchOptions {
             case "--commits": options.commits = try positive()
             case "--txn-rows": options.transactionRows = try positive()
             case "--sql-rows": options.sqlRows = try positive()
+            case "--json-rows": options.jsonRows = try positive()
             case "--row-count": options.rowCount = try positive()
             case "--record-count": options.recordCount = try positive()
             case "--codable-count": options.codableCount = try positive()
@@ -152,6 +161,7 @@ enum Workload: String, CaseIterable, Comparable {
     case commitsNormal = "commits-normal"
     case transaction = "txn"
     case sql
+    case json
     case rows
     case records
     case codable

@@ -257,13 +257,16 @@ extension FromClause: CustomStringConvertible {
 }
 
 extension TableSource: CustomStringConvertible {
-    /// `name [AS alias]` or `(select) [AS alias]`.
+    /// `name [AS alias]`, `(select) [AS alias]` or `function(arguments) [AS alias]`.
     package var description: String {
         switch self {
         case .table(let name, let alias):
             return SQLFormat.qualified(name) + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
         case .subquery(let select, let alias):
             return "(\(select))" + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+        case .function(let name, let arguments, let alias):
+            return SQLFormat.qualified(name) + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
+                + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
         }
     }
 }

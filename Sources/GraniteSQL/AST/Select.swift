@@ -166,6 +166,8 @@ package indirect enum TableSource: Sendable, Equatable {
     case table(QualifiedName, alias: String?)
     /// `(SELECT …) [[AS] alias]`.
     case subquery(SelectStatement, alias: String?)
+    /// `[schema.]function(arguments…) [[AS] alias]`: a table-valued function such as `json_each`.
+    case function(QualifiedName, arguments: [SQLExpression], alias: String?)
 }
 
 /// One join step in a `FROM` clause.

@@ -150,6 +150,14 @@ struct ViewColumnRenamer {
                         if alias.map(matches) == true { throw Unresolvable() }
                         try collect(select, scopes: scopes, counts: &counts)
                         sources.append(Source(name: alias ?? "", columns: nil, isTarget: false))
+                    case .function(let name, let arguments, let alias):
+                        if alias.map(matches) == true { throw Unresolvable() }
+                        // The arguments may read the sources on their left: resolved with the rest of the clause.
+                        joinConditions.append(contentsOf: arguments)
+                        sources.append(
+                            Source(
+                                name: alias ?? name.name,
+                                columns: SQLTableFunction(name: name.name)?.columnNames, isTarget: false))
                     }
                     switch constraint {
                     case .on(let e)?: joinConditions.append(e)

@@ -124,6 +124,9 @@ struct ViewTableRenamer {
         case .subquery(let select, let alias):
             if alias.map(matches) == true { usage.conflicts += 1 }
             collect(select, into: &usage)
+        case .function(_, let arguments, let alias):
+            if alias.map(matches) == true { usage.conflicts += 1 }
+            for argument in arguments { collect(argument, into: &usage) }
         }
     }
 

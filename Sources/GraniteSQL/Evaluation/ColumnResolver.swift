@@ -7,6 +7,9 @@ package struct ResolvedColumn: Sendable, Equatable {
     package var affinity: SQLAffinity?
     /// The column's declared collation.
     package var collation: SQLCollation
+    /// For a column whose values may carry SQLite's JSON subtype (`json_each.value`): the slot of the flag that
+    /// says whether the current value does.
+    package var subtypeFlagSlot: Int? = nil
 
     /// Creates a resolved column.
     package init(slot: Int, affinity: SQLAffinity?, collation: SQLCollation = .binary) {

@@ -11,6 +11,9 @@ struct ComparisonRule: Sendable {
 indirect enum EvalNode: Sendable {
     case constant(Value)
     case column(Int)
+    /// A column read as a JSON function's argument whose value may carry the JSON subtype (`json_each.value`):
+    /// the value's slot, and that of its flag (see ``TableFunctionCursor``).
+    case subtypedColumn(Int, flag: Int)
     case parameter(Int)
     case aggregate(Int)
     case not(EvalNode)
@@ -67,6 +70,7 @@ indirect enum EvalNode: Sendable {
         case .constant(let v): return v
         case .column(let slot): return c.row[slot]
         case .aggregate(let slot): return c.row[slot]
+        case .subtypedColumn(let slot, _): return c.row[slot]
         case .parameter(let index): return c.parameters[index]
         case .not(let x): return SQLArithmetic.not(try x.evaluate(&c))
         case .negate(let x): return SQLArithmetic.negate(try x.evaluate(&c))

@@ -9,16 +9,20 @@ import GraniteStorage
 // pass the subtype, through the expressions that hand on one of their operands unchanged: CASE, COALESCE,
 // IFNULL, IIF, NULLIF, min()/max() of several arguments, CAST AS TEXT, and (compiled away) unary `+`, COLLATE,
 // likely() and parentheses. `json_group_array` / `json_group_object` results are read from their slots through
-// ``SQLJSONFunction/aggregateResult``, which adds the flag. It is lost, as in SQLite once a value is stored or
-// computed anew, on the way through anything else (operators, other functions, a subquery, a view's column;
-// SQLite keeps it through a scalar subquery, which Granite does not). JSON calls are never folded to
-// constants, because a constant would lose the flag.
+// ``SQLJSONFunction/aggregateResult``, which adds the flag; a table-valued function's column that carries it
+// (`json_each.value`) is read with its flag when it is the direct argument of a JSON call
+// (``EvalNode/subtypedColumn``). It is lost, as in SQLite once a value is stored or computed anew, on the way
+// through anything else (operators, other functions, a subquery, a view's column; SQLite keeps it through a
+// scalar subquery, which Granite does not). JSON calls are never folded to constants, because a constant would
+// lose the flag.
 extension EvalNode {
     /// The node's value and whether it is JSON text from a JSON function.
     func evaluateJSONArgument(_ context: inout EvaluationContext) throws -> JSONArgument {
         switch self {
         case .json(let function, let arguments):
             return try Self.evaluateJSON(function, arguments, &context)
+        case .subtypedColumn(let slot, let flag):
+            return JSONArgument(context.row[slot], isJSON: context.row[flag] == .integer(1))
         case .coalesce(let arguments):
             for argument in arguments.dropLast() {
                 let result = try argument.evaluateJSONArgument(&context)

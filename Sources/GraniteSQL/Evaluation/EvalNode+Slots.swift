@@ -10,6 +10,10 @@ extension EvalNode {
         case .column(let slot):
             slots.insert(slot)
             return true
+        case .subtypedColumn(let slot, let flag):
+            slots.insert(slot)
+            slots.insert(flag)
+            return true
         case .aggregate, .scalarSubquery, .exists, .inSubquery, .inRows:
             return false
         case .not(let x), .negate(let x), .bitwiseNot(let x), .truth(let x, _, _), .isNull(let x, _),

@@ -81,6 +81,19 @@ extension ExpressionCompiler {
         /// Whether constant operands are factored out (SQLite's `okConstFactor`); off while compiling the inside
         /// of an operand that is itself factored (see ``operand(_:)``).
         var factoring = true
+
+        /// `nodes`, compiled from `expressions`, with each direct read of a column whose values may carry the
+        /// JSON subtype (``ResolvedColumn/subtypeFlagSlot``) made a read of the value with its flag.
+        func withSubtypes(_ nodes: [EvalNode], _ expressions: [SQLExpression]) throws -> [EvalNode] {
+            var nodes = nodes
+            for (k, expression) in expressions.enumerated() where k < nodes.count {
+                guard case .column(let slot) = nodes[k], case .column(let reference) = expression.kind,
+                    let flag = try resolver.resolve(reference).subtypeFlagSlot
+                else { continue }
+                nodes[k] = .subtypedColumn(slot, flag: flag)
+            }
+            return nodes
+        }
         /// Set when the next node compiled is in jump position (see ``condition(_:)``).
         var pendingJump = false
 
@@ -536,7 +549,7 @@ extension ExpressionCompiler {
                 return fold(.replace(nodes[0], nodes[1], nodes[2]), nodes)
             default:
                 // Never folded: a constant would lose the JSON subtype (see EvalNode+JSON.swift).
-                if let json = SQLJSONFunction(name: name) { return .json(json, nodes) }
+                if let json = SQLJSONFunction(name: name) { return .json(json, try withSubtypes(nodes, args)) }
                 if let use = restrictedUse, SQLDateTime.functionNames.contains(name) {
                     return .restrictedDateTime(name, nodes, use)
                 }

@@ -14,6 +14,12 @@ final class QuerySource {
         /// The declared type (`PRAGMA table_info`'s `type` of a view): a table column's, or, for a subquery's
         /// column, that of the column its expression names; nil for other expressions.
         var declaredType: String? = nil
+        /// Whether the column is hidden: read by name only, never part of `*` (a table-valued function's
+        /// argument columns).
+        var isHidden = false
+        /// For a column whose values may carry the JSON subtype: the relative slot of the flag that says whether
+        /// the current value does (see ``TableFunctionCursor``).
+        var subtypeFlag: Int? = nil
     }
 
     /// The name that qualifies its columns: the alias, else the table name.
@@ -143,7 +149,13 @@ final class QueryScope: ColumnResolver {
         if let (k, c) = found {
             note(k, relative: c)
             let column = sources[k].columns[c]
-            return ResolvedColumn(slot: sources[k].base + c, affinity: column.affinity, collation: column.collation)
+            var resolved = ResolvedColumn(
+                slot: sources[k].base + c, affinity: column.affinity, collation: column.collation)
+            if let flag = column.subtypeFlag {
+                note(k, relative: flag)
+                resolved.subtypeFlagSlot = sources[k].base + flag
+            }
+            return resolved
         }
         if let k = rowidMatch {
             let source = sources[k]

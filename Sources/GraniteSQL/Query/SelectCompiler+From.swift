@@ -14,6 +14,8 @@ extension SelectCompiler {
         /// The levels whose rows the program produces itself: recursive common tables and their working rows,
         /// and the rows of a query with window functions.
         var producedLevels: [Int: SelectProgram.Level.Source] = [:]
+        /// The calls of table-valued functions.
+        var tableFunctions: [Int: TableFunctionProgram] = [:]
         var onTerms: [OnTerm] = []
         /// The sources on the right of a `LEFT JOIN`.
         var leftJoined: Set<Int> = []
@@ -49,9 +51,11 @@ extension SelectCompiler {
             }
             let right = scope.sources[k]
             for column in right.columns
-            where scope.sources[..<k].contains(where: { left in
-                left.columns.contains { SchemaNames.equal($0.name, column.name) }
-            }) {
+            where !column.isHidden
+                && scope.sources[..<k].contains(where: { left in
+                    left.columns.contains { !$0.isHidden && SchemaNames.equal($0.name, column.name) }
+                })
+            {
                 using.append(column.name)
             }
         }
@@ -82,8 +86,8 @@ extension SelectCompiler {
         }
     }
 
-    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery
-    /// or a view).
+    /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery,
+    /// a view or a table-valued function).
     private func addSource(
         _ source: TableSource, scope: QueryScope, outer: QueryScope?, to sources: inout FromSources
     ) throws {
@@ -117,6 +121,8 @@ extension SelectCompiler {
             scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
             if program.scope.usesOuter { scope.noteOuterRead() }
             sources.subqueries[k] = program
+        case .function(let name, let arguments, let alias):
+            try addTableFunction(name, arguments: arguments, alias: alias, scope: scope, to: &sources)
         }
     }
 }

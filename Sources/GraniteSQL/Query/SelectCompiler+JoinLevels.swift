@@ -75,6 +75,15 @@ extension SelectCompiler {
                         source: source, kind: .subquery(program), matchConditions: matchConditions,
                         filters: filters, isLeft: isLeft))
             default:
+                if let function = from.tableFunctions[s] {
+                    let index = function.function.indexNumber(argumentCount: function.arguments.count)
+                    plan.append((0, "SCAN \(source.name) VIRTUAL TABLE INDEX \(index):"))
+                    levels.append(
+                        .init(
+                            source: source, kind: .tableFunction(function), matchConditions: matchConditions,
+                            filters: filters, isLeft: isLeft))
+                    break
+                }
                 guard let kind = from.producedLevels[s] else { break }
                 if case .windowed(let windows) = kind {
                     // Like SQLite's co-routine: the inner query, then a sort per window ordering.

@@ -158,7 +158,7 @@ struct SelectCompiler {
             case .all:
                 guard !scope.sources.isEmpty else { throw SQLExecutionError("no tables specified") }
                 for source in scope.sources {
-                    for (c, col) in source.columns.enumerated() where !source.hidden.contains(c) {
+                    for (c, col) in source.columns.enumerated() where !source.hidden.contains(c) && !col.isHidden {
                         results.names.append(col.name)
                         results.outputs.append(.slot(source.base + c, affinity: col.affinity, collation: col.collation))
                         results.expressions.append(nil)
@@ -167,7 +167,7 @@ struct SelectCompiler {
                 }
             case .allOf(let name):
                 guard let source = scope.source(named: name) else { throw SQLExecutionError(.noSuchTable(name)) }
-                for (c, col) in source.columns.enumerated() {
+                for (c, col) in source.columns.enumerated() where !col.isHidden {
                     results.names.append(col.name)
                     results.outputs.append(.slot(source.base + c, affinity: col.affinity, collation: col.collation))
                     results.expressions.append(nil)
@@ -272,7 +272,15 @@ struct SelectCompiler {
         case "group_concat": function = .groupConcat
         case "json_group_array", "json_group_object":
             function = name == "json_group_array" ? .jsonGroupArray : .jsonGroupObject
-            if let value = arguments.last {
+            if var value = arguments.last, let expression = list.last {
+                // A json_each value read directly keeps its JSON subtype into the aggregate.
+                if case .column(let slot) = value.root, case .column(let reference) = expression.kind,
+                    let flag = try scope.resolve(reference).subtypeFlagSlot
+                {
+                    value = CompiledExpression(
+                        root: .subtypedColumn(slot, flag: flag), prelude: value.prelude, affinity: value.affinity,
+                        collation: value.collation)
+                }
                 arguments[arguments.count - 1] = value.asJSONAggregateArgument
             }
         default: throw SQLExecutionError(.noSuchFunction(call.name))

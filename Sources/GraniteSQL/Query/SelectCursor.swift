@@ -76,6 +76,7 @@ final class SelectCursor {
         fromRows = Array(repeating: [], count: n)
         fromPositions = Array(repeating: 0, count: n)
         if program.levels.contains(where: \.isRecursiveTable) { recursiveTables = Array(repeating: nil, count: n) }
+        tableFunctions = TableFunctionCursor.cursors(for: program.levels)
         matched = Array(repeating: false, count: n)
         nullEmitted = Array(repeating: false, count: n)
         levelFilters = filters.map { $0.map(Condition.init) }
@@ -355,6 +356,9 @@ final class SelectCursor {
             fromRows[k] = try WindowCursor(program: windows, sortMemoryLimit: sortMemoryLimit)
                 .rows(outer: context.row, parameters: context.parameters)
             return
+        case .tableFunction:
+            try tableFunctions[k]?.open(&context)
+            return
         case .table: return
         }
         if fromRows[k].isEmpty || sub.scope.usesOuter || !joinRowsCached.contains(k) {
@@ -377,6 +381,8 @@ final class SelectCursor {
     /// The levels whose recursive common table's rows, all kept in ``fromRows``, are read again when the level
     /// opens again in the same execution.
     @exclusivity(unchecked) var recursiveRowsComplete: Set<Int> = []
+    /// By level: the cursor of a table-valued function; empty when the query calls none.
+    @exclusivity(unchecked) private var tableFunctions: [TableFunctionCursor?] = []
 
     private func advance(_ k: Int) throws -> Bool {
         // Reads single fields of `program.levels[k]`: copying the whole level (its source, access path and
@@ -388,6 +394,8 @@ final class SelectCursor {
                 guard let values = try nextRecursiveRow(recursive, level: k) else { return false }
                 let base = program.levels[k].source.base
                 for (c, v) in values.enumerated() { context.row[base + c] = v }
+            } else if !tableFunctions.isEmpty, let function = tableFunctions[k] {
+                guard try function.next(&context) else { return false }
             } else {
                 guard fromPositions[k] < fromRows[k].count else { return false }
                 let values = fromRows[k][fromPositions[k]]

@@ -16,6 +16,8 @@ final class SelectProgram {
             case workingRow(RecursiveWorkingRow)
             /// The rows of a query with window functions, with the functions' results.
             case windowed(WindowProgram)
+            /// A table-valued function, called again each time the level opens.
+            case tableFunction(TableFunctionProgram)
         }
 
         let source: QuerySource

@@ -183,7 +183,23 @@ enum SQLJSONFunctions {
         return JSONArgument(.integer(0))
     }
 
+    /// The node a simple `path` names in the document `text` (nil when none), found without parsing the
+    /// document into a tree (see ``JSONParser/locate(_:)``).
+    static func node(at path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONNode? {
+        let parser = JSONParser(text)
+        guard let location = try parser.locate(path) else { return nil }
+        return try parser.node(at: location.range)
+    }
+
     static func extract(_ arguments: [JSONArgument]) throws(JSONError) -> JSONArgument {
+        if arguments.count == 2, let path = pathText(arguments[1]), let simple = JSONSimplePath(path) {
+            let found = try JSONParser.withText(arguments[0].value) { text throws(JSONError) in
+                try node(at: simple, in: text)
+            }
+            guard var node = found ?? nil else { return null }
+            defer { JSONNode.dismantle(&node) }
+            return try JSONRendering.sqlValue(of: node)
+        }
         guard arguments.count >= 2, var root = try document(arguments[0]) else { return null }
         defer { JSONNode.dismantle(&root) }
         if arguments.count == 2 {
@@ -210,9 +226,11 @@ enum SQLJSONFunctions {
     /// `x -> path` and `x ->> path`, whose path may be abbreviated: `N` for `$[N]`, `key` for `$.key`,
     /// `[N]` for `$[N]`.
     static func arrow(_ arguments: [JSONArgument], asJSON: Bool) throws(JSONError) -> JSONArgument {
-        guard var root = try document(arguments[0]) else { return null }
-        defer { JSONNode.dismantle(&root) }
-        guard var path = pathText(arguments[1]) else { return null }
+        guard var path = pathText(arguments[1]) else {
+            // A malformed document is still an error.
+            _ = try JSONParser.withText(arguments[0].value) { text throws(JSONError) in try JSONParser(text).locate(.root) }
+            return null
+        }
         if let nul = path.firstIndex(of: 0) { path.removeSubrange(nul...) }
         if path.first != UInt8(ascii: "$") {
             if let first = path.first, JSONParser.isDigit(first) {
@@ -223,7 +241,14 @@ enum SQLJSONFunctions {
                 path = Array("$.".utf8) + path
             }
         }
-        guard var node = try JSONPath.lookup(path, in: root) else { return null }
+        let lookupPath = path
+        let found = try JSONParser.withText(arguments[0].value) { text throws(JSONError) -> JSONNode? in
+            if let simple = JSONSimplePath(lookupPath) { return try node(at: simple, in: text) }
+            var root = try JSONParser.parse(text)
+            defer { JSONNode.dismantle(&root) }
+            return try JSONPath.lookup(lookupPath, in: root)
+        }
+        guard var node = found ?? nil else { return null }
         defer { JSONNode.dismantle(&node) }
         if asJSON { return json(try JSONRendering.text(of: node)) }
         return JSONArgument(try JSONRendering.sqlValue(of: node).value)

@@ -125,6 +125,22 @@ enum JSONError: Error, Equatable {
 }
 
 extension JSONNode {
+    /// Whether the node is a container with a container among its children.
+    private var holdsContainer: Bool {
+        switch self {
+        case .array(let elements, _): return elements.contains { $0.isContainer }
+        case .object(let members): return members.contains { $0.value.isContainer }
+        default: return false
+        }
+    }
+
+    private var isContainer: Bool {
+        switch self {
+        case .array, .object: return true
+        default: return false
+        }
+    }
+
     /// Releases the tree `node` holds without recursion, leaving `null`.
     ///
     /// Swift frees an indirect enum by recursing into its payload, one level of the tree per few stack frames;
@@ -132,6 +148,11 @@ extension JSONNode {
     /// container's children are first moved onto a work list, so that freeing a container never frees a
     /// child in turn. Nodes still referenced elsewhere are only released by this reference.
     static func dismantle(_ node: inout JSONNode) {
+        // A scalar, or a container of scalars, is freed without deep recursion: no work list needed.
+        guard node.holdsContainer else {
+            node = .null
+            return
+        }
         var work: [JSONNode] = [node]
         node = .null
         while var next = work.popLast() {

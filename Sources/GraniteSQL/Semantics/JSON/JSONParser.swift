@@ -1,5 +1,7 @@
 // A JSON parser with SQLite 3.40's acceptance rules (RFC 8259 plus its quirks) that never traps.
 
+import GraniteStorage
+
 /// Parses JSON text into a ``JSONNode`` as SQLite 3.40's `jsonParse` does.
 ///
 /// Rules mirrored from SQLite: whitespace is space, tab, LF and CR only; the text ends at its first NUL byte;
@@ -10,21 +12,46 @@ struct JSONParser {
     /// SQLite's `JSON_MAX_DEPTH`.
     static let maximumDepth = 2000
 
-    private let bytes: [UInt8]
+    /// The text. A NUL reads as its end: no token can hold one, so the text ends where SQLite's C string does.
+    let bytes: UnsafeBufferPointer<UInt8>
 
-    private init(_ bytes: [UInt8]) {
-        if let nul = bytes.firstIndex(of: 0) {
-            self.bytes = Array(bytes[..<nul])
-        } else {
-            self.bytes = bytes
+    /// A parser over `bytes`, which must outlive it.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Calls `body` with the text of `value` (its text form, as `sqlite3_value_text`), without copying a TEXT
+    /// value's bytes; nil for NULL.
+    static func withText<R>(
+        _ value: Value, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R
+    ) throws(JSONError) -> R? {
+        let result: Result<R, JSONError>
+        switch value {
+        case .null: return nil
+        case .text(var text):
+            result = text.withUTF8 { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
+        case .blob(let bytes):
+            result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
+        case .integer, .real:
+            let bytes = value.sqlTextBytes ?? []
+            result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
         }
+        return try result.get()
+    }
+
+    /// Parses a whole document (surrounding whitespace allowed).
+    static func parse(_ text: [UInt8]) throws(JSONError) -> JSONNode {
+        let result = text.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONError) -> JSONNode in try parse(buffer) }
+        }
+        return try result.get()
     }
 
     /// Parses a whole document (surrounding whitespace allowed).
     ///
     /// Containers are parsed with an explicit stack rather than by recursion, so that the depth limit, not the
     /// thread's stack, bounds how deep a document can be.
-    static func parse(_ text: [UInt8]) throws(JSONError) -> JSONNode {
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONNode {
         let parser = JSONParser(text)
         var open: [OpenContainer] = []
         var i = parser.skipSpace(0)
@@ -115,31 +142,35 @@ struct JSONParser {
 
     /// An object member's label at `i` and the offset of its value (past the `:` and any whitespace).
     private func label(at i: Int) throws(JSONError) -> (label: [UInt8], next: Int) {
-        guard byte(i) == UInt8(ascii: "\""), case .value(.string(let key, _), let end) = string(at: i) else {
-            throw .malformed
-        }
+        let (range, next) = try labelRange(at: i)
+        return (Array(UnsafeBufferPointer(rebasing: bytes[range])), next)
+    }
+
+    /// The bytes between the quotes of an object member's label at `i`, and the offset of its value.
+    func labelRange(at i: Int) throws(JSONError) -> (label: Range<Int>, next: Int) {
+        guard byte(i) == UInt8(ascii: "\""), let (end, _) = stringEnd(at: i) else { throw .malformed }
         let colon = skipSpace(end)
         guard byte(colon) == UInt8(ascii: ":") else { throw .malformed }
-        return (key, skipSpace(colon + 1))
+        return ((i + 1)..<(end - 1), skipSpace(colon + 1))
     }
 
     /// The document `value` ending at `i`: only whitespace may follow.
     private func finish(_ value: JSONNode, at i: Int) throws(JSONError) -> JSONNode {
-        guard skipSpace(i) == bytes.count else { throw .malformed }
+        guard byte(skipSpace(i)) == 0 else { throw .malformed }
         return value
     }
 
     /// What one call of ``scalar(at:)`` found.
-    private enum Step {
+    enum Step {
         /// A value, and the offset just past it.
         case value(JSONNode, Int)
         /// Not a scalar: end of text or bad syntax.
         case failure
     }
 
-    private func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+    func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
 
-    private func skipSpace(_ start: Int) -> Int {
+    func skipSpace(_ start: Int) -> Int {
         var i = start
         while true {
             let c = byte(i)
@@ -149,23 +180,47 @@ struct JSONParser {
     }
 
     /// A string, literal or number at `i`.
-    private func scalar(at i: Int) -> Step {
+    func scalar(at i: Int) -> Step {
         switch byte(i) {
-        case UInt8(ascii: "\""): return string(at: i)
-        case UInt8(ascii: "n"): return literal("null", .null, at: i)
-        case UInt8(ascii: "t"): return literal("true", .true, at: i)
-        case UInt8(ascii: "f"): return literal("false", .false, at: i)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number(at: i)
-        default: return .failure
+        case UInt8(ascii: "\""):
+            guard let (end, escaped) = stringEnd(at: i) else { return .failure }
+            let raw = Array(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<(end - 1)]))
+            return .value(.string(raw, escaped: escaped), end)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let (end, isReal) = numberEnd(at: i) else { return .failure }
+            let token = Array(UnsafeBufferPointer(rebasing: bytes[i..<end]))
+            return .value(isReal ? .real(token) : .integer(token), end)
+        default:
+            guard let end = scalarEnd(at: i) else { return .failure }
+            switch byte(i) {
+            case UInt8(ascii: "n"): return .value(.null, end)
+            case UInt8(ascii: "t"): return .value(.true, end)
+            default: return .value(.false, end)
+            }
         }
     }
 
-    private func string(at start: Int) -> Step {
+    /// The offset just past the string, literal or number at `i`, checked as ``scalar(at:)`` checks it but
+    /// without making a node; nil when there is none.
+    func scalarEnd(at i: Int) -> Int? {
+        switch byte(i) {
+        case UInt8(ascii: "\""): return stringEnd(at: i)?.end
+        case UInt8(ascii: "n"): return literalEnd("null", at: i)
+        case UInt8(ascii: "t"): return literalEnd("true", at: i)
+        case UInt8(ascii: "f"): return literalEnd("false", at: i)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return numberEnd(at: i)?.end
+        default: return nil
+        }
+    }
+
+    /// The offset past the closing quote of the string at `start` and whether it has escapes; nil when it is
+    /// malformed.
+    private func stringEnd(at start: Int) -> (end: Int, escaped: Bool)? {
         var escaped = false
         var j = start + 1
         while true {
             var c = byte(j)
-            if c < 0x20 { return .failure }  // control characters, and the end of the text
+            if c < 0x20 { return nil }  // control characters, and the end of the text
             if c == UInt8(ascii: "\\") {
                 j += 1
                 c = byte(j)
@@ -175,29 +230,29 @@ struct JSONParser {
                     escaped = true
                 case UInt8(ascii: "u") where (1...4).allSatisfy({ Self.hexValue(byte(j + $0)) != nil }):
                     escaped = true
-                default: return .failure
+                default: return nil
                 }
             } else if c == UInt8(ascii: "\"") {
-                return .value(.string(Array(bytes[(start + 1)..<j]), escaped: escaped), j + 1)
+                return (j + 1, escaped)
             }
             j += 1
         }
     }
 
-    private func literal(_ word: StaticString, _ node: JSONNode, at start: Int) -> Step {
+    private func literalEnd(_ word: StaticString, at start: Int) -> Int? {
         let count = word.utf8CodeUnitCount
         let matches = word.withUTF8Buffer { w in (0..<count).allSatisfy { byte(start + $0) == w[$0] } }
-        guard matches, !Self.isAlphanumeric(byte(start + count)) else { return .failure }
-        return .value(node, start + count)
+        guard matches, !Self.isAlphanumeric(byte(start + count)) else { return nil }
+        return start + count
     }
 
-    /// A number, checked as SQLite checks it: an optional `-`, digits without a leading zero, at most one `.`
-    /// (not right after the sign), at most one exponent (after a digit, with at least one digit), and a digit
-    /// last.
-    private func number(at start: Int) -> Step {
+    /// The end of the number at `start` and whether it is a real, checked as SQLite checks it: an optional
+    /// `-`, digits without a leading zero, at most one `.` (not right after the sign), at most one exponent
+    /// (after a digit, with at least one digit), and a digit last.
+    private func numberEnd(at start: Int) -> (end: Int, isReal: Bool)? {
         let first = byte(start)
         let digitsStart = first == UInt8(ascii: "-") ? start + 1 : start
-        if byte(digitsStart) == UInt8(ascii: "0"), Self.isDigit(byte(digitsStart + 1)) { return .failure }
+        if byte(digitsStart) == UInt8(ascii: "0"), Self.isDigit(byte(digitsStart + 1)) { return nil }
         var seenPoint = false
         var seenExponent = false
         var j = start + 1
@@ -206,10 +261,10 @@ struct JSONParser {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): break
             case UInt8(ascii: "."):
-                if byte(j - 1) == UInt8(ascii: "-") || seenPoint { return .failure }
+                if byte(j - 1) == UInt8(ascii: "-") || seenPoint { return nil }
                 seenPoint = true
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                if byte(j - 1) < UInt8(ascii: "0") || seenExponent { return .failure }
+                if byte(j - 1) < UInt8(ascii: "0") || seenExponent { return nil }
                 seenPoint = true
                 seenExponent = true
                 var next = byte(j + 1)
@@ -217,14 +272,13 @@ struct JSONParser {
                     j += 1
                     next = byte(j + 1)
                 }
-                if !Self.isDigit(next) { return .failure }
+                if !Self.isDigit(next) { return nil }
             default: break scan
             }
             j += 1
         }
-        if byte(j - 1) < UInt8(ascii: "0") { return .failure }
-        let token = Array(bytes[start..<j])
-        return .value(seenPoint ? .real(token) : .integer(token), j)
+        if byte(j - 1) < UInt8(ascii: "0") { return nil }
+        return (j, seenPoint)
     }
 
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }

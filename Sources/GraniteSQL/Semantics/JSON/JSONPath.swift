@@ -65,6 +65,69 @@ enum JSONPath {
         return node
     }
 
+    /// The steps of a path as SQLite reads them: shared by the walks over parsed documents (``Walker``) and over
+    /// their node layout (``JSONNodeTable``).
+    struct Steps {
+        let path: [UInt8]
+
+        private func byte(_ i: Int) -> UInt8 { i < path.count ? path[i] : 0 }
+
+        private func rest(from i: Int) -> [UInt8] { i < path.count ? Array(path[i...]) : [] }
+
+        /// What SQLite checks of an index step at `i` applied to something other than an array: an `[N]` or a
+        /// step starting `[#` finds nothing, anything else is malformed.
+        func checkIndexOfNonArray(at i: Int) throws(JSONError) {
+            var j = i + 1
+            while JSONParser.isDigit(byte(j)) { j += 1 }
+            if j >= i + 2 && byte(j) == UInt8(ascii: "]") { return }
+            if byte(i + 1) != UInt8(ascii: "#") { throw .badPath(near: rest(from: i)) }
+        }
+
+        /// The index an `[N]`, `[#]` or `[#-N]` step at `i` names in an array of `count` elements (nil when
+        /// `[#-N]` goes before the start), and the offset after the step.
+        func index(at i: Int, count: Int) throws(JSONError) -> (UInt32?, Int) {
+            var index: UInt32 = 0
+            var j = i + 1
+            while JSONParser.isDigit(byte(j)) {
+                index = index &* 10 &+ UInt32(byte(j) - 0x30)
+                j += 1
+            }
+            if j < i + 2 || byte(j) != UInt8(ascii: "]") {
+                guard byte(i + 1) == UInt8(ascii: "#") else { throw .badPath(near: rest(from: i)) }
+                index = UInt32(truncatingIfNeeded: count)
+                j = i + 2
+                var beforeStart = false
+                if byte(i + 2) == UInt8(ascii: "-") && JSONParser.isDigit(byte(i + 3)) {
+                    var back: UInt32 = 0
+                    j = i + 3
+                    while JSONParser.isDigit(byte(j)) {
+                        back = back &* 10 &+ UInt32(byte(j) - 0x30)
+                        j += 1
+                    }
+                    if back > index { beforeStart = true } else { index -= back }
+                }
+                // SQLite gives up on `[#-N]` past the start before it checks the closing bracket.
+                if beforeStart { return (nil, j + 1) }
+                guard byte(j) == UInt8(ascii: "]") else { throw .badPath(near: rest(from: i)) }
+            }
+            return (index, j + 1)
+        }
+
+        /// The key of a `.key` or `."key"` step whose key starts at `i`, and the offset after it.
+        func key(at i: Int) throws(JSONError) -> (key: [UInt8], next: Int) {
+            if byte(i) == UInt8(ascii: "\"") {
+                var end = i + 1
+                while end < path.count && path[end] != UInt8(ascii: "\"") { end += 1 }
+                guard end < path.count else { throw .badPath(near: rest(from: i)) }
+                return (Array(path[(i + 1)..<end]), end + 1)
+            }
+            var end = i
+            while end < path.count && path[end] != UInt8(ascii: ".") && path[end] != UInt8(ascii: "[") { end += 1 }
+            guard end > i else { throw .badPath(near: rest(from: i)) }
+            return (Array(path[i..<end]), end)
+        }
+    }
+
     /// One walk of one path.
     private struct Walker {
         let path: [UInt8]
@@ -213,57 +276,16 @@ enum JSONPath {
             }
         }
 
-        /// What SQLite checks of an index step at `i` applied to something other than an array: an `[N]` or a
-        /// step starting `[#` finds nothing, anything else is malformed.
         private func checkIndexOfNonArray(at i: Int) throws(JSONError) {
-            var j = i + 1
-            while JSONParser.isDigit(byte(j)) { j += 1 }
-            if j >= i + 2 && byte(j) == UInt8(ascii: "]") { return }
-            if byte(i + 1) != UInt8(ascii: "#") { throw .badPath(near: rest(from: i)) }
+            try Steps(path: path).checkIndexOfNonArray(at: i)
         }
 
-        /// The index an `[N]`, `[#]` or `[#-N]` step at `i` names in an array of `count` elements (nil when
-        /// `[#-N]` goes before the start), and the offset after the step.
         private func index(at i: Int, count: Int) throws(JSONError) -> (UInt32?, Int) {
-            var index: UInt32 = 0
-            var j = i + 1
-            while JSONParser.isDigit(byte(j)) {
-                index = index &* 10 &+ UInt32(byte(j) - 0x30)
-                j += 1
-            }
-            if j < i + 2 || byte(j) != UInt8(ascii: "]") {
-                guard byte(i + 1) == UInt8(ascii: "#") else { throw .badPath(near: rest(from: i)) }
-                index = UInt32(truncatingIfNeeded: count)
-                j = i + 2
-                var beforeStart = false
-                if byte(i + 2) == UInt8(ascii: "-") && JSONParser.isDigit(byte(i + 3)) {
-                    var back: UInt32 = 0
-                    j = i + 3
-                    while JSONParser.isDigit(byte(j)) {
-                        back = back &* 10 &+ UInt32(byte(j) - 0x30)
-                        j += 1
-                    }
-                    if back > index { beforeStart = true } else { index -= back }
-                }
-                // SQLite gives up on `[#-N]` past the start before it checks the closing bracket.
-                if beforeStart { return (nil, j + 1) }
-                guard byte(j) == UInt8(ascii: "]") else { throw .badPath(near: rest(from: i)) }
-            }
-            return (index, j + 1)
+            try Steps(path: path).index(at: i, count: count)
         }
 
-        /// The key of a `.key` or `."key"` step whose key starts at `i`, and the offset after it.
         private func key(at i: Int) throws(JSONError) -> (key: [UInt8], next: Int) {
-            if byte(i) == UInt8(ascii: "\"") {
-                var end = i + 1
-                while end < path.count && path[end] != UInt8(ascii: "\"") { end += 1 }
-                guard end < path.count else { throw .badPath(near: rest(from: i)) }
-                return (Array(path[(i + 1)..<end]), end + 1)
-            }
-            var end = i
-            while end < path.count && path[end] != UInt8(ascii: ".") && path[end] != UInt8(ascii: "[") { end += 1 }
-            guard end > i else { throw .badPath(near: rest(from: i)) }
-            return (Array(path[i..<end]), end)
+            try Steps(path: path).key(at: i)
         }
 
         /// Where index `index` of an array of `count` elements falls.

@@ -1,0 +1,169 @@
+// Table-valued functions: FROM sources whose rows a function computes from its arguments (json_each, json_tree).
+
+import GraniteStorage
+
+/// A table-valued function a `FROM` clause can call.
+///
+/// Its columns are fixed; the last ones may be hidden (readable by name, left out of `*`), as SQLite's
+/// eponymous virtual tables hide the columns their arguments bind to.
+enum SQLTableFunction: Sendable {
+    case jsonEach, jsonTree
+
+    /// The function `name` (any case) names, if any.
+    init?(name: String) {
+        switch SchemaNames.key(name) {
+        case "json_each": self = .jsonEach
+        case "json_tree": self = .jsonTree
+        default: return nil
+        }
+    }
+
+    /// The name as SQLite reports it in messages.
+    var name: String {
+        switch self {
+        case .jsonEach: return "json_each"
+        case .jsonTree: return "json_tree"
+        }
+    }
+
+    /// The column names, in order.
+    var columnNames: [String] {
+        JSONTableColumn.allCases.map { "\($0)" }
+    }
+
+    /// Whether column `c` is hidden.
+    func isHidden(_ c: Int) -> Bool { c >= JSONTableColumn.json.rawValue }
+
+    /// The most arguments a call may pass (one per hidden column).
+    var maximumArguments: Int { 2 }
+
+    /// The column whose values may be JSON text carrying SQLite's JSON subtype (see ``TableFunctionCursor``).
+    var subtypedColumn: Int? { JSONTableColumn.value.rawValue }
+
+    /// The argument constraints SQLite's planner passes the function, as its `EXPLAIN QUERY PLAN` line names
+    /// them (`idxNum`): 0 without a document, 1 with one, 3 with a path too.
+    func indexNumber(argumentCount: Int) -> Int {
+        switch argumentCount {
+        case 0: return 0
+        case 1: return 1
+        default: return 3
+        }
+    }
+}
+
+/// A compiled call of a table-valued function: the function and its arguments, which may read the sources to
+/// its left and enclosing queries' rows.
+struct TableFunctionProgram {
+    let function: SQLTableFunction
+    let arguments: [CompiledExpression]
+}
+
+/// The rows of one table-valued function level, computed again each time the level opens.
+///
+/// Writes only the columns the query reads into the row. A column that carries the JSON subtype has its flag
+/// (1 when the value is JSON text from the function, else NULL) in the source's rowid slot, which a function
+/// source does not otherwise use.
+final class TableFunctionCursor {
+    let program: TableFunctionProgram
+    /// The first slot of the source, and the slot of the subtype flag.
+    private let base: Int
+    private let flagSlot: Int
+    /// The columns the query reads.
+    private let columns: [JSONTableColumn]
+    private let subtypedColumn: JSONTableColumn?
+    private var walk: JSONTableWalk?
+    /// Whether the next ``next(_:)`` must move past the current row first.
+    private var started = false
+
+    init(program: TableFunctionProgram, source: QuerySource) {
+        self.program = program
+        base = source.base
+        flagSlot = source.base + source.rowidSlot
+        columns = JSONTableColumn.allCases.filter { source.used.contains($0.rawValue) }
+        subtypedColumn = program.function.subtypedColumn.flatMap { JSONTableColumn(rawValue: $0) }
+    }
+
+    /// The cursors of `levels`, by level; empty when no level calls a table-valued function.
+    static func cursors(for levels: [SelectProgram.Level]) -> [TableFunctionCursor?] {
+        var cursors: [TableFunctionCursor?] = []
+        for (k, level) in levels.enumerated() {
+            guard case .tableFunction(let program) = level.kind else { continue }
+            if cursors.isEmpty { cursors = Array(repeating: nil, count: levels.count) }
+            cursors[k] = TableFunctionCursor(program: program, source: level.source)
+        }
+        return cursors
+    }
+
+    /// Evaluates the arguments over the current row and starts the walk.
+    func open(_ context: inout EvaluationContext) throws {
+        walk = nil
+        started = false
+        var values: [Value] = []
+        values.reserveCapacity(program.arguments.count)
+        for argument in program.arguments { values.append(try argument.evaluate(&context)) }
+        guard let document = values.first, !document.isNull else { return }
+        // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
+        let path: JSONTableWalk.Start = values.count > 1 ? values[1].sqlTextBytes.map { .path($0) } ?? .nowhere : .root
+        do {
+            walk = try JSONTableWalk(document: document, start: path, recursive: program.function == .jsonTree)
+        } catch {
+            throw error.evaluationError
+        }
+    }
+
+    /// Writes the next row's columns into the context's row; false at the end.
+    func next(_ context: inout EvaluationContext) throws -> Bool {
+        if started { walk?.advance() } else { started = true }
+        guard let walk, walk.hasRow else { return false }
+        do {
+            for column in columns {
+                let result = try walk.column(column)
+                context.row[base + column.rawValue] = result.value
+                if column == subtypedColumn { context.row[flagSlot] = result.isJSON ? .integer(1) : .null }
+            }
+        } catch {
+            throw error.evaluationError
+        }
+        return true
+    }
+}
+
+extension SelectCompiler {
+    /// Adds a call of a table-valued function to `scope` as its next source. Its arguments are compiled here,
+    /// where only the sources to its left (and enclosing queries) are in scope.
+    func addTableFunction(
+        _ name: QualifiedName, arguments: [SQLExpression], alias: String?, scope: QueryScope,
+        to sources: inout FromSources
+    ) throws {
+        let k = scope.sources.count
+        if name.schema == nil, commonTables?.lookup(name.name) != nil {
+            throw SQLExecutionError("'\(name.name)' is not a function")
+        }
+        // As SQLite finds its eponymous virtual tables: by name, whatever the schema.
+        guard let function = SQLTableFunction(name: name.name) else {
+            if let schema = name.schema, !SchemaNames.equal(schema, "main") {
+                throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
+            }
+            if catalog.table(named: name.name) != nil || catalog.view(named: name.name) != nil
+                || SchemaCatalog.schemaTable(named: name.name) != nil
+            {
+                throw SQLExecutionError("'\(name.name)' is not a function")
+            }
+            throw SQLExecutionError.noSuchTable(missingTableName(name))
+        }
+        guard arguments.count <= function.maximumArguments else {
+            throw SQLExecutionError(
+                "too many arguments on \(function.name)() - max \(function.maximumArguments)")
+        }
+        let compiled = try arguments.map { try compileExpression($0, scope) }
+        let sourceName = alias ?? function.name
+        let columnCount = function.columnNames.count
+        let columns = function.columnNames.enumerated().map { c, columnName in
+            QuerySource.Column(
+                name: columnName, affinity: .blob, collation: .binary, isHidden: function.isHidden(c),
+                subtypeFlag: c == function.subtypedColumn ? columnCount : nil)
+        }
+        scope.add(name: sourceName, table: nil, columns: columns)
+        sources.tableFunctions[k] = TableFunctionProgram(function: function, arguments: compiled)
+    }
+}

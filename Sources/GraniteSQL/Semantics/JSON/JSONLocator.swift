@@ -1,0 +1,203 @@
+// Finding the node a simple path names in JSON text without building the document's tree.
+
+/// A path of `.key`, `."key"` and `[N]` steps only, every step well-formed: walking it can find a node or
+/// nothing, but never fail, whatever the document (the other steps, `[#]` and `[#-N]`, need the document's
+/// tree; a malformed step is an error only once the walk reaches it).
+struct JSONSimplePath {
+    enum Step {
+        case key(ArraySlice<UInt8>)
+        case index(UInt32)
+    }
+
+    let steps: [Step]
+
+    /// `$`: the whole document.
+    static let root = JSONSimplePath(steps: [])
+
+    private init(steps: [Step]) {
+        self.steps = steps
+    }
+
+    /// The steps of `path` (up to its first NUL), or nil when the path is not simple.
+    init?(_ path: [UInt8]) {
+        let end = path.firstIndex(of: 0) ?? path.count
+        guard end > 0, path[0] == UInt8(ascii: "$") else { return nil }
+        var steps: [Step] = []
+        var i = 1
+        while i < end {
+            if path[i] == UInt8(ascii: ".") {
+                i += 1
+                if i < end && path[i] == UInt8(ascii: "\"") {
+                    var close = i + 1
+                    while close < end && path[close] != UInt8(ascii: "\"") { close += 1 }
+                    guard close < end else { return nil }
+                    steps.append(.key(path[(i + 1)..<close]))
+                    i = close + 1
+                } else {
+                    var stop = i
+                    while stop < end && path[stop] != UInt8(ascii: ".") && path[stop] != UInt8(ascii: "[") {
+                        stop += 1
+                    }
+                    guard stop > i else { return nil }
+                    steps.append(.key(path[i..<stop]))
+                    i = stop
+                }
+            } else if path[i] == UInt8(ascii: "[") {
+                var index: UInt32 = 0
+                var j = i + 1
+                while j < end && JSONParser.isDigit(path[j]) {
+                    index = index &* 10 &+ UInt32(path[j] - 0x30)
+                    j += 1
+                }
+                guard j > i + 1, j < end, path[j] == UInt8(ascii: "]") else { return nil }
+                steps.append(.index(index))
+                i = j + 1
+            } else {
+                return nil
+            }
+        }
+        self.steps = steps
+    }
+}
+
+extension JSONParser {
+    /// One container open during ``locate(_:in:)``.
+    private struct ScanContainer {
+        var isObject: Bool
+        /// The items finished so far.
+        var count = 0
+        /// The number of path steps that lead to this container when it is on the path, else −1.
+        var pathDepth: Int
+        /// Whether a member of this object already matched the path's next key (the first one wins).
+        var keyMatched = false
+        /// Where the container starts, when it is the node the path names; else −1.
+        var targetStart: Int
+
+        /// Whether the element after the `count` finished ones is on the path: it is when the array is, and
+        /// the next step is its index.
+        func elementCandidate(_ steps: [JSONSimplePath.Step]) -> Int? {
+            guard pathDepth >= 0, case .index(let index) = steps[pathDepth], Int(index) == count else { return nil }
+            return pathDepth + 1
+        }
+    }
+
+    /// Where ``locate(_:)`` found a node.
+    struct Location {
+        /// The node's bytes.
+        var range: Range<Int>
+        /// The node's position in SQLite's layout of the document (see ``JSONNodeTable``): the number of values
+        /// and object labels before it.
+        var position: Int
+    }
+
+    /// The node `path` names in the text, or nil when it names none; the whole text is checked as
+    /// ``parse(_:)`` checks it, in one pass that builds no node.
+    func locate(_ path: JSONSimplePath) throws(JSONError) -> Location? {
+        let parser = self
+        let steps = path.steps
+        var open: [ScanContainer] = []
+        open.reserveCapacity(8)
+        var found: Range<Int>?
+        var position = 0
+        /// The number of values and labels read so far.
+        var nodes = 0
+        /// For the value about to be read: how many steps lead to it, when it is on the path.
+        var candidate: Int? = 0
+        var i = parser.skipSpace(0)
+        while true {
+            let c = parser.byte(i)
+            let isTarget = candidate == steps.count && found == nil
+            if isTarget { position = nodes }
+            nodes += 1
+            if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                guard open.count < Self.maximumDepth else { throw .malformed }
+                let first = parser.skipSpace(i + 1)
+                let closing = c == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+                if parser.byte(first) == closing {
+                    if isTarget { found = i..<(first + 1) }
+                    i = first + 1
+                } else {
+                    var container = ScanContainer(
+                        isObject: c == UInt8(ascii: "{"),
+                        pathDepth: candidate.flatMap { $0 < steps.count ? $0 : nil } ?? -1,
+                        targetStart: isTarget ? i : -1)
+                    i = first
+                    if container.isObject {
+                        let (label, next) = try parser.labelRange(at: first)
+                        nodes += 1
+                        candidate = parser.memberCandidate(&container, label: label, steps)
+                        i = next
+                    } else {
+                        candidate = container.elementCandidate(steps)
+                    }
+                    open.append(container)
+                    continue
+                }
+            } else {
+                guard let end = parser.scalarEnd(at: i) else { throw .malformed }
+                if isTarget { found = i..<end }
+                i = end
+            }
+            candidate = try parser.closeFinished(&open, at: &i, found: &found, labels: &nodes, steps)
+            if open.isEmpty {
+                guard parser.byte(parser.skipSpace(i)) == 0 else { throw .malformed }
+                return found.map { Location(range: $0, position: position) }
+            }
+        }
+    }
+
+    /// Counts the value that ended at `i` in the innermost open container; while the container then ends,
+    /// closes it (noting its range when it is the node looked for) and counts it in the next one out. Stops
+    /// after a `,` (with `i` at the next value, counting its label in `labels`), returning whether that value
+    /// is on the path, or when no container is open.
+    private func closeFinished(
+        _ open: inout [ScanContainer], at i: inout Int, found: inout Range<Int>?, labels: inout Int,
+        _ steps: [JSONSimplePath.Step]
+    ) throws(JSONError) -> Int? {
+        while var container = open.popLast() {
+            container.count += 1
+            i = skipSpace(i)
+            let c = byte(i)
+            if c == UInt8(ascii: ",") {
+                let next = skipSpace(i + 1)
+                let candidate: Int?
+                if container.isObject {
+                    let (label, value) = try labelRange(at: next)
+                    labels += 1
+                    candidate = memberCandidate(&container, label: label, steps)
+                    i = value
+                } else {
+                    candidate = container.elementCandidate(steps)
+                    i = next
+                }
+                open.append(container)
+                return candidate
+            }
+            guard c == (container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw .malformed }
+            i += 1
+            if container.targetStart >= 0 { found = container.targetStart..<i }
+        }
+        return nil
+    }
+
+    /// Whether the value of the member labelled by the bytes at `label` is on the path: the first member of an
+    /// object on the path whose label is the next key.
+    private func memberCandidate(
+        _ container: inout ScanContainer, label: Range<Int>, _ steps: [JSONSimplePath.Step]
+    ) -> Int? {
+        let depth = container.pathDepth
+        guard depth >= 0, !container.keyMatched, case .key(let key) = steps[depth],
+            bytes[label].elementsEqual(key)
+        else { return nil }
+        container.keyMatched = true
+        return depth + 1
+    }
+}
+
+extension JSONParser {
+    /// A scalar or container node at `range` of the text (one ``locate(_:in:)`` found).
+    func node(at range: Range<Int>) throws(JSONError) -> JSONNode {
+        if case .value(let node, _) = scalar(at: range.lowerBound) { return node }
+        return try Self.parse(UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+}

@@ -170,9 +170,16 @@ extension Literal: CustomStringConvertible {
 }
 
 extension TypeName: CustomStringConvertible {
-    /// The type name with its arguments, e.g. `DECIMAL(10, 2)`.
+    /// The type name with its arguments, e.g. `DECIMAL(10, 2)`. A word the parser would not read back as a type
+    /// word (one it took dequoted: empty, reserved, or not a bare identifier) is double-quoted.
     package var description: String {
-        arguments.isEmpty ? name : "\(name)(\(arguments.joined(separator: ", ")))"
+        let words = name.split(separator: " ", omittingEmptySubsequences: false).map { piece in
+            let word = String(piece)
+            let bare = SQLFormat.identifier(word) == word && SQLFormat.asciiUppercased(word) != "GENERATED"
+            return bare ? word : SQLFormat.quoted(word)
+        }
+        let text = words.joined(separator: " ")
+        return arguments.isEmpty ? text : "\(text)(\(arguments.joined(separator: ", ")))"
     }
 }
 

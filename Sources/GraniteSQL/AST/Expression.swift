@@ -108,11 +108,15 @@ package struct Parameter: Sendable, Equatable {
     package var kind: Kind
     /// The one-based bind index (SQLite's numbering: named parameters share the index of their first use).
     package var index: Int
+    /// For a trigger's `NEW.column` / `OLD.column`, the column's declared collation: such a reference compares
+    /// with it, as a column does (it has no affinity, as in SQLite).
+    package var collation: SQLCollation?
 
     /// Creates a parameter occurrence.
-    package init(kind: Kind, index: Int) {
+    package init(kind: Kind, index: Int, collation: SQLCollation? = nil) {
         self.kind = kind
         self.index = index
+        self.collation = collation
     }
 }
 

@@ -217,6 +217,7 @@ extension ExpressionCompiler {
             while let q = p {
                 switch q.kind {
                 case .column(let ref): return try resolver.resolve(ref).collation
+                case .parameter(let parameter) where parameter.collation != nil: return parameter.collation
                 case .cast(let x, _), .unary(.plus, let x): p = x
                 case .row(let xs): p = xs.first
                 case .collate(_, let name): return try Self.namedCollation(name)
@@ -460,6 +461,10 @@ extension ExpressionCompiler {
 
         mutating func function(_ call: FunctionCall) throws -> EvalNode {
             let name = SQLFormat.asciiLowercased(call.name)
+            if name == TriggerRow.raiseFunction, case .list(let args, _) = call.arguments {
+                // Only the parser makes this call (from `RAISE(…)`); its message is computed when it raises.
+                return .function(name, try args.map { try operand($0) })
+            }
             let args: [SQLExpression]
             var distinct = false
             switch call.arguments {

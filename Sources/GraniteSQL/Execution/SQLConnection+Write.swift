@@ -60,7 +60,8 @@ extension SQLConnection {
             || (resolution == nil
                 && (table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
                     || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }))
-        let safe = !foreignKeys && !replaces
+        // A trigger may write anything before the statement's own checks fail.
+        let safe = !foreignKeys && !replaces && tableTriggers(table) == nil
         cache.singleRowSafe = safe
         return safe
     }
@@ -89,6 +90,7 @@ extension SQLConnection {
         let writer = try TableWriter(
             table: table, catalog: catalog, transaction: currentTransaction(), parameters: BoundParameters())
         writer.compressionThreshold = textCompressionThreshold
+        writer.triggers = tableTriggers(table)
         writerCache[key] = writer
         return writer
     }
@@ -144,8 +146,14 @@ extension SQLConnection {
             default:
                 break
             }
-        case .dropIndex, .createView, .dropView:
+        case .dropIndex, .createView, .dropView, .createTrigger, .dropTrigger:
             try catalog.execute(statement, transaction: currentWriteTransaction())
+        case .insert(let insert) where !catalog.triggersByKey.isEmpty && isViewWithTriggers(insert.table):
+            return try writeView(statement, parameters: parameters)
+        case .update(let update) where !catalog.triggersByKey.isEmpty && isViewWithTriggers(update.table):
+            return try writeView(statement, parameters: parameters)
+        case .delete(let delete) where !catalog.triggersByKey.isEmpty && isViewWithTriggers(delete.table):
+            return try writeView(statement, parameters: parameters)
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
             if !cache.sequenceChecked, insert.table.schema == nil,

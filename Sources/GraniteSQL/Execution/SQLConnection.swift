@@ -33,6 +33,12 @@ public final class SQLConnection {
     var referenceCache: [Int64: [(child: TableDefinition, key: Int)]] = [:]
     var referenceCacheVersion = -1
 
+    /// How many trigger programs are running, nested (see SQLConnection+Triggers.swift).
+    var triggerDepth = 0
+    /// The triggers of views by view name, valid for catalog version ``viewTriggerCacheVersion``.
+    var viewTriggerCache: [String: TableTriggers] = [:]
+    var viewTriggerCacheVersion = -1
+
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
     @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).

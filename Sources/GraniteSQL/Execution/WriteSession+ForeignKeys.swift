@@ -354,7 +354,9 @@ extension WriteSession {
                     default: updated[c] = childWriter.defaults[c]
                     }
                 }
-                _ = try update(childWriter, old: current, values: updated, resolution: .abort, direct: false)
+                _ = try update(
+                    childWriter, old: current, values: updated, resolution: .abort, direct: false,
+                    assigned: foreignKey.columns)
             }
         }
     }

@@ -130,6 +130,9 @@ final class WriteSession {
         _ writer: TableWriter, _ values: consuming [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
     ) throws -> [Value]? {
         var row = values
+        if let triggers = writer.triggers, !triggers.beforeInsert.isEmpty {
+            guard try fireBeforeInsert(triggers, writer, row) else { return nil }
+        }
         let rowid: Int64
         let alias = writer.rowidAlias
         /// Whether a table without INTEGER PRIMARY KEY receives a given rowid, which may then conflict.
@@ -170,7 +173,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false)
+                try delete(writer, existing, direct: false, firesTriggers: false)
             case .resolution(let other):
                 throw failure(writer, target, other)
             }
@@ -186,6 +189,9 @@ final class WriteSession {
         if changeObserver != nil { reportChange(.insert, writer, rowid: rowid) }
         changes += 1
         lastInsertedRowid = rowid
+        if let triggers = writer.triggers, !triggers.afterInsert.isEmpty {
+            _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row)
+        }
         return row
     }
 
@@ -194,10 +200,11 @@ final class WriteSession {
     /// skipped (`IGNORE`).
     func update(
         _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
-        direct: Bool = true
+        direct: Bool = true, assigned: [Int]? = nil
     ) throws -> [Value]? {
         let n = writer.columnCount
         guard case .integer(let oldRowid) = old[n] else { return nil }
+        var old = old
         var row = values
         var rowid = oldRowid
         if writer.rowidAlias >= 0 {
@@ -210,6 +217,12 @@ final class WriteSession {
         }
         row.append(.integer(rowid))
         if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&row, parameters: parameters) }
+        if let triggers = writer.triggers, !triggers.beforeUpdate.isEmpty {
+            guard let current = try fireBeforeUpdate(triggers, writer, old: old, new: row, assigned: assigned) else {
+                return nil
+            }
+            old = current
+        }
         guard try checkColumns(writer, &row, resolution) else { return nil }
         let moved = writer.rowidAlias < 0 && rowid != oldRowid
         for (target, action) in constraintOrder(writer, resolution, [], explicitRowid: moved) {
@@ -219,7 +232,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false)
+                try delete(writer, existing, direct: false, firesTriggers: false)
             case .resolution(let other):
                 throw failure(writer, target, other)
             case .upsert:
@@ -260,11 +273,20 @@ final class WriteSession {
         if changeObserver != nil { reportChange(.update, writer, rowid: rowid) }
         if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
         if direct { changes += 1 }
+        if let triggers = writer.triggers, !triggers.afterUpdate.isEmpty {
+            _ = try connection?.fire(
+                triggers.afterUpdate, of: triggers, old: old, new: row, assigned: assignedNames(writer, assigned))
+        }
         return row
     }
 
     /// Deletes stored row `old`, applying foreign key actions; `direct` counts it as a change of the statement.
-    func delete(_ writer: TableWriter, _ old: [Value], direct: Bool) throws {
+    func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws {
+        var old = old
+        if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
+            guard let current = try fireBeforeDelete(triggers, writer, old) else { return }
+            old = current
+        }
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             references = try referencing(writer)
@@ -277,6 +299,9 @@ final class WriteSession {
         if changeObserver != nil { reportDeletion(writer, old) }
         if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
         if direct { changes += 1 }
+        if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
+            _ = try connection?.fire(triggers.afterDelete, of: triggers, old: old, new: nil)
+        }
     }
 
     // MARK: Constraints
@@ -434,6 +459,7 @@ final class WriteSession {
                 values[assignment.column] = writer.affinities[assignment.column].apply(to: value)
             }
         }
-        return try update(writer, old: existing, values: values, resolution: .abort)
+        return try update(
+            writer, old: existing, values: values, resolution: .abort, assigned: assignments.map(\.column))
     }
 }

@@ -542,12 +542,13 @@ extension Parser {
         guard key == "new" || key == "old" else { return nil }
         let name = TriggerRow.parameterName(qualifier, column: column)
         let collation = triggerCollations[SchemaNames.key(column)]
+        let affinity: SQLAffinity? = triggerRowidNames.contains(SchemaNames.key(column)) ? .integer : nil
         if let index = namedParameters[name] {
-            return Parameter(kind: .named(name), index: index, collation: collation)
+            return Parameter(kind: .named(name), index: index, collation: collation, affinity: affinity)
         }
         parameterNames.append(name)
         namedParameters[name] = parameterNames.count
-        return Parameter(kind: .named(name), index: parameterNames.count, collation: collation)
+        return Parameter(kind: .named(name), index: parameterNames.count, collation: collation, affinity: affinity)
     }
 
     /// Parses `RAISE(IGNORE)` or `RAISE(ROLLBACK|ABORT|FAIL, message)` into a call of

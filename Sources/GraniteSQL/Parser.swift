@@ -50,6 +50,8 @@ package struct Parser {
     var inTrigger = false
     /// The declared collations of the trigger table's columns (by ``SchemaNames/key(_:)``), when known.
     var triggerCollations: [String: SQLCollation] = [:]
+    /// The names (by ``SchemaNames/key(_:)``) under which `NEW.x` / `OLD.x` is the rowid (INTEGER affinity).
+    var triggerRowidNames: Set<String> = []
 
     init(_ sql: String) throws(SQLSyntaxError) {
         let bytes = Array(sql.utf8)
@@ -83,11 +85,12 @@ package struct Parser {
 
     /// Parses one `CREATE TRIGGER` statement whose `NEW.x` / `OLD.x` parameters carry the collations of the
     /// table's columns (`collations`, by ``SchemaNames/key(_:)``).
-    package static func parseTrigger(_ sql: String, collations: [String: SQLCollation]) throws(SQLSyntaxError)
-        -> Statement
-    {
+    package static func parseTrigger(
+        _ sql: String, collations: [String: SQLCollation], rowidNames: Set<String>
+    ) throws(SQLSyntaxError) -> Statement {
         var parser = try Parser(sql)
         parser.triggerCollations = collations
+        parser.triggerRowidNames = rowidNames
         let statement = try parser.parseOneStatement()
         while parser.acceptSymbol(";") {}
         guard parser.current.kind == .endOfInput else { throw parser.syntaxError() }

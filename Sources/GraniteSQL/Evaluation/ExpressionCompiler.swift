@@ -170,6 +170,7 @@ extension ExpressionCompiler {
         func affinity(_ e: SQLExpression) throws -> SQLAffinity? {
             switch e.kind {
             case .column(let ref): return try resolver.resolve(ref).affinity
+            case .parameter(let parameter): return parameter.affinity
             case .cast(_, let type): return SQLAffinity(declaredType: type.name)
             case .collate(let x, _): return try affinity(x)
             case .row(let xs): return try xs.first.flatMap { try affinity($0) }

@@ -67,7 +67,7 @@ extension SQLConnection {
         let table = writer.table
         if let triggers = writer.triggers {
             let updates = insert.upsert.contains { if case .update = $0.action { return true } else { return false } }
-            try triggers.prepare(insert: true, update: updates)
+            try prepare(triggers, insert: true, update: updates)
         }
         let targets = try cache.targets ?? insertTargets(insert, table)
         cache.targets = targets

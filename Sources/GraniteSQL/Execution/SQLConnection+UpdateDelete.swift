@@ -112,7 +112,7 @@ extension SQLConnection {
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
         if let triggers = writer.triggers {
-            try triggers.prepare(update: true, updated: try Self.singleColumnAssignments(update.assignments).map { $0.columns[0] })
+            try prepare(triggers, update: true, updated: try Self.singleColumnAssignments(update.assignments).map { $0.columns[0] })
         }
         let assignments =
             try cache.assignments
@@ -199,7 +199,7 @@ extension SQLConnection {
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
-        if let triggers = writer.triggers { try triggers.prepare(delete: true) }
+        if let triggers = writer.triggers { try prepare(triggers, delete: true) }
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
         try startSubqueries(cache, session.parameters)

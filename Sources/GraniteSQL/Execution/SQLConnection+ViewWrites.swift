@@ -22,11 +22,12 @@ extension SQLConnection {
         if let cached = viewTriggerCache[key] { return cached }
         let columns = try reading {
             try SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
-                .compileView(view, forInfoOnly: true).columns.map(\.name)
+                .compileView(view, forInfoOnly: true).columns
         }
         let triggers = TableTriggers(
-            catalog.triggers(on: view.name), columns: columns, collations: [:], hasRowid: false,
+            catalog.triggers(on: view.name), columns: columns.map(\.name), collations: [:], hasRowid: false,
             rowidSlot: columns.count)
+        triggers.affinities = columns.map { $0.declaredType.map { SQLAffinity(declaredType: $0) } }
         viewTriggerCache[key] = triggers
         return triggers
     }
@@ -51,9 +52,9 @@ extension SQLConnection {
         switch statement.kind {
         case .insert(let insert):
             guard !triggers.insteadOfInsert.isEmpty, insert.upsert.isEmpty else { throw cannotModify }
-            try triggers.prepare(insert: true)
+            try prepare(triggers, insert: true)
             for row in try viewInsertRows(insert, view, triggers.columns, statement, parameters) {
-                _ = try fire(triggers.insteadOfInsert, of: triggers, old: nil, new: row)
+                _ = try fire(triggers.insteadOfInsert, of: triggers, old: nil, new: row, resolution: insert.orAction)
             }
         case .update(let update):
             let assignments = try Self.singleColumnAssignments(update.assignments)
@@ -61,7 +62,7 @@ extension SQLConnection {
             guard triggers.insteadOfUpdate.contains(where: { $0.definition.fires(onUpdateOf: assignedNames) }),
                 update.from == nil
             else { throw cannotModify }
-            try triggers.prepare(update: true, updated: assignedNames)
+            try prepare(triggers, update: true, updated: assignedNames)
             var positions: [Int] = []
             for assignment in assignments {
                 let name = assignment.columns[0]
@@ -78,13 +79,19 @@ extension SQLConnection {
                 let old = Array(row.prefix(n))
                 var new = old
                 for (k, position) in positions.enumerated() { new[position] = row[n + k] }
-                _ = try fire(triggers.insteadOfUpdate, of: triggers, old: old, new: new, assigned: names)
+                // As in SQLite, the NEW row of a view takes the affinities of the view's columns.
+                for (k, affinity) in triggers.affinities.enumerated() where k < n {
+                    if let affinity { new[k] = affinity.apply(to: new[k]) }
+                }
+                _ = try fire(
+                    triggers.insteadOfUpdate, of: triggers, old: old, new: new, assigned: names,
+                    resolution: update.orAction)
             }
         case .delete(let delete):
             guard !triggers.insteadOfDelete.isEmpty else { throw cannotModify }
-            try triggers.prepare(delete: true)
+            try prepare(triggers, delete: true)
             for row in try viewRows(view, extra: [], delete.whereClause, delete.with, statement, parameters) {
-                _ = try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil)
+                _ = try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: inheritedResolution)
             }
         default:
             break

@@ -35,6 +35,9 @@ public final class SQLConnection {
 
     /// How many trigger programs are running, nested (see SQLConnection+Triggers.swift).
     var triggerDepth = 0
+    /// While a trigger body runs: the conflict resolution the statement that fired it imposes (a DELETE of the
+    /// body, which has none of its own, passes it on to the triggers it fires).
+    var inheritedResolution: ConflictResolution?
     /// The triggers of views by view name, valid for catalog version ``viewTriggerCacheVersion``.
     var viewTriggerCache: [String: TableTriggers] = [:]
     var viewTriggerCacheVersion = -1

@@ -44,6 +44,8 @@ final class CompiledTrigger {
     var program: TriggerProgram?
     /// Whether the trigger is running: with `recursive_triggers` off, a trigger does not fire itself.
     var isRunning = false
+    /// Whether the program's queries and target tables were checked (see `SQLConnection.prepare`).
+    var isChecked = false
 
     init(_ definition: TriggerDefinition) {
         self.definition = definition
@@ -62,7 +64,7 @@ struct TriggerProgram {
     /// `SELECT 1 WHERE condition`, when the trigger has a `WHEN`.
     var when: Statement?
     /// The body statements.
-    var body: [(statement: Statement, cache: WriteCache)]
+    var body: [TriggerStep]
     /// The binding of each parameter, by index - 1.
     var bindings: [Binding]
 
@@ -77,7 +79,43 @@ struct TriggerProgram {
     }
 }
 
-/// The triggers of one table or view, by event and timing (each list in creation order).
+/// One statement of a trigger body, with its write caches: one for the statement as written, one per conflict
+/// resolution that the statement firing the trigger imposes on it (see ``statement(resolvedBy:)``).
+final class TriggerStep {
+    let statement: Statement
+    let cache = WriteCache()
+    private var overridden: [String: (statement: Statement, cache: WriteCache)] = [:]
+
+    init(_ statement: Statement) {
+        self.statement = statement
+    }
+
+    /// The statement to run and its cache when the firing statement resolves conflicts with `resolution`: as in
+    /// SQLite, an explicit resolution of the outer statement (`INSERT OR IGNORE …`) replaces the body's own
+    /// (`INSERT OR REPLACE …`) on its INSERT and UPDATE statements.
+    func statement(resolvedBy resolution: ConflictResolution?) -> (statement: Statement, cache: WriteCache) {
+        guard let resolution else { return (statement, cache) }
+        var kind = statement.kind
+        switch kind {
+        case .insert(var insert):
+            insert.orAction = resolution
+            kind = .insert(insert)
+        case .update(var update):
+            update.orAction = resolution
+            kind = .update(update)
+        default:
+            return (statement, cache)
+        }
+        if let known = overridden[resolution.rawValue] { return known }
+        var changed = statement
+        changed.kind = kind
+        let entry = (changed, WriteCache())
+        overridden[resolution.rawValue] = entry
+        return entry
+    }
+}
+
+/// The triggers of one table or view, by event and timing (each list newest first, SQLite's firing order).
 final class TableTriggers {
     var beforeInsert: [CompiledTrigger] = []
     var afterInsert: [CompiledTrigger] = []
@@ -96,6 +134,8 @@ final class TableTriggers {
     let hasRowid: Bool
     /// The slot `NEW.rowid` reads: the INTEGER PRIMARY KEY, or the slot after the columns.
     let rowidSlot: Int
+    /// For a view: the affinity of each column (from its declared type), which an UPDATE's NEW row takes.
+    var affinities: [SQLAffinity?] = []
 
     init(
         _ definitions: [TriggerDefinition], columns: [String], collations: [String: SQLCollation], hasRowid: Bool,
@@ -105,7 +145,8 @@ final class TableTriggers {
         self.collations = collations
         self.hasRowid = hasRowid
         self.rowidSlot = rowidSlot
-        for definition in definitions {
+        // SQLite fires the triggers of one event and moment newest first.
+        for definition in definitions.reversed() {
             let trigger = CompiledTrigger(definition)
             switch (definition.timing, definition.event) {
             case (.before, .insert): beforeInsert.append(trigger)
@@ -138,7 +179,13 @@ final class TableTriggers {
     /// table, the rowid) of a row the event has (`no such column: new.x` otherwise, as SQLite says).
     func program(of trigger: CompiledTrigger) throws -> TriggerProgram {
         if let program = trigger.program { return program }
-        let statement = try Parser.parseTrigger(trigger.definition.sql, collations: collations)
+        var rowidNames: Set<String> = []
+        if hasRowid {
+            for name in ["rowid", "oid", "_rowid_"] where slot(of: name) == rowidSlot { rowidNames.insert(name) }
+            if rowidSlot < columns.count { rowidNames.insert(SchemaNames.key(columns[rowidSlot])) }
+        }
+        let statement = try Parser.parseTrigger(
+            trigger.definition.sql, collations: collations, rowidNames: rowidNames)
         guard case .createTrigger(let create) = statement.kind else {
             throw SQLExecutionError("malformed trigger \(trigger.definition.name)")
         }
@@ -167,28 +214,23 @@ final class TableTriggers {
                 .select(SelectStatement(first: .select(clause))), range: statement.range,
                 sourceText: statement.sourceText, parameters: statement.parameters)
         }
-        let program = TriggerProgram(when: when, body: create.body.map { ($0, WriteCache()) }, bindings: bindings)
+        let program = TriggerProgram(when: when, body: create.body.map(TriggerStep.init), bindings: bindings)
         trigger.program = program
         return program
     }
 
-    /// Parses the programs of the triggers a statement may fire, so that their errors (an unknown `NEW.x`) are
-    /// the statement's before it changes anything, as in SQLite, which codes them with it: the INSERT triggers
-    /// (`insert`), the UPDATE triggers an UPDATE of `updated` columns fires (`updated`, all when nil), the DELETE
-    /// triggers (`delete`).
-    func prepare(insert: Bool = false, update: Bool = false, updated: [String]? = nil, delete: Bool = false) throws {
-        if insert {
-            for trigger in beforeInsert + afterInsert + insteadOfInsert { _ = try program(of: trigger) }
-        }
+    /// The triggers a statement may fire: the INSERT triggers (`insert`), the UPDATE triggers an UPDATE of
+    /// `updated` columns fires (`update`; all columns when `updated` is nil), the DELETE triggers (`delete`).
+    func triggers(insert: Bool, update: Bool, updated: [String]?, delete: Bool) -> [CompiledTrigger] {
+        var triggers: [CompiledTrigger] = []
+        if insert { triggers += beforeInsert + afterInsert + insteadOfInsert }
         if update {
-            for trigger in beforeUpdate + afterUpdate + insteadOfUpdate
-            where trigger.definition.fires(onUpdateOf: updated) {
-                _ = try program(of: trigger)
+            triggers += (beforeUpdate + afterUpdate + insteadOfUpdate).filter {
+                $0.definition.fires(onUpdateOf: updated)
             }
         }
-        if delete {
-            for trigger in beforeDelete + afterDelete + insteadOfDelete { _ = try program(of: trigger) }
-        }
+        if delete { triggers += beforeDelete + afterDelete + insteadOfDelete }
+        return triggers
     }
 
     /// The row slot a `NEW.x` / `OLD.x` column name reads.

@@ -334,13 +334,16 @@ extension WriteSession {
                 if !rows.isEmpty { throw SQLExecutionError.foreignKeyFailure }
                 continue
             }
+            // Like SQLite, which runs each action as one statement of a trigger program, the action's changes
+            // count once it has changed every child row (a failure on the way counts none of them).
+            var changed = 0
             for row in rows {
                 guard case .integer(let rowid) = row[n], let current = try childWriter.fetch(rowid: rowid) else {
                     continue
                 }
-                actionChanges += 1
                 if action == .cascade && new == nil {
                     try delete(childWriter, current, direct: false)
+                    changed += 1
                     continue
                 }
                 var updated = Array(current.prefix(n))
@@ -357,7 +360,9 @@ extension WriteSession {
                 _ = try update(
                     childWriter, old: current, values: updated, resolution: .abort, direct: false,
                     assigned: foreignKey.columns)
+                changed += 1
             }
+            actionChanges += changed
         }
     }
 }

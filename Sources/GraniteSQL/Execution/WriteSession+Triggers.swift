@@ -7,7 +7,9 @@ extension WriteSession {
     /// Runs the BEFORE INSERT triggers for `row` (the declared columns, then optionally an explicit rowid). As in
     /// SQLite, NEW.rowid (and an INTEGER PRIMARY KEY left NULL) reads -1 when the rowid is not chosen yet.
     /// Returns false when `RAISE(IGNORE)` skips the row.
-    func fireBeforeInsert(_ triggers: TableTriggers, _ writer: TableWriter, _ row: [Value]) throws -> Bool {
+    func fireBeforeInsert(
+        _ triggers: TableTriggers, _ writer: TableWriter, _ row: [Value], _ resolution: ConflictResolution?
+    ) throws -> Bool {
         let n = writer.columnCount
         var new = Array(row.prefix(n))
         var rowid: Value = row.count > n && !row[n].isNull ? row[n] : .integer(-1)
@@ -18,18 +20,22 @@ extension WriteSession {
         }
         new.append(rowid)
         guard let connection else { return true }
-        return try connection.fire(triggers.beforeInsert, of: triggers, old: nil, new: new)
+        return try connection.fire(triggers.beforeInsert, of: triggers, old: nil, new: new, resolution: resolution)
     }
 
     /// Runs the BEFORE UPDATE triggers for stored row `old` becoming `new`. Returns the row as stored after
     /// them (a trigger may have changed it), or nil when the change is skipped: by `RAISE(IGNORE)`, or because a
     /// trigger deleted the row.
     func fireBeforeUpdate(
-        _ triggers: TableTriggers, _ writer: TableWriter, old: [Value], new: [Value], assigned: [Int]?
+        _ triggers: TableTriggers, _ writer: TableWriter, old: [Value], new: [Value], assigned: [Int]?,
+        resolution: ConflictResolution?
     ) throws -> [Value]? {
         guard let connection else { return old }
         let names = assignedNames(writer, assigned)
-        guard try connection.fire(triggers.beforeUpdate, of: triggers, old: old, new: new, assigned: names) else {
+        guard
+            try connection.fire(
+                triggers.beforeUpdate, of: triggers, old: old, new: new, assigned: names, resolution: resolution)
+        else {
             return nil
         }
         guard case .integer(let rowid) = old[writer.columnCount] else { return nil }
@@ -38,11 +44,20 @@ extension WriteSession {
 
     /// Runs the BEFORE DELETE triggers for stored row `old`. Returns the row as stored after them, or nil when
     /// the deletion is skipped (`RAISE(IGNORE)`, or a trigger already deleted the row).
-    func fireBeforeDelete(_ triggers: TableTriggers, _ writer: TableWriter, _ old: [Value]) throws -> [Value]? {
+    func fireBeforeDelete(
+        _ triggers: TableTriggers, _ writer: TableWriter, _ old: [Value], _ resolution: ConflictResolution?
+    ) throws -> [Value]? {
         guard let connection else { return old }
-        guard try connection.fire(triggers.beforeDelete, of: triggers, old: old, new: nil) else { return nil }
+        guard try connection.fire(triggers.beforeDelete, of: triggers, old: old, new: nil, resolution: resolution)
+        else { return nil }
         guard case .integer(let rowid) = old[writer.columnCount] else { return nil }
         return try writer.fetch(rowid: rowid)
+    }
+
+    /// The conflict resolution a deletion passes to its triggers: a foreign key action's is ABORT, as in SQLite;
+    /// a DELETE statement's is the one its own trigger imposes, if it runs in one.
+    func deleteResolution(_ direct: Bool) -> ConflictResolution? {
+        direct ? connection?.inheritedResolution : .abort
     }
 
     /// The names of the columns an UPDATE assigns (for `UPDATE OF` triggers); nil stands for every column.

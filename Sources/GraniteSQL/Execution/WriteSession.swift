@@ -131,7 +131,7 @@ final class WriteSession {
     ) throws -> [Value]? {
         var row = values
         if let triggers = writer.triggers, !triggers.beforeInsert.isEmpty {
-            guard try fireBeforeInsert(triggers, writer, row) else { return nil }
+            guard try fireBeforeInsert(triggers, writer, row, resolution) else { return nil }
         }
         let rowid: Int64
         let alias = writer.rowidAlias
@@ -190,7 +190,7 @@ final class WriteSession {
         changes += 1
         lastInsertedRowid = rowid
         if let triggers = writer.triggers, !triggers.afterInsert.isEmpty {
-            _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row)
+            _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row, resolution: resolution)
         }
         return row
     }
@@ -218,8 +218,18 @@ final class WriteSession {
         row.append(.integer(rowid))
         if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&row, parameters: parameters) }
         if let triggers = writer.triggers, !triggers.beforeUpdate.isEmpty {
-            guard let current = try fireBeforeUpdate(triggers, writer, old: old, new: row, assigned: assigned) else {
+            guard
+                let current = try fireBeforeUpdate(
+                    triggers, writer, old: old, new: row, assigned: assigned, resolution: resolution)
+            else {
                 return nil
+            }
+            // As SQLite does, the columns the UPDATE does not assign are read again: a trigger may have changed them.
+            if let assigned, current != old {
+                for c in 0..<n where c != writer.rowidAlias && !assigned.contains(c) { row[c] = current[c] }
+                if !writer.generatedColumns.isEmpty {
+                    try writer.generatedColumns.compute(&row, parameters: parameters)
+                }
             }
             old = current
         }
@@ -275,7 +285,8 @@ final class WriteSession {
         if direct { changes += 1 }
         if let triggers = writer.triggers, !triggers.afterUpdate.isEmpty {
             _ = try connection?.fire(
-                triggers.afterUpdate, of: triggers, old: old, new: row, assigned: assignedNames(writer, assigned))
+                triggers.afterUpdate, of: triggers, old: old, new: row, assigned: assignedNames(writer, assigned),
+                resolution: resolution)
         }
         return row
     }
@@ -284,7 +295,7 @@ final class WriteSession {
     func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws {
         var old = old
         if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
-            guard let current = try fireBeforeDelete(triggers, writer, old) else { return }
+            guard let current = try fireBeforeDelete(triggers, writer, old, deleteResolution(direct)) else { return }
             old = current
         }
         var references: [(child: TableDefinition, key: Int)] = []
@@ -300,7 +311,8 @@ final class WriteSession {
         if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
         if direct { changes += 1 }
         if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
-            _ = try connection?.fire(triggers.afterDelete, of: triggers, old: old, new: nil)
+            _ = try connection?.fire(
+                triggers.afterDelete, of: triggers, old: old, new: nil, resolution: deleteResolution(direct))
         }
     }
 

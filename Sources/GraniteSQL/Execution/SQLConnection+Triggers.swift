@@ -3,8 +3,11 @@
 import GraniteStorage
 
 extension SQLConnection {
-    /// SQLite's `SQLITE_MAX_TRIGGER_DEPTH`: how deeply trigger programs may nest.
-    static let maximumTriggerDepth = 1000
+    /// How deeply trigger programs may nest before a statement fails with SQLite's `too many levels of trigger
+    /// recursion`. SQLite allows 1000 (`SQLITE_MAX_TRIGGER_DEPTH`); Granite runs each level on the stack (a
+    /// nested statement takes some 20 KB of it in debug builds), so it stops at 100, which fits in the 8 MB of a
+    /// main thread with room to spare, like the parser's nesting limit.
+    static let maximumTriggerDepth = 100
 
     /// The triggers of `table` for the current schema, nil when it has none (the usual case, which costs one
     /// check of the catalog).
@@ -47,6 +50,24 @@ extension SQLConnection {
         }
     }
 
+    /// After `ALTER TABLE … DROP COLUMN`: refuses the change when a trigger on a table no longer compiles, as
+    /// SQLite does (`error in trigger tr after drop column: no such column: new.b`). Its `NEW.x` / `OLD.x`, `WHEN`
+    /// and queries are checked, and the tables its statements write.
+    func checkTriggersCompile(after context: String) throws {
+        for definition in catalog.triggers {
+            guard let table = catalog.table(named: definition.table),
+                let triggers = TableTriggers.of(table, [definition])
+            else { continue }
+            do {
+                try prepare(triggers, insert: true, update: true, delete: true)
+            } catch let error as SQLExecutionError {
+                throw SQLExecutionError("error in trigger \(definition.name) after \(context): \(error.message)")
+            } catch let error as SQLEvaluationError {
+                throw SQLExecutionError("error in trigger \(definition.name) after \(context): \(error.message)")
+            }
+        }
+    }
+
     /// Runs `triggers` (the triggers of `set` for one moment of one row change) for a row whose OLD and NEW
     /// values are `old` and `new` (each: the columns, then the rowid). An UPDATE passes the columns its `SET`
     /// assigns (`assigned`, nil for all), which `UPDATE OF` triggers look at.
@@ -60,23 +81,22 @@ extension SQLConnection {
         _ triggers: [CompiledTrigger], of set: TableTriggers, old: [Value]?, new: [Value]?,
         assigned: [String]? = nil, resolution: ConflictResolution?
     ) throws -> Bool {
-        for trigger in triggers where !trigger.isRunning && trigger.definition.fires(onUpdateOf: assigned) {
+        for trigger in triggers where (trigger.running == 0 || recursiveTriggers)
+            && trigger.definition.fires(onUpdateOf: assigned)
+        {
             let program = try set.program(of: trigger)
             let parameters = program.parameters(old: old, new: new)
             if triggerDepth >= Self.maximumTriggerDepth {
                 throw SQLExecutionError("too many levels of trigger recursion")
             }
-            trigger.isRunning = true
+            trigger.running += 1
             triggerDepth += 1
             // Inserts of the trigger's body set last_insert_rowid() only while it runs, as in SQLite.
             let rowidBefore = lastInsertedRowid
-            let inheritedBefore = inheritedResolution
-            inheritedResolution = resolution
             defer {
-                trigger.isRunning = false
+                trigger.running -= 1
                 triggerDepth -= 1
                 lastInsertedRowid = rowidBefore
-                inheritedResolution = inheritedBefore
             }
             do {
                 if let when = program.when, case .select(let condition) = when.kind,

@@ -91,7 +91,7 @@ extension SQLConnection {
             guard !triggers.insteadOfDelete.isEmpty else { throw cannotModify }
             try prepare(triggers, delete: true)
             for row in try viewRows(view, extra: [], delete.whereClause, delete.with, statement, parameters) {
-                _ = try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: inheritedResolution)
+                _ = try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: nil)
             }
         default:
             break

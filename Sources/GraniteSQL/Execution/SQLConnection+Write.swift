@@ -139,6 +139,7 @@ extension SQLConnection {
             case .dropColumn(let column):
                 guard let old, let position = old.columnIndex(named: column) else { break }
                 try checkViewsCompile(after: "drop column")
+                try checkTriggersCompile(after: "drop column")
                 try rewriteRows(of: old, in: oldCatalog, droppingColumn: position, parameters: parameters)
             case .addColumn(let column) where column.constraints.contains(where: Self.isGenerated):
                 guard let old else { break }

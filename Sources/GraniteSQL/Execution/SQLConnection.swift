@@ -35,9 +35,6 @@ public final class SQLConnection {
 
     /// How many trigger programs are running, nested (see SQLConnection+Triggers.swift).
     var triggerDepth = 0
-    /// While a trigger body runs: the conflict resolution the statement that fired it imposes (a DELETE of the
-    /// body, which has none of its own, passes it on to the triggers it fires).
-    var inheritedResolution: ConflictResolution?
     /// The triggers of views by view name, valid for catalog version ``viewTriggerCacheVersion``.
     var viewTriggerCache: [String: TableTriggers] = [:]
     var viewTriggerCacheVersion = -1
@@ -46,6 +43,9 @@ public final class SQLConnection {
     @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
     @exclusivity(unchecked) public var foreignKeysEnabled = true
+    /// Whether a trigger may fire itself, and REPLACE's deletions fire DELETE triggers
+    /// (`PRAGMA recursive_triggers`; off by default, as in SQLite).
+    @exclusivity(unchecked) public var recursiveTriggers = false
     /// The UTF-8 length from which TEXT values written to tables are stored zlib-compressed, when that saves
     /// space (default 128; `nil`: never). Reading is unaffected: compressed and plain text read alike.
     ///

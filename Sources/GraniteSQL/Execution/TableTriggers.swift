@@ -42,8 +42,9 @@ final class CompiledTrigger {
     let definition: TriggerDefinition
     /// The program, parsed at the first firing (against the table's columns of this schema version).
     var program: TriggerProgram?
-    /// Whether the trigger is running: with `recursive_triggers` off, a trigger does not fire itself.
-    var isRunning = false
+    /// How many firings of the trigger are running: with `recursive_triggers` off, a trigger does not fire
+    /// itself.
+    var running = 0
     /// Whether the program's queries and target tables were checked (see `SQLConnection.prepare`).
     var isChecked = false
 
@@ -164,7 +165,11 @@ final class TableTriggers {
 
     /// The triggers of a table: nil when it has none.
     static func of(_ table: TableDefinition, in catalog: SchemaCatalog) -> TableTriggers? {
-        let definitions = catalog.triggers(on: table.name)
+        of(table, catalog.triggers(on: table.name))
+    }
+
+    /// `definitions` (triggers on `table`) ready to fire: nil when there are none.
+    static func of(_ table: TableDefinition, _ definitions: [TriggerDefinition]) -> TableTriggers? {
         if definitions.isEmpty { return nil }
         var collations: [String: SQLCollation] = [:]
         for column in table.columns {

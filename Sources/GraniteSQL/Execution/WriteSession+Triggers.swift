@@ -54,12 +54,6 @@ extension WriteSession {
         return try writer.fetch(rowid: rowid)
     }
 
-    /// The conflict resolution a deletion passes to its triggers: a foreign key action's is ABORT, as in SQLite;
-    /// a DELETE statement's is the one its own trigger imposes, if it runs in one.
-    func deleteResolution(_ direct: Bool) -> ConflictResolution? {
-        direct ? connection?.inheritedResolution : .abort
-    }
-
     /// The names of the columns an UPDATE assigns (for `UPDATE OF` triggers); nil stands for every column.
     func assignedNames(_ writer: TableWriter, _ assigned: [Int]?) -> [String]? {
         guard let assigned else { return nil }

@@ -173,7 +173,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false, firesTriggers: false)
+                try delete(writer, existing, direct: false, firesTriggers: connection?.recursiveTriggers == true)
             case .resolution(let other):
                 throw failure(writer, target, other)
             }
@@ -242,7 +242,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false, firesTriggers: false)
+                try delete(writer, existing, direct: false, firesTriggers: connection?.recursiveTriggers == true)
             case .resolution(let other):
                 throw failure(writer, target, other)
             case .upsert:
@@ -295,7 +295,8 @@ final class WriteSession {
     func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws {
         var old = old
         if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
-            guard let current = try fireBeforeDelete(triggers, writer, old, deleteResolution(direct)) else { return }
+            // A deletion imposes no conflict resolution on its triggers: SQLite's DELETE has none.
+            guard let current = try fireBeforeDelete(triggers, writer, old, nil) else { return }
             old = current
         }
         var references: [(child: TableDefinition, key: Int)] = []
@@ -312,7 +313,7 @@ final class WriteSession {
         if direct { changes += 1 }
         if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
             _ = try connection?.fire(
-                triggers.afterDelete, of: triggers, old: old, new: nil, resolution: deleteResolution(direct))
+                triggers.afterDelete, of: triggers, old: old, new: nil, resolution: nil)
         }
     }
 

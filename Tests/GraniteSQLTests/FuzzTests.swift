@@ -45,6 +45,12 @@ enum FuzzCorpus {
         "EXPLAIN QUERY PLAN SELECT * FROM t WHERE a = 1",
         "SELECT \"quoted id\", [bracket], `tick` FROM \"table\"",
         "SELECT -9223372036854775808, 9223372036854775808, 0xFFFFFFFFFFFFFFFF, .5, 5., 'it''s'",
+        "CREATE TRIGGER IF NOT EXISTS tr BEFORE UPDATE OF a, b ON t FOR EACH ROW WHEN new.a > old.a BEGIN "
+            + "INSERT INTO u VALUES (new.a, OLD.\"b\"); UPDATE OR REPLACE u SET x = new.rowid WHERE y = old.b; "
+            + "DELETE FROM v WHERE id = old.id; SELECT RAISE(ABORT, 'no') WHERE new.a IS NULL; "
+            + "SELECT CASE WHEN new.a < 0 THEN RAISE(IGNORE) END; END",
+        "CREATE TRIGGER tv INSTEAD OF DELETE ON v BEGIN SELECT RAISE(ROLLBACK, 'x'), RAISE(FAIL, 'y'); END",
+        "DROP TRIGGER IF EXISTS main.tr",
     ]
 
     static let tokenSoup: [String] = [
@@ -56,7 +62,8 @@ enum FuzzCorpus {
         "NOTHING", "RETURNING", "ESCAPE", "ISNULL", "NOTNULL", "a", "b", "t", "\"q\"", "[b]", "1", "2.5", "0x1F",
         "'s'", "x'00'", "?", "?3", ":p", "(", ")", ",", ";", ".", "*", "+", "-", "/", "%", "||", "=", "==", "!=",
         "<>", "<", "<=", ">", ">=", "<<", ">>", "&", "|", "~", "->", "->>", "--c\n", "/*c*/", "'", "\"", "x'", "$",
-        "#", "é",
+        "#", "é", "TRIGGER", "BEFORE", "AFTER", "INSTEAD", "OF", "FOR", "EACH", "ROW", "RAISE", "IGNORE", "NEW",
+        "OLD", "new.a", "old.b",
     ]
 }
 

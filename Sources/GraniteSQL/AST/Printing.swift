@@ -83,8 +83,7 @@ extension SQLExpression: CustomStringConvertible {
             case .numbered(let number): return "?\(number)"
             case .named(let name):
                 guard let reference = TriggerRow.reference(name) else { return name }
-                let qualifier = reference.isNew ? "NEW" : "OLD"
-                return qualifier + "." + SQLFormat.identifier(reference.column)
+                return SQLFormat.identifier(reference.qualifier) + "." + SQLFormat.identifier(reference.column)
             }
         case .column(let reference):
             var parts: [String] = []

@@ -81,12 +81,12 @@ package enum TriggerRow {
         "\u{1}" + qualifier + "." + column
     }
 
-    /// The reference (as written), whether it is to the NEW row, and the column named by a parameter name made by
+    /// The qualifier (as written), whether it is `NEW`, and the column named by a parameter name made by
     /// ``parameterName(_:column:)``.
-    package static func reference(_ name: String) -> (written: String, isNew: Bool, column: String)? {
+    package static func reference(_ name: String) -> (qualifier: String, isNew: Bool, column: String)? {
         guard name.hasPrefix("\u{1}"), let dot = name.firstIndex(of: ".") else { return nil }
-        let qualifier = name[name.index(after: name.startIndex)..<dot]
+        let qualifier = String(name[name.index(after: name.startIndex)..<dot])
         let column = String(name[name.index(after: dot)...])
-        return (String(name.dropFirst()), SchemaNames.key(String(qualifier)) == "new", column)
+        return (qualifier, SchemaNames.key(qualifier) == "new", column)
     }
 }

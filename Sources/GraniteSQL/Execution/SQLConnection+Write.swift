@@ -294,7 +294,8 @@ extension SQLConnection {
             for row in try writer.scan() {
                 guard case .integer(let rowid) = row[table.columns.count], let current = try writer.fetch(rowid: rowid)
                 else { continue }
-                try session.delete(writer, current, direct: true)
+                // As in SQLite, the implicit DELETE of DROP TABLE fires none of the table's triggers.
+                try session.delete(writer, current, direct: true, firesTriggers: false)
             }
             try session.finish()
             // SQLite counts the implicit DELETE's rows as the changes of the DROP TABLE.

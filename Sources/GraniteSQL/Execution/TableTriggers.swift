@@ -206,7 +206,7 @@ final class TableTriggers {
             case .update: hasRow = true
             }
             guard hasRow, let slot = self.slot(of: reference.column) else {
-                throw SQLExecutionError("no such column: \(reference.written)")
+                throw SQLExecutionError("no such column: \(reference.qualifier).\(reference.column)")
             }
             bindings.append(TriggerProgram.Binding(isNew: reference.isNew, slot: slot))
         }

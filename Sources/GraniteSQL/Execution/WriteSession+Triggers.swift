@@ -23,23 +23,35 @@ extension WriteSession {
         return try connection.fire(triggers.beforeInsert, of: triggers, old: nil, new: new, resolution: resolution)
     }
 
-    /// Runs the BEFORE UPDATE triggers for stored row `old` becoming `new`. Returns the row as stored after
-    /// them (a trigger may have changed it), or nil when the change is skipped: by `RAISE(IGNORE)`, or because a
-    /// trigger deleted the row.
-    func fireBeforeUpdate(
-        _ triggers: TableTriggers, _ writer: TableWriter, old: [Value], new: [Value], assigned: [Int]?,
-        resolution: ConflictResolution?
+    /// An UPDATE of a table with BEFORE UPDATE triggers: runs them for stored row `old` becoming `values` (the
+    /// declared columns, then optionally a new rowid), then updates the row as it is stored after them (a trigger
+    /// may have changed it; as SQLite does, the columns the UPDATE does not assign are read again). The change
+    /// is skipped (nil) by `RAISE(IGNORE)`, or when a trigger deleted the row.
+    func updateFiringBefore(
+        _ triggers: TableTriggers, _ writer: TableWriter, old: [Value], values: [Value],
+        resolution: ConflictResolution?, direct: Bool, assigned: [Int]?
     ) throws -> [Value]? {
-        guard let connection else { return old }
+        let n = writer.columnCount
+        guard let connection, case .integer(let oldRowid) = old[n] else { return nil }
+        var new = Array(values.prefix(n))
+        if writer.rowidAlias >= 0 {
+            new.append(new[writer.rowidAlias])
+        } else {
+            new.append(values.count > n ? values[n] : .integer(oldRowid))
+        }
+        if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&new, parameters: parameters) }
         let names = assignedNames(writer, assigned)
         guard
             try connection.fire(
-                triggers.beforeUpdate, of: triggers, old: old, new: new, assigned: names, resolution: resolution)
-        else {
-            return nil
+                triggers.beforeUpdate, of: triggers, old: old, new: new, assigned: names, resolution: resolution),
+            let current = try writer.fetch(rowid: oldRowid)
+        else { return nil }
+        var merged = values
+        if let assigned, current != old {
+            for c in 0..<n where c != writer.rowidAlias && !assigned.contains(c) { merged[c] = current[c] }
         }
-        guard case .integer(let rowid) = old[writer.columnCount] else { return nil }
-        return try writer.fetch(rowid: rowid)
+        return try updateRow(
+            writer, old: current, values: merged, resolution: resolution, direct: direct, assigned: assigned)
     }
 
     /// Runs the BEFORE DELETE triggers for stored row `old`. Returns the row as stored after them, or nil when

@@ -202,9 +202,21 @@ final class WriteSession {
         _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
         direct: Bool = true, assigned: [Int]? = nil
     ) throws -> [Value]? {
+        if let triggers = writer.triggers, !triggers.beforeUpdate.isEmpty {
+            return try updateFiringBefore(
+                triggers, writer, old: old, values: values, resolution: resolution, direct: direct, assigned: assigned)
+        }
+        return try updateRow(
+            writer, old: old, values: values, resolution: resolution, direct: direct, assigned: assigned)
+    }
+
+    /// ``update(_:old:values:resolution:direct:assigned:)`` once the BEFORE UPDATE triggers, if any, have run.
+    func updateRow(
+        _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
+        direct: Bool, assigned: [Int]?
+    ) throws -> [Value]? {
         let n = writer.columnCount
         guard case .integer(let oldRowid) = old[n] else { return nil }
-        var old = old
         var row = values
         var rowid = oldRowid
         if writer.rowidAlias >= 0 {
@@ -217,22 +229,6 @@ final class WriteSession {
         }
         row.append(.integer(rowid))
         if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&row, parameters: parameters) }
-        if let triggers = writer.triggers, !triggers.beforeUpdate.isEmpty {
-            guard
-                let current = try fireBeforeUpdate(
-                    triggers, writer, old: old, new: row, assigned: assigned, resolution: resolution)
-            else {
-                return nil
-            }
-            // As SQLite does, the columns the UPDATE does not assign are read again: a trigger may have changed them.
-            if let assigned, current != old {
-                for c in 0..<n where c != writer.rowidAlias && !assigned.contains(c) { row[c] = current[c] }
-                if !writer.generatedColumns.isEmpty {
-                    try writer.generatedColumns.compute(&row, parameters: parameters)
-                }
-            }
-            old = current
-        }
         guard try checkColumns(writer, &row, resolution) else { return nil }
         let moved = writer.rowidAlias < 0 && rowid != oldRowid
         for (target, action) in constraintOrder(writer, resolution, [], explicitRowid: moved) {
@@ -293,12 +289,16 @@ final class WriteSession {
 
     /// Deletes stored row `old`, applying foreign key actions; `direct` counts it as a change of the statement.
     func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws {
-        var old = old
         if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
             // A deletion imposes no conflict resolution on its triggers: SQLite's DELETE has none.
             guard let current = try fireBeforeDelete(triggers, writer, old, nil) else { return }
-            old = current
+            return try deleteRow(writer, current, direct: direct, firesTriggers: true)
         }
+        try deleteRow(writer, old, direct: direct, firesTriggers: firesTriggers)
+    }
+
+    /// ``delete(_:_:direct:firesTriggers:)`` once the BEFORE DELETE triggers, if any, have run.
+    private func deleteRow(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool) throws {
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             references = try referencing(writer)

@@ -31,13 +31,16 @@ extension Parser {
         try expectKeyword("END")
         let parameters = ParameterList(count: parameterNames.count, names: parameterNames)
         for k in body.indices { body[k].parameters = parameters }
+        // The references are the trigger's own, bound when it fires: the statement creating it binds nothing.
+        parameterNames = []
+        namedParameters = [:]
         // SQLite keeps a schema qualifier on the trigger name only; on the table it is an error to name another
         // database, which the catalog reports.
         var tableName = table.name
         if let schema = table.schema { tableName = schema + "." + table.name }
         return CreateTriggerStatement(
             temporary: temporary, ifNotExists: ifNotExists, name: name, timing: timing, event: event,
-            table: tableName, when: when, body: body)
+            table: tableName, when: when, body: body, parameters: parameters)
     }
 
     private mutating func parseTriggerTiming() throws(SQLSyntaxError) -> TriggerTiming {

@@ -41,9 +41,11 @@ final class TriggerTests: XCTestCase {
         XCTAssertEqual(create.table, "t")
         XCTAssertNotNil(create.when)
         XCTAssertEqual(create.body.count, 2)
-        // `NEW.a` and `OLD.a` are the trigger's two parameters, shared by its WHEN and body.
-        XCTAssertEqual(statement.parameters.count, 2)
+        // `NEW.a` and `OLD.a` are the trigger's two parameters, shared by its WHEN and body; the statement creating
+        // it takes none.
+        XCTAssertEqual(create.parameters.count, 2)
         XCTAssertEqual(create.body[1].parameters.count, 2)
+        XCTAssertEqual(statement.parameters.count, 0)
     }
 
     func testSyntaxErrors() {

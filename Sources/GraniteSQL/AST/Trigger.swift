@@ -20,12 +20,17 @@ package struct CreateTriggerStatement: Sendable, Equatable {
     package var when: SQLExpression?
     /// The body: INSERT, UPDATE, DELETE and SELECT statements, in order.
     package var body: [Statement]
+    /// The `NEW.x` / `OLD.x` references of the `WHEN` and the body, as parameters they all share. (The
+    /// `CREATE TRIGGER` statement itself takes no parameters.)
+    package var parameters: ParameterList
 
     /// Creates a create-trigger statement.
     package init(
         temporary: Bool = false, ifNotExists: Bool = false, name: QualifiedName, timing: TriggerTiming,
-        event: TriggerEvent, table: String, when: SQLExpression? = nil, body: [Statement]
+        event: TriggerEvent, table: String, when: SQLExpression? = nil, body: [Statement],
+        parameters: ParameterList = ParameterList()
     ) {
+        self.parameters = parameters
         self.temporary = temporary
         self.ifNotExists = ifNotExists
         self.name = name

@@ -195,7 +195,7 @@ final class TableTriggers {
             throw SQLExecutionError("malformed trigger \(trigger.definition.name)")
         }
         var bindings: [TriggerProgram.Binding] = []
-        for name in statement.parameters.names {
+        for name in create.parameters.names {
             guard let name, let reference = TriggerRow.reference(name) else {
                 throw SQLExecutionError("trigger cannot use variables")
             }
@@ -217,7 +217,7 @@ final class TableTriggers {
                 whereClause: condition, groupBy: [], having: nil)
             when = Statement(
                 .select(SelectStatement(first: .select(clause))), range: statement.range,
-                sourceText: statement.sourceText, parameters: statement.parameters)
+                sourceText: statement.sourceText, parameters: create.parameters)
         }
         let program = TriggerProgram(when: when, body: create.body.map(TriggerStep.init), bindings: bindings)
         trigger.program = program

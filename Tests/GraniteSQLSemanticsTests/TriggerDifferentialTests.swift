@@ -237,6 +237,11 @@ final class TriggerDifferentialTests: XCTestCase {
             "UPDATE v SET b = 'only b'",
             "UPDATE v SET zz = 1",
             "DELETE FROM v WHERE id < 3",
+            "INSERT INTO v(a, b) VALUES(1, 'r'), (2, x'00') RETURNING *",
+            "INSERT INTO v(b) VALUES(-0.5) RETURNING b * 2 AS twice, v.b, typeof(id)",
+            "INSERT INTO v(a) SELECT 1 WHERE 0 RETURNING a",
+            "UPDATE v SET a = '7' WHERE id > 3 RETURNING id, a, typeof(a), b",
+            "DELETE FROM v WHERE a > 8 RETURNING *, a + 1",
             "DELETE FROM v",
             "SELECT * FROM t",
             "SELECT * FROM log",
@@ -505,9 +510,9 @@ final class TriggerDifferentialTests: XCTestCase {
             case 7: return "DELETE FROM t1 WHERE b > \(value())" + returning
             case 8: return "DELETE FROM t2 WHERE k = \(src.int(0...5))" + returning
             case 9: return "UPDATE t3 SET q = \(value()) WHERE p = \(src.int(1...4))"
-            case 10: return "INSERT INTO v(b, c) VALUES (\(value()), \(value()))"
-            case 11: return "UPDATE v SET b = \(value()) WHERE a < \(src.int(1...6))"
-            case 12: return "DELETE FROM v WHERE a = \(src.int(1...6))"
+            case 10: return "INSERT INTO v(b, c) VALUES (\(value()), \(value()))" + returning
+            case 11: return "UPDATE v SET b = \(value()) WHERE a < \(src.int(1...6))" + returning
+            case 12: return "DELETE FROM v WHERE a = \(src.int(1...6))" + returning
             default: return "INSERT OR IGNORE INTO t2 VALUES (\(src.int(0...5)), \(value()), 0)" + returning
             }
         }

@@ -4,11 +4,20 @@
 import GraniteStorage
 
 extension SQLConnection {
-    /// Whether `name` is a view (rather than a table) with triggers: its writes go to ``writeView(_:parameters:)``.
-    func isViewWithTriggers(_ name: QualifiedName) -> Bool {
+    /// Whether a write to `name` goes to ``writeView(_:parameters:)``: `name` is a view (rather than a table) with
+    /// triggers, or the statement has RETURNING (with which SQLite 3.40 runs the write on a view without a trigger
+    /// for it: it changes nothing and returns the rows). A cheap test first: no trigger, no RETURNING.
+    @inline(__always)
+    func isWrittenView(_ name: QualifiedName, returning: Bool) -> Bool {
+        if catalog.triggersByKey.isEmpty && !returning { return false }
+        return isView(name, returning: returning)
+    }
+
+    @inline(never)
+    private func isView(_ name: QualifiedName, returning: Bool) -> Bool {
         if let schema = name.schema, !SchemaNames.equal(schema, "main") { return false }
         guard catalog.table(named: name.name) == nil, let view = catalog.view(named: name.name) else { return false }
-        return !catalog.triggers(on: view.name).isEmpty
+        return returning || !catalog.triggers(on: view.name).isEmpty
     }
 
     /// The triggers of `view`, kept while the schema stays the same (so that a running trigger is known as such
@@ -46,22 +55,25 @@ extension SQLConnection {
         guard let view = catalog.view(named: target.name) else { throw SQLExecutionError.noSuchTable(target.name) }
         let triggers = try viewTriggers(view)
         let cannotModify = SQLExecutionError("cannot modify \(view.name) because it is a view")
-        if returning != nil { throw SQLExecutionError.unsupported("RETURNING on a view") }
+        // The rows RETURNING reads: NEW rows of an INSERT or UPDATE, OLD rows of a DELETE, as in SQLite.
+        var returned: [[Value]] = []
         // The triggers may write many rows: the statement must be undone whole if one fails.
         try ensureStatementSavepoint()
         switch statement.kind {
         case .insert(let insert):
-            guard !triggers.insteadOfInsert.isEmpty, insert.upsert.isEmpty else { throw cannotModify }
+            guard !triggers.insteadOfInsert.isEmpty || returning != nil, insert.upsert.isEmpty else {
+                throw cannotModify
+            }
             try prepare(triggers, insert: true)
             for row in try viewInsertRows(insert, view, triggers.columns, statement, parameters) {
                 _ = try fire(triggers.insteadOfInsert, of: triggers, old: nil, new: row, resolution: insert.orAction)
+                if returning != nil { returned.append(row) }
             }
         case .update(let update):
             let assignments = try Self.singleColumnAssignments(update.assignments)
             let assignedNames = assignments.map { $0.columns[0] }
-            guard triggers.insteadOfUpdate.contains(where: { $0.definition.fires(onUpdateOf: assignedNames) }),
-                update.from == nil
-            else { throw cannotModify }
+            let firing = triggers.insteadOfUpdate.filter { $0.definition.fires(onUpdateOf: assignedNames) }
+            guard !firing.isEmpty || returning != nil, update.from == nil else { throw cannotModify }
             try prepare(triggers, update: true, updated: assignedNames)
             var positions: [Int] = []
             for assignment in assignments {
@@ -75,6 +87,16 @@ extension SQLConnection {
             let rows = try viewRows(view, extra: values, update.whereClause, update.with, statement, parameters)
             let names = positions.map { triggers.columns[$0] }
             let n = triggers.columns.count
+            // SQLite's RETURNING sees NULL for a column the UPDATE does not assign, unless a trigger reads it as
+            // NEW.x (it loads only those), or no trigger fires (it then loads every column).
+            var loaded = Set(firing.isEmpty ? Array(0..<n) : positions)
+            if returning != nil {
+                for trigger in firing {
+                    for binding in try triggers.program(of: trigger).bindings where binding.isNew {
+                        loaded.insert(binding.slot)
+                    }
+                }
+            }
             for row in rows {
                 let old = Array(row.prefix(n))
                 var new = old
@@ -86,18 +108,60 @@ extension SQLConnection {
                 _ = try fire(
                     triggers.insteadOfUpdate, of: triggers, old: old, new: new, assigned: names,
                     resolution: update.orAction)
+                if returning != nil {
+                    returned.append(new.indices.map { loaded.contains($0) ? new[$0] : .null })
+                }
             }
         case .delete(let delete):
-            guard !triggers.insteadOfDelete.isEmpty else { throw cannotModify }
+            guard !triggers.insteadOfDelete.isEmpty || returning != nil else { throw cannotModify }
             try prepare(triggers, delete: true)
             for row in try viewRows(view, extra: [], delete.whereClause, delete.with, statement, parameters) {
                 _ = try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: nil)
+                if returning != nil { returned.append(row) }
             }
         default:
             break
         }
         changes = 0
-        return ([], [])
+        guard let returning else { return ([], []) }
+        return try returningRows(returning, of: returned, view, triggers.columns, statement, parameters)
+    }
+
+    /// Evaluates `RETURNING` columns on rows of `view` (whose columns are `columns`): as a query reading the rows
+    /// under the view's name, so that its names and `*` resolve as on the view itself.
+    private func returningRows(
+        _ returning: [ResultColumn], of rows: [[Value]], _ view: ViewDefinition, _ columns: [String],
+        _ statement: Statement, _ parameters: BoundParameters
+    ) throws -> (columns: [String], rows: [[Value]]) {
+        func literal(_ value: Value) -> SQLExpression {
+            switch value {
+            case .null: return SQLExpression(.literal(.null))
+            case .integer(let i): return SQLExpression(.literal(.integer(i)))
+            case .real(let r): return SQLExpression(.literal(.real(r)))
+            case .text(let t): return SQLExpression(.literal(.string(t)))
+            case .blob(let b): return SQLExpression(.literal(.blob(b)))
+            }
+        }
+        // The rows as `SELECT column1 AS a, … FROM (VALUES …)`, or one row of NULLs filtered out when there are
+        // none (the query still names its columns).
+        let source: SelectStatement
+        if rows.isEmpty {
+            let clause = SelectClause(
+                columns: columns.map { .expression(SQLExpression(.literal(.null)), alias: $0) },
+                whereClause: SQLExpression(.literal(.integer(0))))
+            source = SelectStatement(first: .select(clause))
+        } else {
+            let values = SelectStatement(first: .values(rows.map { $0.map(literal) }))
+            let clause = SelectClause(
+                columns: columns.indices.map {
+                    .expression(SQLExpression(.column(ColumnReference(column: "column\($0 + 1)"))), alias: columns[$0])
+                },
+                from: FromClause(first: .subquery(values, alias: nil)))
+            source = SelectStatement(first: .select(clause))
+        }
+        let query = SelectClause(
+            columns: returning, from: FromClause(first: .subquery(source, alias: view.name)))
+        return try select(SelectStatement(first: .select(query)), statement: statement, parameters: parameters)
     }
 
     /// The rows of `view` matching `condition`, each followed by the values of `extra` on it.

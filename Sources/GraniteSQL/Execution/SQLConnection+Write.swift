@@ -149,11 +149,11 @@ extension SQLConnection {
             }
         case .dropIndex, .createView, .dropView, .createTrigger, .dropTrigger:
             try catalog.execute(statement, transaction: currentWriteTransaction())
-        case .insert(let insert) where !catalog.triggersByKey.isEmpty && isViewWithTriggers(insert.table):
+        case .insert(let insert) where isWrittenView(insert.table, returning: insert.returning != nil):
             return try writeView(statement, parameters: parameters)
-        case .update(let update) where !catalog.triggersByKey.isEmpty && isViewWithTriggers(update.table):
+        case .update(let update) where isWrittenView(update.table, returning: update.returning != nil):
             return try writeView(statement, parameters: parameters)
-        case .delete(let delete) where !catalog.triggersByKey.isEmpty && isViewWithTriggers(delete.table):
+        case .delete(let delete) where isWrittenView(delete.table, returning: delete.returning != nil):
             return try writeView(statement, parameters: parameters)
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.

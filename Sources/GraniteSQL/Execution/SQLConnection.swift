@@ -250,6 +250,10 @@ public final class SQLConnection {
         for column in columns {
             switch column {
             case .all, .allOf:
+                if definition == nil, let view = catalog.view(named: table.name) {
+                    names += try viewColumnNames(view)
+                    continue
+                }
                 guard let definition else { throw SQLExecutionError.noSuchTable(table.name) }
                 names += definition.columns.map(\.name)
             case .expression(let e, let alias):

@@ -101,8 +101,9 @@ extension SQLConnection {
                 let old = Array(row.prefix(n))
                 var new = old
                 for (k, position) in positions.enumerated() { new[position] = row[n + k] }
-                // As in SQLite, the NEW row of a view takes the affinities of the view's columns.
-                for (k, affinity) in triggers.affinities.enumerated() where k < n {
+                // As in SQLite, the NEW row of a view takes the affinities of the view's columns, for its triggers
+                // (without one, RETURNING sees the values as assigned).
+                for (k, affinity) in triggers.affinities.enumerated() where k < n && !firing.isEmpty {
                     if let affinity { new[k] = affinity.apply(to: new[k]) }
                 }
                 _ = try fire(

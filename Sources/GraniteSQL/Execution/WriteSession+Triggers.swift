@@ -51,7 +51,8 @@ extension WriteSession {
             for c in 0..<n where c != writer.rowidAlias && !assigned.contains(c) { merged[c] = current[c] }
         }
         return try updateRow(
-            writer, old: current, values: merged, resolution: resolution, direct: direct, assigned: assigned)
+            writer, old: current, values: merged, resolution: resolution, direct: direct, assigned: assigned,
+            triggerOld: old)
     }
 
     /// Runs the BEFORE DELETE triggers for stored row `old`. Returns the row as stored after them, or nil when

@@ -210,10 +210,12 @@ final class WriteSession {
             writer, old: old, values: values, resolution: resolution, direct: direct, assigned: assigned)
     }
 
-    /// ``update(_:old:values:resolution:direct:assigned:)`` once the BEFORE UPDATE triggers, if any, have run.
+    /// ``update(_:old:values:resolution:direct:assigned:)`` once the BEFORE UPDATE triggers, if any, have run;
+    /// `triggerOld` is the OLD row they saw, which the AFTER UPDATE triggers see too (as in SQLite, which does
+    /// not read it again), when it is not `old`.
     func updateRow(
         _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
-        direct: Bool, assigned: [Int]?
+        direct: Bool, assigned: [Int]?, triggerOld: [Value]? = nil
     ) throws -> [Value]? {
         let n = writer.columnCount
         guard case .integer(let oldRowid) = old[n] else { return nil }
@@ -281,8 +283,8 @@ final class WriteSession {
         if direct { changes += 1 }
         if let triggers = writer.triggers, !triggers.afterUpdate.isEmpty {
             _ = try connection?.fire(
-                triggers.afterUpdate, of: triggers, old: old, new: row, assigned: assignedNames(writer, assigned),
-                resolution: resolution)
+                triggers.afterUpdate, of: triggers, old: triggerOld ?? old, new: row,
+                assigned: assignedNames(writer, assigned), resolution: resolution)
         }
         return row
     }
@@ -292,13 +294,16 @@ final class WriteSession {
         if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
             // A deletion imposes no conflict resolution on its triggers: SQLite's DELETE has none.
             guard let current = try fireBeforeDelete(triggers, writer, old, nil) else { return }
-            return try deleteRow(writer, current, direct: direct, firesTriggers: true)
+            return try deleteRow(writer, current, direct: direct, firesTriggers: true, triggerOld: old)
         }
         try deleteRow(writer, old, direct: direct, firesTriggers: firesTriggers)
     }
 
-    /// ``delete(_:_:direct:firesTriggers:)`` once the BEFORE DELETE triggers, if any, have run.
-    private func deleteRow(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool) throws {
+    /// ``delete(_:_:direct:firesTriggers:)`` once the BEFORE DELETE triggers, if any, have run; `triggerOld` is
+    /// the OLD row they saw, which the AFTER DELETE triggers see too (SQLite does not read it again).
+    private func deleteRow(
+        _ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool, triggerOld: [Value]? = nil
+    ) throws {
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             references = try referencing(writer)
@@ -313,7 +318,7 @@ final class WriteSession {
         if direct { changes += 1 }
         if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
             _ = try connection?.fire(
-                triggers.afterDelete, of: triggers, old: old, new: nil, resolution: nil)
+                triggers.afterDelete, of: triggers, old: triggerOld ?? old, new: nil, resolution: nil)
         }
     }
 

@@ -173,6 +173,8 @@ final class TriggerDifferentialTests: XCTestCase {
             "CREATE TRIGGER u BEFORE UPDATE ON t WHEN old.a = 3 BEGIN SELECT RAISE(IGNORE); END",
             "UPDATE t SET a = a + 1000",
             "DELETE FROM t WHERE a > 1000 OR a = 2",
+            "DELETE FROM t WHERE a = 2 OR a = 1003 RETURNING *",
+            "UPDATE t SET a = -a WHERE a = 3 OR a = 2 RETURNING *",
             "SELECT * FROM t",
             "SELECT RAISE(IGNORE)",
             "SELECT RAISE(ABORT, 'x')",

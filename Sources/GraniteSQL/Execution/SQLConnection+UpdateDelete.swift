@@ -223,11 +223,13 @@ extension SQLConnection {
             guard case .integer(let rowid) = row[n],
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
             else { return }
-            if let returning, !returnsAfter {
+            // With triggers, the row is returned after its deletion, and only if a BEFORE trigger did not keep it.
+            let after = returnsAfter || writer.triggers != nil
+            if let returning, !after {
                 output.append(try returning.evaluate(old, parameters: session.parameters))
             }
-            try session.delete(writer, old, direct: true)
-            if let returning, returnsAfter {
+            let deleted = try session.delete(writer, old, direct: true)
+            if deleted, let returning, after {
                 output.append(try returning.evaluate(old, parameters: session.parameters))
             }
         }

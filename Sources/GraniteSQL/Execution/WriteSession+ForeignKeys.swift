@@ -342,8 +342,7 @@ extension WriteSession {
                     continue
                 }
                 if action == .cascade && new == nil {
-                    try delete(childWriter, current, direct: false)
-                    changed += 1
+                    if try delete(childWriter, current, direct: false) { changed += 1 }
                     continue
                 }
                 var updated = Array(current.prefix(n))
@@ -357,10 +356,10 @@ extension WriteSession {
                     default: updated[c] = childWriter.defaults[c]
                     }
                 }
-                _ = try update(
+                let changedRow = try update(
                     childWriter, old: current, values: updated, resolution: .abort, direct: false,
                     assigned: foreignKey.columns)
-                changed += 1
+                if changedRow != nil { changed += 1 }
             }
             actionChanges += changed
         }

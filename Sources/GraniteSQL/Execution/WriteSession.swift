@@ -290,13 +290,18 @@ final class WriteSession {
     }
 
     /// Deletes stored row `old`, applying foreign key actions; `direct` counts it as a change of the statement.
-    func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws {
+    ///
+    /// Returns false when a BEFORE DELETE trigger kept the row (`RAISE(IGNORE)`, or it deleted the row itself).
+    @discardableResult
+    func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws -> Bool {
         if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
             // A deletion imposes no conflict resolution on its triggers: SQLite's DELETE has none.
-            guard let current = try fireBeforeDelete(triggers, writer, old, nil) else { return }
-            return try deleteRow(writer, current, direct: direct, firesTriggers: true, triggerOld: old)
+            guard let current = try fireBeforeDelete(triggers, writer, old, nil) else { return false }
+            try deleteRow(writer, current, direct: direct, firesTriggers: true, triggerOld: old)
+            return true
         }
         try deleteRow(writer, old, direct: direct, firesTriggers: firesTriggers)
+        return true
     }
 
     /// ``delete(_:_:direct:firesTriggers:)`` once the BEFORE DELETE triggers, if any, have run; `triggerOld` is

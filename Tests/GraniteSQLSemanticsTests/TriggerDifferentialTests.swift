@@ -76,6 +76,11 @@ final class TriggerDifferentialTests: XCTestCase {
         XCTAssert(failures.isEmpty, failures.prefix(20).joined(separator: "\n"), file: file, line: line)
     }
 
+    /// Whether SQLite's last statement failed with `too many levels of trigger recursion`.
+    static func recursedTooDeep(_ oracle: Oracle) -> Bool {
+        String(cString: sqlite3_errmsg(oracle.db)) == "too many levels of trigger recursion"
+    }
+
     // MARK: Hand-written cases
 
     func testBeforeAndAfterInsertSeeNewRow() throws {
@@ -434,7 +439,10 @@ final class TriggerDifferentialTests: XCTestCase {
         mutating func bodyStatement(_ name: String, _ table: String, _ event: String, before: Bool) -> String {
             let column = rowColumn(table, event)
             let other = rowColumn(table, event)
-            switch src.int(0...10) {
+            var choice = src.int(0...10)
+            // Cases 4, 5 and 6 write t2.
+            if before && table == "t2" && (4...6).contains(choice) { choice = 0 }
+            switch choice {
             case 0, 1, 2:
                 return "INSERT INTO log(tag, x, y) VALUES('\(name)', \(column), \(other))"
             case 3:
@@ -531,16 +539,32 @@ final class TriggerDifferentialTests: XCTestCase {
             oracle.execute("PRAGMA foreign_keys = ON")
             let db = try SQLConnection(engine: try StorageEngine.inMemory())
             var statements = Generator.schema + generator.rows()
+            if generator.src.int(0...5) == 0 { statements.append("PRAGMA recursive_triggers = ON") }
             for _ in 0..<generator.src.int(1...5) { statements.append(generator.createTrigger()) }
             for _ in 0..<generator.src.int(6...12) { statements.append(generator.write()) }
+            // Sometimes a table or column the triggers name is renamed (and back): both rewrite the triggers.
+            if generator.src.int(0...4) == 0 {
+                let table = generator.src.pick(["t1", "t2", "log"])
+                statements += ["ALTER TABLE \(table) RENAME TO \(table)x", "ALTER TABLE \(table)x RENAME TO \(table)"]
+                statements.append(generator.write())
+            }
+            if generator.src.int(0...4) == 0 {
+                let (table, column) = generator.src.pick([("t1", "b"), ("t2", "w"), ("t2", "k"), ("log", "x")])
+                statements.append("ALTER TABLE \(table) RENAME COLUMN \(column) TO \(column)\(column)")
+                statements.append("ALTER TABLE \(table) RENAME COLUMN \(column)\(column) TO \(column)")
+                statements.append(generator.write())
+            }
             if generator.src.int(0...4) == 0 { statements.append("DROP TRIGGER tr1") }
             if generator.src.int(0...4) == 0 { statements.append("DROP TABLE t3") }
             statements.append(generator.write())
             var scenario: [String] = []
             for sql in statements {
                 cases += 1
-                let found = Self.compare(sql, oracle, db)
                 scenario.append(sql)
+                let found = Self.compare(sql, oracle, db)
+                // Runaway recursion fails in both, but Granite stops at 100 levels where SQLite goes on to 1000:
+                // the error is compared, not the changes made by the abandoned levels, which end the scenario.
+                if found.count == 1, found[0].contains("changes/total"), Self.recursedTooDeep(oracle) { break }
                 if !found.isEmpty {
                     failures.append(found.joined(separator: "\n") + "\n  after: " + scenario.joined(separator: ";\n    "))
                     break

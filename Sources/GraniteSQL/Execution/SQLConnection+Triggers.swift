@@ -50,14 +50,21 @@ extension SQLConnection {
         }
     }
 
-    /// After `ALTER TABLE … DROP COLUMN`: refuses the change when a trigger on a table no longer compiles, as
+    /// After `ALTER TABLE … DROP COLUMN` or `RENAME`: refuses the change when a trigger no longer compiles, as
     /// SQLite does (`error in trigger tr after drop column: no such column: new.b`). Its `NEW.x` / `OLD.x`, `WHEN`
     /// and queries are checked, and the tables its statements write.
     func checkTriggersCompile(after context: String) throws {
         for definition in catalog.triggers {
-            guard let table = catalog.table(named: definition.table),
-                let triggers = TableTriggers.of(table, [definition])
-            else { continue }
+            let triggers: TableTriggers
+            if let table = catalog.table(named: definition.table), let made = TableTriggers.of(table, [definition]) {
+                triggers = made
+            } else if let view = catalog.view(named: definition.table),
+                let made = try? makeViewTriggers(view, [definition])
+            {
+                triggers = made
+            } else {
+                continue
+            }
             do {
                 try prepare(triggers, insert: true, update: true, delete: true)
             } catch let error as SQLExecutionError {

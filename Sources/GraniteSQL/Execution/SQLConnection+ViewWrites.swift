@@ -29,15 +29,21 @@ extension SQLConnection {
         }
         let key = SchemaNames.key(view.name)
         if let cached = viewTriggerCache[key] { return cached }
+        let triggers = try makeViewTriggers(view, catalog.triggers(on: view.name))
+        viewTriggerCache[key] = triggers
+        return triggers
+    }
+
+    /// `definitions` (triggers on `view`) ready to fire: `NEW.x` and `OLD.x` name the view's columns, as a query
+    /// reading the view sees them.
+    func makeViewTriggers(_ view: ViewDefinition, _ definitions: [TriggerDefinition]) throws -> TableTriggers {
         let columns = try reading {
             try SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
                 .compileView(view, forInfoOnly: true).columns
         }
         let triggers = TableTriggers(
-            catalog.triggers(on: view.name), columns: columns.map(\.name), collations: [:], hasRowid: false,
-            rowidSlot: columns.count)
+            definitions, columns: columns.map(\.name), collations: [:], hasRowid: false, rowidSlot: columns.count)
         triggers.affinities = columns.map { $0.declaredType.map { SQLAffinity(declaredType: $0) } }
-        viewTriggerCache[key] = triggers
         return triggers
     }
 

@@ -133,6 +133,10 @@ extension SQLConnection {
             }
             try catalog.execute(statement, transaction: currentWriteTransaction())
             switch alter.action {
+            case .renameTable, .renameColumn: try checkTriggersCompile(after: "rename")
+            default: break
+            }
+            switch alter.action {
             case .renameTable(let newName) where old?.isAutoincrement == true:
                 // Like sqlite_sequence, the sequence row follows the table's new name.
                 try makeSession(parameters).renameSequence(from: old!.name, to: newName)

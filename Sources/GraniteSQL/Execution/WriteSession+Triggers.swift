@@ -67,6 +67,24 @@ extension WriteSession {
         return try writer.fetch(rowid: rowid)
     }
 
+    /// REPLACE's deletion of `existing`, a row conflicting with `row`. With `recursive_triggers` on, it fires the
+    /// DELETE triggers, which may store a row conflicting with `row` again: as SQLite does, the unique constraints
+    /// are then checked once more, a conflict failing the statement (`excluding`: the rowid of an updated row).
+    func replace(_ writer: TableWriter, _ existing: [Value], _ row: [Value], excluding: Int64?) throws {
+        guard connection?.recursiveTriggers == true, let triggers = writer.triggers,
+            !triggers.beforeDelete.isEmpty || !triggers.afterDelete.isEmpty
+        else {
+            try delete(writer, existing, direct: false, firesTriggers: false)
+            return
+        }
+        try delete(writer, existing, direct: false, firesTriggers: true)
+        for (target, _) in constraintOrder(writer, .abort, [], explicitRowid: true) {
+            if let _ = try conflict(writer, target, row, excluding: excluding) {
+                throw failure(writer, target, .abort)
+            }
+        }
+    }
+
     /// The names of the columns an UPDATE assigns (for `UPDATE OF` triggers); nil stands for every column.
     func assignedNames(_ writer: TableWriter, _ assigned: [Int]?) -> [String]? {
         guard let assigned else { return nil }

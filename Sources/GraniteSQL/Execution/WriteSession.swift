@@ -173,7 +173,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false, firesTriggers: connection?.recursiveTriggers == true)
+                try replace(writer, existing, row, excluding: nil)
             case .resolution(let other):
                 throw failure(writer, target, other)
             }
@@ -240,7 +240,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false, firesTriggers: connection?.recursiveTriggers == true)
+                try replace(writer, existing, row, excluding: oldRowid)
             case .resolution(let other):
                 throw failure(writer, target, other)
             case .upsert:
@@ -439,7 +439,7 @@ final class WriteSession {
     }
 
     /// The stored row conflicting with `row` on `target`, other than the row of rowid `excluding`.
-    private func conflict(
+    func conflict(
         _ writer: TableWriter, _ target: UniqueTarget, _ row: [Value], excluding: Int64?
     ) throws -> [Value]? {
         switch target {
@@ -454,7 +454,7 @@ final class WriteSession {
         }
     }
 
-    private func failure(
+    func failure(
         _ writer: TableWriter, _ target: UniqueTarget, _ resolution: ConflictResolution
     ) -> SQLExecutionError {
         switch target {

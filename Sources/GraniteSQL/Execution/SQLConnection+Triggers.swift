@@ -96,6 +96,9 @@ extension SQLConnection {
             if triggerDepth >= Self.maximumTriggerDepth {
                 throw SQLExecutionError("too many levels of trigger recursion")
             }
+            // A trigger firing itself (recursive_triggers on) runs its statements with fresh caches: the cached
+            // ones hold the state of the statements running below it.
+            let reentered = trigger.running > 0
             trigger.running += 1
             triggerDepth += 1
             // Inserts of the trigger's body set last_insert_rowid() only while it runs, as in SQLite.
@@ -112,7 +115,8 @@ extension SQLConnection {
                     continue
                 }
                 for step in program.body {
-                    let (statement, cache) = step.statement(resolvedBy: resolution)
+                    let (statement, stepCache) = step.statement(resolvedBy: resolution)
+                    let cache = reentered ? WriteCache() : stepCache
                     if case .select(let query) = statement.kind {
                         _ = try select(query, statement: statement, parameters: parameters)
                     } else {

@@ -279,8 +279,9 @@ final class WriteSession {
             try writer.store(row)
         }
         if changeObserver != nil { reportChange(.update, writer, rowid: rowid) }
-        if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
+        // Counted before the foreign key actions, as SQLite does: an action failing with FAIL keeps the change.
         if direct { changes += 1 }
+        if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
         if let triggers = writer.triggers, !triggers.afterUpdate.isEmpty {
             _ = try connection?.fire(
                 triggers.afterUpdate, of: triggers, old: triggerOld ?? old, new: row,
@@ -319,8 +320,8 @@ final class WriteSession {
         }
         try writer.remove(old)
         if changeObserver != nil { reportDeletion(writer, old) }
-        if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
         if direct { changes += 1 }
+        if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
         if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
             _ = try connection?.fire(
                 triggers.afterDelete, of: triggers, old: triggerOld ?? old, new: nil, resolution: nil)

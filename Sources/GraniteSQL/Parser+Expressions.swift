@@ -287,6 +287,7 @@ extension Parser {
     mutating func parseParameter() throws(SQLSyntaxError) -> Parameter {
         let token = advance()
         let text = token.text
+        if inTrigger { throw error("trigger cannot use variables", at: token.range.start) }
         if text == "?" {
             parameterNames.append(nil)
             return Parameter(kind: .anonymous, index: parameterNames.count)
@@ -386,6 +387,8 @@ extension Parser {
             return try node(.cast(operand, type ?? TypeName(name: "")), from: start, children: [operand])
         case "CASE":
             return try parseCase()
+        case "RAISE" where peek(1).kind == .symbol && peek(1).text == "(":
+            return try parseRaise()
         case "EXISTS":
             advance()
             try expectSymbol("(")
@@ -417,6 +420,9 @@ extension Parser {
         while parts.count < 3 && isSymbol(".") {
             advance()
             parts.append(try parseName())
+        }
+        if inTrigger, parts.count == 2, let parameter = triggerRowParameter(parts[0], parts[1]) {
+            return try node(.parameter(parameter), from: start, children: [])
         }
         let reference: ColumnReference
         switch parts.count {
@@ -529,5 +535,43 @@ extension Parser {
         if isSymbol("+") || isSymbol("-") { sign = advance().text }
         guard current.kind == .integer || current.kind == .real else { throw syntaxError() }
         return sign + advance().text
+    }
+}
+
+// Trigger-only expressions: `NEW.x` / `OLD.x` and `RAISE(…)`.
+extension Parser {
+    /// The parameter standing for `qualifier.column` when the qualifier is `NEW` or `OLD`.
+    mutating func triggerRowParameter(_ qualifier: String, _ column: String) -> Parameter? {
+        let key = SchemaNames.key(qualifier)
+        guard key == "new" || key == "old" else { return nil }
+        let name = TriggerRow.parameterName(qualifier, column: column)
+        let collation = triggerCollations[SchemaNames.key(column)]
+        let affinity: SQLAffinity? = triggerRowidNames.contains(SchemaNames.key(column)) ? .integer : nil
+        if let index = namedParameters[name] {
+            return Parameter(kind: .named(name), index: index, collation: collation, affinity: affinity)
+        }
+        parameterNames.append(name)
+        namedParameters[name] = parameterNames.count
+        return Parameter(kind: .named(name), index: parameterNames.count, collation: collation, affinity: affinity)
+    }
+
+    /// Parses `RAISE(IGNORE)` or `RAISE(ROLLBACK|ABORT|FAIL, message)` into a call of
+    /// ``TriggerRow/raiseFunction`` whose first argument is the action's name.
+    mutating func parseRaise() throws(SQLSyntaxError) -> SQLExpression {
+        let start = advance().range.start
+        if !inTrigger { throw error("RAISE() may only be used within a trigger-program", at: start) }
+        try expectSymbol("(")
+        guard current.kind == .word, let action = RaiseAction(rawValue: current.keyword) else { throw syntaxError() }
+        advance()
+        var arguments = [SQLExpression(.literal(.string(action.rawValue)))]
+        if action != .ignore {
+            // The message is a string literal (SQLite's grammar takes no other expression).
+            try expectSymbol(",")
+            guard current.kind == .string else { throw syntaxError() }
+            arguments.append(SQLExpression(.literal(.string(advance().value))))
+        }
+        try expectSymbol(")")
+        let call = FunctionCall(name: TriggerRow.raiseFunction, arguments: .list(arguments, distinct: false))
+        return try node(.function(call), from: start, children: Array(arguments.dropFirst()))
     }
 }

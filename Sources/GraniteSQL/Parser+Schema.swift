@@ -5,6 +5,7 @@ extension Parser {
         try expectKeyword("CREATE")
         let temporary = acceptKeyword("TEMP") || acceptKeyword("TEMPORARY")
         if acceptKeyword("VIEW") { return .createView(try parseCreateViewBody(temporary: temporary)) }
+        if acceptKeyword("TRIGGER") { return .createTrigger(try parseCreateTriggerBody(temporary: temporary)) }
         if temporary { throw syntaxError() }
         if acceptKeyword("TABLE") { return .createTable(try parseCreateTableBody()) }
         let unique = acceptKeyword("UNIQUE")

@@ -32,7 +32,7 @@ extension Parser {
             return try parseCreate()
         case "DROP":
             advance()
-            guard current.kind == .word, ["TABLE", "INDEX", "VIEW"].contains(current.keyword) else {
+            guard current.kind == .word, ["TABLE", "INDEX", "VIEW", "TRIGGER"].contains(current.keyword) else {
                 throw syntaxError()
             }
             let object = advance().keyword
@@ -45,6 +45,7 @@ extension Parser {
             switch object {
             case "TABLE": return .dropTable(drop)
             case "INDEX": return .dropIndex(drop)
+            case "TRIGGER": return .dropTrigger(drop)
             default: return .dropView(drop)
             }
         case "ALTER":
@@ -119,6 +120,10 @@ extension Parser {
         try enterNesting()
         defer { depth -= 1 }
         let with = try parseWithClause()
+        // In a trigger body, SQLite's grammar takes a WITH clause before a SELECT only.
+        if inTrigger, current.kind == .word, ["INSERT", "REPLACE", "UPDATE", "DELETE"].contains(current.keyword) {
+            throw syntaxError()
+        }
         switch current.kind == .word ? current.keyword : "" {
         case "INSERT", "REPLACE":
             var insert = try parseInsert()

@@ -46,6 +46,12 @@ package struct Parser {
     /// Parameter bookkeeping for the current statement.
     var parameterNames: [String?] = []
     var namedParameters: [String: Int] = [:]
+    /// Set while parsing a trigger's `WHEN` and body: `NEW.x` / `OLD.x` become parameters and `RAISE` is allowed.
+    var inTrigger = false
+    /// The declared collations of the trigger table's columns (by ``SchemaNames/key(_:)``), when known.
+    var triggerCollations: [String: SQLCollation] = [:]
+    /// The names (by ``SchemaNames/key(_:)``) under which `NEW.x` / `OLD.x` is the rowid (INTEGER affinity).
+    var triggerRowidNames: Set<String> = []
 
     init(_ sql: String) throws(SQLSyntaxError) {
         let bytes = Array(sql.utf8)
@@ -71,6 +77,20 @@ package struct Parser {
     /// Parses exactly one statement; trailing `;`s are allowed, anything else after it is an error.
     package static func parseStatement(_ sql: String) throws(SQLSyntaxError) -> Statement {
         var parser = try Parser(sql)
+        let statement = try parser.parseOneStatement()
+        while parser.acceptSymbol(";") {}
+        guard parser.current.kind == .endOfInput else { throw parser.syntaxError() }
+        return statement
+    }
+
+    /// Parses one `CREATE TRIGGER` statement whose `NEW.x` / `OLD.x` parameters carry the collations of the
+    /// table's columns (`collations`, by ``SchemaNames/key(_:)``).
+    package static func parseTrigger(
+        _ sql: String, collations: [String: SQLCollation], rowidNames: Set<String>
+    ) throws(SQLSyntaxError) -> Statement {
+        var parser = try Parser(sql)
+        parser.triggerCollations = collations
+        parser.triggerRowidNames = rowidNames
         let statement = try parser.parseOneStatement()
         while parser.acceptSymbol(";") {}
         guard parser.current.kind == .endOfInput else { throw parser.syntaxError() }

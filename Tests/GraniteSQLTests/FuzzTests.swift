@@ -52,6 +52,12 @@ enum FuzzCorpus {
         "SELECT a, count(*), sum(count(*)) OVER (), nth_value(a, 2) OVER (ORDER BY a GROUPS 1 PRECEDING EXCLUDE "
             + "CURRENT ROW), first_value(a) OVER (ORDER BY a RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) "
             + "FROM t GROUP BY a",
+        "CREATE TRIGGER IF NOT EXISTS tr BEFORE UPDATE OF a, b ON t FOR EACH ROW WHEN new.a > old.a BEGIN "
+            + "INSERT INTO u VALUES (new.a, OLD.\"b\"); UPDATE OR REPLACE u SET x = new.rowid WHERE y = old.b; "
+            + "DELETE FROM v WHERE id = old.id; SELECT RAISE(ABORT, 'no') WHERE new.a IS NULL; "
+            + "SELECT CASE WHEN new.a < 0 THEN RAISE(IGNORE) END; END",
+        "CREATE TRIGGER tv INSTEAD OF DELETE ON v BEGIN SELECT RAISE(ROLLBACK, 'x'), RAISE(FAIL, 'y'); END",
+        "DROP TRIGGER IF EXISTS main.tr",
     ]
 
     static let tokenSoup: [String] = [
@@ -65,6 +71,8 @@ enum FuzzCorpus {
         "<>", "<", "<=", ">", ">=", "<<", ">>", "&", "|", "~", "->", "->>", "--c\n", "/*c*/", "'", "\"", "x'", "$",
         "#", "é", "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "PRECEDING", "FOLLOWING",
         "UNBOUNDED", "CURRENT", "ROW", "EXCLUDE", "TIES", "OTHERS", "NO", "FILTER", "row_number()", "sum(a)",
+        "TRIGGER", "BEFORE", "AFTER", "INSTEAD", "OF", "FOR", "EACH", "RAISE", "IGNORE", "NEW",
+        "OLD", "new.a", "old.b",
     ]
 }
 

@@ -33,6 +33,27 @@ final class SchemaIntrospectionTests: XCTestCase {
         }
     }
 
+    func testTriggers() throws {
+        try DatabaseQueue().inDatabase { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, score INT);
+                    CREATE TABLE log (playerId INTEGER, score INT);
+                    CREATE TRIGGER playerScored AFTER UPDATE OF score ON player
+                    BEGIN INSERT INTO log VALUES (new.id, new.score); END;
+                    """)
+            XCTAssertTrue(try db.triggerExists("playerScored"))
+            XCTAssertTrue(try db.triggerExists("PLAYERSCORED", in: "main"))
+            XCTAssertFalse(try db.triggerExists("player"))
+            XCTAssertTrue(try db.tableExists("player"))
+            try db.execute(sql: "INSERT INTO player VALUES (1, 0); UPDATE player SET score = 10")
+            XCTAssertEqual(db.changesCount, 1)
+            XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT * FROM log"), [["playerId": 1, "score": 10]])
+            try db.execute(sql: "DROP TABLE player")
+            XCTAssertFalse(try db.triggerExists("playerScored"))
+        }
+    }
+
     func testSchemaVersion() throws {
         try DatabaseQueue().inDatabase { db in
             let v0 = try db.schemaVersion()

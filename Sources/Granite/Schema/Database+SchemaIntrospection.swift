@@ -26,7 +26,11 @@ extension Database {
         try schemaObjectName(name, type: "view", in: schemaName) != nil
     }
 
-    /// Whether a trigger exists: always false, as Granite has no triggers (the schema is still checked).
+    /// Whether a trigger exists (names compare case-insensitively).
+    ///
+    /// ```swift
+    /// if try db.triggerExists("playerUpdated") { ... }
+    /// ```
     public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
         try schemaObjectName(name, type: "trigger", in: schemaName) != nil
     }

@@ -108,11 +108,19 @@ package struct Parameter: Sendable, Equatable {
     package var kind: Kind
     /// The one-based bind index (SQLite's numbering: named parameters share the index of their first use).
     package var index: Int
+    /// For a trigger's `NEW.column` / `OLD.column`, the column's declared collation: such a reference compares
+    /// with it, as a column does (it has no affinity, as in SQLite).
+    package var collation: SQLCollation?
+    /// For a trigger's `NEW.rowid` (or its INTEGER PRIMARY KEY), INTEGER: the only trigger references with an
+    /// affinity in SQLite.
+    package var affinity: SQLAffinity?
 
     /// Creates a parameter occurrence.
-    package init(kind: Kind, index: Int) {
+    package init(kind: Kind, index: Int, collation: SQLCollation? = nil, affinity: SQLAffinity? = nil) {
         self.kind = kind
         self.index = index
+        self.collation = collation
+        self.affinity = affinity
     }
 }
 

@@ -81,7 +81,9 @@ extension SQLExpression: CustomStringConvertible {
             switch parameter.kind {
             case .anonymous: return "?"
             case .numbered(let number): return "?\(number)"
-            case .named(let name): return name
+            case .named(let name):
+                guard let reference = TriggerRow.reference(name) else { return name }
+                return SQLFormat.identifier(reference.qualifier) + "." + SQLFormat.identifier(reference.column)
             }
         case .column(let reference):
             var parts: [String] = []
@@ -97,6 +99,8 @@ extension SQLExpression: CustomStringConvertible {
             return "(\(operand) COLLATE \(SQLFormat.identifier(collation)))"
         case .cast(let operand, let type):
             return "CAST(\(operand) AS \(type))"
+        case .function(let call) where call.name == TriggerRow.raiseFunction:
+            return Self.raiseText(call)
         case .function(let call):
             let name =
                 SQLFormat.isBareIdentifier(call.name) && !Parser.isReservedFunctionName(call.name)
@@ -444,6 +448,10 @@ extension Statement.Kind: CustomStringConvertible {
             return text + " AS \(create.select)"
         case .dropView(let drop):
             return "DROP VIEW " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
+        case .createTrigger(let create):
+            return create.description
+        case .dropTrigger(let drop):
+            return "DROP TRIGGER " + (drop.ifExists ? "IF EXISTS " : "") + SQLFormat.qualified(drop.name)
         case .alterTable(let alter):
             let prefix = "ALTER TABLE " + SQLFormat.qualified(alter.table) + " "
             switch alter.action {
@@ -522,5 +530,38 @@ extension WindowFrame: CustomStringConvertible {
         }
         let exclude = exclusion.map { " EXCLUDE \($0.rawValue)" } ?? ""
         return "\(unit.rawValue) BETWEEN \(bound(start)) AND \(bound(end))" + exclude
+    }
+}
+
+extension CreateTriggerStatement: CustomStringConvertible {
+    /// The canonical SQL text of the statement.
+    package var description: String {
+        var text = "CREATE " + (temporary ? "TEMP " : "") + "TRIGGER " + (ifNotExists ? "IF NOT EXISTS " : "")
+        text += SQLFormat.qualified(name) + " "
+        switch timing {
+        case .before: text += "BEFORE "
+        case .after: text += "AFTER "
+        case .insteadOf: text += "INSTEAD OF "
+        }
+        switch event {
+        case .insert: text += "INSERT"
+        case .delete: text += "DELETE"
+        case .update(let columns):
+            text += "UPDATE" + (columns.map { " OF " + $0.map(SQLFormat.identifier).joined(separator: ", ") } ?? "")
+        }
+        text += " ON " + SQLFormat.qualified(SchemaCatalog.triggerTarget(table))
+        if let when { text += " WHEN \(when)" }
+        return text + " BEGIN " + body.map { "\($0); " }.joined() + "END"
+    }
+}
+
+extension SQLExpression {
+    /// `RAISE(action[, 'message'])` for the internal call a `RAISE` is parsed into.
+    static func raiseText(_ call: FunctionCall) -> String {
+        guard case .list(let arguments, _) = call.arguments, !arguments.isEmpty else { return "RAISE(IGNORE)" }
+        var text = "RAISE("
+        if case .literal(.string(let action)) = arguments[0].kind { text += action }
+        for argument in arguments.dropFirst() { text += ", " + argument.description }
+        return text + ")"
     }
 }

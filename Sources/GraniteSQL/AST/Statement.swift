@@ -48,6 +48,10 @@ package struct Statement: Sendable, Equatable {
         case createView(CreateViewStatement)
         /// `DROP VIEW …`.
         case dropView(DropStatement)
+        /// `CREATE [TEMP] TRIGGER …`.
+        case createTrigger(CreateTriggerStatement)
+        /// `DROP TRIGGER …`.
+        case dropTrigger(DropStatement)
         /// `ALTER TABLE …`.
         case alterTable(AlterTableStatement)
         /// `BEGIN [mode] [TRANSACTION]`.

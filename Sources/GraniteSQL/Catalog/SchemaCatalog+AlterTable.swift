@@ -62,6 +62,14 @@ extension SchemaCatalog {
             updated.viewsByKey[SchemaNames.key(view.name)] = ViewDefinition(
                 create, sql: sql, schemaRowid: view.schemaRowid)
         }
+        // Triggers on the table or naming it (SQLite rewrites their text too).
+        let triggerRenamer = TriggerRenamer(table: table.name, catalog: self)
+        for trigger in triggers {
+            var renamed = trigger
+            if let sql = try triggerRenamer.renamingTable(trigger, to: newName) { renamed.sql = sql }
+            if SchemaNames.equal(trigger.table, table.name) { renamed.table = newName }
+            if renamed != trigger { updated.triggersByKey[SchemaNames.key(trigger.name)] = renamed }
+        }
         try updated.persistChanges(from: self, transaction: transaction)
         self = updated
     }
@@ -122,6 +130,17 @@ extension SchemaCatalog {
             }
             updated.viewsByKey[SchemaNames.key(view.name)] = ViewDefinition(
                 create, sql: sql, schemaRowid: view.schemaRowid)
+        }
+        // Triggers using the column (SQLite rewrites their text too), read against the schema before the rename.
+        let triggerRenamer = TriggerRenamer(table: table.name, catalog: self)
+        for trigger in triggers {
+            guard let sql = try triggerRenamer.renamingColumn(trigger, from: old, to: new) else { continue }
+            guard case .createTrigger(let create)? = try? Parser.parseStatement(sql).kind else {
+                throw triggerRenamer.refusal(trigger, "column \(old)")
+            }
+            var renamed = TriggerDefinition(create, sql: sql, schemaRowid: trigger.schemaRowid)
+            renamed.table = trigger.table
+            updated.triggersByKey[SchemaNames.key(trigger.name)] = renamed
         }
         try updated.persistChanges(from: self, transaction: transaction)
         self = updated
@@ -199,11 +218,13 @@ extension SchemaCatalog {
         let tables = tablesByKey.values.filter { old.tablesByKey[SchemaNames.key($0.name)] != $0 }
         let indexes = indexesByKey.values.filter { old.indexesByKey[SchemaNames.key($0.name)] != $0 }
         let views = viewsByKey.values.filter { old.viewsByKey[SchemaNames.key($0.name)] != $0 }
+        let triggers = triggersByKey.values.filter { old.triggersByKey[SchemaNames.key($0.name)] != $0 }
         try Self.atomically(transaction) {
             let schema = try Self.schemaTree(transaction, create: true)
             for table in tables { try Self.write(table, to: schema) }
             for index in indexes { try Self.write(index, to: schema) }
             for view in views { try Self.write(view, to: schema) }
+            for trigger in triggers { try Self.write(trigger, to: schema) }
         }
         schemaVersion += 1
         cookie = try transaction.schemaCookie

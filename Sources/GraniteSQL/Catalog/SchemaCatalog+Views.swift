@@ -68,7 +68,9 @@ extension SchemaCatalog {
             throw SchemaError("no such view: \(name)")
         }
         try Self.atomically(transaction) {
-            try Self.schemaTree(transaction, create: true).delete(rowid: view.schemaRowid)
+            let schema = try Self.schemaTree(transaction, create: true)
+            try schema.delete(rowid: view.schemaRowid)
+            try dropTriggers(on: view.name, schema: schema)
         }
         viewsByKey[SchemaNames.key(view.name)] = nil
         schemaVersion += 1

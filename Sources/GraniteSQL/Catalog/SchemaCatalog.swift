@@ -43,6 +43,7 @@ package struct SchemaCatalog: Sendable {
     var tablesByKey: [String: TableDefinition] = [:]
     var indexesByKey: [String: IndexDefinition] = [:]
     var viewsByKey: [String: ViewDefinition] = [:]
+    var triggersByKey: [String: TriggerDefinition] = [:]
 
     /// An empty catalog (use ``load(transaction:)`` to read a database's schema).
     package init() {}
@@ -101,12 +102,14 @@ package struct SchemaCatalog: Sendable {
         var tables: [String: TableDefinition] = [:]
         var indexes: [String: IndexDefinition] = [:]
         var views: [String: ViewDefinition] = [:]
+        var triggers: [String: TriggerDefinition] = [:]
         defer { schemaVersion += 1 }
         cookie = try transaction.schemaCookie
         guard try transaction.treeInfo(named: Self.schemaTableName) != nil else {
             tablesByKey = [:]
             indexesByKey = [:]
             viewsByKey = [:]
+            triggersByKey = [:]
             return
         }
         let rows = try Self.readRows(transaction: transaction)
@@ -132,7 +135,14 @@ package struct SchemaCatalog: Sendable {
             guard tables[key] == nil, views[key] == nil else { throw Self.malformed(row.name, "duplicate name") }
             views[key] = view
         }
-        for row in rows where row.type != "table" && row.type != Self.viewRowType {
+        for row in rows where row.type == Self.triggerRowType {
+            let trigger = try Self.loadTrigger(
+                rowid: row.rowid, name: row.name, tableName: row.tableName, root: Int64(row.root), sql: row.sql)
+            let key = SchemaNames.key(row.name)
+            guard triggers[key] == nil else { throw Self.malformed(row.name, "duplicate name") }
+            triggers[key] = trigger
+        }
+        for row in rows where row.type != "table" && row.type != Self.viewRowType && row.type != Self.triggerRowType {
             guard row.type == "index" else { throw Self.malformed(row.name, "unknown type '\(row.type)'") }
             guard let table = tables[SchemaNames.key(row.tableName)] else {
                 throw Self.malformed(row.name, "no such table: \(row.tableName)")
@@ -172,6 +182,7 @@ package struct SchemaCatalog: Sendable {
         tablesByKey = tables
         indexesByKey = indexes
         viewsByKey = views
+        triggersByKey = triggers
     }
 
     // MARK: Statements
@@ -186,6 +197,11 @@ package struct SchemaCatalog: Sendable {
             try createIndex(create, sql: statement.sourceText, transaction: transaction)
         case .createView(let create):
             try createView(create, sql: Self.storedViewSQL(statement.sourceText), transaction: transaction)
+        case .createTrigger(let create):
+            try createTrigger(create, sql: Self.storedTriggerSQL(statement.sourceText), transaction: transaction)
+        case .dropTrigger(let drop):
+            try Self.checkSchema(drop.name)
+            try dropTrigger(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropView(let drop):
             try Self.checkSchema(drop.name)
             try dropView(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
@@ -334,6 +350,7 @@ package struct SchemaCatalog: Sendable {
             }
             try transaction.dropTree(named: table.storageName)
             try schema.delete(rowid: table.schemaRowid)
+            try dropTriggers(on: table.name, schema: schema)
         }
         for index in indexes { indexesByKey[SchemaNames.key(index.name)] = nil }
         tablesByKey[SchemaNames.key(table.name)] = nil
@@ -428,7 +445,7 @@ package struct SchemaCatalog: Sendable {
             let rowid = cursor.rowid
             guard values.count == 5, case .text(let type) = values[0], case .text(let name) = values[1],
                 case .text(let table) = values[2], case .integer(let root) = values[3],
-                root > 0 || (root == 0 && type == viewRowType), root <= Int64(PageNumber.max)
+                root > 0 || (root == 0 && (type == viewRowType || type == triggerRowType)), root <= Int64(PageNumber.max)
             else { throw malformed("row \(rowid)", "bad row") }
             let sql: String?
             switch values[4] {

@@ -184,6 +184,7 @@ extension ExpressionCompiler {
         func affinity(_ e: SQLExpression) throws -> SQLAffinity? {
             switch e.kind {
             case .column(let ref): return try resolver.resolve(ref).affinity
+            case .parameter(let parameter): return parameter.affinity
             case .cast(_, let type): return SQLAffinity(declaredType: type.name)
             case .collate(let x, _): return try affinity(x)
             case .row(let xs): return try xs.first.flatMap { try affinity($0) }
@@ -231,6 +232,7 @@ extension ExpressionCompiler {
             while let q = p {
                 switch q.kind {
                 case .column(let ref): return try resolver.resolve(ref).collation
+                case .parameter(let parameter) where parameter.collation != nil: return parameter.collation
                 case .cast(let x, _), .unary(.plus, let x): p = x
                 case .row(let xs): p = xs.first
                 case .collate(_, let name): return try Self.namedCollation(name)
@@ -475,6 +477,10 @@ extension ExpressionCompiler {
                 throw SQLEvaluationError(.misuseOfWindowFunction(call.name))
             }
             let name = SQLFormat.asciiLowercased(call.name)
+            if name == TriggerRow.raiseFunction, case .list(let args, _) = call.arguments {
+                // Only the parser makes this call (from `RAISE(…)`); its message is computed when it raises.
+                return .function(name, try args.map { try operand($0) })
+            }
             let args: [SQLExpression]
             var distinct = false
             switch call.arguments {

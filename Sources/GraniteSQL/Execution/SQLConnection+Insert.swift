@@ -65,6 +65,10 @@ extension SQLConnection {
         let parameters = session.parameters
         let writer = try target(insert.table, session, cache)
         let table = writer.table
+        if let triggers = writer.triggers {
+            let updates = insert.upsert.contains { if case .update = $0.action { return true } else { return false } }
+            try prepare(triggers, insert: true, update: updates)
+        }
         let targets = try cache.targets ?? insertTargets(insert, table)
         cache.targets = targets
         let upsert = try cache.upsert ?? insert.upsert.map { try upsertPlan($0, writer, statement, cache) }

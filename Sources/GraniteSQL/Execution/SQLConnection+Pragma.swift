@@ -63,6 +63,13 @@ extension SQLConnection {
                 return ([], [])
             }
             return single("foreign_keys", .integer(foreignKeysEnabled ? 1 : 0))
+        case "recursive_triggers":
+            if let argument {
+                recursiveTriggers = Self.pragmaBoolean(argument)
+                // SQLite prepares statements again after this change: cached plans may depend on it.
+                return ([], [])
+            }
+            return single("recursive_triggers", .integer(recursiveTriggers ? 1 : 0))
         case "schema_version":
             if argument != nil {
                 throw SQLExecutionError("schema_version cannot be set: Granite maintains the schema cookie itself")

@@ -111,6 +111,9 @@ extension SQLConnection {
         }
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
+        if let triggers = writer.triggers {
+            try prepare(triggers, update: true, updated: try Self.singleColumnAssignments(update.assignments).map { $0.columns[0] })
+        }
         let assignments =
             try cache.assignments
             ?? compileAssignments(
@@ -162,7 +165,9 @@ extension SQLConnection {
                 }
                 values[column] = (column < n ? writer.affinities[column] : .integer).apply(to: value)
             }
-            if let new = try session.update(writer, old: old, values: consume values, resolution: update.orAction),
+            if let new = try session.update(
+                writer, old: old, values: consume values, resolution: update.orAction,
+                assigned: writer.triggers == nil ? nil : assignments.map(\.column)),
                 let returning
             {
                 output.append(try returning.evaluate(new, parameters: parameters))
@@ -182,7 +187,7 @@ extension SQLConnection {
         var unread = [Bool](repeating: false, count: writer.columnCount)
         let foreignKeys =
             foreignKeysEnabled && (!writer.table.foreignKeys.isEmpty || !cachedReferences(writer.table).isEmpty)
-        guard !returning, !foreignKeys, writer.keysCannotFail else { return unread }
+        guard !returning, !foreignKeys, writer.keysCannotFail, writer.triggers == nil else { return unread }
         for (column, source) in sources {
             if case .expression = source { return [Bool](repeating: false, count: writer.columnCount) }
             if column < unread.count, !writer.isKeyColumn(column) { unread[column] = true }
@@ -194,6 +199,7 @@ extension SQLConnection {
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
+        if let triggers = writer.triggers { try prepare(triggers, delete: true) }
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
         try startSubqueries(cache, session.parameters)
@@ -217,11 +223,13 @@ extension SQLConnection {
             guard case .integer(let rowid) = row[n],
                 let old = position == 0 ? row : try writer.fetch(rowid: rowid)
             else { return }
-            if let returning, !returnsAfter {
+            // With triggers, the row is returned after its deletion, and only if a BEFORE trigger did not keep it.
+            let after = returnsAfter || writer.triggers != nil
+            if let returning, !after {
                 output.append(try returning.evaluate(old, parameters: session.parameters))
             }
-            try session.delete(writer, old, direct: true)
-            if let returning, returnsAfter {
+            let deleted = try session.delete(writer, old, direct: true)
+            if deleted, let returning, after {
                 output.append(try returning.evaluate(old, parameters: session.parameters))
             }
         }

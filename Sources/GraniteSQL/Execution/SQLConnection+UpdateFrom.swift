@@ -14,6 +14,9 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
+        if let triggers = writer.triggers {
+            try prepare(triggers, update: true, updated: try Self.singleColumnAssignments(update.assignments).map { $0.columns[0] })
+        }
         let n = writer.columnCount
         let assignments = try Self.singleColumnAssignments(update.assignments)
         let targets = try assignments.map { try assignedSlot($0.columns[0], writer.table) }
@@ -38,7 +41,8 @@ extension SQLConnection {
             for (k, column) in targets.enumerated() {
                 values[column] = writer.affinities[column].apply(to: match[n + 1 + k])
             }
-            if let new = try session.update(writer, old: old, values: values, resolution: update.orAction),
+            if let new = try session.update(
+                writer, old: old, values: values, resolution: update.orAction, assigned: targets),
                 let returning
             {
                 output.append(try returning.evaluate(new, parameters: parameters))

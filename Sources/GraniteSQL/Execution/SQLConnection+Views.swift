@@ -21,6 +21,14 @@ extension SQLConnection {
 }
 
 extension SQLConnection {
+    /// The names of the columns of `view`, as a query reading it sees them.
+    func viewColumnNames(_ view: ViewDefinition) throws -> [String] {
+        try reading {
+            try SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
+                .compileView(view, forInfoOnly: true).columns.map(\.name)
+        }
+    }
+
     /// The `PRAGMA table_list` row of a view: its number of columns when its query compiles, else 0. (SQLite
     /// shows 0 until the connection has read the view; Granite always counts.)
     func viewListRow(_ view: ViewDefinition) -> [Value] {

@@ -60,7 +60,8 @@ extension SQLConnection {
             || (resolution == nil
                 && (table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
                     || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }))
-        let safe = !foreignKeys && !replaces
+        // A trigger may write anything before the statement's own checks fail.
+        let safe = !foreignKeys && !replaces && tableTriggers(table) == nil
         cache.singleRowSafe = safe
         return safe
     }
@@ -89,6 +90,7 @@ extension SQLConnection {
         let writer = try TableWriter(
             table: table, catalog: catalog, transaction: currentTransaction(), parameters: BoundParameters())
         writer.compressionThreshold = textCompressionThreshold
+        writer.triggers = tableTriggers(table)
         writerCache[key] = writer
         return writer
     }
@@ -131,12 +133,17 @@ extension SQLConnection {
             }
             try catalog.execute(statement, transaction: currentWriteTransaction())
             switch alter.action {
+            case .renameTable, .renameColumn: try checkTriggersCompile(after: "rename")
+            default: break
+            }
+            switch alter.action {
             case .renameTable(let newName) where old?.isAutoincrement == true:
                 // Like sqlite_sequence, the sequence row follows the table's new name.
                 try makeSession(parameters).renameSequence(from: old!.name, to: newName)
             case .dropColumn(let column):
                 guard let old, let position = old.columnIndex(named: column) else { break }
                 try checkViewsCompile(after: "drop column")
+                try checkTriggersCompile(after: "drop column")
                 try rewriteRows(of: old, in: oldCatalog, droppingColumn: position, parameters: parameters)
             case .addColumn(let column) where column.constraints.contains(where: Self.isGenerated):
                 guard let old else { break }
@@ -144,8 +151,14 @@ extension SQLConnection {
             default:
                 break
             }
-        case .dropIndex, .createView, .dropView:
+        case .dropIndex, .createView, .dropView, .createTrigger, .dropTrigger:
             try catalog.execute(statement, transaction: currentWriteTransaction())
+        case .insert(let insert) where isWrittenView(insert.table, returning: insert.returning != nil):
+            return try writeView(statement, parameters: parameters)
+        case .update(let update) where isWrittenView(update.table, returning: update.returning != nil):
+            return try writeView(statement, parameters: parameters)
+        case .delete(let delete) where isWrittenView(delete.table, returning: delete.returning != nil):
+            return try writeView(statement, parameters: parameters)
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
             if !cache.sequenceChecked, insert.table.schema == nil,
@@ -285,7 +298,8 @@ extension SQLConnection {
             for row in try writer.scan() {
                 guard case .integer(let rowid) = row[table.columns.count], let current = try writer.fetch(rowid: rowid)
                 else { continue }
-                try session.delete(writer, current, direct: true)
+                // As in SQLite, the implicit DELETE of DROP TABLE fires none of the table's triggers.
+                try session.delete(writer, current, direct: true, firesTriggers: false)
             }
             try session.finish()
             // SQLite counts the implicit DELETE's rows as the changes of the DROP TABLE.

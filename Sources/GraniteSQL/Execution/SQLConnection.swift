@@ -33,10 +33,19 @@ public final class SQLConnection {
     var referenceCache: [Int64: [(child: TableDefinition, key: Int)]] = [:]
     var referenceCacheVersion = -1
 
+    /// How many trigger programs are running, nested (see SQLConnection+Triggers.swift).
+    var triggerDepth = 0
+    /// The triggers of views by view name, valid for catalog version ``viewTriggerCacheVersion``.
+    var viewTriggerCache: [String: TableTriggers] = [:]
+    var viewTriggerCacheVersion = -1
+
     /// The memory (in bytes, estimated) one sort may use before it spills sorted runs to temporary files.
     @exclusivity(unchecked) public var sortMemoryLimit = 64 << 20
     /// Whether foreign key constraints are enforced (`PRAGMA foreign_keys`; on by default, as GRDB configures it).
     @exclusivity(unchecked) public var foreignKeysEnabled = true
+    /// Whether a trigger may fire itself, and REPLACE's deletions fire DELETE triggers
+    /// (`PRAGMA recursive_triggers`; off by default, as in SQLite).
+    @exclusivity(unchecked) public var recursiveTriggers = false
     /// The UTF-8 length from which TEXT values written to tables are stored zlib-compressed, when that saves
     /// space (default 128; `nil`: never). Reading is unaffected: compressed and plain text read alike.
     ///
@@ -241,6 +250,10 @@ public final class SQLConnection {
         for column in columns {
             switch column {
             case .all, .allOf:
+                if definition == nil, let view = catalog.view(named: table.name) {
+                    names += try viewColumnNames(view)
+                    continue
+                }
                 guard let definition else { throw SQLExecutionError.noSuchTable(table.name) }
                 names += definition.columns.map(\.name)
             case .expression(let e, let alias):

@@ -31,6 +31,8 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         case rowid = 2579
         /// `SQLITE_CONSTRAINT_DATATYPE`: a value of the wrong type for a column of a STRICT table.
         case datatype = 3091
+        /// `SQLITE_CONSTRAINT_TRIGGER`: a trigger's `RAISE(ROLLBACK|ABORT|FAIL, …)`.
+        case trigger = 1811
     }
 
     /// The kind of failure.

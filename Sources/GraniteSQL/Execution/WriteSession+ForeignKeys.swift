@@ -334,13 +334,15 @@ extension WriteSession {
                 if !rows.isEmpty { throw SQLExecutionError.foreignKeyFailure }
                 continue
             }
+            // Like SQLite, which runs each action as one statement of a trigger program, the action's changes
+            // count once it has changed every child row (a failure on the way counts none of them).
+            var changed = 0
             for row in rows {
                 guard case .integer(let rowid) = row[n], let current = try childWriter.fetch(rowid: rowid) else {
                     continue
                 }
-                actionChanges += 1
                 if action == .cascade && new == nil {
-                    try delete(childWriter, current, direct: false)
+                    if try delete(childWriter, current, direct: false) { changed += 1 }
                     continue
                 }
                 var updated = Array(current.prefix(n))
@@ -354,8 +356,12 @@ extension WriteSession {
                     default: updated[c] = childWriter.defaults[c]
                     }
                 }
-                _ = try update(childWriter, old: current, values: updated, resolution: .abort, direct: false)
+                let changedRow = try update(
+                    childWriter, old: current, values: updated, resolution: .abort, direct: false,
+                    assigned: foreignKey.columns)
+                if changedRow != nil { changed += 1 }
             }
+            actionChanges += changed
         }
     }
 }

@@ -130,6 +130,9 @@ final class WriteSession {
         _ writer: TableWriter, _ values: consuming [Value], resolution: ConflictResolution?, upsert: [UpsertPlan] = []
     ) throws -> [Value]? {
         var row = values
+        if let triggers = writer.triggers, !triggers.beforeInsert.isEmpty {
+            guard try fireBeforeInsert(triggers, writer, row, resolution) else { return nil }
+        }
         let rowid: Int64
         let alias = writer.rowidAlias
         /// Whether a table without INTEGER PRIMARY KEY receives a given rowid, which may then conflict.
@@ -170,7 +173,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false)
+                try replace(writer, existing, row, excluding: nil)
             case .resolution(let other):
                 throw failure(writer, target, other)
             }
@@ -186,6 +189,9 @@ final class WriteSession {
         if changeObserver != nil { reportChange(.insert, writer, rowid: rowid) }
         changes += 1
         lastInsertedRowid = rowid
+        if let triggers = writer.triggers, !triggers.afterInsert.isEmpty {
+            _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row, resolution: resolution)
+        }
         return row
     }
 
@@ -194,7 +200,22 @@ final class WriteSession {
     /// skipped (`IGNORE`).
     func update(
         _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
-        direct: Bool = true
+        direct: Bool = true, assigned: [Int]? = nil
+    ) throws -> [Value]? {
+        if let triggers = writer.triggers, !triggers.beforeUpdate.isEmpty {
+            return try updateFiringBefore(
+                triggers, writer, old: old, values: values, resolution: resolution, direct: direct, assigned: assigned)
+        }
+        return try updateRow(
+            writer, old: old, values: values, resolution: resolution, direct: direct, assigned: assigned)
+    }
+
+    /// ``update(_:old:values:resolution:direct:assigned:)`` once the BEFORE UPDATE triggers, if any, have run;
+    /// `triggerOld` is the OLD row they saw, which the AFTER UPDATE triggers see too (as in SQLite, which does
+    /// not read it again), when it is not `old`.
+    func updateRow(
+        _ writer: TableWriter, old: [Value], values: consuming [Value], resolution: ConflictResolution?,
+        direct: Bool, assigned: [Int]?, triggerOld: [Value]? = nil
     ) throws -> [Value]? {
         let n = writer.columnCount
         guard case .integer(let oldRowid) = old[n] else { return nil }
@@ -219,7 +240,7 @@ final class WriteSession {
             case .resolution(.ignore):
                 return nil
             case .resolution(.replace):
-                try delete(writer, existing, direct: false)
+                try replace(writer, existing, row, excluding: oldRowid)
             case .resolution(let other):
                 throw failure(writer, target, other)
             case .upsert:
@@ -258,13 +279,37 @@ final class WriteSession {
             try writer.store(row)
         }
         if changeObserver != nil { reportChange(.update, writer, rowid: rowid) }
-        if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
+        // Counted before the foreign key actions, as SQLite does: an action failing with FAIL keeps the change.
         if direct { changes += 1 }
+        if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
+        if let triggers = writer.triggers, !triggers.afterUpdate.isEmpty {
+            _ = try connection?.fire(
+                triggers.afterUpdate, of: triggers, old: triggerOld ?? old, new: row,
+                assigned: assignedNames(writer, assigned), resolution: resolution)
+        }
         return row
     }
 
     /// Deletes stored row `old`, applying foreign key actions; `direct` counts it as a change of the statement.
-    func delete(_ writer: TableWriter, _ old: [Value], direct: Bool) throws {
+    ///
+    /// Returns false when a BEFORE DELETE trigger kept the row (`RAISE(IGNORE)`, or it deleted the row itself).
+    @discardableResult
+    func delete(_ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool = true) throws -> Bool {
+        if firesTriggers, let triggers = writer.triggers, !triggers.beforeDelete.isEmpty {
+            // A deletion imposes no conflict resolution on its triggers: SQLite's DELETE has none.
+            guard let current = try fireBeforeDelete(triggers, writer, old, nil) else { return false }
+            try deleteRow(writer, current, direct: direct, firesTriggers: true, triggerOld: old)
+            return true
+        }
+        try deleteRow(writer, old, direct: direct, firesTriggers: firesTriggers)
+        return true
+    }
+
+    /// ``delete(_:_:direct:firesTriggers:)`` once the BEFORE DELETE triggers, if any, have run; `triggerOld` is
+    /// the OLD row they saw, which the AFTER DELETE triggers see too (SQLite does not read it again).
+    private func deleteRow(
+        _ writer: TableWriter, _ old: [Value], direct: Bool, firesTriggers: Bool, triggerOld: [Value]? = nil
+    ) throws {
         var references: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
             references = try referencing(writer)
@@ -275,8 +320,12 @@ final class WriteSession {
         }
         try writer.remove(old)
         if changeObserver != nil { reportDeletion(writer, old) }
-        if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
         if direct { changes += 1 }
+        if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
+        if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
+            _ = try connection?.fire(
+                triggers.afterDelete, of: triggers, old: triggerOld ?? old, new: nil, resolution: nil)
+        }
     }
 
     // MARK: Constraints
@@ -391,7 +440,7 @@ final class WriteSession {
     }
 
     /// The stored row conflicting with `row` on `target`, other than the row of rowid `excluding`.
-    private func conflict(
+    func conflict(
         _ writer: TableWriter, _ target: UniqueTarget, _ row: [Value], excluding: Int64?
     ) throws -> [Value]? {
         switch target {
@@ -406,7 +455,7 @@ final class WriteSession {
         }
     }
 
-    private func failure(
+    func failure(
         _ writer: TableWriter, _ target: UniqueTarget, _ resolution: ConflictResolution
     ) -> SQLExecutionError {
         switch target {
@@ -434,6 +483,7 @@ final class WriteSession {
                 values[assignment.column] = writer.affinities[assignment.column].apply(to: value)
             }
         }
-        return try update(writer, old: existing, values: values, resolution: .abort)
+        return try update(
+            writer, old: existing, values: values, resolution: .abort, assigned: assignments.map(\.column))
     }
 }

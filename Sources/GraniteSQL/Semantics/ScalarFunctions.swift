@@ -19,6 +19,8 @@ package enum SQLScalarFunctions {
             }
         }
         switch n {
+        case TriggerRow.raiseFunction:
+            throw TriggerRaise(args)
         case "length":
             try arity(1...1)
             return length(args[0])

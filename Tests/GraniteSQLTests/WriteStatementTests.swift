@@ -220,6 +220,16 @@ final class WriteStatementTests: XCTestCase {
         try db.execute("CREATE TABLE p(id INTEGER PRIMARY KEY, v); INSERT INTO p(v) VALUES (1), (2)")
         try db.execute("DELETE FROM p WHERE id = 2; INSERT INTO p(v) VALUES (3)")
         XCTAssertEqual(db.lastInsertedRowid, 2)
+        // Once the largest rowid is 2^63 - 1, a new row takes a random unused one in 1...2^62, as in SQLite.
+        try db.execute("INSERT INTO p VALUES (9223372036854775807, 'max')")
+        var taken: Set<Int64> = [1, 2, Int64.max]
+        for k in 0..<20 {
+            try db.execute("INSERT INTO p(v) VALUES (\(k))")
+            let rowid = db.lastInsertedRowid
+            XCTAssert((1...(Int64.max >> 1) + 1).contains(rowid), "\(rowid)")
+            XCTAssert(taken.insert(rowid).inserted, "rowid \(rowid) given twice")
+        }
+        XCTAssertEqual(try rows(db, "SELECT count(*) FROM p"), [[.integer(23)]])
     }
 
     /// Scripts written for SQLite (the output of `sqlite3 .dump` ends with `DELETE FROM sqlite_sequence;` and an

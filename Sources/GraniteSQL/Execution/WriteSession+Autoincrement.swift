@@ -4,12 +4,17 @@
 import GraniteStorage
 
 extension WriteSession {
-    /// The rowid for a new row without an explicit one.
+    /// The rowid for a new row without an explicit one: one more than the largest, as SQLite's
+    /// `sqlite3NewRowid`; once the largest is 2^63 - 1, a random unused one (AUTOINCREMENT tables: the table is
+    /// full).
     func newRowid(_ writer: TableWriter) throws -> Int64 {
         let full = SQLExecutionError(.full, "database or disk is full")
         var next: Int64 = 1
         if let last = try writer.tree.lastRowid() {
-            guard last < Int64.max else { throw full }
+            guard last < Int64.max else {
+                if writer.table.isAutoincrement { throw full }
+                return try randomUnusedRowid(writer) ?? { throw full }()
+            }
             next = last + 1
         }
         if writer.table.isAutoincrement {
@@ -20,6 +25,16 @@ extension WriteSession {
             try raiseSequence(writer.table, to: next)
         }
         return next
+    }
+
+    /// SQLite's fallback when rowids ran out at the top: up to 100 random candidates in 1...2^62, the first that
+    /// no row holds; nil when all were taken.
+    private func randomUnusedRowid(_ writer: TableWriter) throws -> Int64? {
+        for _ in 0..<100 {
+            let candidate = Int64.random(in: 1...(Int64.max >> 1) + 1)
+            if try writer.fetch(rowid: candidate) == nil { return candidate }
+        }
+        return nil
     }
 
     /// Raises the in-statement sequence value of AUTOINCREMENT table `table` to `rowid` if it is larger.

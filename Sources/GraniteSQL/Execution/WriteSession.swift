@@ -159,8 +159,13 @@ final class WriteSession {
         /// A rowid conflict failing the statement, checked by the table insert itself rather than by a search
         /// before it: when it is the last check and nothing between the checks and the insert can fail.
         var rowidFailure: ConflictResolution?
+        var typesPending = checksTypesLate(writer)
         for (position, (target, action)) in order.enumerated() {
-            if target == .rowid, position == order.count - 1, !childKeys, writer.keysCannotFail,
+            if typesPending, case .index = target {
+                try checkTypes(writer, row)
+                typesPending = false
+            }
+            if target == .rowid, position == order.count - 1, !childKeys, writer.keysCannotFail, !typesPending,
                 case .resolution(let resolution) = action, resolution != .ignore, resolution != .replace
             {
                 rowidFailure = resolution
@@ -178,6 +183,7 @@ final class WriteSession {
                 throw failure(writer, target, other)
             }
         }
+        if typesPending { try checkTypes(writer, row) }
         if childKeys {
             try childDelta(writer, row, keys: Array(writer.table.foreignKeys.indices), delta: 1, isNew: true)
         }
@@ -233,7 +239,12 @@ final class WriteSession {
         if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&row, parameters: parameters) }
         guard try checkColumns(writer, &row, resolution) else { return nil }
         let moved = writer.rowidAlias < 0 && rowid != oldRowid
+        var typesPending = checksTypesLate(writer)
         for (target, action) in constraintOrder(writer, resolution, [], explicitRowid: moved) {
+            if typesPending, case .index = target {
+                try checkTypes(writer, row)
+                typesPending = false
+            }
             if target == .rowid && rowid == oldRowid { continue }
             guard let existing = try conflict(writer, target, row, excluding: oldRowid) else { continue }
             switch action {
@@ -247,6 +258,7 @@ final class WriteSession {
                 break
             }
         }
+        if typesPending { try checkTypes(writer, row) }
         var childKeys: [Int] = []
         var parents: [(child: TableDefinition, key: Int)] = []
         if foreignKeys {
@@ -342,13 +354,18 @@ final class WriteSession {
     private func checkColumns(
         _ writer: TableWriter, _ row: inout [Value], _ resolution: ConflictResolution?
     ) throws -> Bool {
+        // Two passes, as sqlite3GenerateConstraintChecks makes them: REPLACE substitutes the column's DEFAULT (even
+        // DEFAULT NULL) and defers the check of what it substituted to the second pass, so a later column's
+        // failure is the one reported; REPLACE without a DEFAULT is ABORT.
+        var replaced = false
         for c in writer.notNullColumns where row[c].isNull {
             let table = writer.table
             let column = table.columns[c]
             var action = resolution ?? column.notNullConflict ?? .abort
             if action == .replace {
-                if !writer.defaults[c].isNull {
+                if column.defaultValue != nil {
                     row[c] = writer.defaults[c]
+                    replaced = true
                     continue
                 }
                 action = .abort
@@ -357,16 +374,12 @@ final class WriteSession {
             throw SQLExecutionError.constraint(
                 .notNull, "NOT NULL constraint failed: \(table.name).\(column.name)", resolution: action)
         }
-        if let types = writer.table.strictTypes {
-            // Whatever the conflict resolution, a value of the wrong type fails the statement, as in SQLite.
-            for (c, type) in types.enumerated() where c != writer.rowidAlias && !type.accepts(row[c]) {
-                let table = writer.table
-                throw SQLExecutionError.constraint(
-                    .datatype,
-                    "cannot store \(StrictType.storageName(of: row[c])) value in \(type.rawValue) column "
-                        + "\(table.name).\(table.columns[c].name)")
-            }
+        if replaced, let c = writer.notNullColumns.first(where: { row[$0].isNull }) {
+            let table = writer.table
+            throw SQLExecutionError.constraint(
+                .notNull, "NOT NULL constraint failed: \(table.name).\(table.columns[c].name)", resolution: .abort)
         }
+        if !writer.checks.isEmpty { try checkTypes(writer, row) }
         for check in writer.checks {
             var context = EvaluationContext(row: row, parameters: parameters)
             if !(try check.expression.isTrue(&context)), !(try check.expression.evaluate(&context).isNull) {
@@ -378,6 +391,26 @@ final class WriteSession {
             }
         }
         return true
+    }
+
+    /// Whether a STRICT table's column types are checked among the unique constraints (after the rowid's, before
+    /// the indexes'), where SQLite checks them when the table has no CHECK constraint; with one, they are checked
+    /// before it (``checkColumns(_:_:_:)``).
+    func checksTypesLate(_ writer: TableWriter) -> Bool {
+        writer.table.strictTypes != nil && writer.checks.isEmpty
+    }
+
+    /// The types of a STRICT table: whatever the conflict resolution, a value of the wrong type fails the
+    /// statement, as in SQLite.
+    func checkTypes(_ writer: TableWriter, _ row: [Value]) throws {
+        guard let types = writer.table.strictTypes else { return }
+        for (c, type) in types.enumerated() where c != writer.rowidAlias && !type.accepts(row[c]) {
+            let table = writer.table
+            throw SQLExecutionError.constraint(
+                .datatype,
+                "cannot store \(StrictType.storageName(of: row[c])) value in \(type.rawValue) column "
+                    + "\(table.name).\(table.columns[c].name)")
+        }
     }
 
     /// The unique constraints of `writer`'s table in SQLite's checking order, with their resolutions: upsert

@@ -58,6 +58,10 @@ indirect enum EvalNode: Sendable {
     case condition(EvalNode)
     case scalarSubquery(SubqueryID)
     case exists(SubqueryID)
+    /// Element `k` of a row-value subquery's first row (NULL when it returns none), for `SET (a, b) = (SELECT …)`:
+    /// element 0 runs the subquery, the later elements read the row it left with the provider, so that the
+    /// subquery runs once per written row however many columns it assigns.
+    case subqueryRowElement(SubqueryID, Int)
 
     /// Whether the node is a compile-time constant (safe to fold).
     var constantValue: Value? {
@@ -236,6 +240,10 @@ indirect enum EvalNode: Sendable {
         case .exists(let id):
             guard let provider = c.subqueries else { throw SQLEvaluationError("subqueries are not supported here") }
             return .integer(try provider.exists(id, context: &c) ? 1 : 0)
+        case .subqueryRowElement(let id, let k):
+            guard let provider = c.subqueries else { throw SQLEvaluationError("subqueries are not supported here") }
+            let row = k == 0 ? try provider.row(id, context: &c) : provider.lastRow(id)
+            return k < row.count ? row[k] : .null
         }
     }
 

@@ -14,7 +14,7 @@ extension EvalNode {
             slots.insert(slot)
             slots.insert(flag)
             return true
-        case .aggregate, .scalarSubquery, .exists, .inSubquery, .inRows:
+        case .aggregate, .scalarSubquery, .exists, .inSubquery, .inRows, .subqueryRowElement:
             return false
         case .not(let x), .negate(let x), .bitwiseNot(let x), .truth(let x, _, _), .isNull(let x, _),
             .cast(let x, _), .condition(let x):

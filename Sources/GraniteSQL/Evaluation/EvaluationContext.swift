@@ -18,6 +18,8 @@ package protocol SubqueryProvider: AnyObject {
     func values(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value]
     /// The first row of a subquery used as a row value (``SubqueryKind/row(width:)``), or its width in NULLs.
     func row(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value]
+    /// The row ``row(_:context:)`` last returned for the subquery (empty before it ran).
+    func lastRow(_ id: SubqueryID) -> [Value]
     /// Every row of a `(a, b) IN (SELECT …)` subquery (``SubqueryKind/inRows(width:)``).
     func rows(_ id: SubqueryID, context: inout EvaluationContext) throws -> [[Value]]
 }

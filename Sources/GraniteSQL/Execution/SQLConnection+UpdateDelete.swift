@@ -112,7 +112,7 @@ extension SQLConnection {
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
         if let triggers = writer.triggers {
-            try prepare(triggers, update: true, updated: try Self.singleColumnAssignments(update.assignments).map { $0.columns[0] })
+            try prepare(triggers, update: true, updated: try Self.assignedColumnNames(update.assignments))
         }
         let assignments =
             try cache.assignments

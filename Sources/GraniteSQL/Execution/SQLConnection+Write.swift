@@ -334,11 +334,13 @@ extension SQLConnection {
         return table.rowidAlias ?? table.columns.count
     }
 
-    /// Compiles `SET` assignments with `resolver`, or with `subqueries` (when given) those holding a subquery.
-    /// `assignments` with each row-value assignment `(a, b) = (x, y)` split into `a = x, b = y`, in place.
-    /// - Throws: SQLite's `2 columns assigned 3 values` when the sizes differ; a subquery on the right is not
-    ///   supported yet.
-    static func singleColumnAssignments(_ assignments: [Assignment]) throws -> [Assignment] {
+    /// `assignments` with each row-value assignment `(a, b) = (x, y)` split into `a = x, b = y`, in place. An
+    /// assignment from a subquery `(a, b) = (SELECT …)` is kept whole when `keepingSubqueries` (its subquery runs
+    /// once for all its columns); else it is not supported.
+    /// - Throws: SQLite's `2 columns assigned 3 values` when the sizes differ.
+    static func singleColumnAssignments(_ assignments: [Assignment], keepingSubqueries: Bool = false) throws
+        -> [Assignment]
+    {
         guard assignments.contains(where: { $0.columns.count > 1 }) else { return assignments }
         var split: [Assignment] = []
         for assignment in assignments {
@@ -349,7 +351,12 @@ extension SQLConnection {
             let values: [SQLExpression]
             switch assignment.value.kind {
             case .row(let xs): values = xs
-            case .subquery: throw SQLExecutionError.unsupported("row-value assignment from a subquery")
+            case .subquery:
+                guard keepingSubqueries else {
+                    throw SQLExecutionError.unsupported("row-value assignment from a subquery here")
+                }
+                split.append(assignment)
+                continue
             default: values = [assignment.value]
             }
             guard values.count == assignment.columns.count else {
@@ -365,23 +372,37 @@ extension SQLConnection {
         return split
     }
 
+    /// The names of the columns `assignments` set, in order.
+    static func assignedColumnNames(_ assignments: [Assignment]) throws -> [String] {
+        try singleColumnAssignments(assignments, keepingSubqueries: true).flatMap(\.columns)
+    }
+
+    /// Compiles `SET` assignments with `resolver`, or with `subqueries` (when given) those holding a subquery: one
+    /// value per assigned column, in order; those of a row assignment from a subquery must be evaluated in that
+    /// order (see ``WriteSubqueries/compileRow(_:width:)``).
     func compileAssignments(
         _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver,
         subqueries: (() throws -> WriteSubqueries)? = nil
     ) throws -> [(column: Int, value: CompiledExpression)] {
         var compiled: [(column: Int, value: CompiledExpression)] = []
-        for assignment in try Self.singleColumnAssignments(assignments) {
-            let name = assignment.columns[0]
-            guard let column = Self.writableSlot(name, table) else {
-                throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
+        for assignment in try Self.singleColumnAssignments(assignments, keepingSubqueries: subqueries != nil) {
+            var columns: [Int] = []
+            for name in assignment.columns {
+                guard let column = Self.writableSlot(name, table) else {
+                    throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
+                }
+                if column < table.columns.count, table.columns[column].generated != nil {
+                    throw SQLExecutionError("cannot UPDATE generated column \"\(table.columns[column].name)\"")
+                }
+                columns.append(column)
             }
-            if column < table.columns.count, table.columns[column].generated != nil {
-                throw SQLExecutionError("cannot UPDATE generated column \"\(table.columns[column].name)\"")
-            }
-            if let subqueries, WriteSubqueries.needed(for: assignment.value) {
-                compiled.append((column, try subqueries().compile(assignment.value)))
+            if let subqueries, columns.count > 1, case .subquery(let select) = assignment.value.kind {
+                let values = try subqueries().compileRow(select, width: columns.count)
+                compiled += zip(columns, values).map { ($0, $1) }
+            } else if let subqueries, WriteSubqueries.needed(for: assignment.value) {
+                compiled.append((columns[0], try subqueries().compile(assignment.value)))
             } else {
-                compiled.append((column, try ExpressionCompiler.compile(assignment.value, resolver: resolver)))
+                compiled.append((columns[0], try ExpressionCompiler.compile(assignment.value, resolver: resolver)))
             }
         }
         return compiled

@@ -46,6 +46,21 @@ final class WriteSubqueries {
         try ExpressionCompiler.compile(expression, resolver: scope)
     }
 
+    /// The values `SET (a, b, …) = (SELECT …)` assigns to its `width` columns, in order: the subquery registered
+    /// once as a row value, element 0 running it and the others reading its row (so they must be evaluated in
+    /// order, as the assignments of a row are).
+    /// - Throws: SQLite's `2 columns assigned 3 values` when the subquery returns another number of columns.
+    func compileRow(_ select: SelectStatement, width: Int) throws -> [CompiledExpression] {
+        let count = try scope.subqueryWidth(select) ?? compiler.compile(select, outer: scope).columnNames.count
+        guard count == width else { throw SQLExecutionError("\(width) columns assigned \(count) values") }
+        let id = try scope.registerSubquery(select, kind: .row(width: width))
+        return (0..<width).map { k in
+            let column = scope.subqueryColumn(select, at: k)
+            return CompiledExpression(
+                root: .subqueryRowElement(id, k), prelude: [], affinity: column.affinity, collation: column.collation)
+        }
+    }
+
     /// Compiles the subqueries registered since the last call.
     private func finish() throws {
         guard scope.subqueries.count != compiledCount else { return }

@@ -601,9 +601,17 @@ private final class SubqueryProxy: SubqueryProvider {
         return v
     }
 
+    /// The row each row-value subquery last returned, by subquery number (see ``lastRow(_:)``).
+    private var lastRows: [Int: [Value]] = [:]
+
     func row(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value] {
         guard case .row(let v)? = try cursor?.subquery(id, &context) else { return [] }
+        lastRows[id.rawValue] = v
         return v
+    }
+
+    func lastRow(_ id: SubqueryID) -> [Value] {
+        lastRows[id.rawValue] ?? []
     }
 
     func rows(_ id: SubqueryID, context: inout EvaluationContext) throws -> [[Value]] {

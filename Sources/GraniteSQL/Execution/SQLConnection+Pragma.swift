@@ -27,8 +27,13 @@ extension SQLConnection {
         if let schema = pragma.name.schema, !["main", "temp"].contains(SchemaNames.key(schema)) {
             throw SQLExecutionError("unknown database \(schema)")
         }
-        let argument = pragma.value.map(Self.pragmaText)
-        switch SchemaNames.key(pragma.name.name) {
+        return try pragmaResult(named: pragma.name.name, argument: pragma.value.map(Self.pragmaText))
+    }
+
+    /// Runs the pragma `name` with `argument` (nil: none), as the statement `PRAGMA name(argument)` or the
+    /// table-valued function `pragma_name(argument)` does.
+    func pragmaResult(named name: String, argument: String?) throws -> PragmaResult {
+        switch SchemaNames.key(name) {
         case "table_info": return try tableInfo(argument, extended: false)
         case "table_xinfo": return try tableInfo(argument, extended: true)
         case "table_list": return tableList(argument)
@@ -104,8 +109,10 @@ extension SQLConnection {
             let cid = position
             var row: [Value] = [
                 .integer(Int64(extended ? position : rows.count)), .text(column.name), .text(
-                    // A STRICT table's types read back in SQLite's spelling.
-                    table.strictTypes != nil ? column.declaredType ?? "" : types[cid] ?? column.declaredType ?? ""),
+                    // A STRICT table's types, and a standard type name anywhere, read back in SQLite's spelling.
+                    table.strictTypes != nil
+                        ? column.declaredType ?? "" : Self.standardTypeName(column.declaredType)
+                            ?? types[cid] ?? column.declaredType ?? ""),
                 .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
                 .integer(pkPosition),
             ]
@@ -221,6 +228,14 @@ extension SQLConnection {
     }
 
     // MARK: Helpers
+
+    /// `declared` in capitals when it is one of the type names SQLite 3.37+ recognizes whatever their case (`ANY`,
+    /// `BLOB`, `INT`, `INTEGER`, `REAL`, `TEXT`), which it stores in its own spelling; else nil.
+    private static func standardTypeName(_ declared: String?) -> String? {
+        guard let upper = declared?.uppercased(), ["ANY", "BLOB", "INT", "INTEGER", "REAL", "TEXT"].contains(upper)
+        else { return nil }
+        return upper
+    }
 
     /// Runs `body` in a read transaction unless a transaction is already open.
     func reading<T>(_ body: () throws -> T) throws -> T {

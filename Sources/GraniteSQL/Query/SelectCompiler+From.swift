@@ -103,6 +103,11 @@ extension SelectCompiler {
             }
             guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
                 guard let view = catalog.view(named: name.name) else {
+                    // An eponymous table-valued function read without arguments (`FROM pragma_table_list`).
+                    if SQLTableFunction(name: name.name) != nil {
+                        try addTableFunction(name, arguments: [], alias: alias, scope: scope, to: &sources)
+                        return
+                    }
                     throw SQLExecutionError.noSuchTable(missingTableName(name))
                 }
                 try addView(view, alias: alias, scope: scope, subqueries: &sources.subqueries)

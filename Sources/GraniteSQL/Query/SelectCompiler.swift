@@ -100,6 +100,9 @@ struct SelectCompiler {
         }
         let subqueries = try compileSubqueries(of: scope)
 
+        for (k, function) in from.tableFunctions {
+            try Self.checkUnboundHiddenColumns(function, scope.sources[k], constrainedBy: terms.map(\.compiled))
+        }
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
         var joins = planLevels(

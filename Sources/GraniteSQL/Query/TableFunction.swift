@@ -1,4 +1,5 @@
-// Table-valued functions: FROM sources whose rows a function computes from its arguments (json_each, json_tree).
+// Table-valued functions: FROM sources whose rows a function computes from its arguments (json_each, json_tree,
+// and the pragma functions of PragmaFunction.swift).
 
 import GraniteStorage
 
@@ -6,15 +7,18 @@ import GraniteStorage
 ///
 /// Its columns are fixed; the last ones may be hidden (readable by name, left out of `*`), as SQLite's
 /// eponymous virtual tables hide the columns their arguments bind to.
-enum SQLTableFunction: Sendable {
+enum SQLTableFunction: Sendable, Equatable {
     case jsonEach, jsonTree
+    case pragma(SQLPragmaFunction)
 
     /// The function `name` (any case) names, if any.
     init?(name: String) {
         switch SchemaNames.key(name) {
         case "json_each": self = .jsonEach
         case "json_tree": self = .jsonTree
-        default: return nil
+        default:
+            guard let pragma = SQLPragmaFunction(functionName: name) else { return nil }
+            self = .pragma(pragma)
         }
     }
 
@@ -23,26 +27,38 @@ enum SQLTableFunction: Sendable {
         switch self {
         case .jsonEach: return "json_each"
         case .jsonTree: return "json_tree"
+        case .pragma(let pragma): return "pragma_" + pragma.rawValue
         }
     }
 
     /// The column names, in order.
     var columnNames: [String] {
-        JSONTableColumn.allCases.map { "\($0)" }
+        if case .pragma(let pragma) = self { return pragma.columnNames }
+        return JSONTableColumn.allCases.map { "\($0)" }
     }
 
     /// Whether column `c` is hidden.
-    func isHidden(_ c: Int) -> Bool { c >= JSONTableColumn.json.rawValue }
+    func isHidden(_ c: Int) -> Bool {
+        if case .pragma(let pragma) = self { return c >= pragma.resultColumns.count }
+        return c >= JSONTableColumn.json.rawValue
+    }
 
     /// The most arguments a call may pass (one per hidden column).
-    var maximumArguments: Int { 2 }
+    var maximumArguments: Int {
+        if case .pragma(let pragma) = self { return pragma.maximumArguments }
+        return 2
+    }
 
     /// The column whose values may be JSON text carrying SQLite's JSON subtype (see ``TableFunctionCursor``).
-    var subtypedColumn: Int? { JSONTableColumn.value.rawValue }
+    var subtypedColumn: Int? {
+        if case .pragma = self { return nil }
+        return JSONTableColumn.value.rawValue
+    }
 
     /// The argument constraints SQLite's planner passes the function, as its `EXPLAIN QUERY PLAN` line names
-    /// them (`idxNum`): 0 without a document, 1 with one, 3 with a path too.
+    /// them (`idxNum`): 0 without a document, 1 with one, 3 with a path too; always 0 for a pragma function.
     func indexNumber(argumentCount: Int) -> Int {
+        if case .pragma = self { return 0 }
         switch argumentCount {
         case 0: return 0
         case 1: return 1
@@ -56,6 +72,9 @@ enum SQLTableFunction: Sendable {
 struct TableFunctionProgram {
     let function: SQLTableFunction
     let arguments: [CompiledExpression]
+    /// The connection a pragma function reads. Unowned: compiled programs are kept in statement caches, which
+    /// the connection itself holds.
+    unowned let connection: SQLConnection
 }
 
 /// The rows of one table-valued function level, computed again each time the level opens.
@@ -70,6 +89,11 @@ final class TableFunctionCursor {
     private let flagSlot: Int
     /// The columns the query reads.
     private let columns: [JSONTableColumn]
+    /// The positions of the columns the query reads, for a pragma function.
+    private let usedPositions: [Int]
+    /// A pragma function's rows, computed when the level opens, and the position of the next one.
+    private var pragmaRows: [[Value]] = []
+    private var pragmaPosition = 0
     private let subtypedColumn: JSONTableColumn?
     private var walk: JSONTableWalk?
     /// Whether the next ``next(_:)`` must move past the current row first.
@@ -80,6 +104,7 @@ final class TableFunctionCursor {
         base = source.base
         flagSlot = source.base + source.rowidSlot
         columns = JSONTableColumn.allCases.filter { source.used.contains($0.rawValue) }
+        usedPositions = program.function.columnNames.indices.filter { source.used.contains($0) }
         subtypedColumn = program.function.subtypedColumn.flatMap { JSONTableColumn(rawValue: $0) }
     }
 
@@ -101,6 +126,11 @@ final class TableFunctionCursor {
         var values: [Value] = []
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
+        if case .pragma(let pragma) = program.function {
+            pragmaRows = try program.connection.pragmaFunctionRows(pragma, values)
+            pragmaPosition = 0
+            return
+        }
         guard let document = values.first, !document.isNull else { return }
         // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
         let path: JSONTableWalk.Start = values.count > 1 ? values[1].sqlTextBytes.map { .path($0) } ?? .nowhere : .root
@@ -113,6 +143,7 @@ final class TableFunctionCursor {
 
     /// Writes the next row's columns into the context's row; false at the end.
     func next(_ context: inout EvaluationContext) throws -> Bool {
+        if case .pragma = program.function { return nextPragmaRow(&context) }
         if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
         do {
@@ -124,6 +155,15 @@ final class TableFunctionCursor {
         } catch {
             throw error.evaluationError
         }
+        return true
+    }
+
+    /// Writes the next row of a pragma function into the context's row; false at the end.
+    private func nextPragmaRow(_ context: inout EvaluationContext) -> Bool {
+        guard pragmaPosition < pragmaRows.count else { return false }
+        let row = pragmaRows[pragmaPosition]
+        pragmaPosition += 1
+        for c in usedPositions { context.row[base + c] = c < row.count ? row[c] : .null }
         return true
     }
 }
@@ -164,6 +204,7 @@ extension SelectCompiler {
                 subtypeFlag: c == function.subtypedColumn ? columnCount : nil)
         }
         scope.add(name: sourceName, table: nil, columns: columns)
-        sources.tableFunctions[k] = TableFunctionProgram(function: function, arguments: compiled)
+        sources.tableFunctions[k] = TableFunctionProgram(
+            function: function, arguments: compiled, connection: connection)
     }
 }

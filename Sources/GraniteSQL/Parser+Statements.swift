@@ -198,9 +198,10 @@ extension Parser {
     private mutating func parseAssignments() throws(SQLSyntaxError) -> [Assignment] {
         var assignments: [Assignment] = []
         repeat {
-            let columns = isSymbol("(") ? try parseNameList() : [try parseName()]
+            let isRow = isSymbol("(")
+            let columns = isRow ? try parseNameList() : [try parseName()]
             try expectSymbol("=")
-            assignments.append(Assignment(columns: columns, value: try parseExpression()))
+            assignments.append(Assignment(columns: columns, value: try parseExpression(), isRow: isRow))
         } while acceptSymbol(",")
         return assignments
     }

@@ -120,6 +120,7 @@ final class RowValueSubqueryDifferentialTests: XCTestCase {
             "UPDATE u SET (a, b) = (SELECT 1)", "UPDATE u SET (a, b) = (SELECT 1, 2, 3)",
             "UPDATE u SET (a, b) = (SELECT * FROM u, u AS w)", "UPDATE u SET (a, b, a) = (SELECT 1, 2)",
             "UPDATE u SET (a, nope) = (SELECT 1, 2)", "UPDATE u SET b = (SELECT 1, 2)",
+            "UPDATE u SET (b) = (SELECT 1, 2)", "UPDATE u SET (b) = (1, 2)", "UPDATE u SET b = (1, 2)",
             "UPDATE u SET (b, a) = (SELECT b * 10, a * 10 FROM u AS w WHERE w.a = u.a) RETURNING a, b",
             "UPDATE u SET (a, b) = (SELECT 7, 8 WHERE 0) WHERE a = 30 RETURNING *",
             "UPDATE u SET (a, b) = ((SELECT 5, 6)), (b) = (SELECT 9) RETURNING *",

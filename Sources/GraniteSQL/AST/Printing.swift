@@ -300,7 +300,7 @@ extension IndexedColumn: CustomStringConvertible {
 extension Assignment: CustomStringConvertible {
     /// `col = expr` or `(a, b) = expr`.
     package var description: String {
-        (columns.count == 1 ? SQLFormat.identifier(columns[0]) : SQLFormat.identifiers(columns)) + " = \(value)"
+        (isRow ? SQLFormat.identifiers(columns) : SQLFormat.identifier(columns[0])) + " = \(value)"
     }
 }
 

@@ -190,11 +190,14 @@ package struct Assignment: Sendable, Equatable {
     package var columns: [String]
     /// The assigned value.
     package var value: SQLExpression
+    /// Whether the columns are a parenthesized list (`(a) = …` as well as `(a, b) = …`), which takes a row value.
+    package var isRow: Bool
 
     /// Creates an assignment.
-    package init(columns: [String], value: SQLExpression) {
+    package init(columns: [String], value: SQLExpression, isRow: Bool? = nil) {
         self.columns = columns
         self.value = value
+        self.isRow = isRow ?? (columns.count > 1)
     }
 }
 

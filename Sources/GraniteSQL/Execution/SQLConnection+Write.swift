@@ -341,10 +341,10 @@ extension SQLConnection {
     static func singleColumnAssignments(_ assignments: [Assignment], keepingSubqueries: Bool = false) throws
         -> [Assignment]
     {
-        guard assignments.contains(where: { $0.columns.count > 1 }) else { return assignments }
+        guard assignments.contains(where: \.isRow) else { return assignments }
         var split: [Assignment] = []
         for assignment in assignments {
-            guard assignment.columns.count > 1 else {
+            guard assignment.isRow else {
                 split.append(assignment)
                 continue
             }
@@ -366,6 +366,7 @@ extension SQLConnection {
                 var single = assignment
                 single.columns = [column]
                 single.value = value
+                single.isRow = false
                 split.append(single)
             }
         }
@@ -396,7 +397,7 @@ extension SQLConnection {
                 }
                 columns.append(column)
             }
-            if let subqueries, columns.count > 1, case .subquery(let select) = assignment.value.kind {
+            if let subqueries, assignment.isRow, case .subquery(let select) = assignment.value.kind {
                 let values = try subqueries().compileRow(select, width: columns.count)
                 compiled += zip(columns, values).map { ($0, $1) }
             } else if let subqueries, WriteSubqueries.needed(for: assignment.value) {

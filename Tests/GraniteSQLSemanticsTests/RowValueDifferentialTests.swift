@@ -45,6 +45,23 @@ final class RowValueDifferentialTests: XCTestCase {
         }
     }
 
+    /// Runs `condition` over table `t` on both engines, as a result column, as a filter and negated; appends each
+    /// mismatch to `failures`; returns the number of statements compared.
+    static func compare(
+        _ condition: String, _ oracle: Oracle, _ db: SQLConnection, into failures: inout [String]
+    ) -> Int {
+        let statements = [
+            "SELECT \(condition) FROM t ORDER BY rowid", "SELECT rowid FROM t WHERE \(condition) ORDER BY rowid",
+            "SELECT rowid FROM t WHERE NOT (\(condition)) ORDER BY rowid",
+        ]
+        for sql in statements {
+            let e = SelectDifferentialTests.sqlite(oracle, sql)
+            let a = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { failures.append("\(sql): \(why)") }
+        }
+        return statements.count
+    }
+
     func testRandomRowComparisonsMatchSQLite() throws {
         let seed = testSeed()
         var generator = Generator(src: ValueSource(seed: seed))
@@ -60,18 +77,7 @@ final class RowValueDifferentialTests: XCTestCase {
                 oracle.execute(insert)
                 try db.execute(insert)
             }
-            let condition = generator.comparison()
-            for sql in [
-                "SELECT \(condition) FROM t ORDER BY rowid", "SELECT rowid FROM t WHERE \(condition) ORDER BY rowid",
-                "SELECT rowid FROM t WHERE NOT (\(condition)) ORDER BY rowid",
-            ] {
-                let e = SelectDifferentialTests.sqlite(oracle, sql)
-                let a = SelectDifferentialTests.granite(db, sql)
-                compared += 1
-                if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) {
-                    failures.append("\(sql): \(why)")
-                }
-            }
+            compared += Self.compare(generator.comparison(), oracle, db, into: &failures)
         }
         print("row values: \(compared) statements compared, seed \(seed)")
         XCTAssert(

@@ -122,24 +122,4 @@ extension SchemaCatalog {
         ])
         try schema.replace(rowid: trigger.schemaRowid, payload: row)
     }
-
-    /// The text SQLite stores for a `CREATE TRIGGER` statement: `CREATE TRIGGER ` followed by the original text
-    /// from the trigger's name on (without `IF NOT EXISTS` or a schema qualifier).
-    static func storedTriggerSQL(_ sourceText: String) -> String {
-        guard let tokens = try? Lexer.tokenize(sourceText),
-            let keyword = tokens.firstIndex(where: { $0.kind == .word && $0.keyword == "TRIGGER" })
-        else { return sourceText }
-        var k = keyword + 1
-        if k + 2 < tokens.count, tokens[k].keyword == "IF", tokens[k + 1].keyword == "NOT",
-            tokens[k + 2].keyword == "EXISTS"
-        {
-            k += 3
-        }
-        if k + 2 < tokens.count, tokens[k + 1].kind == .symbol, tokens[k + 1].text == "." { k += 2 }
-        guard k < tokens.count else { return sourceText }
-        let bytes = Array(sourceText.utf8)
-        let start = tokens[k].range.start.offset
-        guard start >= 0, start <= bytes.count else { return sourceText }
-        return "CREATE TRIGGER " + String(decoding: bytes[start...], as: UTF8.self)
-    }
 }

@@ -120,13 +120,15 @@ extension SchemaCatalog {
 }
 
 extension SchemaCatalog {
-    /// The text SQLite stores for a `CREATE VIEW` statement: `CREATE VIEW ` followed by the original text from the
-    /// view's name on (so `create view if not exists main.v as …` is stored as `CREATE VIEW v as …`).
-    static func storedViewSQL(_ sourceText: String) -> String {
+    /// The text SQLite stores for a `CREATE VIEW` or `CREATE TRIGGER` statement (`keyword` names which):
+    /// `CREATE VIEW ` / `CREATE TRIGGER ` followed by the original text from the object's name on, without
+    /// `TEMP`, `IF NOT EXISTS` or a schema qualifier (so `create view if not exists main.v as …` is stored as
+    /// `CREATE VIEW v as …`).
+    static func storedSQL(_ sourceText: String, keyword: String) -> String {
         guard let tokens = try? Lexer.tokenize(sourceText),
-            let view = tokens.firstIndex(where: { $0.kind == .word && $0.keyword == "VIEW" })
+            let found = tokens.firstIndex(where: { $0.kind == .word && $0.keyword == keyword })
         else { return sourceText }
-        var k = view + 1
+        var k = found + 1
         if k + 2 < tokens.count, tokens[k].keyword == "IF", tokens[k + 1].keyword == "NOT",
             tokens[k + 2].keyword == "EXISTS"
         {
@@ -137,7 +139,7 @@ extension SchemaCatalog {
         let bytes = Array(sourceText.utf8)
         let start = tokens[k].range.start.offset
         guard start >= 0, start <= bytes.count else { return sourceText }
-        return "CREATE VIEW " + String(decoding: bytes[start...], as: UTF8.self)
+        return "CREATE \(keyword) " + String(decoding: bytes[start...], as: UTF8.self)
     }
 }
 

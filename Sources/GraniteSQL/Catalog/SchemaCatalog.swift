@@ -196,9 +196,9 @@ package struct SchemaCatalog: Sendable {
         case .createIndex(let create):
             try createIndex(create, sql: statement.sourceText, transaction: transaction)
         case .createView(let create):
-            try createView(create, sql: Self.storedViewSQL(statement.sourceText), transaction: transaction)
+            try createView(create, sql: Self.storedSQL(statement.sourceText, keyword: "VIEW"), transaction: transaction)
         case .createTrigger(let create):
-            try createTrigger(create, sql: Self.storedTriggerSQL(statement.sourceText), transaction: transaction)
+            try createTrigger(create, sql: Self.storedSQL(statement.sourceText, keyword: "TRIGGER"), transaction: transaction)
         case .dropTrigger(let drop):
             try Self.checkSchema(drop.name)
             try dropTrigger(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)

@@ -79,8 +79,25 @@ final class RowAssignmentSubqueryTests: XCTestCase {
             ("UPDATE t SET (b, c) = (SELECT 1, 2, 3)", "2 columns assigned 3 values"),
             ("UPDATE t SET (b, c) = (SELECT * FROM t)", "2 columns assigned 3 values"),
             ("UPDATE t SET (a, b, c) = (SELECT 1)", "3 columns assigned 1 values"),
+            ("UPDATE t SET (b) = (SELECT 1, 2)", "1 columns assigned 2 values"),
+            (
+                "UPDATE t SET (b, c) = (SELECT w.b, w.c) FROM t AS w WHERE w.a = t.a + 1",
+                "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view is not supported yet"
+            ),
         ] {
             XCTAssertThrowsError(try db.execute(sql), sql) { XCTAssertEqual("\($0)", message, sql) }
         }
+    }
+
+    func testViewUpdateFromSubqueryIsRefused() throws {
+        let db = try connection(counting: Calls())
+        try db.execute("CREATE VIEW v AS SELECT a, b FROM t")
+        try db.execute("CREATE TRIGGER tv INSTEAD OF UPDATE ON v BEGIN UPDATE t SET b = new.b WHERE a = old.a; END")
+        XCTAssertThrowsError(try db.execute("UPDATE v SET (a, b) = (SELECT 1, 2)")) {
+            XCTAssertEqual(
+                "\($0)",
+                "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view is not supported yet")
+        }
+        XCTAssertEqual(try db.query("SELECT b FROM t ORDER BY a").rows, [[.integer(10)], [.integer(20)], [.integer(30)]])
     }
 }

@@ -353,7 +353,8 @@ extension SQLConnection {
             case .row(let xs): values = xs
             case .subquery:
                 guard keepingSubqueries else {
-                    throw SQLExecutionError.unsupported("row-value assignment from a subquery here")
+                    throw SQLExecutionError.unsupported(
+                        "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view")
                 }
                 split.append(assignment)
                 continue

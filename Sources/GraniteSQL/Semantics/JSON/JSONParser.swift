@@ -220,14 +220,7 @@ struct JSONParser {
         var j = start + 1
         let count = bytes.count
         while true {
-            // Most bytes are plain: skip their run eight at a time while eight remain, then byte by byte.
-            if let base = UnsafeRawPointer(bytes.baseAddress) {
-                while j + 8 <= count {
-                    let word = base.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                    if Self.holdsStringDelimiter(word) { break }
-                    j += 8
-                }
-            }
+            // Most bytes are plain: skip their run in a loop that checks little else.
             while j < count {
                 let c = bytes[j]
                 guard c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") else { break }
@@ -251,19 +244,6 @@ struct JSONParser {
             }
             j += 1
         }
-    }
-
-    /// Whether any of the eight bytes of `word` ends a run of plain string bytes: a control character, `"` or
-    /// `\\` (the classic has-zero-byte and has-less-than tests, exact about whether such a byte is present).
-    private static func holdsStringDelimiter(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        let controls = (word &- ones &* 0x20) & ~word
-        let zeroQuote = (quotes &- ones) & ~quotes
-        let zeroBackslash = (backslashes &- ones) & ~backslashes
-        return (controls | zeroQuote | zeroBackslash) & highs != 0
     }
 
     private func literalEnd(_ word: StaticString, at start: Int) -> Int? {

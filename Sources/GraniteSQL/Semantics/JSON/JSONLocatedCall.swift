@@ -108,7 +108,10 @@ extension SQLJSONFunctions {
     private static func value(
         at range: Range<Int>, in parser: JSONParser, _ form: JSONLocatedForm
     ) throws(JSONError) -> JSONArgument {
-        if form != .arrow, let text = parser.plainString(at: range) { return JSONArgument(.text(text)) }
+        if form != .arrow {
+            if let text = parser.plainString(at: range) { return JSONArgument(.text(text)) }
+            if let integer = parser.plainInteger(at: range) { return JSONArgument(.integer(integer)) }
+        }
         var node = try parser.node(at: range)
         defer { JSONNode.dismantle(&node) }
         switch form {
@@ -126,5 +129,14 @@ extension JSONParser {
         let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
         guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
         return String(decoding: inner, as: UTF8.self)
+    }
+
+    /// The value of the integer at `range` when it fits in 64 bits (read straight from the text), else nil.
+    func plainInteger(at range: Range<Int>) -> Int64? {
+        let token = UnsafeBufferPointer(rebasing: bytes[range])
+        guard let first = token.first, first == UInt8(ascii: "-") || Self.isDigit(first),
+            !token.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        else { return nil }
+        return JSONRendering.integerValue(token)
     }
 }

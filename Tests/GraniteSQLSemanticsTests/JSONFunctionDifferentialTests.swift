@@ -366,4 +366,52 @@ final class JSONFunctionDifferentialTests: XCTestCase {
             failures.isEmpty,
             "\(failures.count) mismatches (GRANITE_SEED=\(seed)):\n" + failures.prefix(30).joined(separator: "\n"))
     }
+
+    /// Several `json_extract` / `->` / `->>` calls with constant paths over the rows of a table, the way the
+    /// compiled path and the row's shared scan are used: the calls of one row on the same text and path share
+    /// one scan, which must never answer for another row's document (equal texts included), another column or
+    /// another path.
+    func testConstantPathCallsOverRowsMatchSQLite() throws {
+        let seed = testSeed()
+        var generator = Generator(src: ValueSource(seed: seed))
+        var failures: [String] = []
+        for _ in 0..<(150 * stressFactor) {
+            let oracle = Oracle()
+            let db = try SQLConnection(engine: try StorageEngine.inMemory())
+            var statements = ["CREATE TABLE t(a TEXT, b TEXT)"]
+            var documents: [String] = []
+            for _ in 0..<generator.src.int(1...6) {
+                let a = generator.maybeMalformed()
+                let b = generator.src.bool() ? a : generator.src.pick(documents + [generator.document()])
+                documents.append(a)
+                statements.append("INSERT INTO t VALUES (\(Generator.literal(a)), \(Generator.literal(b)))")
+            }
+            for statement in statements {
+                oracle.execute(statement)
+                try db.execute(statement)
+            }
+            let paths = [generator.path(), generator.path()]
+            let columns = ["a", "b"]
+            let calls = (0..<generator.src.int(2...5)).map { _ -> String in
+                let column = generator.src.pick(columns)
+                let path = generator.src.pick(paths)
+                switch generator.src.int(0...3) {
+                case 0: return "\(column) -> \(path)"
+                case 1: return "\(column) ->> \(path)"
+                case 2: return "\(column) ->> \(generator.arrowPath())"
+                default: return "json_extract(\(column), \(path))"
+                }
+            }
+            let filter = "(\(calls[0])) IS NOT NULL OR (\(calls[1])) IS NULL"
+            let sql = "SELECT \(calls.joined(separator: ", ")) FROM t WHERE \(filter) ORDER BY rowid"
+            let expected = SelectDifferentialTests.sqlite(oracle, sql)
+            let actual = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) {
+                failures.append("\(statements.dropFirst()) \(sql): \(why)")
+            }
+        }
+        XCTAssert(
+            failures.isEmpty,
+            "\(failures.count) mismatches (GRANITE_SEED=\(seed)):\n" + failures.prefix(30).joined(separator: "\n"))
+    }
 }

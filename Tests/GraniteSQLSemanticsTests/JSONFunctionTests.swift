@@ -295,4 +295,24 @@ final class JSONFunctionTests: XCTestCase {
                 ]
             ])
     }
+
+    /// Strings are scanned eight bytes at a time: a quote, backslash escape, control character or non-ASCII
+    /// byte at every offset of a long string, and strings cut short at every offset, read as SQLite reads them.
+    func testStringDelimitersAtEveryOffset() throws {
+        var statements: [String] = []
+        for length in 0..<20 {
+            for offset in 0...length {
+                let head = String(repeating: "a", count: offset)
+                let tail = String(repeating: "b", count: length - offset)
+                for middle in ["\\\"", "\\\\", "\\u00e9", "\\n", "é", "\t", "\u{1}", "\"", "\\x", "\u{7f}"] {
+                    let document = "{\"k\":\"\(head)\(middle)\(tail)\",\"n\":1}"
+                    let literal = "'" + document.replacingOccurrences(of: "'", with: "''") + "'"
+                    statements.append("SELECT json_valid(\(literal)), \(literal) ->> '$.k'")
+                }
+                let cut = "'{\"k\":\"\(head)\(tail)'"
+                statements.append("SELECT json_valid(\(cut)), json_extract(\(cut), '$.z')")
+            }
+        }
+        try assertSameAsSQLite(statements)
+    }
 }

@@ -78,6 +78,16 @@ extension EvalNode {
     static func evaluateJSON(
         _ function: SQLJSONFunction, _ arguments: [EvalNode], _ context: inout EvaluationContext
     ) throws -> JSONArgument {
+        if case .locate(let path, let form) = function, arguments.count == 1 {
+            let document = try arguments[0].evaluate(&context)
+            let cache = context.jsonLocations ?? JSONLocationCache()
+            context.jsonLocations = cache
+            do {
+                return try SQLJSONFunctions.locate(path, form, in: document, cache: cache)
+            } catch {
+                throw error.evaluationError
+            }
+        }
         var values: [JSONArgument] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments { values.append(try argument.evaluateJSONArgument(&context)) }

@@ -33,6 +33,8 @@ package protocol SubqueryProvider: AnyObject {
     package var parameters: BoundParameters
     /// Evaluates subqueries; `nil` makes any subquery node throw.
     package var subqueries: SubqueryProvider?
+    /// What the last located JSON call found (made by the first such call; see JSONLocatedCall.swift).
+    var jsonLocations: JSONLocationCache?
 
     /// Creates a context.
     package init(row: [Value] = [], parameters: BoundParameters = BoundParameters(), subqueries: SubqueryProvider? = nil)

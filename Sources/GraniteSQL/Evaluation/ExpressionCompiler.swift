@@ -454,7 +454,8 @@ extension ExpressionCompiler {
             case .extract, .extractValue:
                 let a = try operand(l)
                 let b = try operand(r)
-                return .json(op == .extract ? .arrow : .doubleArrow, [a, b])
+                let function: SQLJSONFunction = op == .extract ? .arrow : .doubleArrow
+                return SQLJSONFunction.locateCall(function, [a, b]) ?? .json(function, [a, b])
             }
             if isRowValue(l) || isRowValue(r) { return try rowComparison(comparison, l, r) }
             let a = try operand(l)
@@ -555,7 +556,10 @@ extension ExpressionCompiler {
                 return fold(.replace(nodes[0], nodes[1], nodes[2]), nodes)
             default:
                 // Never folded: a constant would lose the JSON subtype (see EvalNode+JSON.swift).
-                if let json = SQLJSONFunction(name: name) { return .json(json, try withSubtypes(nodes, args)) }
+                if let json = SQLJSONFunction(name: name) {
+                    let arguments = try withSubtypes(nodes, args)
+                    return SQLJSONFunction.locateCall(json, arguments) ?? .json(json, arguments)
+                }
                 if let use = restrictedUse, SQLDateTime.functionNames.contains(name) {
                     return .restrictedDateTime(name, nodes, use)
                 }

@@ -3,7 +3,7 @@
 import GraniteStorage
 
 /// A scalar JSON function, or one of the `->` / `->>` operators.
-enum SQLJSONFunction: Sendable {
+enum SQLJSONFunction: Sendable, Equatable {
     case json, array, arrayLength, extract, insert, object, patch, quote, remove, replace, set, type, valid
     /// `x -> path`: the JSON text of the node.
     case arrow
@@ -20,6 +20,9 @@ enum SQLJSONFunction: Sendable {
     /// enter a frame: a BLOB becomes NULL here, and the window function refuses the row's BLOB (read from the
     /// argument itself) when it enters one.
     case windowAggregateArgument
+    /// `json_extract`, `->` or `->>` with a constant path of plain keys and indexes, read when the statement
+    /// was compiled: its only argument is the document (see JSONLocatedCall.swift).
+    case locate(JSONSimplePath, JSONLocatedForm)
 
     /// The function a call of `name` (lower case) names, if it is a scalar JSON function.
     /// The name of a call that compiles to ``aggregateArgument``: the window functions' inner query computes a
@@ -84,6 +87,9 @@ enum SQLJSONFunctions {
             case .text(let text) where argument.isJSON: return JSONArgument(.blob(Array(text.utf8)))
             default: return argument
             }
+        case .locate(let path, let form):
+            guard let document = arguments.first else { return JSONArgument(.null) }
+            return try locate(path, form, in: document.value, cache: JSONLocationCache())
         case .windowAggregateArgument:
             guard let argument = arguments.first else { return JSONArgument(.null) }
             switch argument.value {
@@ -226,22 +232,12 @@ enum SQLJSONFunctions {
     /// `x -> path` and `x ->> path`, whose path may be abbreviated: `N` for `$[N]`, `key` for `$.key`,
     /// `[N]` for `$[N]`.
     static func arrow(_ arguments: [JSONArgument], asJSON: Bool) throws(JSONError) -> JSONArgument {
-        guard var path = pathText(arguments[1]) else {
+        guard let path = pathText(arguments[1]) else {
             // A malformed document is still an error.
             _ = try JSONParser.withText(arguments[0].value) { text throws(JSONError) in try JSONParser(text).locate(.root) }
             return null
         }
-        if let nul = path.firstIndex(of: 0) { path.removeSubrange(nul...) }
-        if path.first != UInt8(ascii: "$") {
-            if let first = path.first, JSONParser.isDigit(first) {
-                path = Array("$[".utf8) + path + [UInt8(ascii: "]")]
-            } else if path.first == UInt8(ascii: "[") {
-                path = [UInt8(ascii: "$")] + path
-            } else {
-                path = Array("$.".utf8) + path
-            }
-        }
-        let lookupPath = path
+        let lookupPath = arrowPath(path)
         let found = try JSONParser.withText(arguments[0].value) { text throws(JSONError) -> JSONNode? in
             if let simple = JSONSimplePath(lookupPath) { return try node(at: simple, in: text) }
             var root = try JSONParser.parse(text)
@@ -252,6 +248,17 @@ enum SQLJSONFunctions {
         defer { JSONNode.dismantle(&node) }
         if asJSON { return json(try JSONRendering.text(of: node)) }
         return JSONArgument(try JSONRendering.sqlValue(of: node).value)
+    }
+
+    /// The path an arrow operator's right operand stands for (up to its first NUL): `N` for `$[N]`, `[N]` for
+    /// `$[N]`, `key` for `$.key`, a path starting with `$` as it is.
+    static func arrowPath(_ operand: [UInt8]) -> [UInt8] {
+        var path = operand
+        if let nul = path.firstIndex(of: 0) { path.removeSubrange(nul...) }
+        guard path.first != UInt8(ascii: "$") else { return path }
+        if let first = path.first, JSONParser.isDigit(first) { return Array("$[".utf8) + path + [UInt8(ascii: "]")] }
+        if path.first == UInt8(ascii: "[") { return [UInt8(ascii: "$")] + path }
+        return Array("$.".utf8) + path
     }
 
     // MARK: Editing

@@ -3,8 +3,8 @@
 /// A path of `.key`, `."key"` and `[N]` steps only, every step well-formed: walking it can find a node or
 /// nothing, but never fail, whatever the document (the other steps, `[#]` and `[#-N]`, need the document's
 /// tree; a malformed step is an error only once the walk reaches it).
-struct JSONSimplePath {
-    enum Step {
+struct JSONSimplePath: Sendable, Equatable {
+    enum Step: Sendable, Equatable {
         case key(ArraySlice<UInt8>)
         case index(UInt32)
     }
@@ -61,8 +61,8 @@ struct JSONSimplePath {
 }
 
 extension JSONParser {
-    /// One container open during ``locate(_:in:)``.
-    private struct ScanContainer {
+    /// One container open during ``locate(_:stack:)``.
+    struct ScanContainer {
         var isObject: Bool
         /// The items finished so far.
         var count = 0
@@ -93,10 +93,17 @@ extension JSONParser {
     /// The node `path` names in the text, or nil when it names none; the whole text is checked as
     /// ``parse(_:)`` checks it, in one pass that builds no node.
     func locate(_ path: JSONSimplePath) throws(JSONError) -> Location? {
+        var stack: [ScanContainer] = []
+        stack.reserveCapacity(8)
+        return try locate(path, stack: &stack)
+    }
+
+    /// ``locate(_:)`` with the open containers kept in `stack`, whose storage a caller may reuse between
+    /// scans (its contents on entry do not matter).
+    func locate(_ path: JSONSimplePath, stack open: inout [ScanContainer]) throws(JSONError) -> Location? {
         let parser = self
         let steps = path.steps
-        var open: [ScanContainer] = []
-        open.reserveCapacity(8)
+        open.removeAll(keepingCapacity: true)
         var found: Range<Int>?
         var position = 0
         /// The number of values and labels read so far.

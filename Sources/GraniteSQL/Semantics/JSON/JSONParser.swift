@@ -218,7 +218,14 @@ struct JSONParser {
     private func stringEnd(at start: Int) -> (end: Int, escaped: Bool)? {
         var escaped = false
         var j = start + 1
+        let count = bytes.count
         while true {
+            // Most bytes are plain: skip their run in a loop that checks little else.
+            while j < count {
+                let c = bytes[j]
+                guard c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") else { break }
+                j += 1
+            }
             var c = byte(j)
             if c < 0x20 { return nil }  // control characters, and the end of the text
             if c == UInt8(ascii: "\\") {

@@ -144,7 +144,7 @@ enum JSONRendering {
 
     /// An integer token's value, or nil when SQLite returns it as a REAL (beyond 64 bits, with
     /// −9223372036854775808 still an integer).
-    static func integerValue(_ token: [UInt8]) -> Int64? {
+    static func integerValue<Token: Collection<UInt8>>(_ token: Token) -> Int64? {
         let negative = token.first == UInt8(ascii: "-")
         let digits = token.dropFirst(negative ? 1 : 0)
         let limit = Int64.max / 10

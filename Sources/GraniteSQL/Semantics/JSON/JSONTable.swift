@@ -75,6 +75,9 @@ struct JSONNodeTable {
             case close(Int)
         }
         var work: [Work] = [.value(root, parent: 0)]
+        // Enough for most documents' subtrees without growing.
+        work.reserveCapacity(16)
+        entries.reserveCapacity(16)
         while let next = work.popLast() {
             switch next {
             case .close(let position):

@@ -1,0 +1,142 @@
+// json_extract, -> and ->> with a constant path of plain keys and indexes: the path read once when the
+// statement is compiled, the node found in the row's text without building its tree, and the finding kept
+// for the next call of the row on the same document and path.
+
+import GraniteStorage
+
+/// What a call compiled to ``SQLJSONFunction/locate(_:_:)`` returns for the node it finds.
+enum JSONLocatedForm: Sendable, Equatable {
+    /// `json_extract(x, path)`: the node's SQL value, an array or object as JSON text.
+    case extract
+    /// `x -> path`: the node's JSON text.
+    case arrow
+    /// `x ->> path`: the node's SQL value, without the JSON subtype.
+    case doubleArrow
+}
+
+extension SQLJSONFunction {
+    /// `json_extract(x, 'path')`, `x -> 'path'` or `x ->> 'path'` compiled with its path read once, when the
+    /// path is constant TEXT of plain keys and indexes only; nil otherwise (the call then reads its path for
+    /// every row).
+    static func locateCall(_ function: SQLJSONFunction, _ arguments: [EvalNode]) -> EvalNode? {
+        guard arguments.count == 2, case .constant(.text(let text)) = arguments[1] else { return nil }
+        let form: JSONLocatedForm
+        let path: [UInt8]
+        switch function {
+        case .extract:
+            form = .extract
+            path = Array(text.utf8)
+        case .arrow, .doubleArrow:
+            form = function == .arrow ? .arrow : .doubleArrow
+            path = SQLJSONFunctions.arrowPath(Array(text.utf8))
+        default:
+            return nil
+        }
+        guard let simple = JSONSimplePath(path) else { return nil }
+        return .json(.locate(simple, form), [arguments[0]])
+    }
+}
+
+/// The node the last located call of a statement found: the calls of one row that read the same document
+/// with the same path (the three `json_extract(profile, '$.age')` of a filtered aggregate) scan its text once,
+/// as SQLite parses a row's document once for all its calls. Also the scan stack the calls reuse. A class, made
+/// by the first located call of an evaluation context, so that contexts without one carry only a nil reference.
+package final class JSONLocationCache {
+    /// The document last scanned; held, so its text can be compared with the next call's.
+    private var document = ""
+    private var path = JSONSimplePath.root
+    private var location: JSONParser.Location?
+    /// Whether `document`, `path` and `location` describe a finished scan.
+    private var isFilled = false
+    /// The containers open during a scan, kept between calls for their storage.
+    private var scanStack: [JSONParser.ScanContainer] = []
+
+    init() {}
+
+    /// The node `path` names in `text`, the bytes of `document`, or nil when it names none.
+    func locate(
+        _ path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>, of document: String
+    ) throws(JSONError) -> JSONParser.Location? {
+        if isFilled && path == self.path && holds(text) { return location }
+        isFilled = false
+        let found = try JSONParser(text).locate(path, stack: &scanStack)
+        self.document = document
+        self.path = path
+        location = found
+        isFilled = true
+        return found
+    }
+
+    /// Whether `text` is the text of the document last scanned.
+    private func holds(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard document.utf8.count == text.count else { return false }
+        var held = document
+        return held.withUTF8 { bytes in
+            bytes.baseAddress == text.baseAddress || bytes.elementsEqual(text)
+        }
+    }
+}
+
+extension SQLJSONFunctions {
+    /// A call compiled to ``SQLJSONFunction/locate(_:_:)`` on the row's `document`.
+    static func locate(
+        _ path: JSONSimplePath, _ form: JSONLocatedForm, in document: Value, cache: JSONLocationCache
+    ) throws(JSONError) -> JSONArgument {
+        let result: Result<JSONArgument, JSONError>
+        switch document {
+        case .null:
+            return null
+        case .text(var text):
+            let held = text
+            result = text.withUTF8 { bytes in
+                Result { () throws(JSONError) -> JSONArgument in
+                    guard let location = try cache.locate(path, in: bytes, of: held) else { return null }
+                    return try value(at: location.range, in: JSONParser(bytes), form)
+                }
+            }
+        default:
+            let found = try JSONParser.withText(document) { bytes throws(JSONError) -> JSONArgument in
+                guard let location = try JSONParser(bytes).locate(path) else { return null }
+                return try value(at: location.range, in: JSONParser(bytes), form)
+            }
+            return found ?? null
+        }
+        return try result.get()
+    }
+
+    /// What a located call returns for the node at `range`.
+    private static func value(
+        at range: Range<Int>, in parser: JSONParser, _ form: JSONLocatedForm
+    ) throws(JSONError) -> JSONArgument {
+        if form != .arrow {
+            if let text = parser.plainString(at: range) { return JSONArgument(.text(text)) }
+            if let integer = parser.plainInteger(at: range) { return JSONArgument(.integer(integer)) }
+        }
+        var node = try parser.node(at: range)
+        defer { JSONNode.dismantle(&node) }
+        switch form {
+        case .extract: return try JSONRendering.sqlValue(of: node)
+        case .arrow: return json(try JSONRendering.text(of: node))
+        case .doubleArrow: return JSONArgument(try JSONRendering.sqlValue(of: node).value)
+        }
+    }
+}
+
+extension JSONParser {
+    /// The value of the string at `range` when it has no escapes (read straight from the text), else nil.
+    func plainString(at range: Range<Int>) -> String? {
+        guard range.count >= 2, byte(range.lowerBound) == UInt8(ascii: "\"") else { return nil }
+        let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
+        return String(decoding: inner, as: UTF8.self)
+    }
+
+    /// The value of the integer at `range` when it fits in 64 bits (read straight from the text), else nil.
+    func plainInteger(at range: Range<Int>) -> Int64? {
+        let token = UnsafeBufferPointer(rebasing: bytes[range])
+        guard let first = token.first, first == UInt8(ascii: "-") || Self.isDigit(first),
+            !token.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        else { return nil }
+        return JSONRendering.integerValue(token)
+    }
+}

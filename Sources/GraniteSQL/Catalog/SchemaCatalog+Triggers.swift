@@ -60,9 +60,8 @@ extension SchemaCatalog {
         }
         var definition = TriggerDefinition(create, sql: sql)
         definition.table = tableName
-        try Self.atomically(transaction) {
-            let schema = try Self.schemaTree(transaction, create: true)
-            definition.schemaRowid = (try schema.lastRowid() ?? 0) + 1
+        definition.schemaRowid = try Self.appendSchemaRow(transaction) { rowid, schema in
+            definition.schemaRowid = rowid
             try Self.write(definition, to: schema)
         }
         triggersByKey[SchemaNames.key(name)] = definition

@@ -47,9 +47,8 @@ extension SchemaCatalog {
         var parsed = create
         if case .createView(let stored)? = try? Parser.parseStatement(sql).kind { parsed = stored }
         var definition = ViewDefinition(parsed, sql: sql)
-        try Self.atomically(transaction) {
-            let schema = try Self.schemaTree(transaction, create: true)
-            definition.schemaRowid = (try schema.lastRowid() ?? 0) + 1
+        definition.schemaRowid = try Self.appendSchemaRow(transaction) { rowid, schema in
+            definition.schemaRowid = rowid
             try Self.write(definition, to: schema)
         }
         viewsByKey[SchemaNames.key(name)] = definition

@@ -401,6 +401,20 @@ package struct SchemaCatalog: Sendable {
         }
     }
 
+    /// Stores a new schema object's row, atomically, under the rowid after the last schema row: `store` writes it
+    /// given that rowid and the schema tree. Returns the rowid.
+    static func appendSchemaRow(
+        _ transaction: WriteTransaction, _ store: (_ rowid: Int64, _ schema: TableTree) throws -> Void
+    ) throws -> Int64 {
+        var rowid: Int64 = 0
+        try atomically(transaction) {
+            let schema = try schemaTree(transaction, create: true)
+            rowid = (try schema.lastRowid() ?? 0) + 1
+            try store(rowid, schema)
+        }
+        return rowid
+    }
+
     static func schemaTree(_ transaction: WriteTransaction, create: Bool) throws -> TableTree {
         if try transaction.treeInfo(named: schemaTableName) == nil, create {
             return try transaction.createTable(named: schemaTableName)

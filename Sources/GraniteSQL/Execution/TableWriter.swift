@@ -39,10 +39,10 @@ final class TableWriter {
     /// The index trees, in the order of `indexes`.
     private let trees: [IndexTree]
     @exclusivity(unchecked) private var encoder = RowEncoder()
-    /// The UTF-8 length from which the TEXT values of rows written are stored compressed (`nil`: never); see
-    /// ``SQLConnection/textCompressionThreshold``.
     /// The triggers on the table, nil when it has none (set by the connection that caches the writer).
     var triggers: TableTriggers?
+    /// The UTF-8 length from which the TEXT values of rows written are stored compressed (`nil`: never); see
+    /// ``SQLConnection/textCompressionThreshold``.
     var compressionThreshold: Int? {
         get { encoder.compressionThreshold }
         set { encoder = RowEncoder(compressionThreshold: newValue) }

@@ -26,21 +26,34 @@ extension SchemaCatalog {
 
     /// `CREATE TRIGGER`: checks the trigger as SQLite does (in its order) and stores its `granite_schema` row
     /// (type `trigger`, root page 0, `tbl_name` the table). The body is not compiled here.
+    ///
+    /// A temporary trigger may be on a main table: `mainSchema` is then the main schema, where its table is looked
+    /// for when the temporary schema has none of that name (or `ON main.t` says so).
     package mutating func createTrigger(
-        _ create: CreateTriggerStatement, sql: String, transaction: WriteTransaction
+        _ create: CreateTriggerStatement, sql: String, transaction: WriteTransaction,
+        mainSchema: SchemaCatalog? = nil
     ) throws {
-        if create.temporary {
-            throw SchemaError("temporary triggers are not supported: Granite has no temporary schema")
+        if create.temporary, create.name.schema != nil {
+            throw SchemaError("temporary trigger may not have qualified name")
         }
-        try Self.checkSchema(create.name)
+        try checkSchema(create.name)
         let target = Self.triggerTarget(create.table)
-        if let schema = target.schema, SchemaNames.key(schema) != "main" {
+        let targetSchema = SchemaCatalog.Qualifier(target.schema)
+        if let schema = target.schema, targetSchema != .main, !(isTemporary && targetSchema == .temp) {
             throw SchemaError("unknown database \(schema)")
         }
+        let owner = isTemporary && targetSchema == .main ? mainSchema : self
         let systemTable = SchemaCatalog.schemaTable(named: target.name)
-        let table = self.table(named: target.name) ?? systemTable
-        let view = self.view(named: target.name)
-        guard table != nil || view != nil else { throw SchemaError("no such table: main.\(target.name)") }
+        var table = owner?.table(named: target.name)
+        var view = owner?.view(named: target.name)
+        if table == nil, view == nil, isTemporary, targetSchema == .any {
+            table = mainSchema?.table(named: target.name)
+            view = mainSchema?.view(named: target.name)
+        }
+        table = table ?? systemTable
+        guard table != nil || view != nil else {
+            throw SchemaError("no such table: \(isTemporary ? "" : "main.")\(target.name)")
+        }
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
         if trigger(named: name) != nil {

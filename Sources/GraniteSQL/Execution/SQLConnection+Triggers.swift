@@ -12,7 +12,7 @@ extension SQLConnection {
     /// The triggers of `table` for the current schema, nil when it has none (the usual case, which costs one
     /// check of the catalog).
     func tableTriggers(_ table: TableDefinition) -> TableTriggers? {
-        if catalog.triggersByKey.isEmpty { return nil }
+        if catalog.triggersByKey.isEmpty && !catalog.hasTemporarySchema { return nil }
         return TableTriggers.of(table, in: catalog)
     }
 

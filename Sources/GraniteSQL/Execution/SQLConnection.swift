@@ -71,6 +71,10 @@ public final class SQLConnection {
     /// ``TransactionState``, whose file begins and ends it).
     @exclusivity(unchecked) var storageTransaction = HeldStorageTransaction.none
 
+    /// The storage of the temporary schema, made on its first use (see SQLConnection+Temporary.swift); nil while
+    /// the connection never used it, which is the only test the transaction calls make.
+    @exclusivity(unchecked) var temporaryStore: TemporaryStore?
+
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
     public var isInTransaction: Bool { transactionState.isInTransaction }
     /// Whether a read snapshot begun by ``beginSnapshotRead()`` is open.

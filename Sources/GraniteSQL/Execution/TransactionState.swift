@@ -214,7 +214,7 @@ enum StatementSavepoint {
 }
 
 extension SQLConnection {
-    private static let statementSavepointName = "granite_statement"
+    static let statementSavepointName = "granite_statement"
 
     // MARK: Storage engine transactions
 
@@ -225,20 +225,52 @@ extension SQLConnection {
         if case .none = storageTransaction { return false }
         return true
     }
-    private var engineIsWriting: Bool {
+    var engineIsWriting: Bool {
         if case .write = storageTransaction { return true }
         return false
     }
+    // The temporary store, when there is one, follows every write transaction and savepoint (see TemporaryStore).
+
     private func engineBeginRead() throws { storageTransaction = .read(try engine.beginRead()) }
-    private func engineBeginWrite() throws { storageTransaction = .write(try engine.beginWrite()) }
-    private func engineEndRead() throws { try engineCommit() }
-    private func engineCommit() throws { try releaseStorageTransaction()?.commit() }
-    private func engineRollback() throws { try releaseStorageTransaction()?.rollback() }
-    private func engineSavepoint(_ name: String) throws { try currentWriteTransaction().savepoint(name) }
+    private func engineBeginWrite() throws {
+        storageTransaction = .write(try engine.beginWrite())
+        if let temporaryStore {
+            do {
+                try temporaryStore.begin()
+            } catch {
+                try? releaseStorageTransaction()?.rollback()
+                throw error
+            }
+        }
+    }
+    private func engineEndRead() throws { try releaseStorageTransaction()?.commit() }
+    private func engineCommit() throws {
+        let writing = engineIsWriting
+        do {
+            try releaseStorageTransaction()?.commit()
+        } catch {
+            if writing, let temporaryStore { try? temporaryStore.rollback() }
+            throw error
+        }
+        if writing, let temporaryStore { try temporaryStore.commit() }
+    }
+    private func engineRollback() throws {
+        let writing = engineIsWriting
+        defer { if writing, let temporaryStore { try? temporaryStore.rollback() } }
+        try releaseStorageTransaction()?.rollback()
+    }
+    func engineSavepoint(_ name: String) throws {
+        try currentWriteTransaction().savepoint(name)
+        if let temporaryStore { try temporaryStore.transaction.savepoint(name) }
+    }
     private func engineRollback(toSavepoint name: String) throws {
         try currentWriteTransaction().rollback(toSavepoint: name)
+        if let temporaryStore { try temporaryStore.transaction.rollback(toSavepoint: name) }
     }
-    private func engineReleaseSavepoint(_ name: String) throws { try currentWriteTransaction().releaseSavepoint(name) }
+    private func engineReleaseSavepoint(_ name: String) throws {
+        try currentWriteTransaction().releaseSavepoint(name)
+        if let temporaryStore { try temporaryStore.transaction.releaseSavepoint(name) }
+    }
 
     /// Lets go of the storage transaction for the caller to end, moving it out rather than copying it (a retain and
     /// a release fewer on every statement).
@@ -273,8 +305,13 @@ extension SQLConnection {
         return try body()
     }
 
-    /// Loads the catalog, in a read transaction of its own unless the engine is in one.
+    /// Loads the catalog (and the temporary schema's), in a read transaction of its own unless the engine is in one.
     func reloadCatalog() throws {
+        if let temporaryStore {
+            var temporary = SchemaCatalog.temporary()
+            try temporary.load(transaction: temporaryStore.transaction)
+            catalog.setTemporarySchema(temporary)
+        }
         if engineIsInTransaction {
             try catalog.load(transaction: currentTransaction())
         } else {

@@ -62,7 +62,7 @@ struct TableReader {
         } else {
             tree = try transaction.table(named: table.storageName)
         }
-        indexes = try catalog.indexes(on: table.name).map { ($0, try transaction.index(named: $0.storageName)) }
+        indexes = try catalog.indexes(of: table).map { ($0, try transaction.index(named: $0.storageName)) }
         var defaults: [Value] = []
         for column in table.columns {
             guard let expression = column.defaultValue else {

@@ -34,8 +34,11 @@ extension SelectCompiler {
             throw SQLExecutionError(.circularView(view.name))
         }
         // The query's expressions are named after their text in the stored statement, which it was parsed from.
+        // A main view's names are the main schema's (SQLite binds them to the view's schema); a temporary view's
+        // look in the temporary schema first.
         let inner = SelectCompiler(
-            catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
+            catalog: view.isTemporary || !catalog.hasTemporarySchema ? catalog : catalog.mainSchema,
+            connection: connection, sourceText: view.sql, sourceStart: 0,
             expandingViews: expandingViews + [key], readsStoredQuery: true)
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {

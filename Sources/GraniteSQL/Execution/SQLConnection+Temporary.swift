@@ -1,0 +1,122 @@
+import GraniteStorage
+
+// The temporary schema (`temp`): its store, made on first use, which schema a schema statement changes, and the
+// statements run on it. Objects there are private to the connection and vanish with it.
+
+extension SQLConnection {
+    /// The temporary store, made now if the connection has none: its transaction then opens the savepoints of the
+    /// connection's running transaction, so that rolling any of them back undoes what the store holds.
+    func ensureTemporaryStore() throws -> TemporaryStore {
+        if let temporaryStore { return temporaryStore }
+        let store = try TemporaryStore()
+        if engineIsWriting {
+            try store.begin()
+            if case .explicit(let transaction) = transactionState {
+                for savepoint in transaction.savepoints { try store.transaction.savepoint(savepoint.storageName) }
+            }
+            if statementSavepoint == .open { try store.transaction.savepoint(Self.statementSavepointName) }
+        }
+        temporaryStore = store
+        if !catalog.hasTemporarySchema { catalog.setTemporarySchema(.temporary()) }
+        return store
+    }
+
+    /// The storage transaction the trees of `table` are read and written through: the temporary store's for a
+    /// temporary table, else the connection's.
+    @inline(__always)
+    func transaction(for table: TableDefinition) throws -> StorageTransaction {
+        if table.isTemporary { return try ensureTemporaryStore().transaction }
+        return try currentTransaction()
+    }
+
+    /// Whether the schema statement `statement` changes the temporary schema: it says `TEMP` or `temp.`, or names
+    /// (unqualified) an object that the temporary schema holds, as SQLite resolves names temp first.
+    func changesTemporarySchema(_ statement: Statement) throws -> Bool {
+        switch statement.kind {
+        case .createTable(let create):
+            if create.temporary {
+                if let schema = create.name.schema, SchemaCatalog.Qualifier(schema) == .main {
+                    throw SQLExecutionError("temporary table name must be unqualified")
+                }
+                return true
+            }
+            return SchemaCatalog.Qualifier(create.name.schema) == .temp
+        case .createIndex(let create):
+            switch SchemaCatalog.Qualifier(create.name.schema) {
+            case .temp: return true
+            case .any: return catalog.table(named: create.table)?.isTemporary == true
+            case .main, .unknown: return false
+            }
+        case .createView(let create):
+            if create.temporary, SchemaCatalog.Qualifier(create.name.schema) == .main {
+                throw SQLExecutionError("temporary table name must be unqualified")
+            }
+            return create.temporary || SchemaCatalog.Qualifier(create.name.schema) == .temp
+        case .createTrigger(let create):
+            if create.temporary || SchemaCatalog.Qualifier(create.name.schema) == .temp { return true }
+            // A trigger on a temporary table or view is temporary itself.
+            let target = SchemaCatalog.triggerTarget(create.table)
+            guard target.schema == nil, let temporary = catalog.temporarySchema else { return false }
+            return temporary.table(named: target.name) != nil || temporary.view(named: target.name) != nil
+        case .dropTable(let drop):
+            return resolvesToTemporary(drop.name) { $0.table(named: $1) != nil || $0.view(named: $1) != nil }
+        case .dropView(let drop):
+            return resolvesToTemporary(drop.name) { $0.view(named: $1) != nil || $0.table(named: $1) != nil }
+        case .dropIndex(let drop):
+            return resolvesToTemporary(drop.name) { $0.index(named: $1) != nil }
+        case .dropTrigger(let drop):
+            return resolvesToTemporary(drop.name) { $0.trigger(named: $1) != nil }
+        case .alterTable(let alter):
+            return resolvesToTemporary(alter.table) { $0.table(named: $1) != nil || $0.view(named: $1) != nil }
+        default:
+            return false
+        }
+    }
+
+    /// Whether `name` is `temp.x`, or an unqualified `x` that `holds` finds in the temporary schema.
+    private func resolvesToTemporary(_ name: QualifiedName, _ holds: (SchemaCatalog, String) -> Bool) -> Bool {
+        switch SchemaCatalog.Qualifier(name.schema) {
+        case .temp: return true
+        case .any: return catalog.temporarySchema.map { holds($0, name.name) } ?? false
+        case .main, .unknown: return false
+        }
+    }
+
+    /// Runs a schema statement on the temporary schema, in the temporary store, filling a new index from its
+    /// table's rows.
+    func executeInTemporarySchema(_ statement: Statement, parameters: BoundParameters) throws {
+        if case .createTable(let create) = statement.kind,
+            (try? TableDefinition(create, sql: statement.sourceText))?.isAutoincrement == true
+        {
+            throw SQLExecutionError("AUTOINCREMENT is not supported on temporary tables")
+        }
+        if case .alterTable = statement.kind {
+            throw SQLExecutionError("ALTER TABLE is not supported on temporary tables")
+        }
+        let store = try ensureTemporaryStore()
+        var temporary = catalog.temporarySchema ?? .temporary()
+        if case .createTrigger(let create) = statement.kind {
+            try temporary.createTrigger(
+                create, sql: SchemaCatalog.storedSQL(statement.sourceText, keyword: "TRIGGER"),
+                transaction: store.transaction, mainSchema: catalog.mainSchema)
+        } else {
+            try temporary.execute(statement, transaction: store.transaction)
+        }
+        catalog.setTemporarySchema(temporary)
+        if case .createIndex(let create) = statement.kind,
+            let table = catalog.table(QualifiedName(schema: "temp", name: create.table))
+        {
+            let writer = try TableWriter(
+                table: table, catalog: catalog, transaction: store.transaction, parameters: parameters)
+            try writer.fill(index: create.name.name)
+        }
+    }
+
+    /// Runs `body` with the catalog reduced to the main schema, then puts the temporary schema back.
+    func onMainSchema<T>(_ body: () throws -> T) throws -> T {
+        guard let temporary = catalog.temporarySchema else { return try body() }
+        catalog = catalog.mainSchema
+        defer { catalog.setTemporarySchema(temporary) }
+        return try body()
+    }
+}

@@ -28,6 +28,146 @@ final class TempSchemaDifferentialTests: XCTestCase {
         return failures
     }
 
+    /// Random statements over tables, views, indexes and triggers of both schemas that share a few names.
+    struct Generator {
+        var src: ValueSource
+        var views = 0
+
+        static let tables = ["t1", "t2", "t3"]
+
+        mutating func value() -> String {
+            src.pick(["NULL", "\(src.int(-2...9))", "'\(src.pick(["x", "y", "Z", ""]))'", "\(src.int(0...3)).5"])
+        }
+
+        /// A table name, as written: unqualified, `main.` or `temp.`.
+        mutating func table() -> String {
+            src.pick(["", "", "main.", "temp."]) + src.pick(Self.tables)
+        }
+
+        mutating func condition() -> String {
+            switch src.int(0...3) {
+            case 0: return "a > \(value())"
+            case 1: return "b IS NOT NULL"
+            case 2: return "a IN (\(value()), \(value()))"
+            default: return "b = \(value())"
+            }
+        }
+
+        /// The next statement, and whether its rows come in a defined order.
+        mutating func statement() -> (sql: String, ordered: Bool) {
+            switch src.int(0...29) {
+            case 0, 1:
+                let temporary = src.pick(["CREATE TEMP TABLE ", "CREATE TEMPORARY TABLE ", "CREATE TABLE temp."])
+                let name = src.pick(Self.tables)
+                let extra = src.pick(["", " UNIQUE", " PRIMARY KEY"])
+                return (temporary + name + "(a INTEGER\(extra), b)", true)
+            case 2:
+                return ("CREATE TABLE \(src.pick(["", "main."]))\(src.pick(Self.tables))(a, b)", true)
+            case 3:
+                return ("DROP TABLE \(src.pick(["", "IF EXISTS "]))\(table())", true)
+            case 4:
+                views += 1
+                let kind = src.pick(["CREATE TEMP VIEW ", "CREATE VIEW ", "CREATE VIEW temp."])
+                return ("\(kind)v\(views) AS SELECT a, b FROM \(table()) WHERE \(condition())", true)
+            case 5:
+                return ("DROP VIEW \(src.pick(["", "IF EXISTS ", "temp.", "main."]))v\(src.int(1...max(views, 1)))", true)
+            case 6:
+                let name = src.pick(["", "temp.", "main."]) + "i\(src.int(1...4))"
+                return ("CREATE INDEX \(name) ON \(src.pick(Self.tables))(\(src.pick(["a", "b", "b, a"])))", true)
+            case 7:
+                return ("DROP INDEX \(src.pick(["", "IF EXISTS ", "temp.", "main."]))i\(src.int(1...4))", true)
+            case 8:
+                let target = src.pick(["", "main."]) + src.pick(Self.tables)
+                let event = src.pick(["INSERT", "DELETE", "UPDATE"])
+                let row = event == "DELETE" ? "old" : "new"
+                return (
+                    "CREATE TEMP TRIGGER tr\(src.int(1...3)) AFTER \(event) ON \(target) "
+                        + "BEGIN INSERT INTO log VALUES ('\(target) \(event)', \(row).a); END", true
+                )
+            case 9:
+                return ("DROP TRIGGER \(src.pick(["", "IF EXISTS ", "temp."]))tr\(src.int(1...3))", true)
+            case 10, 11, 12:
+                let rows = (0..<src.int(1...3)).map { _ in "(\(value()), \(value()))" }
+                // Not OR REPLACE: a multi-row OR REPLACE failing on a later row (datatype mismatch) keeps its earlier
+                // rows in SQLite (it runs without a statement journal), a quirk unrelated to the temporary schema.
+                let verb = src.pick(["INSERT", "INSERT", "INSERT OR IGNORE"])
+                return ("\(verb) INTO \(table()) VALUES \(rows.joined(separator: ", "))", true)
+            case 13:
+                return ("UPDATE \(table()) SET b = \(value()) WHERE \(condition())", true)
+            case 14:
+                return ("DELETE FROM \(table()) WHERE \(condition())", true)
+            case 15, 16, 17:
+                return ("SELECT * FROM \(table()) WHERE \(condition())", false)
+            case 18:
+                let name = src.pick(Self.tables)
+                return ("SELECT m.a, t.b FROM main.\(name) AS m JOIN temp.\(name) AS t ON m.a = t.a", false)
+            case 19:
+                return ("SELECT * FROM v\(src.int(1...max(views, 1)))", false)
+            case 20:
+                return ("SELECT count(*), sum(a) FROM \(table()) WHERE a IN (SELECT a FROM \(table()))", true)
+            case 21:
+                return ("SELECT * FROM log", false)
+            case 22:
+                return (src.pick(["BEGIN", "BEGIN", "COMMIT", "ROLLBACK", "END"]), true)
+            case 23:
+                return ("SAVEPOINT s\(src.int(1...2))", true)
+            case 24:
+                return ("ROLLBACK TO s\(src.int(1...2))", true)
+            case 25:
+                return ("RELEASE s\(src.int(1...2))", true)
+            case 26:
+                return ("PRAGMA \(src.pick(["", "temp.", "main."]))table_info(\(src.pick(Self.tables)))", true)
+            case 27:
+                return ("SELECT name FROM \(src.pick(["temp.sqlite_master", "sqlite_temp_schema"])) WHERE type = 'table'", false)
+            default:
+                // A failing statement inside a transaction leaves the temporary changes before it.
+                return ("INSERT INTO \(table()) SELECT a, b FROM \(table()) WHERE a > 7 UNION ALL SELECT 1/0, 2", true)
+            }
+        }
+    }
+
+    func testRandomStatementsMatchSQLite() throws {
+        let seed = testSeed()
+        var generator = Generator(src: ValueSource(seed: seed))
+        var failures: [String] = []
+        var statements = 0
+        for _ in 0..<(40 * stressFactor) {
+            generator.views = 0
+            let oracle = Oracle()
+            let db = try SQLConnection(engine: try StorageEngine.inMemory())
+            let setup = [
+                "CREATE TABLE t1(a, b)", "CREATE TABLE t2(a INTEGER PRIMARY KEY, b)", "CREATE TEMP TABLE log(what, a)",
+                "INSERT INTO t1 VALUES (1, 'x'), (2, 'y')", "INSERT INTO t2 VALUES (1, 'm'), (5, 'n')",
+            ]
+            for sql in setup {
+                oracle.execute(sql)
+                try db.execute(sql)
+            }
+            var history: [String] = []
+            for _ in 0..<25 {
+                let (sql, ordered) = generator.statement()
+                history.append(sql)
+                statements += 1
+                var found = Self.compare([(sql, ordered)], oracle: oracle, db: db)
+                found += Self.compare(Self.schemaQueries.map { ($0, true) }, oracle: oracle, db: db)
+                if !found.isEmpty {
+                    failures.append(found.joined(separator: "\n") + "\n  after: " + history.suffix(8).joined(separator: "; "))
+                    break
+                }
+            }
+            // Whatever transaction is open ends; the temporary tables' rows are compared at the end.
+            for sql in ["ROLLBACK", "SELECT * FROM temp.t1", "SELECT * FROM temp.t2", "SELECT * FROM log"] {
+                failures += Self.compare([(sql, false)], oracle: oracle, db: db)
+                    .map { $0 + "\n  after: " + history.suffix(12).joined(separator: "; ") }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(statements, 800 * stressFactor)
+        XCTAssert(
+            failures.isEmpty,
+            "\(failures.count) mismatches in \(statements) statements (GRANITE_SEED=\(seed)):\n"
+                + failures.prefix(10).joined(separator: "\n"))
+    }
+
     func testFixedStatementsMatchSQLite() throws {
         let statements = [
             "CREATE TABLE t(a, b)",

@@ -182,17 +182,22 @@ extension Database {
     }
 
     /// The stored name of the schema object of this type, compared case-insensitively; nil when there is none.
-    /// `main` is the only schema with objects; `temp` is empty; others throw `no such schema`.
+    /// Without a schema name, the connection's temporary schema is searched first, then `main`, as SQLite resolves
+    /// names; schemas other than `main` and `temp` throw `no such schema`.
     private func schemaObjectName(_ name: String, type: String, in schemaName: String?) throws -> String? {
-        if let schemaName {
-            switch schemaName.lowercased() {
-            case "main": break
-            case "temp": return nil
-            default: throw DatabaseError(message: "no such schema: \(schemaName)")
-            }
+        let schemaTables: [String]
+        switch schemaName?.lowercased() {
+        case nil: schemaTables = ["sqlite_temp_master", "granite_schema"]
+        case "main": schemaTables = ["granite_schema"]
+        case "temp": schemaTables = ["sqlite_temp_master"]
+        default: throw DatabaseError(message: "no such schema: \(schemaName ?? "")")
         }
         let lowercased = name.lowercased()
-        let names = try String.fetchAll(self, sql: "SELECT name FROM granite_schema WHERE type = ?", arguments: [type])
-        return names.first { $0.lowercased() == lowercased }
+        for schemaTable in schemaTables {
+            let names = try String.fetchAll(
+                self, sql: "SELECT name FROM \(schemaTable) WHERE type = ?", arguments: [type])
+            if let found = names.first(where: { $0.lowercased() == lowercased }) { return found }
+        }
+        return nil
     }
 }

@@ -19,6 +19,19 @@ extension SchemaCatalog {
     /// temporary, and bumps the schema version so that plans made before are made again.
     package mutating func setTemporarySchema(_ temporary: SchemaCatalog) {
         var temporary = temporary
+        // Reloaded triggers learn which are on main tables from the schema they replace (the stored text says
+        // so only for `ON main.t`), and otherwise from whether the temporary schema has their table.
+        let previous = temporarySchema?.triggersByKey ?? [:]
+        for (key, var trigger) in temporary.triggersByKey where !trigger.isOnMainTable {
+            if let known = previous[key], known.schemaRowid == trigger.schemaRowid {
+                trigger.isOnMainTable = known.isOnMainTable
+            } else {
+                trigger.isOnMainTable =
+                    temporary.tablesByKey[SchemaNames.key(trigger.table)] == nil
+                    && temporary.viewsByKey[SchemaNames.key(trigger.table)] == nil
+            }
+            temporary.triggersByKey[key] = trigger
+        }
         for (key, var table) in temporary.tablesByKey where !table.isTemporary {
             table.isTemporary = true
             temporary.tablesByKey[key] = table
@@ -80,14 +93,12 @@ extension SchemaCatalog {
     }
 
     /// The triggers on `table` (in the schema it belongs to), in creation order. A main table's include the
-    /// temporary triggers on it: those whose table the temporary schema does not have.
+    /// temporary triggers on it.
     package func triggers(of table: TableDefinition) -> [TriggerDefinition] {
         guard hasTemporarySchema else { return triggers(on: table.name) }
-        let temporary = temporarySchemas[0]
-        if table.isTemporary { return temporary.triggers(on: table.name) }
-        let own = triggers(on: table.name)
-        if temporary.tablesByKey[SchemaNames.key(table.name)] != nil { return own }
-        return own + temporary.triggers(on: table.name)
+        let temporary = temporarySchemas[0].triggers(on: table.name)
+        if table.isTemporary { return temporary.filter { !$0.isOnMainTable } }
+        return triggers(on: table.name) + temporary.filter(\.isOnMainTable)
     }
 
     /// The triggers on view `view` (temp first, as the view is found), in creation order.

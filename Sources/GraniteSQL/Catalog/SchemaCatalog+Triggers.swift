@@ -46,13 +46,16 @@ extension SchemaCatalog {
         let systemTable = SchemaCatalog.schemaTable(named: target.name)
         var table = owner?.table(named: target.name)
         var view = owner?.view(named: target.name)
+        var onMainTable = isTemporary && targetSchema == .main
         if table == nil, view == nil, isTemporary, targetSchema == .any {
             table = mainSchema?.table(named: target.name)
             view = mainSchema?.view(named: target.name)
+            onMainTable = true
         }
         table = table ?? systemTable
         guard table != nil || view != nil else {
-            throw SchemaError("no such table: \(isTemporary ? "" : "main.")\(target.name)")
+            // SQLite names the table `main.x` unless a temporary trigger's `ON` left the schema unsaid.
+            throw SchemaError("no such table: \(isTemporary && targetSchema != .main ? "" : "main.")\(target.name)")
         }
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
@@ -73,6 +76,7 @@ extension SchemaCatalog {
         }
         var definition = TriggerDefinition(create, sql: sql)
         definition.table = tableName
+        definition.isOnMainTable = onMainTable
         definition.schemaRowid = try Self.appendSchemaRow(transaction) { rowid, schema in
             definition.schemaRowid = rowid
             try Self.write(definition, to: schema)
@@ -99,7 +103,8 @@ extension SchemaCatalog {
     /// Deletes the `granite_schema` rows of the triggers on `table` (inside the caller's schema savepoint) and
     /// forgets them: a table or view takes its triggers with it when dropped.
     mutating func dropTriggers(on table: String, schema: TableTree) throws {
-        for trigger in triggers(on: table) {
+        // A temporary schema's triggers on the main table of that name stay.
+        for trigger in triggers(on: table) where !trigger.isOnMainTable {
             try schema.delete(rowid: trigger.schemaRowid)
             triggersByKey[SchemaNames.key(trigger.name)] = nil
         }
@@ -125,6 +130,7 @@ extension SchemaCatalog {
         }
         var definition = TriggerDefinition(create, sql: sql, schemaRowid: rowid)
         definition.table = tableName
+        definition.isOnMainTable = triggerTarget(create.table).schema.map { SchemaNames.equal($0, "main") } ?? false
         return definition
     }
 

@@ -209,15 +209,11 @@ package struct SchemaCatalog: Sendable {
     package mutating func execute(_ statement: Statement, transaction: WriteTransaction) throws {
         switch statement.kind {
         case .createTable(let create):
-            // The temporary schema stores SQLite's normalized text (no `TEMP`, no qualifier), as sqlite_temp_master
-            // shows it.
-            let sql = isTemporary ? Self.storedSQL(statement.sourceText, keyword: "TABLE") : statement.sourceText
-            try createTable(create, sql: sql, transaction: transaction)
+            // SQLite's normalized text: no `TEMP`, `IF NOT EXISTS` or schema qualifier.
+            try createTable(create, sql: Self.storedSQL(statement.sourceText, keyword: "TABLE"), transaction: transaction)
         case .createIndex(let create):
-            let sql =
-                isTemporary
-                ? Self.storedSQL(statement.sourceText, keyword: "INDEX", written: create.unique ? "UNIQUE INDEX" : nil)
-                : statement.sourceText
+            let sql = Self.storedSQL(
+                statement.sourceText, keyword: "INDEX", written: create.unique ? "UNIQUE INDEX" : nil)
             try createIndex(create, sql: sql, transaction: transaction)
         case .createView(let create):
             try createView(create, sql: Self.storedSQL(statement.sourceText, keyword: "VIEW"), transaction: transaction)
@@ -348,9 +344,8 @@ package struct SchemaCatalog: Sendable {
         }
         if let conflict = Self.viewConflict(view(named: create.table), for: .createIndexOn) { throw conflict }
         guard let table = table(named: create.table) else {
-            // SQLite names the table with the index's `main.` qualifier, when written.
-            let main = SchemaCatalog.Qualifier(create.name.schema) == .main ? "main." : ""
-            throw SchemaError(.noSuchTable(main + create.table))
+            // SQLite names a missing table of a main index `main.x`, a temporary index's bare.
+            throw SchemaError(.noSuchTable((isTemporary ? "" : "main.") + create.table))
         }
         if self.table(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
         if view(named: name) != nil { throw SchemaError("there is already a table named \(name)") }

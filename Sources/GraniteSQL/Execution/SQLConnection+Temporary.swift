@@ -93,6 +93,11 @@ extension SQLConnection {
         if case .alterTable = statement.kind {
             throw SQLExecutionError("ALTER TABLE is not supported on temporary tables")
         }
+        if case .createIndex(let create) = statement.kind, catalog.temporarySchema?.table(named: create.table) == nil,
+            let table = catalog.mainSchema.table(named: create.table)
+        {
+            throw SQLExecutionError("cannot create a TEMP index on non-TEMP table \"\(table.name)\"")
+        }
         let store = try ensureTemporaryStore()
         var temporary = catalog.temporarySchema ?? .temporary()
         if case .createTrigger(let create) = statement.kind {
@@ -118,5 +123,40 @@ extension SQLConnection {
         catalog = catalog.mainSchema
         defer { catalog.setTemporarySchema(temporary) }
         return try body()
+    }
+
+    /// Refuses a main view or trigger whose query reads `temp.x` (SQLite's "view v cannot reference objects in
+    /// database temp"): a main object must not depend on one connection's temporary schema. The test is on the
+    /// text: `temp` `.` right after `FROM` or `JOIN`.
+    func checkMainObjectReferences(_ statement: Statement) throws {
+        let kind: String
+        let name: String
+        switch statement.kind {
+        case .createView(let create):
+            (kind, name) = ("view", create.name.name)
+        case .createTrigger(let create):
+            (kind, name) = ("trigger", create.name.name)
+        default:
+            return
+        }
+        guard let tokens = try? Lexer.tokenize(statement.sourceText), tokens.count >= 3 else { return }
+        for k in 1..<(tokens.count - 1) where tokens[k].kind == .word && SchemaNames.equal(tokens[k].text, "temp") {
+            let before = tokens[k - 1]
+            guard before.kind == .word, before.keyword == "FROM" || before.keyword == "JOIN",
+                tokens[k + 1].kind == .symbol, tokens[k + 1].text == "."
+            else { continue }
+            throw SQLExecutionError("\(kind) \(name) cannot reference objects in database temp")
+        }
+    }
+
+    /// After `DROP TABLE` of main table `name`: the temporary triggers on it go with it, as in SQLite.
+    func dropTemporaryTriggers(onMainTable name: String) throws {
+        guard let store = temporaryStore, var temporary = catalog.temporarySchema,
+            catalog.mainSchema.table(named: name) == nil
+        else { return }
+        let triggers = temporary.triggers(on: name).filter(\.isOnMainTable)
+        guard !triggers.isEmpty else { return }
+        for trigger in triggers { try temporary.dropTrigger(named: trigger.name, transaction: store.transaction) }
+        catalog.setTemporarySchema(temporary)
     }
 }

@@ -114,9 +114,12 @@ extension SQLConnection {
                 try executeInTemporarySchema(statement, parameters: parameters)
                 return ([], [])
             }
+            try checkMainObjectReferences(statement)
             if catalog.hasTemporarySchema {
                 // The main schema's statements see the main schema alone (`CREATE TABLE t` while `temp.t` exists).
-                return try onMainSchema { try write(statement, parameters: parameters, cache: cache) }
+                let result = try onMainSchema { try write(statement, parameters: parameters, cache: cache) }
+                if case .dropTable(let drop) = statement.kind { try dropTemporaryTriggers(onMainTable: drop.name.name) }
+                return result
             }
         default:
             break

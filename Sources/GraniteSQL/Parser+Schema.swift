@@ -55,7 +55,8 @@ extension Parser {
         try expectSymbol(")")
         let strict = try parseTableOptions()
         return CreateTableStatement(
-            temporary: temporary, ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints, strict: strict)
+            temporary: temporary, ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints,
+            strict: strict)
     }
 
     /// Parses the table options after the column list (`STRICT`, `WITHOUT ROWID`, comma-separated); returns whether

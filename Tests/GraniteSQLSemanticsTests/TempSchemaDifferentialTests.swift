@@ -70,7 +70,8 @@ final class TempSchemaDifferentialTests: XCTestCase {
                 let kind = src.pick(["CREATE TEMP VIEW ", "CREATE VIEW ", "CREATE VIEW temp."])
                 return ("\(kind)v\(views) AS SELECT a, b FROM \(table()) WHERE \(condition())", true)
             case 5:
-                return ("DROP VIEW \(src.pick(["", "IF EXISTS ", "temp.", "main."]))v\(src.int(1...max(views, 1)))", true)
+                let qualifier = src.pick(["", "IF EXISTS ", "temp.", "main."])
+                return ("DROP VIEW \(qualifier)v\(src.int(1...max(views, 1)))", true)
             case 6:
                 let name = src.pick(["", "temp.", "main."]) + "i\(src.int(1...4))"
                 return ("CREATE INDEX \(name) ON \(src.pick(Self.tables))(\(src.pick(["a", "b", "b, a"])))", true)
@@ -118,7 +119,8 @@ final class TempSchemaDifferentialTests: XCTestCase {
             case 26:
                 return ("PRAGMA \(src.pick(["", "temp.", "main."]))table_info(\(src.pick(Self.tables)))", true)
             case 27:
-                return ("SELECT name FROM \(src.pick(["temp.sqlite_master", "sqlite_temp_schema"])) WHERE type = 'table'", false)
+                let schemaTable = src.pick(["temp.sqlite_master", "sqlite_temp_schema"])
+                return ("SELECT name FROM \(schemaTable) WHERE type = 'table'", false)
             default:
                 // A failing statement inside a transaction leaves the temporary changes before it.
                 return ("INSERT INTO \(table()) SELECT a, b FROM \(table()) WHERE a > 7 UNION ALL SELECT 1/0, 2", true)
@@ -151,7 +153,8 @@ final class TempSchemaDifferentialTests: XCTestCase {
                 var found = Self.compare([(sql, ordered)], oracle: oracle, db: db)
                 found += Self.compare(Self.schemaQueries.map { ($0, true) }, oracle: oracle, db: db)
                 if !found.isEmpty {
-                    failures.append(found.joined(separator: "\n") + "\n  after: " + history.suffix(8).joined(separator: "; "))
+                    let context = history.suffix(8).joined(separator: "; ")
+                    failures.append(found.joined(separator: "\n") + "\n  after: " + context)
                     break
                 }
             }

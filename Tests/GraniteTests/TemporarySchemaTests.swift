@@ -35,7 +35,8 @@ final class TemporarySchemaTests: XCTestCase {
         try db.create(view: "best", options: .temporary, asLiteral: "SELECT * FROM scratch WHERE score > 5")
         XCTAssertTrue(try db.viewExists("best"))
         XCTAssertTrue(try db.viewExists("best", in: "temp"))
-        try db.execute(sql: "CREATE TEMP TRIGGER playerAdded AFTER INSERT ON player BEGIN INSERT INTO scratch VALUES (new.id, 0); END")
+        try db.execute(
+            sql: "CREATE TEMP TRIGGER playerAdded AFTER INSERT ON player BEGIN INSERT INTO scratch VALUES (new.id, 0); END")
         XCTAssertTrue(try db.triggerExists("playerAdded"))
         XCTAssertTrue(try db.triggerExists("playerAdded", in: "temp"))
         XCTAssertFalse(try db.triggerExists("playerAdded", in: "main"))

@@ -210,7 +210,8 @@ package struct SchemaCatalog: Sendable {
         switch statement.kind {
         case .createTable(let create):
             // SQLite's normalized text: no `TEMP`, `IF NOT EXISTS` or schema qualifier.
-            try createTable(create, sql: Self.storedSQL(statement.sourceText, keyword: "TABLE"), transaction: transaction)
+            let sql = Self.storedSQL(statement.sourceText, keyword: "TABLE")
+            try createTable(create, sql: sql, transaction: transaction)
         case .createIndex(let create):
             let sql = Self.storedSQL(
                 statement.sourceText, keyword: "INDEX", written: create.unique ? "UNIQUE INDEX" : nil)

@@ -268,4 +268,98 @@ final class TempSchemaDifferentialTests: XCTestCase {
         }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.prefix(30).joined(separator: "\n"))
     }
+
+    /// Fixed statements: transactions, savepoints and failing statements over both schemas, temporary triggers on
+    /// main tables, main views and triggers bound to the main schema, foreign keys inside the temporary schema.
+    func testTransactionsTriggersAndBindingMatchSQLite() throws {
+        let statements = [
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b)",
+            "INSERT INTO t VALUES (1, 'one')",
+            "BEGIN",
+            "CREATE TEMP TABLE s(a UNIQUE, b)",
+            "INSERT INTO s VALUES (1, 'x')",
+            "INSERT INTO t VALUES (2, 'two')",
+            "ROLLBACK",
+            "SELECT * FROM s",
+            "SELECT * FROM t",
+            "CREATE TEMP TABLE s(a UNIQUE, b)",
+            "BEGIN",
+            "INSERT INTO s VALUES (1, 'x')",
+            "SAVEPOINT p",
+            "INSERT INTO s VALUES (2, 'y')",
+            "CREATE TEMP VIEW sv AS SELECT count(*) AS n FROM s",
+            "SELECT * FROM sv",
+            "ROLLBACK TO p",
+            "SELECT * FROM sv",
+            "SELECT * FROM s",
+            "INSERT INTO s VALUES (3, 'z'), (1, 'dup')",
+            "SELECT * FROM s",
+            "RELEASE p",
+            "COMMIT",
+            "SELECT * FROM s",
+            "INSERT INTO s VALUES (4, 'w'), (1, 'dup')",
+            "SELECT * FROM s",
+            "SAVEPOINT q",
+            "DROP TABLE s",
+            "SELECT * FROM s",
+            "ROLLBACK TO q",
+            "SELECT * FROM s",
+            "RELEASE q",
+            "CREATE TEMP TABLE log(x)",
+            "CREATE TEMP TRIGGER tt AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.b); END",
+            "CREATE TEMP TRIGGER tu AFTER UPDATE ON main.t BEGIN INSERT INTO log VALUES ('u' || new.a); END",
+            "INSERT INTO t VALUES (3, 'three')",
+            "UPDATE t SET b = 'THREE' WHERE a = 3",
+            "SELECT * FROM log",
+            "CREATE TEMP TABLE t(a, b)",
+            "INSERT INTO t VALUES (9, 'temp nine')",
+            "INSERT INTO main.t VALUES (4, 'four')",
+            "SELECT * FROM log",
+            "DROP TABLE t",
+            "SELECT type, name FROM sqlite_temp_master WHERE name NOT LIKE '%autoindex%' ORDER BY name",
+            "DROP TABLE t",
+            "SELECT type, name FROM sqlite_temp_master WHERE name NOT LIKE '%autoindex%' ORDER BY name",
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b)",
+            "CREATE TABLE m(a)",
+            "INSERT INTO m VALUES ('main m')",
+            "CREATE TEMP TABLE m(a)",
+            "INSERT INTO m VALUES ('temp m')",
+            "CREATE VIEW mv AS SELECT * FROM m",
+            "CREATE TEMP VIEW tv AS SELECT * FROM m",
+            "SELECT * FROM mv",
+            "SELECT * FROM tv",
+            "CREATE VIEW bad AS SELECT * FROM temp.m",
+            "CREATE VIEW bad2 AS SELECT * FROM main.m JOIN temp.m",
+            "CREATE TEMP TABLE parent(id INTEGER PRIMARY KEY)",
+            "CREATE TEMP TABLE child(p REFERENCES parent(id))",
+            "INSERT INTO parent VALUES (1)",
+            "INSERT INTO child VALUES (1)",
+            "INSERT INTO child VALUES (2)",
+            "DELETE FROM parent",
+            "SELECT * FROM child",
+            "PRAGMA temp.table_info(m)",
+            "PRAGMA main.table_info(m)",
+            "PRAGMA table_info(m)",
+            "PRAGMA temp.table_info(mv)",
+            "CREATE INDEX logx ON log(x)",
+            "PRAGMA temp.index_list(log)",
+            "PRAGMA main.index_list(log)",
+            "PRAGMA index_list(log)",
+            "SELECT * FROM pragma_table_info('m', 'temp')",
+            "SELECT * FROM pragma_table_info('m', 'main')",
+        ]
+        let oracle = Oracle()
+        oracle.execute("PRAGMA foreign_keys = ON")
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        var failures: [String] = []
+        for sql in statements {
+            failures += Self.compare([(sql, true)], oracle: oracle, db: db)
+            let schemaFailures = Self.compare(Self.schemaQueries.map { ($0, true) }, oracle: oracle, db: db)
+            if !schemaFailures.isEmpty {
+                failures += schemaFailures.map { "after \(sql): \($0)" }
+                break
+            }
+        }
+        XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.prefix(30).joined(separator: "\n"))
+    }
 }

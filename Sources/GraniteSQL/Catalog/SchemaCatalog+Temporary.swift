@@ -1,8 +1,6 @@
 // The connection's temporary schema (`temp`) as seen from the main catalog: installing it, and the lookups that
 // look in it before the main schema, as SQLite resolves unqualified names.
 
-import GraniteStorage
-
 extension SchemaCatalog {
     /// An empty temporary schema: a catalog whose objects are marked temporary and whose statements accept the
     /// `temp` qualifier.
@@ -45,12 +43,13 @@ extension SchemaCatalog {
         schemaVersion += 1
     }
 
-    /// The schema a qualifier names: nil for none (both, temp first), or nil `known` for a schema that does not
-    /// exist.
+    /// The schema a qualifier (`main.`, `temp.`) names.
     package enum Qualifier {
+        /// No qualifier: the temporary schema first, then main.
         case any
         case main
         case temp
+        /// A schema that does not exist (Granite has no attached databases).
         case unknown
 
         package init(_ schema: String?) {
@@ -70,8 +69,10 @@ extension SchemaCatalog {
     package func table(_ name: QualifiedName) -> TableDefinition? {
         switch Qualifier(name.schema) {
         case .any: return table(named: name.name)
-        case .main: return hasTemporarySchema ? mainSchema.table(named: name.name) : table(named: name.name)
-        case .temp: return temporarySchema?.table(named: name.name).map(Self.markedTemporary)
+        case .main:
+            let key = SchemaNames.key(name.name)
+            return tablesByKey[key] ?? aliasedTable(key)
+        case .temp: return temporarySchema?.table(named: name.name)
         case .unknown: return nil
         }
     }
@@ -115,12 +116,6 @@ extension SchemaCatalog {
         main.temporarySchemas = []
         main.hasTemporarySchema = false
         return main
-    }
-
-    private static func markedTemporary(_ table: TableDefinition) -> TableDefinition {
-        var table = table
-        table.isTemporary = true
-        return table
     }
 
     /// The schema table a (possibly qualified) name reads: `sqlite_temp_master` / `sqlite_temp_schema` and

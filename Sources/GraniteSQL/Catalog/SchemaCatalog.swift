@@ -17,6 +17,10 @@ import GraniteStorage
 /// progress) and is atomic on its own (a savepoint undoes a half-made change). A rolled-back transaction undoes the
 /// stored schema; the in-memory catalog must then be rebuilt with ``load(transaction:)``. Creating an index does not
 /// fill its tree: the executor populates it from the table's rows.
+///
+/// A connection's temporary schema is a catalog of the same kind (``isTemporary``), stored in the connection's
+/// in-memory temporary store, and held inside the main catalog (see SchemaCatalog+Temporary.swift), whose name
+/// lookups look in it first.
 package struct SchemaCatalog: Sendable {
     /// The name of the schema table in the storage catalog.
     package static let schemaTableName = "granite_schema"
@@ -93,7 +97,7 @@ package struct SchemaCatalog: Sendable {
 
     /// The table a reserved SQLite name stands for (`sqlite_sequence`), if any.
     @inline(never)
-    private func aliasedTable(_ key: String) -> TableDefinition? {
+    func aliasedTable(_ key: String) -> TableDefinition? {
         key == "sqlite_sequence" ? tablesByKey[WriteSession.sequenceTable] : nil
     }
 

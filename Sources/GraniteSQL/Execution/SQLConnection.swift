@@ -249,12 +249,12 @@ public final class SQLConnection {
         -> [String]
     {
         guard let columns else { return [] }
-        let definition = catalog.table(named: table.name)
+        let definition = catalog.table(table)
         var names: [String] = []
         for column in columns {
             switch column {
             case .all, .allOf:
-                if definition == nil, let view = catalog.view(named: table.name) {
+                if definition == nil, let view = catalog.view(table) {
                     names += try viewColumnNames(view)
                     continue
                 }

@@ -109,6 +109,46 @@ final class TemporarySchemaTests: XCTestCase {
         XCTAssertTrue(db.catalog.hasTemporarySchema)
     }
 
+    func testAReadOnlyConnectionWritesItsTemporarySchemaOnly() throws {
+        let path = try makeTemporaryDatabasePath()
+        do {
+            let db = try SQLConnection(engine: try StorageEngine(path: path))
+            try db.execute("CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)")
+            try db.engine.close()
+        }
+        var options = StorageOptions()
+        options.readOnly = true
+        let db = try SQLConnection(engine: try StorageEngine(path: path, options: options))
+        try db.execute("CREATE TEMP TABLE s(a UNIQUE)")
+        try db.execute("INSERT INTO s SELECT a * 10 FROM t")
+        try db.execute("CREATE INDEX temp.si ON s(a)")
+        try db.execute("UPDATE s SET a = a + 1 WHERE a = 10")
+        XCTAssertEqual(try db.query("SELECT a FROM s ORDER BY a").rows, [[.integer(11)], [.integer(20)]])
+        // A failing statement's temporary changes are undone.
+        XCTAssertThrowsError(try db.execute("INSERT INTO s VALUES (30), (20)"))
+        XCTAssertEqual(try db.query("SELECT count(*) FROM s").rows, [[.integer(2)]])
+        XCTAssertThrowsError(try db.execute("INSERT INTO t VALUES (3)"))
+        XCTAssertThrowsError(try db.execute("CREATE TABLE u(a)"))
+        try db.execute("DROP TABLE s")
+        XCTAssertEqual(try db.query("SELECT count(*) FROM sqlite_temp_master").rows, [[.integer(0)]])
+    }
+
+    func testTemporaryWritesInsideASnapshotKeepTheSnapshot() throws {
+        let path = try makeTemporaryDatabasePath()
+        let engine = try StorageEngine(path: path)
+        let writer = try SQLConnection(engine: engine)
+        try writer.execute("CREATE TABLE t(a); INSERT INTO t VALUES (1)")
+        let reader = try SQLConnection(engine: try StorageEngine(sharing: engine))
+        try reader.beginSnapshotRead()
+        try reader.execute("CREATE TEMP TABLE copy(a)")
+        try writer.execute("INSERT INTO t VALUES (2)")
+        try reader.execute("INSERT INTO copy SELECT a FROM t")
+        XCTAssertEqual(try reader.query("SELECT a FROM copy").rows, [[.integer(1)]])
+        XCTAssertTrue(reader.isInSnapshotRead)
+        try reader.endSnapshotRead()
+        XCTAssertEqual(try reader.query("SELECT count(*) FROM t").rows, [[.integer(2)]])
+    }
+
     /// The database file's bytes and its log's.
     static func fileBytes(_ path: String) throws -> [Data] {
         [path, path + "-wal"].map { FileManager.default.contents(atPath: $0) ?? Data() }

@@ -78,4 +78,38 @@ final class TemporarySchemaTests: XCTestCase {
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM player"), 2)
         }
     }
+
+    func testAPoolReaderCreatesTemporaryTablesOutsideReadOnlyBlocks() throws {
+        let path = try makeTemporaryDatabasePath()
+        let dbPool = try DatabasePool(path: path, configuration: {
+            var configuration = Configuration()
+            configuration.maximumReaderCount = 1
+            return configuration
+        }())
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)") }
+        // A reader is a read-only connection, which SQLite lets write its temporary schema, in its snapshot.
+        let inRead = try dbPool.read { db -> Int? in
+            try db.execute(sql: "CREATE TEMP TABLE r(a)")
+            try db.execute(sql: "INSERT INTO r SELECT a FROM t")
+            // `readOnly` is SQLite's `query_only`: every write is refused there.
+            XCTAssertThrowsError(try db.readOnly { try db.execute(sql: "INSERT INTO r VALUES (0)") }) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_READONLY)
+            }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM r")
+        }
+        XCTAssertEqual(inRead, 2)
+        let count = try dbPool.unsafeRead { db -> Int? in
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS s(a)")
+            try db.execute(sql: "INSERT INTO s SELECT a FROM t")
+            XCTAssertThrowsError(try db.execute(sql: "INSERT INTO t VALUES (3)")) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_READONLY)
+            }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM s")
+        }
+        XCTAssertEqual(count, 2)
+        try dbPool.write { db in
+            XCTAssertFalse(try db.tableExists("s"))
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM t"), 2)
+        }
+    }
 }

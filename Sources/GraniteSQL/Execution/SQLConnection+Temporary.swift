@@ -159,4 +159,61 @@ extension SQLConnection {
         for trigger in triggers { try temporary.dropTrigger(named: trigger.name, transaction: store.transaction) }
         catalog.setTemporarySchema(temporary)
     }
+
+    // MARK: Temporary writes of read-only connections
+
+    /// Whether `statement` changes the temporary schema, or writes a temporary table that no trigger is on, and
+    /// nothing else: a connection that may not write the database (a pool's reader, a read-only file) may still
+    /// run it, as SQLite lets a read-only connection change its temporary schema.
+    package func changesOnlyTemporarySchema(_ statement: Statement) -> Bool {
+        switch statement.kind {
+        case .createTable, .createIndex, .createView, .createTrigger, .dropTable, .dropView, .dropIndex,
+            .dropTrigger:
+            return (try? changesTemporarySchema(statement)) ?? false
+        case .insert(let insert): return writesOnlyTemporaryTable(insert.table)
+        case .update(let update): return writesOnlyTemporaryTable(update.table)
+        case .delete(let delete): return writesOnlyTemporaryTable(delete.table)
+        default: return false
+        }
+    }
+
+    /// Whether `name` is a temporary table no trigger is on (a trigger's program may write main tables).
+    private func writesOnlyTemporaryTable(_ name: QualifiedName) -> Bool {
+        guard catalog.hasTemporarySchema, let table = catalog.table(name), table.isTemporary else { return false }
+        return catalog.triggers(of: table).isEmpty
+    }
+
+    /// Whether a writing statement outside a transaction may not take the database's write lock here: on a
+    /// read-only connection or file, or inside a read snapshot (which a write transaction would end).
+    var writesOnlyInTemporaryStore: Bool {
+        isReadOnlyConnection || isInSnapshotRead
+    }
+
+    /// Runs a statement that changes the temporary schema only (see ``changesOnlyTemporarySchema(_:)``) without a
+    /// write transaction of the database: under a savepoint of the temporary store, reading the database in the
+    /// connection's read snapshot (or one of its own). A failure undoes the statement's temporary changes. The
+    /// change observer hears of it as of an autocommit statement.
+    func inTemporaryOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        let store = try ensureTemporaryStore()
+        let ownsRead = !engineIsInTransaction
+        if ownsRead { try engineBeginRead() }
+        defer { if ownsRead { try? engineEndRead() } }
+        try store.begin()
+        var statementEnded = false
+        do {
+            let result = try body()
+            statementEnded = true
+            report { $0.statementDidEnd(.changesKept) }
+            try report { try $0.transactionWillCommit() }
+            try store.commit()
+            report { $0.transactionDidCommit() }
+            return result
+        } catch {
+            if !statementEnded { report { $0.statementDidEnd(.changesUndone) } }
+            try? store.rollback()
+            try? reloadCatalog()
+            report { $0.transactionDidRollback() }
+            throw error
+        }
+    }
 }

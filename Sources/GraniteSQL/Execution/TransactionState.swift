@@ -441,7 +441,7 @@ extension SQLConnection {
     /// Calls `event` on the change observer, if there is one. The test comes first so that without an observer
     /// no reference is copied (copying even a nil one costs a retain call on every statement).
     @inline(__always)
-    private func report(_ event: (any SQLChangeObserver) throws -> Void) rethrows {
+    func report(_ event: (any SQLChangeObserver) throws -> Void) rethrows {
         if changeObserver != nil, let changeObserver { try event(changeObserver) }
     }
 

@@ -12,7 +12,7 @@ extension SchemaCatalog {
         viewsByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
     }
 
-    /// The view named `name` (ASCII case-insensitive), if any.
+    /// The view named `name` (ASCII case-insensitive), if any: the temporary schema's first.
     package func view(named name: String) -> ViewDefinition? {
         let key = SchemaNames.key(name)
         if hasTemporarySchema, let view = temporarySchemas[0].viewsByKey[key] { return view }

@@ -83,7 +83,8 @@ package struct SchemaCatalog: Sendable {
         indexesByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
     }
 
-    /// The table named `name` (ASCII case-insensitive), if any.
+    /// The table named `name` (ASCII case-insensitive), if any: the temporary schema's first, as SQLite resolves
+    /// an unqualified name (see ``table(_:)`` for `main.` and `temp.`).
     ///
     /// `sqlite_sequence` names Granite's `granite_sequence`, as scripts written for SQLite (the output of
     /// `sqlite3 .dump` among them) read and write it under that name.
@@ -101,7 +102,7 @@ package struct SchemaCatalog: Sendable {
         key == "sqlite_sequence" ? tablesByKey[WriteSession.sequenceTable] : nil
     }
 
-    /// The index named `name` (ASCII case-insensitive), if any.
+    /// The index named `name` (ASCII case-insensitive), if any: the temporary schema's first.
     package func index(named name: String) -> IndexDefinition? {
         let key = SchemaNames.key(name)
         if hasTemporarySchema, let index = temporarySchemas[0].indexesByKey[key] { return index }

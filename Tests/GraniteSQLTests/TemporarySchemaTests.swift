@@ -104,7 +104,12 @@ final class TemporarySchemaTests: XCTestCase {
         try db.execute("INSERT INTO t VALUES (1)")
         _ = try db.query("SELECT * FROM t")
         _ = try db.query("SELECT * FROM main.t")
+        // Reading the empty temporary schema's table does not make the schema (nor change the schema version).
+        let version = db.catalog.schemaVersion
+        XCTAssertEqual(try db.query("SELECT count(*) FROM sqlite_temp_master").rows, [[.integer(0)]])
+        XCTAssertEqual(try db.query("SELECT count(*) FROM temp.sqlite_master").rows, [[.integer(0)]])
         XCTAssertFalse(db.catalog.hasTemporarySchema)
+        XCTAssertEqual(db.catalog.schemaVersion, version)
         try db.execute("CREATE TEMP TABLE u(b)")
         XCTAssertTrue(db.catalog.hasTemporarySchema)
     }

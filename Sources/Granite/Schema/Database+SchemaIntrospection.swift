@@ -194,19 +194,24 @@ extension Database {
     /// Without a schema name, the connection's temporary schema is searched first, then `main`, as SQLite resolves
     /// names; schemas other than `main` and `temp` throw `no such schema`.
     private func schemaObjectName(_ name: String, type: String, in schemaName: String?) throws -> String? {
-        let schemaTables: [String]
+        let sql: String
+        let arguments: StatementArguments
         switch schemaName?.lowercased() {
-        case nil: schemaTables = ["sqlite_temp_master", "granite_schema"]
-        case "main": schemaTables = ["granite_schema"]
-        case "temp": schemaTables = ["sqlite_temp_master"]
-        default: throw DatabaseError(message: "no such schema: \(schemaName ?? "")")
+        case nil:
+            sql = "SELECT name FROM sqlite_temp_master WHERE type = ? UNION ALL "
+                + "SELECT name FROM granite_schema WHERE type = ?"
+            arguments = [type, type]
+        case "main":
+            sql = "SELECT name FROM granite_schema WHERE type = ?"
+            arguments = [type]
+        case "temp":
+            sql = "SELECT name FROM sqlite_temp_master WHERE type = ?"
+            arguments = [type]
+        default:
+            throw DatabaseError(message: "no such schema: \(schemaName ?? "")")
         }
         let lowercased = name.lowercased()
-        for schemaTable in schemaTables {
-            let names = try String.fetchAll(
-                self, sql: "SELECT name FROM \(schemaTable) WHERE type = ?", arguments: [type])
-            if let found = names.first(where: { $0.lowercased() == lowercased }) { return found }
-        }
-        return nil
+        // The temporary schema's names come first.
+        return try String.fetchAll(self, sql: sql, arguments: arguments).first { $0.lowercased() == lowercased }
     }
 }

@@ -22,11 +22,14 @@ extension SQLConnection {
     }
 
     /// The storage transaction the trees of `table` are read and written through: the temporary store's for a
-    /// temporary table, else the connection's.
+    /// temporary table, else the connection's. Nil for the temporary schema's table while the connection has no
+    /// temporary schema (reading it does not make one: it is empty).
     @inline(__always)
-    func transaction(for table: TableDefinition) throws -> StorageTransaction {
-        if table.isTemporary { return try ensureTemporaryStore().transaction }
-        return try currentTransaction()
+    func transaction(for table: TableDefinition) throws -> StorageTransaction? {
+        guard table.isTemporary else { return try currentTransaction() }
+        if let temporaryStore { return temporaryStore.transaction }
+        if table.storageName == SchemaCatalog.schemaTableName { return nil }
+        return try ensureTemporaryStore().transaction
     }
 
     /// Whether the schema statement `statement` changes the temporary schema: it says `TEMP` or `temp.`, or names

@@ -87,7 +87,8 @@ extension SQLConnection {
         let key = table.isTemporary ? "temp." + SchemaNames.key(table.name) : SchemaNames.key(table.name)
         if let writer = writerCache[key] { return writer }
         let writer = try TableWriter(
-            table: table, catalog: catalog, transaction: transaction(for: table), parameters: BoundParameters())
+            table: table, catalog: catalog, transaction: transaction(for: table) ?? ensureTemporaryStore().transaction,
+            parameters: BoundParameters())
         writer.compressionThreshold = textCompressionThreshold
         writer.triggers = tableTriggers(table)
         writerCache[key] = writer

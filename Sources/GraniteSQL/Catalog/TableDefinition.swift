@@ -141,6 +141,8 @@ package struct TableDefinition: Sendable, Equatable {
     package var storageName: String
     /// The rowid of the table's row in `granite_schema`.
     package var schemaRowid: Int64
+    /// Whether the table lives in the connection's temporary schema (its trees are in the temporary store).
+    package var isTemporary = false
 
     /// The position of the column named `name` (ASCII case-insensitive), if any.
     package func columnIndex(named name: String) -> Int? {

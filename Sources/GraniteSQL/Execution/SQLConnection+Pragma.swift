@@ -27,8 +27,34 @@ extension SQLConnection {
         if let schema = pragma.name.schema, !["main", "temp"].contains(SchemaNames.key(schema)) {
             throw SQLExecutionError("unknown database \(schema)")
         }
-        return try pragmaResult(named: pragma.name.name, argument: pragma.value.map(Self.pragmaText))
+        return try pragmaResult(
+            named: pragma.name.name, argument: pragma.value.map(Self.pragmaText), schema: pragma.name.schema)
     }
+
+    /// Runs the pragma `name` on the schema `schema` (`main` or `temp`, checked by the caller; nil: both): the
+    /// pragmas that describe a schema object look for it in that schema only.
+    func pragmaResult(named name: String, argument: String?, schema: String?) throws -> PragmaResult {
+        guard catalog.hasTemporarySchema, schema != nil, Self.objectPragmas.contains(SchemaNames.key(name)) else {
+            return try pragmaResult(named: name, argument: argument)
+        }
+        if SchemaCatalog.Qualifier(schema) == .temp {
+            // Unqualified lookups find the temporary object first: one that only main has gives no row.
+            guard let argument, let temporary = catalog.temporarySchema,
+                temporary.table(named: argument) != nil || temporary.view(named: argument) != nil
+                    || temporary.index(named: argument) != nil
+            else { return try pragmaResult(named: name, argument: nil) }
+            return try pragmaResult(named: name, argument: argument)
+        }
+        let saved = catalog
+        catalog = catalog.mainSchema
+        defer { catalog = saved }
+        return try pragmaResult(named: name, argument: argument)
+    }
+
+    /// The pragmas that describe one table, view or index, named by their argument.
+    private static let objectPragmas: Set<String> = [
+        "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+    ]
 
     /// Runs the pragma `name` with `argument` (nil: none), as the statement `PRAGMA name(argument)` or the
     /// table-valued function `pragma_name(argument)` does.
@@ -134,6 +160,22 @@ extension SQLConnection {
         for view in catalog.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
             rows.append(viewListRow(view))
         }
+        if let temporary = catalog.temporarySchema {
+            for table in temporary.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
+                rows.append([
+                    .text("temp"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
+                    .integer(0), .integer(table.strictTypes == nil ? 0 : 1),
+                ])
+            }
+            for view in temporary.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
+                rows.append(viewListRow(view))
+            }
+            if name.map({ SchemaNames.equal($0, "sqlite_temp_schema") }) ?? true {
+                rows.append([
+                    .text("temp"), .text("sqlite_temp_schema"), .text("table"), .integer(5), .integer(0), .integer(0),
+                ])
+            }
+        }
         if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
             rows.append([
                 .text("main"), .text(SchemaCatalog.schemaTableName), .text("table"), .integer(5),
@@ -146,7 +188,7 @@ extension SQLConnection {
     private func indexList(_ name: String?) -> PragmaResult {
         let columns = ["seq", "name", "unique", "origin", "partial"]
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
-        let rows = Self.sqliteIndexOrder(catalog.indexes(on: table.name)).enumerated().map { seq, index -> [Value] in
+        let rows = Self.sqliteIndexOrder(catalog.indexes(of: table)).enumerated().map { seq, index -> [Value] in
             [
                 .integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
                 .integer(index.whereClause == nil ? 0 : 1),

@@ -9,15 +9,14 @@ extension SQLConnection {
     /// for it: it changes nothing and returns the rows). A cheap test first: no trigger, no RETURNING.
     @inline(__always)
     func isWrittenView(_ name: QualifiedName, returning: Bool) -> Bool {
-        if catalog.triggersByKey.isEmpty && !returning { return false }
+        if catalog.triggersByKey.isEmpty && !catalog.hasTemporarySchema && !returning { return false }
         return isView(name, returning: returning)
     }
 
     @inline(never)
     private func isView(_ name: QualifiedName, returning: Bool) -> Bool {
-        if let schema = name.schema, !SchemaNames.equal(schema, "main") { return false }
-        guard catalog.table(named: name.name) == nil, let view = catalog.view(named: name.name) else { return false }
-        return returning || !catalog.triggers(on: view.name).isEmpty
+        guard catalog.table(name) == nil, let view = catalog.view(name) else { return false }
+        return returning || !catalog.triggers(onView: view.name).isEmpty
     }
 
     /// The triggers of `view`, kept while the schema stays the same (so that a running trigger is known as such
@@ -29,7 +28,7 @@ extension SQLConnection {
         }
         let key = SchemaNames.key(view.name)
         if let cached = viewTriggerCache[key] { return cached }
-        let triggers = try makeViewTriggers(view, catalog.triggers(on: view.name))
+        let triggers = try makeViewTriggers(view, catalog.triggers(onView: view.name))
         viewTriggerCache[key] = triggers
         return triggers
     }

@@ -4,14 +4,11 @@ extension SQLConnection {
     // MARK: Writing statements
 
     func tableDefinition(_ name: QualifiedName) throws -> TableDefinition {
-        if let schema = name.schema, !SchemaNames.equal(schema, "main") {
-            throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
-        }
-        guard let table = catalog.table(named: name.name) else {
-            if let view = catalog.view(named: name.name) {
+        guard let table = catalog.table(name) else {
+            if let view = catalog.view(name) {
                 throw SQLExecutionError("cannot modify \(view.name) because it is a view")
             }
-            throw SQLExecutionError.noSuchTable(name.name)
+            throw SQLExecutionError.noSuchTable(name.schema.map { "\($0).\(name.name)" } ?? name.name)
         }
         return table
     }
@@ -59,7 +56,7 @@ extension SQLConnection {
             resolution == .replace
             || (resolution == nil
                 && (table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
-                    || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }))
+                    || catalog.indexes(of: table).contains { $0.onConflict == .replace }))
         // A trigger may write anything before the statement's own checks fail.
         let safe = !foreignKeys && !replaces && tableTriggers(table) == nil
         cache.singleRowSafe = safe
@@ -72,9 +69,11 @@ extension SQLConnection {
             referenceCache.removeAll()
             referenceCacheVersion = catalog.schemaVersion
         }
-        if let cached = referenceCache[table.schemaRowid] { return cached }
+        // Temporary tables' schema rowids count apart from the main schema's: their keys are negative.
+        let key = table.isTemporary ? -table.schemaRowid : table.schemaRowid
+        if let cached = referenceCache[key] { return cached }
         let references = WriteSession.references(to: table, in: catalog)
-        referenceCache[table.schemaRowid] = references
+        referenceCache[key] = references
         return references
     }
 
@@ -85,10 +84,11 @@ extension SQLConnection {
             writerCache.removeAll()
             writerCacheVersion = catalog.schemaVersion
         }
-        let key = SchemaNames.key(table.name)
+        let key = table.isTemporary ? "temp." + SchemaNames.key(table.name) : SchemaNames.key(table.name)
         if let writer = writerCache[key] { return writer }
         let writer = try TableWriter(
-            table: table, catalog: catalog, transaction: currentTransaction(), parameters: BoundParameters())
+            table: table, catalog: catalog, transaction: transaction(for: table) ?? ensureTemporaryStore().transaction,
+            parameters: BoundParameters())
         writer.compressionThreshold = textCompressionThreshold
         writer.triggers = tableTriggers(table)
         writerCache[key] = writer
@@ -106,6 +106,24 @@ extension SQLConnection {
             return try counting(parameters, cache, version: version) {
                 try self.insert(plan, writer, session: $0, cache: cache)
             }
+        }
+        switch statement.kind {
+        case .createTable, .createIndex, .createView, .createTrigger, .dropTable, .dropView, .dropIndex, .dropTrigger,
+            .alterTable:
+            if try changesTemporarySchema(statement) {
+                if case .dropTable(let drop) = statement.kind { try dropTable(drop, parameters: parameters) }
+                try executeInTemporarySchema(statement, parameters: parameters)
+                return ([], [])
+            }
+            try checkMainObjectReferences(statement)
+            if catalog.hasTemporarySchema {
+                // The main schema's statements see the main schema alone (`CREATE TABLE t` while `temp.t` exists).
+                let result = try onMainSchema { try write(statement, parameters: parameters, cache: cache) }
+                if case .dropTable(let drop) = statement.kind { try dropTemporaryTriggers(onMainTable: drop.name.name) }
+                return result
+            }
+        default:
+            break
         }
         switch statement.kind {
         case .createIndex(let create):

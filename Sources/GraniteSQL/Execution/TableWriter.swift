@@ -68,7 +68,7 @@ final class TableWriter {
         self.scope = scope
         var indexes: [(IndexDefinition, IndexTree, [CompiledExpression?], CompiledExpression?)] = []
         // SQLite checks the most recently created index first.
-        for index in catalog.indexes(on: table.name).reversed() {
+        for index in catalog.indexes(of: table).reversed() {
             let keys: [CompiledExpression?] = try index.columns.map { column in
                 guard case .expression(let e) = column.target else { return nil }
                 return try Self.compile(e, scope, .indexExpression)

@@ -79,22 +79,27 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
 
 extension SQLConnection {
     /// The rows of `pragma_<function>(arguments…)`: the pragma's rows, each followed by the arguments as its hidden
-    /// columns (NULL when not passed). A NULL argument counts as none, as in SQLite's pragma table; a schema other
-    /// than `main` (any case) gives no row, or SQLite's `unknown database` error when no such schema exists.
+    /// columns (NULL when not passed). A NULL argument counts as none, as in SQLite's pragma table; a schema
+    /// `main` or `temp` (any case) looks for the pragma's object in that schema only (`temp` gives no row while the
+    /// connection has no temporary schema), and another gives SQLite's `unknown database` error.
     func pragmaFunctionRows(_ function: SQLPragmaFunction, _ arguments: [Value]) throws -> [[Value]] {
         var hidden = arguments
         while hidden.count < function.maximumArguments { hidden.append(.null) }
         let argument = function.takesArgument ? hidden[0] : nil
+        var schemaName: String?
         if function.takesSchema, case let schema = hidden[hidden.count - 1], !schema.isNull {
             let name = schema.sqlTextBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
             switch SchemaNames.key(name) {
-            case "main": break
-            case "temp": return []
+            case "main": schemaName = name
+            case "temp":
+                // The temporary schema, when the connection has none, holds nothing.
+                guard catalog.hasTemporarySchema else { return [] }
+                schemaName = name
             default: throw SQLExecutionError("unknown database '\(name)'")
             }
         }
         let text = argument?.sqlTextBytes.map { String(decoding: $0, as: UTF8.self) }
-        return try pragmaResult(named: function.rawValue, argument: text).rows.map { $0 + hidden }
+        return try pragmaResult(named: function.rawValue, argument: text, schema: schemaName).rows.map { $0 + hidden }
     }
 }
 

@@ -121,13 +121,15 @@ final class QueryScope: ColumnResolver {
 
     /// Resolves a reference among this query's own sources; nil when no source has the name.
     func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
-        if let schema = reference.schema, !SchemaNames.equal(schema, "main") { return nil }
+        let schema = SchemaCatalog.Qualifier(reference.schema)
+        if schema == .unknown { return nil }
         var found: (source: Int, column: Int)?
         var rowidMatch: Int?
         for (k, source) in sources.enumerated() {
             if let qualifier = reference.table {
                 guard SchemaNames.equal(qualifier, source.name) else { continue }
             }
+            if schema != .any, (schema == .temp) != (source.table?.isTemporary == true) { continue }
             let key = SchemaNames.key(reference.column)
             if let c = source.columns.firstIndex(where: { SchemaNames.key($0.name) == key }) {
                 if reference.table == nil && source.hidden.contains(c) { continue }

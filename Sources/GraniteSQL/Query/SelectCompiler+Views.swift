@@ -34,9 +34,12 @@ extension SelectCompiler {
             throw SQLExecutionError(.circularView(view.name))
         }
         // The query's expressions are named after their text in the stored statement, which it was parsed from.
+        // A main view's names are the main schema's (SQLite binds them to the view's schema); a temporary view's
+        // look in the temporary schema first.
         let inner = SelectCompiler(
-            catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
-            expandingViews: expandingViews + [key], readsStoredQuery: true)
+            catalog: view.isTemporary || !catalog.hasTemporarySchema ? catalog : catalog.mainSchema,
+            connection: connection, sourceText: view.sql, sourceStart: 0,
+            expandingViews: expandingViews + [key], readsStoredQuery: !view.isTemporary)
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {
             core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in
@@ -61,8 +64,8 @@ extension SelectCompiler {
         return (program, Self.sourceColumns(of: program, select: view.select, named: names))
     }
 
-    /// The name a missing table is reported under: SQLite qualifies the tables a view's query names with their
-    /// schema, so that inside a view `x` is reported as `main.x`.
+    /// The name a missing table is reported under: SQLite qualifies the tables a main view's query names with
+    /// their schema, so that inside a view `x` is reported as `main.x` (a temporary view's names stay bare).
     func missingTableName(_ name: QualifiedName) -> String {
         if let schema = name.schema { return "\(schema).\(name.name)" }
         return readsStoredQuery ? "main.\(name.name)" : name.name

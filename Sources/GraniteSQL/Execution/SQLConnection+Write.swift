@@ -185,7 +185,9 @@ extension SQLConnection {
     }
 
     /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
-    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
+    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL` and is not
+    /// a statement of a trigger program (SQLite counts a trigger's statement once it completes, so the one a
+    /// failure stops counts nothing; the statement that fired the trigger keeps its own changes).
     private func counting(
         _ parameters: BoundParameters, _ cache: WriteCache, version: Int,
         _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
@@ -218,7 +220,8 @@ extension SQLConnection {
                 failure = SQLExecutionError.foreignKeyFailure
             }
             if session.started {
-                let kept = (failure as? SQLExecutionError)?.resolution == .fail ? session.changes : 0
+                let kept =
+                    (failure as? SQLExecutionError)?.resolution == .fail && triggerDepth == 0 ? session.changes : 0
                 changes = kept
                 totalChanges += kept
             }

@@ -72,7 +72,12 @@ final class TriggerDifferentialTests: XCTestCase {
     }
 
     func check(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let failures = try Self.mismatches(statements)
+        try Self.check(statements, file: file, line: line)
+    }
+
+    /// Runs `statements` on SQLite and Granite (see ``mismatches(_:)``), failing the test on a difference.
+    static func check(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let failures = try mismatches(statements)
         XCTAssert(failures.isEmpty, failures.prefix(20).joined(separator: "\n"), file: file, line: line)
     }
 

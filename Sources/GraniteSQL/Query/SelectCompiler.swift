@@ -59,12 +59,15 @@ struct SelectCompiler {
     }
 
     /// Compiles the query `select` whose first core is `core`, over the sources `from` already added to `scope`.
+    /// With `rowSubqueries`, see ``compileAssigning(_:rowSubqueries:)``.
     func compileQuery(
-        _ select: SelectStatement, core: SelectClause, scope: QueryScope, from: FromSources, declaredNames: Bool
+        _ select: SelectStatement, core: SelectClause, scope: QueryScope, from: FromSources, declaredNames: Bool,
+        rowSubqueries: [Int: Int] = [:]
     ) throws -> SelectProgram {
         var from = from
         scope.allowAggregates = true
-        let results = try compileResultColumns(core.columns, scope: scope, declaredNames: declaredNames)
+        let results = try compileResultColumns(
+            core.columns, scope: scope, declaredNames: declaredNames, rowSubqueries: rowSubqueries)
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
         let terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
@@ -151,12 +154,18 @@ struct SelectCompiler {
     }
 
     /// Compiles the result columns, expanding `*` and `table.*` into the columns of the sources (which marks
-    /// them used).
-    private func compileResultColumns(_ columns: [ResultColumn], scope: QueryScope, declaredNames: Bool) throws
-        -> ResultColumns
-    {
+    /// them used), and each subquery at a position of `rowSubqueries` into its row's elements.
+    private func compileResultColumns(
+        _ columns: [ResultColumn], scope: QueryScope, declaredNames: Bool, rowSubqueries: [Int: Int]
+    ) throws -> ResultColumns {
         var results = ResultColumns()
-        for column in columns {
+        for (position, column) in columns.enumerated() {
+            if let width = rowSubqueries[position], case .expression(let expression, _) = column,
+                case .subquery(let select) = expression.kind
+            {
+                try appendRowSubquery(select, width: width, scope: scope, to: &results)
+                continue
+            }
             switch column {
             case .all:
                 guard !scope.sources.isEmpty else { throw SQLExecutionError("no tables specified") }

@@ -70,9 +70,12 @@ struct SelectCompiler {
             core.columns, scope: scope, declaredNames: declaredNames, rowSubqueries: rowSubqueries)
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
-        let terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
+        var terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
         if scope.sources.contains(where: { $0.view != nil }) {
             try pushTermsIntoViews(terms, from: &from, scope: scope)
+        }
+        if !from.tableFunctions.isEmpty {
+            try bindPragmaConstraints(&from, terms: &terms, scope: scope)
         }
 
         // SQLite checks the ORDER BY positions before the GROUP BY terms.
@@ -103,9 +106,6 @@ struct SelectCompiler {
         }
         let subqueries = try compileSubqueries(of: scope)
 
-        for (k, function) in from.tableFunctions {
-            try Self.checkUnboundHiddenColumns(function, scope.sources[k], constrainedBy: terms.map(\.compiled))
-        }
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
         var joins = planLevels(

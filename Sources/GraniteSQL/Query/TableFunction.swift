@@ -72,6 +72,9 @@ enum SQLTableFunction: Sendable, Equatable {
 struct TableFunctionProgram {
     let function: SQLTableFunction
     let arguments: [CompiledExpression]
+    /// For a pragma function, the values of the hidden columns after those `arguments` bind, taken from the
+    /// query's terms (see ``SelectCompiler/bindPragmaConstraints(_:terms:scope:)``).
+    var constrainedArguments: [[CompiledExpression]] = []
     /// The connection a pragma function reads. Unowned: compiled programs are kept in statement caches, which
     /// the connection itself holds.
     unowned let connection: SQLConnection
@@ -127,7 +130,8 @@ final class TableFunctionCursor {
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
         if case .pragma(let pragma) = program.function {
-            pragmaRows = try program.connection.pragmaFunctionRows(pragma, values)
+            pragmaRows = try program.connection.pragmaFunctionRows(
+                pragma, values, constrained: program.constrainedArguments, &context)
             pragmaPosition = 0
             return
         }

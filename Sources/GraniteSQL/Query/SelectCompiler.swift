@@ -343,9 +343,8 @@ struct SelectCompiler {
                 return source.columns[c].name
             }
         }
-        guard SchemaNames.isRowidName(reference.column), sources.count == 1, let table = sources[0].table else {
-            return nil
-        }
+        guard SchemaNames.isRowidName(reference.column), sources.count == 1 else { return nil }
+        guard let table = sources[0].table else { return sources[0].numbersRows ? "rowid" : nil }
         return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 

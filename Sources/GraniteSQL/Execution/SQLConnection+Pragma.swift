@@ -41,6 +41,7 @@ extension SQLConnection {
         case "index_info": return indexInfo(argument, extended: false)
         case "index_xinfo": return indexInfo(argument, extended: true)
         case "foreign_key_list": return foreignKeyList(argument)
+        case "foreign_key_check": return try foreignKeyCheck(argument)
         case "page_size": return try pageSizePragma(argument)
         case "page_count":
             return try reading {

@@ -16,7 +16,7 @@ extension SQLConnection {
         return table
     }
 
-    private func makeSession(_ parameters: BoundParameters) -> WriteSession {
+    func makeSession(_ parameters: BoundParameters) -> WriteSession {
         let session = WriteSession(
             catalog: catalog, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.connection = self

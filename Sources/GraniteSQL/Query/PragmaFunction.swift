@@ -13,6 +13,7 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
     case indexInfo = "index_info"
     case indexXinfo = "index_xinfo"
     case foreignKeyList = "foreign_key_list"
+    case foreignKeyCheck = "foreign_key_check"
     case pageSize = "page_size"
     case pageCount = "page_count"
     case freelistCount = "freelist_count"
@@ -45,6 +46,7 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
         case .indexInfo: return ["seqno", "cid", "name"]
         case .indexXinfo: return ["seqno", "cid", "name", "desc", "coll", "key"]
         case .foreignKeyList: return ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"]
+        case .foreignKeyCheck: return ["table", "rowid", "parent", "fkid"]
         default: return [rawValue]
         }
     }
@@ -53,7 +55,7 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
     var takesArgument: Bool {
         switch self {
         case .tableInfo, .tableXinfo, .tableList, .indexList, .indexInfo, .indexXinfo, .foreignKeyList,
-            .integrityCheck, .quickCheck:
+            .foreignKeyCheck, .integrityCheck, .quickCheck:
             return true
         default: return false
         }

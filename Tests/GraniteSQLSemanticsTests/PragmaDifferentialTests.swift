@@ -125,4 +125,29 @@ final class PragmaDifferentialTests: XCTestCase {
         let a = SelectDifferentialTests.granite(db, "PRAGMA foreign_key_check")
         XCTAssertNil(SelectDifferentialTests.mismatch(e, a, ordered: false))
     }
+
+    /// `PRAGMA table_info` of a view: a column's type is its source column's declared type as written (spacing
+    /// and all), a rowid's is INTEGER; a plain column is named after its declared name, a rowid after its alias
+    /// column (else `rowid`).
+    func testTableInfoOfViewsKeepsDeclaredTypes() throws {
+        let statements = [
+            "CREATE TABLE t(a DECIMAL(10,2), b VARCHAR( 20 ), c INTEGER PRIMARY KEY, d \"weird type\"  , "
+                + "e  double precision, f NUMERIC ( 5 , -3 ), g int)",
+            "CREATE TABLE u(x)",
+            "CREATE VIEW v AS SELECT t.rowid, a, b, c, d, e, f, g, u.rowid AS ur, u.oid, t._rowid_ FROM t, u",
+            "PRAGMA table_info(v)", "PRAGMA table_xinfo(v)", "PRAGMA table_info(t)",
+            "CREATE VIEW w AS SELECT rowid, * FROM u", "PRAGMA table_info(w)",
+            "CREATE VIEW x AS SELECT * FROM (SELECT rowid AS r, a, oid FROM t)", "PRAGMA table_info(x)",
+            "SELECT name, type FROM pragma_table_info('v')",
+            "CREATE VIEW y AS SELECT A, T.C, rowid, G FROM t", "PRAGMA table_info(y)", "SELECT * FROM y",
+            "INSERT INTO t VALUES (1.5, 'x', 7, 'd', 2, 3, 4)", "INSERT INTO u VALUES (8)", "SELECT * FROM v",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in statements {
+            let e = SelectDifferentialTests.sqlite(oracle, sql)
+            let a = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
+        }
+    }
 }

@@ -108,11 +108,12 @@ final class QueryScope: ColumnResolver {
     func add(table: TableDefinition, alias: String?) -> QuerySource {
         add(
             name: alias ?? table.name, table: table,
-            columns: table.columns.map {
-                QuerySource.Column(
-                    name: $0.name, affinity: $0.affinity,
-                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary,
-                    declaredType: $0.declaredType)
+            columns: table.columns.indices.map { c in
+                let column = table.columns[c]
+                return QuerySource.Column(
+                    name: column.name, affinity: column.affinity,
+                    collation: column.collation.flatMap { SQLCollation(name: $0) } ?? .binary,
+                    declaredType: table.typeText(ofColumn: c))
             })
     }
 

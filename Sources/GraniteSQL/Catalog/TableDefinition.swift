@@ -135,6 +135,8 @@ package struct TableDefinition: Sendable, Equatable {
     package var foreignKeys: [ForeignKey]
     /// For a STRICT table, the declared type of each column (enforced on every write); nil otherwise.
     package var strictTypes: [StrictType]?
+    /// The declared type of each column as SQLite reports it (see ``typeText(ofColumn:)``).
+    package private(set) var reportedTypes: [String?] = []
     /// The root page of the table's storage tree (0 until stored).
     package var rootPage: PageNumber
     /// The name of the table's tree in the storage catalog (`t:<schema rowid>`).
@@ -197,6 +199,7 @@ package struct TableDefinition: Sendable, Equatable {
             throw SchemaError("must have at least one non-generated column")
         }
         if statement.strict { try applyStrictTypes(of: statement) }
+        reportedTypes = reportedTypes(written: Self.writtenTypes(in: sql, columns: columns.map(\.name)))
     }
 
     /// A PRIMARY KEY or UNIQUE constraint of a `CREATE TABLE`, column or table constraint, in textual order.

@@ -13,7 +13,7 @@ extension SQLConnection {
         return table
     }
 
-    private func makeSession(_ parameters: BoundParameters) -> WriteSession {
+    func makeSession(_ parameters: BoundParameters) -> WriteSession {
         let session = WriteSession(
             catalog: catalog, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.connection = self
@@ -203,7 +203,9 @@ extension SQLConnection {
     }
 
     /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
-    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
+    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL` and is not
+    /// a statement of a trigger program (SQLite counts a trigger's statement once it completes, so the one a
+    /// failure stops counts nothing; the statement that fired the trigger keeps its own changes).
     private func counting(
         _ parameters: BoundParameters, _ cache: WriteCache, version: Int,
         _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
@@ -236,7 +238,8 @@ extension SQLConnection {
                 failure = SQLExecutionError.foreignKeyFailure
             }
             if session.started {
-                let kept = (failure as? SQLExecutionError)?.resolution == .fail ? session.changes : 0
+                let kept =
+                    (failure as? SQLExecutionError)?.resolution == .fail && triggerDepth == 0 ? session.changes : 0
                 changes = kept
                 totalChanges += kept
             }
@@ -353,12 +356,10 @@ extension SQLConnection {
     }
 
     /// `assignments` with each row-value assignment `(a, b) = (x, y)` split into `a = x, b = y`, in place. An
-    /// assignment from a subquery `(a, b) = (SELECT …)` is kept whole when `keepingSubqueries` (its subquery runs
-    /// once for all its columns); else it is not supported.
+    /// assignment from a subquery `(a, b) = (SELECT …)` is kept whole (its subquery runs once for all its
+    /// columns).
     /// - Throws: SQLite's `2 columns assigned 3 values` when the sizes differ.
-    static func singleColumnAssignments(_ assignments: [Assignment], keepingSubqueries: Bool = false) throws
-        -> [Assignment]
-    {
+    static func singleColumnAssignments(_ assignments: [Assignment]) throws -> [Assignment] {
         guard assignments.contains(where: \.isRow) else { return assignments }
         var split: [Assignment] = []
         for assignment in assignments {
@@ -370,10 +371,6 @@ extension SQLConnection {
             switch assignment.value.kind {
             case .row(let xs): values = xs
             case .subquery:
-                guard keepingSubqueries else {
-                    throw SQLExecutionError.unsupported(
-                        "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view")
-                }
                 split.append(assignment)
                 continue
             default: values = [assignment.value]
@@ -394,18 +391,18 @@ extension SQLConnection {
 
     /// The names of the columns `assignments` set, in order.
     static func assignedColumnNames(_ assignments: [Assignment]) throws -> [String] {
-        try singleColumnAssignments(assignments, keepingSubqueries: true).flatMap(\.columns)
+        try singleColumnAssignments(assignments).flatMap(\.columns)
     }
 
-    /// Compiles `SET` assignments with `resolver`, or with `subqueries` (when given) those holding a subquery: one
+    /// Compiles `SET` assignments with `resolver`, or with `subqueries` those holding a subquery: one
     /// value per assigned column, in order; those of a row assignment from a subquery must be evaluated in that
     /// order (see ``WriteSubqueries/compileRow(_:width:)``).
     func compileAssignments(
         _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver,
-        subqueries: (() throws -> WriteSubqueries)? = nil
+        subqueries: () throws -> WriteSubqueries
     ) throws -> [(column: Int, value: CompiledExpression)] {
         var compiled: [(column: Int, value: CompiledExpression)] = []
-        for assignment in try Self.singleColumnAssignments(assignments, keepingSubqueries: subqueries != nil) {
+        for assignment in try Self.singleColumnAssignments(assignments) {
             var columns: [Int] = []
             for name in assignment.columns {
                 guard let column = Self.writableSlot(name, table) else {
@@ -416,10 +413,10 @@ extension SQLConnection {
                 }
                 columns.append(column)
             }
-            if let subqueries, assignment.isRow, case .subquery(let select) = assignment.value.kind {
+            if assignment.isRow, case .subquery(let select) = assignment.value.kind {
                 let values = try subqueries().compileRow(select, width: columns.count)
                 compiled += zip(columns, values).map { ($0, $1) }
-            } else if let subqueries, WriteSubqueries.needed(for: assignment.value) {
+            } else if WriteSubqueries.needed(for: assignment.value) {
                 compiled.append((columns[0], try subqueries().compile(assignment.value)))
             } else {
                 compiled.append((columns[0], try ExpressionCompiler.compile(assignment.value, resolver: resolver)))

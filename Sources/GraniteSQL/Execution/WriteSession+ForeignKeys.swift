@@ -214,7 +214,8 @@ extension WriteSession {
         return true
     }
 
-    private func parentExists(_ key: ParentKey, _ values: [Value]) throws -> Bool {
+    /// Whether a row of the parent table has the key `values` (the child's, given the parent columns' affinities).
+    func parentExists(_ key: ParentKey, _ values: [Value]) throws -> Bool {
         let writer = try writer(key.parent)
         guard let k = key.index else {
             guard case .integer(let rowid) = SQLAffinity.integer.apply(to: values[0]) else { return false }

@@ -47,7 +47,8 @@ extension SelectCompiler {
             }
             select.first = .select(core)
         }
-        let program = try inner.compile(select, outer: nil, declaredNames: false)
+        // A view names a plain column after its declared name (a rowid after the alias column, else `rowid`).
+        let program = try inner.compile(select, outer: nil, declaredNames: true)
         let names: [String]
         if let declared = view.columnNames {
             guard declared.count == program.columnNames.count else {
@@ -87,8 +88,18 @@ extension SelectCompiler {
     /// declared type of the column a result expression names (through subqueries and views in `FROM`), nil for
     /// any other expression.
     static func declaredTypes(of program: SelectProgram, select: SelectStatement) -> [String?] {
-        columnOrigins(of: program, select: select).map { origin in
-            origin.map { $0.source.columns[$0.column].declaredType } ?? nil
+        columnOrigins(of: program, select: select).enumerated().map { n, origin in
+            if let origin { return origin.source.columns[origin.column].declaredType }
+            // A table's rowid, under any of its names, is typed INTEGER (its alias column's type), as in SQLite.
+            guard program.windows == nil, n < program.outputs.count, let slot = program.outputs[n].columnSlot
+            else { return nil }
+            for source in program.scope.sources where source.table != nil {
+                if slot == source.base + source.rowidSlot { return "INTEGER" }
+                if let alias = source.table?.rowidAlias, slot == source.base + alias {
+                    return source.columns[alias].declaredType
+                }
+            }
+            return nil
         }
     }
 

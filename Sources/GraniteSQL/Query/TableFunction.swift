@@ -72,6 +72,9 @@ enum SQLTableFunction: Sendable, Equatable {
 struct TableFunctionProgram {
     let function: SQLTableFunction
     let arguments: [CompiledExpression]
+    /// For a pragma function, the values of the hidden columns after those `arguments` bind, taken from the
+    /// query's terms (see ``SelectCompiler/bindPragmaConstraints(_:terms:scope:)``).
+    var constrainedArguments: [[CompiledExpression]] = []
     /// The connection a pragma function reads. Unowned: compiled programs are kept in statement caches, which
     /// the connection itself holds.
     unowned let connection: SQLConnection
@@ -98,6 +101,10 @@ final class TableFunctionCursor {
     private var walk: JSONTableWalk?
     /// Whether the next ``next(_:)`` must move past the current row first.
     private var started = false
+    /// The slot of the row's number, when the query reads the rowid, and the current row's number (SQLite counts
+    /// from 0 for the JSON functions, from 1 for the pragma functions).
+    private let rowNumberSlot: Int?
+    private var rowNumber: Int64 = 0
 
     init(program: TableFunctionProgram, source: QuerySource) {
         self.program = program
@@ -106,6 +113,7 @@ final class TableFunctionCursor {
         columns = JSONTableColumn.allCases.filter { source.used.contains($0.rawValue) }
         usedPositions = program.function.columnNames.indices.filter { source.used.contains($0) }
         subtypedColumn = program.function.subtypedColumn.flatMap { JSONTableColumn(rawValue: $0) }
+        rowNumberSlot = source.used.contains(source.rowNumberSlot) ? source.base + source.rowNumberSlot : nil
     }
 
     /// The cursors of `levels`, by level; empty when no level calls a table-valued function.
@@ -123,11 +131,13 @@ final class TableFunctionCursor {
     func open(_ context: inout EvaluationContext) throws {
         walk = nil
         started = false
+        rowNumber = -1
         var values: [Value] = []
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
         if case .pragma(let pragma) = program.function {
-            pragmaRows = try program.connection.pragmaFunctionRows(pragma, values)
+            pragmaRows = try program.connection.pragmaFunctionRows(
+                pragma, values, constrained: program.constrainedArguments, &context)
             pragmaPosition = 0
             return
         }
@@ -146,6 +156,8 @@ final class TableFunctionCursor {
         if case .pragma = program.function { return nextPragmaRow(&context) }
         if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
+        rowNumber += 1
+        if let rowNumberSlot { context.row[rowNumberSlot] = .integer(rowNumber) }
         do {
             for column in columns {
                 let result = try walk.column(column)
@@ -164,6 +176,7 @@ final class TableFunctionCursor {
         let row = pragmaRows[pragmaPosition]
         pragmaPosition += 1
         for c in usedPositions { context.row[base + c] = c < row.count ? row[c] : .null }
+        if let rowNumberSlot { context.row[rowNumberSlot] = .integer(Int64(pragmaPosition)) }
         return true
     }
 }
@@ -203,7 +216,7 @@ extension SelectCompiler {
                 name: columnName, affinity: .blob, collation: .binary, isHidden: function.isHidden(c),
                 subtypeFlag: c == function.subtypedColumn ? columnCount : nil)
         }
-        scope.add(name: sourceName, table: nil, columns: columns)
+        scope.add(name: sourceName, table: nil, columns: columns, numbersRows: true)
         sources.tableFunctions[k] = TableFunctionProgram(
             function: function, arguments: compiled, connection: connection)
     }

@@ -201,14 +201,6 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
         return try value(atColumn: columnIndex)
     }
 
-    /// The next value of column 0, for loops that checked once that ``columnIndex`` is 0 (no adapter).
-    @inlinable
-    func nextFromLeftmostColumn() throws -> Value? {
-        guard try execution.advance() else { return nil }
-        try execution.checkLeftmostColumn()
-        return try value(atColumn: 0)
-    }
-
     @inlinable @inline(__always)
     func value(atColumn index: Int) throws -> Value {
         let view = SQLiteStatement(prepared: execution.prepared)

@@ -207,13 +207,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     ) throws -> [Self] {
         let cursor = try FastDatabaseValueCursor<Self>(statement: statement, arguments: arguments, adapter: adapter)
         var result: [Self] = []
-        // The column is chosen once, outside the loop: without an adapter each row reads column 0 as it did
-        // before adapters existed.
-        if cursor.columnIndex == 0 {
-            while let value = try cursor.nextFromLeftmostColumn() { result.append(value) }
-        } else {
-            while let value = try cursor.next() { result.append(value) }
-        }
+        while let value = try cursor.next() { result.append(value) }
         return result
     }
 

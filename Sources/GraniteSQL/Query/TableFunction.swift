@@ -95,6 +95,9 @@ final class TableFunctionCursor {
     private var pragmaRows: [[Value]] = []
     private var pragmaPosition = 0
     private let subtypedColumn: JSONTableColumn?
+    /// The rows of a json_each or json_tree call: read from the document's text when json_each starts at the
+    /// root or a simple path, else walked over SQLite's node layout of the document.
+    private var textWalk: JSONEachTextWalk?
     private var walk: JSONTableWalk?
     /// Whether the next ``next(_:)`` must move past the current row first.
     private var started = false
@@ -122,20 +125,31 @@ final class TableFunctionCursor {
     /// Evaluates the arguments over the current row and starts the walk.
     func open(_ context: inout EvaluationContext) throws {
         walk = nil
+        textWalk = nil
         started = false
+        guard case .pragma(let pragma) = program.function else { return try openJSONWalk(&context) }
         var values: [Value] = []
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
-        if case .pragma(let pragma) = program.function {
-            pragmaRows = try program.connection.pragmaFunctionRows(pragma, values)
-            pragmaPosition = 0
-            return
-        }
-        guard let document = values.first, !document.isNull else { return }
+        pragmaRows = try program.connection.pragmaFunctionRows(pragma, values)
+        pragmaPosition = 0
+    }
+
+    /// Evaluates json_each's or json_tree's arguments (at most two) over the current row and starts the walk.
+    private func openJSONWalk(_ context: inout EvaluationContext) throws {
+        guard let documentArgument = program.arguments.first else { return }
+        let document = try documentArgument.evaluate(&context)
+        let path = program.arguments.count > 1 ? try program.arguments[1].evaluate(&context) : nil
+        guard !document.isNull else { return }
         // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
-        let path: JSONTableWalk.Start = values.count > 1 ? values[1].sqlTextBytes.map { .path($0) } ?? .nowhere : .root
+        let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
         do {
-            walk = try JSONTableWalk(document: document, start: path, recursive: program.function == .jsonTree)
+            let recursive = program.function == .jsonTree
+            if !recursive, let rows = try JSONEachTextWalk(document: document, start: start) {
+                textWalk = rows
+            } else {
+                walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
+            }
         } catch {
             throw error.evaluationError
         }
@@ -144,11 +158,28 @@ final class TableFunctionCursor {
     /// Writes the next row's columns into the context's row; false at the end.
     func next(_ context: inout EvaluationContext) throws -> Bool {
         if case .pragma = program.function { return nextPragmaRow(&context) }
+        if textWalk != nil { return try nextTextRow(&context) }
         if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
         do {
             for column in columns {
                 let result = try walk.column(column)
+                context.row[base + column.rawValue] = result.value
+                if column == subtypedColumn { context.row[flagSlot] = result.isJSON ? .integer(1) : .null }
+            }
+        } catch {
+            throw error.evaluationError
+        }
+        return true
+    }
+
+    /// ``next(_:)`` over the document's text.
+    private func nextTextRow(_ context: inout EvaluationContext) throws -> Bool {
+        do throws(JSONError) {
+            if started { try textWalk?.advance() } else { started = true }
+            guard let textWalk, textWalk.hasRow else { return false }
+            for column in columns {
+                let result = try textWalk.column(column)
                 context.row[base + column.rawValue] = result.value
                 if column == subtypedColumn { context.row[flagSlot] = result.isJSON ? .integer(1) : .null }
             }

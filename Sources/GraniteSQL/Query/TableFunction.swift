@@ -97,8 +97,12 @@ final class TableFunctionCursor {
     private let subtypedColumn: JSONTableColumn?
     /// The rows of a json_each or json_tree call: read from the document's text when json_each starts at the
     /// root or a simple path, else walked over SQLite's node layout of the document.
-    private var textWalk: JSONEachTextWalk?
+    private var textWalk = JSONEachTextWalk()
     private var walk: JSONTableWalk?
+    /// The last path argument of a json_each read from the text, and the start it names (nil: not a simple
+    /// path), kept while the argument stays the same (a constant path is read once).
+    private var textWalkPath: Value?
+    private var textWalkStart: JSONEachTextWalk.Start?
     /// Whether the next ``next(_:)`` must move past the current row first.
     private var started = false
 
@@ -125,7 +129,7 @@ final class TableFunctionCursor {
     /// Evaluates the arguments over the current row and starts the walk.
     func open(_ context: inout EvaluationContext) throws {
         walk = nil
-        textWalk = nil
+        textWalk = JSONEachTextWalk()
         started = false
         guard case .pragma(let pragma) = program.function else { return try openJSONWalk(&context) }
         var values: [Value] = []
@@ -141,24 +145,41 @@ final class TableFunctionCursor {
         let document = try documentArgument.evaluate(&context)
         let path = program.arguments.count > 1 ? try program.arguments[1].evaluate(&context) : nil
         guard !document.isNull else { return }
-        // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
-        let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
-        do {
-            let recursive = program.function == .jsonTree
-            if !recursive, let rows = try JSONEachTextWalk(document: document, start: start) {
-                textWalk = rows
-            } else {
-                walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
+        let recursive = program.function == .jsonTree
+        do throws(JSONError) {
+            if !recursive, let start = textWalkStart(path) {
+                textWalk = try JSONEachTextWalk(document: document, start: start)
+                return
             }
+            // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
+            let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
+            walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
         } catch {
             throw error.evaluationError
         }
     }
 
+    /// Where json_each's walk over the text starts for the path argument `path` (nil without one), or nil
+    /// when the walk needs the document's tree.
+    private func textWalkStart(_ path: Value?) -> JSONEachTextWalk.Start? {
+        guard let path else { return .root }
+        if let last = textWalkPath, Self.sameText(last, path) { return textWalkStart }
+        guard let bytes = path.sqlTextBytes else { return nil }
+        textWalkPath = path
+        textWalkStart = JSONEachTextWalk.Start(.path(bytes))
+        return textWalkStart
+    }
+
+    /// Whether `a` and `b` are both TEXT with the same bytes.
+    private static func sameText(_ a: Value, _ b: Value) -> Bool {
+        guard case .text(var a) = a, case .text(var b) = b else { return false }
+        return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
+    }
+
     /// Writes the next row's columns into the context's row; false at the end.
     func next(_ context: inout EvaluationContext) throws -> Bool {
         if case .pragma = program.function { return nextPragmaRow(&context) }
-        if textWalk != nil { return try nextTextRow(&context) }
+        if textWalk.isActive { return try nextTextRow(&context) }
         if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
         do {
@@ -176,8 +197,8 @@ final class TableFunctionCursor {
     /// ``next(_:)`` over the document's text.
     private func nextTextRow(_ context: inout EvaluationContext) throws -> Bool {
         do throws(JSONError) {
-            if started { try textWalk?.advance() } else { started = true }
-            guard let textWalk, textWalk.hasRow else { return false }
+            if started { try textWalk.advance() } else { started = true }
+            guard textWalk.hasRow else { return false }
             for column in columns {
                 let result = try textWalk.column(column)
                 context.row[base + column.rawValue] = result.value

@@ -10,7 +10,7 @@ import GraniteStorage
 struct JSONEachTextWalk {
     /// What the start node is: its children are the rows of a container, the node itself the one row of a
     /// scalar.
-    private enum Start {
+    private enum Shape {
         case scalar, array, object
     }
 
@@ -18,7 +18,7 @@ struct JSONEachTextWalk {
     private let document: Value
     /// The path argument as given (up to any NUL), nil without one.
     private let root: [UInt8]?
-    private var start = Start.scalar
+    private var start = Shape.scalar
     /// The current row's label (the bytes between its quotes), for a child of an object.
     private var label: Range<Int> = 0..<0
     /// The current row's value: its bytes, its position in SQLite's layout, and the number of nodes it spans.
@@ -29,26 +29,54 @@ struct JSONEachTextWalk {
     private var rowNumber: UInt32 = 0
     /// Whether the walk has a current row.
     private(set) var hasRow = false
+    /// Whether the walk reads a document (not made by ``init()``).
+    let isActive: Bool
 
-    /// Starts json_each's walk over `document` (not NULL) from `start`, or nil when the start is not the root or
-    /// a simple path (``JSONTableWalk`` walks those); no rows when the path names no node.
-    init?(document: Value, start: JSONTableWalk.Start) throws(JSONError) {
+    /// Where a walk starts, read off json_each's path argument once for all the rows it is the same for.
+    struct Start {
+        /// The path's steps.
         let path: JSONSimplePath
-        switch start {
-        case .root:
-            root = nil
-            path = .root
-        case .path(let bytes):
-            guard let simple = JSONSimplePath(bytes) else { return nil }
-            root = bytes.firstIndex(of: 0).map { Array(bytes[..<$0]) } ?? bytes
-            path = simple
-        case .nowhere:
-            return nil
+        /// The path argument as given (up to any NUL), nil without one.
+        let root: [UInt8]?
+
+        /// From the document's root (no path argument).
+        static let root = Start(path: .root, root: nil)
+
+        private init(path: JSONSimplePath, root: [UInt8]?) {
+            self.path = path
+            self.root = root
         }
+
+        /// The start `start` names, or nil when it is not the root or a simple path (``JSONTableWalk`` walks
+        /// those).
+        init?(_ start: JSONTableWalk.Start) {
+            switch start {
+            case .root:
+                self = .root
+            case .path(let bytes):
+                guard let simple = JSONSimplePath(bytes) else { return nil }
+                self.init(path: simple, root: bytes.firstIndex(of: 0).map { Array(bytes[..<$0]) } ?? bytes)
+            case .nowhere:
+                return nil
+            }
+        }
+    }
+
+    /// A walk of no rows.
+    init() {
+        document = .null
+        root = nil
+        isActive = false
+    }
+
+    /// Starts json_each's walk over `document` (not NULL) from `start`; no rows when the path names no node.
+    init(document: Value, start: Start) throws(JSONError) {
         self.document = document
+        root = start.root
+        isActive = true
         _ = try JSONParser.withText(document) { text throws(JSONError) in
             let parser = JSONParser(text)
-            guard let location = try parser.locate(path) else { return }
+            guard let location = try parser.locate(start.path) else { return }
             try begin(at: location, parser)
         }
     }

@@ -103,6 +103,8 @@ final class TableFunctionCursor {
     /// path), kept while the argument stays the same (a constant path is read once).
     private var textWalkPath: Value?
     private var textWalkStart: JSONEachTextWalk.Start?
+    /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
+    private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
     private var started = false
 
@@ -113,6 +115,7 @@ final class TableFunctionCursor {
         columns = JSONTableColumn.allCases.filter { source.used.contains($0.rawValue) }
         usedPositions = program.function.columnNames.indices.filter { source.used.contains($0) }
         subtypedColumn = program.function.subtypedColumn.flatMap { JSONTableColumn(rawValue: $0) }
+        constantPath = program.arguments.count > 1 ? program.arguments[1].constantValue : nil
     }
 
     /// The cursors of `levels`, by level; empty when no level calls a table-valued function.
@@ -143,7 +146,7 @@ final class TableFunctionCursor {
     private func openJSONWalk(_ context: inout EvaluationContext) throws {
         guard let documentArgument = program.arguments.first else { return }
         let document = try documentArgument.evaluate(&context)
-        let path = program.arguments.count > 1 ? try program.arguments[1].evaluate(&context) : nil
+        let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
         guard !document.isNull else { return }
         let recursive = program.function == .jsonTree
         do throws(JSONError) {
@@ -163,7 +166,7 @@ final class TableFunctionCursor {
     /// when the walk needs the document's tree.
     private func textWalkStart(_ path: Value?) -> JSONEachTextWalk.Start? {
         guard let path else { return .root }
-        if let last = textWalkPath, Self.sameText(last, path) { return textWalkStart }
+        if let last = textWalkPath, constantPath != nil || Self.sameText(last, path) { return textWalkStart }
         guard let bytes = path.sqlTextBytes else { return nil }
         textWalkPath = path
         textWalkStart = JSONEachTextWalk.Start(.path(bytes))

@@ -82,6 +82,9 @@ struct TableFunctionProgram {
 /// Writes only the columns the query reads into the row. A column that carries the JSON subtype has its flag
 /// (1 when the value is JSON text from the function, else NULL) in the source's rowid slot, which a function
 /// source does not otherwise use.
+///
+/// Only the query run that made a cursor uses it, one call at a time (a subquery in its arguments runs its own
+/// cursors), so its state skips dynamic exclusivity checks.
 final class TableFunctionCursor {
     let program: TableFunctionProgram
     /// The first slot of the source, and the slot of the subtype flag.
@@ -92,21 +95,21 @@ final class TableFunctionCursor {
     /// The positions of the columns the query reads, for a pragma function.
     private let usedPositions: [Int]
     /// A pragma function's rows, computed when the level opens, and the position of the next one.
-    private var pragmaRows: [[Value]] = []
-    private var pragmaPosition = 0
+    @exclusivity(unchecked) private var pragmaRows: [[Value]] = []
+    @exclusivity(unchecked) private var pragmaPosition = 0
     private let subtypedColumn: JSONTableColumn?
     /// The rows of a json_each or json_tree call: read from the document's text when json_each starts at the
     /// root or a simple path, else walked over SQLite's node layout of the document.
-    private var textWalk = JSONEachTextWalk()
-    private var walk: JSONTableWalk?
+    @exclusivity(unchecked) private var textWalk = JSONEachTextWalk()
+    @exclusivity(unchecked) private var walk: JSONTableWalk?
     /// The last path argument of a json_each read from the text, and the start it names (nil: not a simple
     /// path), kept while the argument stays the same (a constant path is read once).
-    private var textWalkPath: Value?
-    private var textWalkStart: JSONEachTextWalk.Start?
+    @exclusivity(unchecked) private var textWalkPath: Value?
+    @exclusivity(unchecked) private var textWalkStart: JSONEachTextWalk.Start?
     /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
     private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
-    private var started = false
+    @exclusivity(unchecked) private var started = false
 
     init(program: TableFunctionProgram, source: QuerySource) {
         self.program = program

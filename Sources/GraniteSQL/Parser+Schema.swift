@@ -6,8 +6,8 @@ extension Parser {
         let temporary = acceptKeyword("TEMP") || acceptKeyword("TEMPORARY")
         if acceptKeyword("VIEW") { return .createView(try parseCreateViewBody(temporary: temporary)) }
         if acceptKeyword("TRIGGER") { return .createTrigger(try parseCreateTriggerBody(temporary: temporary)) }
+        if acceptKeyword("TABLE") { return .createTable(try parseCreateTableBody(temporary: temporary)) }
         if temporary { throw syntaxError() }
-        if acceptKeyword("TABLE") { return .createTable(try parseCreateTableBody()) }
         let unique = acceptKeyword("UNIQUE")
         guard acceptKeyword("INDEX") else { throw syntaxError() }
         let ifNotExists = try parseIfNotExists()
@@ -33,7 +33,7 @@ extension Parser {
         return true
     }
 
-    private mutating func parseCreateTableBody() throws(SQLSyntaxError) -> CreateTableStatement {
+    private mutating func parseCreateTableBody(temporary: Bool) throws(SQLSyntaxError) -> CreateTableStatement {
         let ifNotExists = try parseIfNotExists()
         let name = try parseQualifiedName()
         if isKeyword("AS") {
@@ -55,7 +55,8 @@ extension Parser {
         try expectSymbol(")")
         let strict = try parseTableOptions()
         return CreateTableStatement(
-            ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints, strict: strict)
+            temporary: temporary, ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints,
+            strict: strict)
     }
 
     /// Parses the table options after the column list (`STRICT`, `WITHOUT ROWID`, comma-separated); returns whether

@@ -72,6 +72,8 @@ final class JSONEachDifferentialTests: XCTestCase {
                     "SELECT key, value FROM \(function)(\(arguments)) WHERE type IN ('integer', 'real', 'text')",
                     "SELECT fullkey, path FROM \(function)(\(arguments)) WHERE atom IS NULL",
                     "SELECT count(*) FROM \(function)(\(arguments)) a, \(function)(\(arguments)) b WHERE a.id = b.parent",
+                    "SELECT rowid, j.oid, id, key FROM \(function)(\(arguments)) AS j WHERE _rowid_ % 2 = 0 "
+                        + "ORDER BY rowid DESC",
                 ]),
             ]
             for sql in queries {
@@ -265,6 +267,41 @@ final class JSONEachDifferentialTests: XCTestCase {
             let expected = SelectDifferentialTests.sqlite(oracle, sql)
             let actual = SelectDifferentialTests.granite(db, sql)
             XCTAssertNil(SelectDifferentialTests.mismatch(expected, actual, ordered: true), sql)
+        }
+    }
+
+    /// The rowid of json_each and json_tree (and of the pragma functions): the number of the row in its call,
+    /// from 0 (from 1 for a pragma), counted again for each call of a correlated one; not part of `*`.
+    func testRowidMatchesSQLite() throws {
+        let statements = [
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, doc)",
+            "INSERT INTO t(doc) VALUES ('[10,20,{\"a\":1}]'), ('{\"x\":[1,2]}'), ('5'), (NULL)",
+            "SELECT rowid, id, key, value FROM json_each('[10,20,{\"a\":1}]')",
+            "SELECT rowid, id, key, fullkey FROM json_tree('[10,20,{\"a\":[1,2]}]')",
+            "SELECT rowid, id, key FROM json_each('{\"a\":1,\"b\":[2,3]}', '$.b')",
+            "SELECT rowid, id, fullkey FROM json_tree('{\"a\":1,\"b\":[2,3]}', '$.b')",
+            "SELECT j.rowid, j.oid, j._rowid_, typeof(j.rowid) FROM json_each('[1,2]') AS j",
+            "SELECT rowid, * FROM json_each('[1]')",
+            "SELECT json_each.* FROM json_each('[1]')",
+            "SELECT * FROM json_each('[1, 2]') WHERE rowid = 1",
+            "SELECT count(*) FROM json_each('[1,2,3]') WHERE rowid > 1",
+            "SELECT rowid FROM json_each('[1]'), json_each('[2]')",
+            "SELECT a.rowid, b.rowid FROM json_each('[1, 2]') AS a, json_tree('[3, [4]]') AS b",
+            "SELECT t.id, j.rowid, j.key FROM t, json_tree(t.doc) AS j ORDER BY t.id, j.rowid",
+            "SELECT t.id, j.rowid, j.value FROM t LEFT JOIN json_each(t.doc) AS j ORDER BY 1, 2",
+            "SELECT t.id, (SELECT max(rowid) FROM json_tree(t.doc)) FROM t",
+            "SELECT rowid FROM t, json_each(t.doc)",
+            "SELECT j.rowid, j.id FROM json_each('[1,[2]]') AS j ORDER BY j.rowid DESC",
+            "CREATE TABLE p(a, b)",
+            "SELECT rowid, cid, name FROM pragma_table_info('p')",
+            "SELECT p.rowid, p.cid FROM pragma_table_info('p') AS p, t WHERE t.id = 1",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in statements {
+            let expected = SelectDifferentialTests.sqlite(oracle, sql)
+            let actual = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) { XCTFail("\(sql): \(why)") }
         }
     }
 }

@@ -100,16 +100,6 @@ final class PragmaFunctionDifferentialTests: XCTestCase {
             let a = SelectDifferentialTests.granite(db, sql)
             if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
         }
-        // SQLite binds an equality on an unbound hidden column as the argument; Granite refuses to read one.
-        for sql in [
-            "SELECT * FROM pragma_table_info WHERE arg = 't'", "SELECT * FROM pragma_index_list('t') WHERE schema = 'main'",
-        ] {
-            XCTAssertThrowsError(try db.query(sql), sql) {
-                XCTAssertEqual(
-                    "\($0)",
-                    "a constraint on a hidden column a pragma function's call leaves unbound is not supported yet")
-            }
-        }
         for sql in [
             "SELECT * FROM pragma_table_info('t', 'main')", "SELECT * FROM pragma_foreign_keys",
             "SELECT * FROM sqlite_schema AS m JOIN pragma_index_list(m.name)",
@@ -120,6 +110,80 @@ final class PragmaFunctionDifferentialTests: XCTestCase {
             }
             let actual = try db.query("EXPLAIN QUERY PLAN " + sql).rows.map { "\($0[3])" }
             XCTAssertEqual(actual, rows.map { "\($0[3])" }, sql)
+        }
+    }
+
+    /// A `WHERE`/`ON` term on a hidden column the call leaves unbound: an equality, an `IN` list or an `OR` of
+    /// equalities on the first unbound one (then the next) binds it, as SQLite's xBestIndex takes it, when its
+    /// value reads sources before the function; other forms, and a term on the `schema` column alone, filter the
+    /// rows as they stand (the column being NULL).
+    func testConstraintsOnUnboundHiddenColumnsMatchSQLite() throws {
+        let statements = [
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT 'x', c REFERENCES t)",
+            "CREATE TABLE u(x UNIQUE, y)", "CREATE INDEX ti ON t(b, c)", "INSERT INTO u VALUES ('t', 'u'), ('u', 'q')",
+            "SELECT *, arg, schema FROM pragma_table_info WHERE arg = 't'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE 'u' = arg",
+            "SELECT cid, arg, schema FROM pragma_table_info AS p WHERE p.arg = 'T' AND p.schema = 'main'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE schema = 'main'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg IS 't'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg IN ('u', 't', 'u')",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg IN ('t')",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg = NULL",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg LIKE 't'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg = 't' AND arg = 'u'",
+            "SELECT cid, arg, schema FROM pragma_table_info('t') WHERE schema = 'main'",
+            "SELECT cid, arg, schema FROM pragma_table_info('t') WHERE arg = 'u'",
+            "SELECT m.name, p.seq, replace(p.name, 'sqlite_', 'granite_'), p.\"unique\", p.arg "
+                + "FROM sqlite_schema AS m JOIN pragma_index_list AS p ON p.arg = m.name",
+            "SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info AS p WHERE p.arg = m.name "
+                + "AND m.type = 'table'",
+            "SELECT * FROM pragma_page_size WHERE schema = 'main'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg = 't' AND schema = 'nope'",
+            "SELECT cid, arg, typeof(arg) FROM pragma_table_info WHERE arg = 5",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg = 'u' OR arg = 't'",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg = 'u' OR 't' = arg OR arg = 'u'",
+            "SELECT cid, arg FROM pragma_table_info WHERE +arg = 't'",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg = 't' COLLATE NOCASE",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg COLLATE NOCASE = 't'",
+            "SELECT replace(m.name, 'sqlite_', 'granite_'), replace(p.name, 'sqlite_', 'granite_') "
+                + "FROM sqlite_schema AS m LEFT JOIN pragma_index_list AS p ON p.arg = m.name",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg = (SELECT 't')",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg = 't' AND cid > 0",
+            "SELECT *, arg FROM pragma_integrity_check WHERE arg = 1",
+            "SELECT *, arg FROM pragma_integrity_check WHERE arg = NULL",
+            "SELECT *, arg FROM pragma_integrity_check WHERE arg IN (NULL)",
+            "SELECT *, arg FROM pragma_integrity_check WHERE arg IN (NULL, 't')",
+            "SELECT *, arg FROM pragma_integrity_check WHERE arg IN (3, 2, 2.5, 2)",
+            "SELECT cid, arg FROM pragma_table_info AS p WHERE p.arg = p.name",
+            "SELECT cid, arg, schema FROM pragma_table_info WHERE arg IN ('u', 't') AND schema IN ('main', 'temp')",
+            "SELECT cid, arg FROM pragma_table_info WHERE (arg = 'u' OR arg = 't') AND cid = 1",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg = 'u' OR cid = 1",
+            "SELECT cid, arg FROM pragma_table_info WHERE arg NOT IN ('u')",
+            "SELECT u.x, p.name FROM u JOIN pragma_table_info AS p ON p.arg = 'u' OR p.arg = 't' ORDER BY 1, 2",
+            "SELECT u.x, p.name FROM u JOIN pragma_table_info AS p ON p.arg IN (u.x, u.y) ORDER BY 1, 2",
+            "SELECT u.x, (SELECT group_concat(name) FROM pragma_table_info WHERE arg = u.x) FROM u",
+            "SELECT u.x, p.seqno FROM u, pragma_index_info AS p WHERE p.arg = 'ti' AND p.schema = 'main'",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in statements {
+            let e = SelectDifferentialTests.sqlite(oracle, sql)
+            let a = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
+        }
+        // SQLite places the function after the source its constraint reads, where Granite keeps a function in place;
+        // it may run an OR reading other sources as one scan per equality.
+        for sql in [
+            "SELECT m.name, p.name FROM pragma_index_list AS p, sqlite_schema AS m WHERE p.arg = m.name",
+            "SELECT m.name, p.name FROM pragma_index_list AS p, sqlite_schema AS m WHERE p.arg = (SELECT m.name)",
+            "SELECT m.name, p.name FROM sqlite_schema AS m LEFT JOIN pragma_index_list AS p WHERE p.arg = m.name",
+            "SELECT u.x, p.name FROM u JOIN pragma_table_info AS p ON p.arg = u.x OR p.arg = u.y",
+        ] {
+            XCTAssertThrowsError(try db.query(sql), sql) {
+                XCTAssertEqual(
+                    "\($0)",
+                    "this constraint on a hidden column a pragma function's call leaves unbound is not supported yet")
+            }
         }
     }
 }

@@ -179,4 +179,34 @@ final class RowValueSubqueryDifferentialTests: XCTestCase {
             failures.isEmpty,
             "\(failures.count) mismatches (GRANITE_SEED=\(seed)):\n" + failures.prefix(20).joined(separator: "\n"))
     }
+
+    /// `SET (…) = (SELECT …)` in an UPDATE of a view through its INSTEAD OF UPDATE trigger: the subquery runs once
+    /// per view row, correlated to it; NEW holds the values it returns.
+    func testRowAssignmentsFromSubqueriesOnViews() throws {
+        try TriggerDifferentialTests.check([
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)",
+            "CREATE TABLE s(k, x, y)",
+            "CREATE TABLE log(x)",
+            "INSERT INTO t VALUES (1, 0, 0), (2, 0, 0), (3, 0, 0)",
+            "INSERT INTO s VALUES (10, 'x10', 'y10'), (20, 'x20', 'y20'), (30, 'x30', 'y30')",
+            "CREATE VIEW v AS SELECT id, a, b FROM t",
+            "UPDATE v SET (a, b) = (SELECT 1, 2)",
+            "CREATE TRIGGER vu INSTEAD OF UPDATE ON v BEGIN "
+                + "INSERT INTO log VALUES(old.id || ':' || quote(new.a) || ',' || quote(new.b)); "
+                + "UPDATE t SET a = new.a, b = new.b WHERE id = old.id; END",
+            "UPDATE v SET (a, b) = (SELECT x, y FROM s WHERE s.k = v.id * 10)",
+            "UPDATE v SET (b, a) = (SELECT x, v.a || '!' FROM s WHERE s.k = id * 10) WHERE id > 1 RETURNING *",
+            "UPDATE v SET (a, b) = (SELECT 1)",
+            "UPDATE v SET (a, b) = (SELECT 1, 2, 3)",
+            "UPDATE v SET (a, nosuch) = (SELECT 1, 2)",
+            "UPDATE v SET b = 'q', (a) = (SELECT count(*) FROM s WHERE s.k > v.id * 5) RETURNING a, b",
+            "UPDATE v SET (a, b) = (SELECT x, y FROM s WHERE 0) WHERE id = 2",
+            "WITH w(z) AS (SELECT 'w') UPDATE v SET (a, b) = (SELECT z, id FROM w) WHERE id < 3",
+            "CREATE TRIGGER vb INSTEAD OF UPDATE OF b ON v BEGIN INSERT INTO log VALUES('b ' || new.b); END",
+            "UPDATE v SET (a) = (SELECT 5)",
+            "UPDATE v SET (a, b) = (SELECT 6, 7) WHERE id = 1",
+            "SELECT * FROM log",
+            "SELECT * FROM t",
+        ])
+    }
 }

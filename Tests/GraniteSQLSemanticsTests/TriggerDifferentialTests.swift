@@ -72,7 +72,12 @@ final class TriggerDifferentialTests: XCTestCase {
     }
 
     func check(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let failures = try Self.mismatches(statements)
+        try Self.check(statements, file: file, line: line)
+    }
+
+    /// Runs `statements` on SQLite and Granite (see ``mismatches(_:)``), failing the test on a difference.
+    static func check(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let failures = try mismatches(statements)
         XCTAssert(failures.isEmpty, failures.prefix(20).joined(separator: "\n"), file: file, line: line)
     }
 
@@ -319,6 +324,43 @@ final class TriggerDifferentialTests: XCTestCase {
             "UPDATE t SET a = a || a RETURNING *",
             "DELETE FROM t WHERE id = 1 RETURNING a",
             "SELECT * FROM log",
+        ])
+    }
+
+    /// A FAIL stopping a statement inside a trigger program: the statement that fired the triggers keeps the
+    /// changes it made, the trigger statements already completed count, the one the failure stopped counts none
+    /// (reduced from GRANITE_SEED=6786260136826164346 of the random test).
+    func testFailInNestedTriggerCountsCompletedStatementsOnly() throws {
+        try check([
+            "CREATE TABLE t1(a INTEGER PRIMARY KEY, b INT, c TEXT COLLATE NOCASE)",
+            "CREATE TABLE t2(k INT UNIQUE, v, w DEFAULT 0)",
+            "CREATE TABLE t3(p INTEGER REFERENCES t1(a) ON DELETE CASCADE ON UPDATE CASCADE, q)",
+            "CREATE TABLE log(id INTEGER PRIMARY KEY, tag TEXT, x, y)",
+            "INSERT INTO t1(b, c) VALUES (NULL, 9), (1.5, 6), (NULL, 0.5), (-2, 1.5)",
+            "INSERT INTO t3 VALUES (4, 1.5), (1, 7), (3, NULL)",
+            "CREATE TRIGGER tr2 AFTER UPDATE OF b ON t1 FOR EACH ROW BEGIN "
+                + "UPDATE t2 SET w = w + 1 WHERE k = old.a OR v = Old.b; "
+                + "INSERT INTO t2(k, v) VALUES(old.c, 'tr2') ON CONFLICT(k) DO UPDATE SET w = w + 10; "
+                + "INSERT INTO log(tag, x, y) VALUES('tr2', old.c, new.c); END",
+            "CREATE TRIGGER tr3 AFTER INSERT ON t2 BEGIN "
+                + "INSERT INTO log(tag, x, y) VALUES('tr3', new.rowid, new.rowid); "
+                + "SELECT CASE WHEN new.k = 0.5 THEN RAISE(FAIL, 'tr3 says no') END; END",
+            "UPDATE t1 SET b = b + 1 WHERE a % 2 = 1",
+            "UPDATE t1 SET a = a + 10 WHERE a = 1",
+            "UPDATE t1 SET b = b + 1 WHERE a % 2 = 1",
+            "DELETE FROM t2",
+            "CREATE TABLE u(k UNIQUE)",
+            "INSERT INTO u VALUES(1)",
+            "CREATE TRIGGER tu AFTER INSERT ON log BEGIN INSERT INTO u VALUES(2); INSERT OR FAIL INTO u VALUES(3), (1); END",
+            "INSERT INTO log(tag) VALUES('a'), ('b')",
+            "DELETE FROM u WHERE k > 1",
+            "INSERT OR FAIL INTO log(tag) VALUES('c'), ('d')",
+            "DELETE FROM u WHERE k > 1",
+            "DROP TRIGGER tu",
+            "CREATE TRIGGER tf AFTER DELETE ON t3 BEGIN INSERT INTO log(tag) VALUES('tf'); "
+                + "SELECT RAISE(FAIL, 'no delete') WHERE old.q = 7; END",
+            "DELETE FROM t1 WHERE a = 11",
+            "DELETE FROM t1 WHERE a = 4",
         ])
     }
 

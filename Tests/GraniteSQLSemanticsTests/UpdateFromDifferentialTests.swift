@@ -36,6 +36,17 @@ final class UpdateFromDifferentialTests: XCTestCase {
             return statements
         }
 
+        /// `SET (…) = (SELECT …)`, the subquery correlated to the target and the joined row or not, returning one
+        /// row, none or several (the first counts).
+        mutating func rowAssignment() -> String {
+            let columns = src.pick([["a", "b"], ["b", "a"], ["c"], ["b", "c", "a"]])
+            let candidates = ["u.v", "t.a", "m.n", "t.b || u.k", "\(value())", "m.k + t.id", "m.rowid"]
+            let values = columns.map { _ in src.pick(candidates) }.joined(separator: ", ")
+            let condition = src.pick(["m.k = u.k", "m.k > t.id", "1", "m.n IS u.v", "0"])
+            let order = src.pick(["", " ORDER BY m.rowid DESC", " ORDER BY 1"])
+            return "(\(columns.joined(separator: ", "))) = (SELECT \(values) FROM m WHERE \(condition)\(order))"
+        }
+
         mutating func update() -> String {
             let source: String
             let key: String
@@ -54,6 +65,7 @@ final class UpdateFromDifferentialTests: XCTestCase {
             let column = src.pick(["a", "b", "c"])
             var assignments = ["\(column) = \(expression)"]
             if src.bool() { assignments.append("\(src.pick(["a", "b"])) = \(src.pick(["t.c", "u.k", "u.v * 2"]))") }
+            if src.int(0...2) == 0 { assignments.insert(rowAssignment(), at: src.int(0...assignments.count)) }
             let resolution = src.pick(["", "OR IGNORE ", "OR REPLACE ", "OR FAIL "])
             var sql = "UPDATE \(resolution)t SET \(assignments.joined(separator: ", ")) FROM \(source) WHERE t.a = \(key)"
             if src.bool() { sql += " AND u.v IS NOT \(value())" }
@@ -107,10 +119,41 @@ final class UpdateFromDifferentialTests: XCTestCase {
         for sql in [
             "UPDATE t SET a = k FROM nosuch", "UPDATE t SET a = v FROM u WHERE a = k",
             "UPDATE t SET nosuch = 1 FROM u", "UPDATE t SET (a, b) = (u.v, u.w) FROM u WHERE t.a = u.k",
+            "UPDATE t SET (a, b) = (SELECT 1) FROM u", "UPDATE t SET (a, b) = (SELECT 1, 2, 3) FROM u",
+            "UPDATE t SET (a, nosuch) = (SELECT 1, 2) FROM u", "UPDATE t SET (a) = (SELECT 1, 2) FROM u",
+            "UPDATE t SET (a, b) = (SELECT nosuch, 2) FROM u", "UPDATE t SET (a, b) = (SELECT * FROM u) FROM u",
+            "UPDATE t SET (id, b) = (SELECT 1, 2) FROM u",
         ] {
             let e = SelectDifferentialTests.sqlite(oracle, sql)
             let a = SelectDifferentialTests.granite(db, sql)
             if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
         }
+    }
+
+    /// `SET (…) = (SELECT …)` in `UPDATE … FROM`: the subquery runs once per updated row, correlated to the target
+    /// row and its joined row, beside other assignments, with triggers and RETURNING.
+    func testRowAssignmentsFromSubqueries() throws {
+        try TriggerDifferentialTests.check([
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)",
+            "CREATE TABLE u(id, k)",
+            "CREATE TABLE s(k, x, y)",
+            "CREATE TABLE log(x)",
+            "INSERT INTO t VALUES (1, 0, 0), (2, 0, 0), (3, 0, 0)",
+            "INSERT INTO u VALUES (1, 10), (2, 20), (4, 40)",
+            "INSERT INTO s VALUES (10, 'x10', 'y10'), (20, 'x20', 'y20'), (30, 'x30', 'y30')",
+            "UPDATE t SET (a, b) = (SELECT x, y FROM s WHERE s.k = u.k) FROM u WHERE t.id = u.id",
+            "SELECT * FROM t",
+            "UPDATE t SET (b, a) = (SELECT t.a || x, count(*) FROM s WHERE s.k >= u.k) FROM u WHERE t.id = u.id "
+                + "RETURNING *",
+            "UPDATE t SET b = 'q', (a) = (SELECT max(x) FROM s WHERE s.k > u.k) FROM u WHERE t.id = u.id RETURNING *",
+            "UPDATE t SET (a, b) = (SELECT x, y FROM s WHERE 0) FROM u WHERE t.id = u.id RETURNING *",
+            "UPDATE t SET (a, b) = (SELECT x, y FROM s ORDER BY k DESC), (b) = (SELECT u.k * 2) FROM u "
+                + "WHERE t.id = u.id RETURNING *",
+            "CREATE TRIGGER tu AFTER UPDATE OF b ON t BEGIN INSERT INTO log VALUES(old.b || '>' || new.b); END",
+            "WITH w(z) AS (SELECT 'w') UPDATE t SET (a, b) = (SELECT z, u.k FROM w) FROM u WHERE t.id = u.id",
+            "UPDATE t SET (a) = (SELECT x FROM s WHERE s.k = u.k) FROM (SELECT id, k + 10 AS k FROM u) AS u "
+                + "WHERE t.id = u.id RETURNING a",
+            "SELECT * FROM log",
+        ])
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 import XCTest
 
 /// `UPDATE … SET (a, b, …) = (SELECT …)`: the subquery runs once per updated row, not once per assigned column,
-/// whether it is correlated or not, in a plain UPDATE, an upsert and a trigger body.
+/// whether it is correlated or not, in a plain UPDATE, an upsert, a trigger body, an `UPDATE … FROM` and an update
+/// of a view.
 final class RowAssignmentSubqueryTests: XCTestCase {
     /// How many times `tick` ran.
     private final class Calls: Sendable {
@@ -80,24 +81,32 @@ final class RowAssignmentSubqueryTests: XCTestCase {
             ("UPDATE t SET (b, c) = (SELECT * FROM t)", "2 columns assigned 3 values"),
             ("UPDATE t SET (a, b, c) = (SELECT 1)", "3 columns assigned 1 values"),
             ("UPDATE t SET (b) = (SELECT 1, 2)", "1 columns assigned 2 values"),
-            (
-                "UPDATE t SET (b, c) = (SELECT w.b, w.c) FROM t AS w WHERE w.a = t.a + 1",
-                "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view is not supported yet"
-            ),
+            ("UPDATE t SET (b, c) = (SELECT 1, 2, 3) FROM t AS w WHERE w.a = t.a + 1", "2 columns assigned 3 values"),
+            ("UPDATE t SET (b, c) = (SELECT 1)", "2 columns assigned 1 values"),
         ] {
             XCTAssertThrowsError(try db.execute(sql), sql) { XCTAssertEqual("\($0)", message, sql) }
         }
     }
 
-    func testViewUpdateFromSubqueryIsRefused() throws {
-        let db = try connection(counting: Calls())
+    func testUpdateFromSubqueryRunsOncePerUpdatedRow() throws {
+        let calls = Calls()
+        let db = try connection(counting: calls)
+        try db.execute("UPDATE t SET (c, b) = (SELECT tick(w.c), t.b + w.b) FROM t AS w WHERE w.a = t.a + 1")
+        XCTAssertEqual(calls.withLock { $0 }, 2)
+        let expected: [[Value]] = [
+            [.integer(1), .integer(30), .integer(200)], [.integer(2), .integer(50), .integer(300)],
+            [.integer(3), .integer(30), .integer(300)],
+        ]
+        XCTAssertEqual(try db.query("SELECT a, b, c FROM t ORDER BY a").rows, expected)
+    }
+
+    func testViewUpdateFromSubqueryRunsOncePerViewRow() throws {
+        let calls = Calls()
+        let db = try connection(counting: calls)
         try db.execute("CREATE VIEW v AS SELECT a, b FROM t")
         try db.execute("CREATE TRIGGER tv INSTEAD OF UPDATE ON v BEGIN UPDATE t SET b = new.b WHERE a = old.a; END")
-        XCTAssertThrowsError(try db.execute("UPDATE v SET (a, b) = (SELECT 1, 2)")) {
-            XCTAssertEqual(
-                "\($0)",
-                "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view is not supported yet")
-        }
-        XCTAssertEqual(try db.query("SELECT b FROM t ORDER BY a").rows, [[.integer(10)], [.integer(20)], [.integer(30)]])
+        try db.execute("UPDATE v SET (a, b) = (SELECT 1, tick(v.b) + 1) WHERE a > 1")
+        XCTAssertEqual(calls.withLock { $0 }, 2)
+        XCTAssertEqual(try db.query("SELECT b FROM t ORDER BY a").rows, [[.integer(10)], [.integer(21)], [.integer(31)]])
     }
 }

@@ -65,7 +65,7 @@ final class SuggestionTests: XCTestCase {
         assertError(db, "UPDATE ordrs SET total = 1", "no such table: ordrs", suggestion: "orders")
         assertError(db, "DELETE FROM orderss", "no such table: orderss", suggestion: "orders")
         assertError(db, "DROP TABLE poeple", "no such table: poeple", suggestion: "people")
-        assertError(db, "CREATE INDEX i ON pople(name)", "no such table: pople", suggestion: "people")
+        assertError(db, "CREATE INDEX i ON pople(name)", "no such table: main.pople", suggestion: "people")
     }
 
     func testColumns() throws {

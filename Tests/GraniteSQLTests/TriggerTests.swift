@@ -75,15 +75,21 @@ final class TriggerTests: XCTestCase {
         assertSyntaxError("DROP TRIGGER", "incomplete input", at: (1, 13))
     }
 
-    func testTemporaryTriggersAreRefused() throws {
+    func testTemporaryTriggersOnMainTablesLiveInTheTemporarySchema() throws {
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
         try db.execute("CREATE TABLE t(a)")
-        XCTAssertThrowsError(try db.execute("CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END")) { error in
-            XCTAssertEqual(
-                (error as? SchemaError)?.message,
-                "temporary triggers are not supported: Granite has no temporary schema")
-        }
+        try db.execute("CREATE TEMP TABLE log(a)")
+        try db.execute("CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.a * 2); END")
         XCTAssertEqual(try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").rows, [[.integer(0)]])
+        XCTAssertEqual(
+            try db.query("SELECT name, tbl_name FROM sqlite_temp_master WHERE type = 'trigger'").rows,
+            [[.text("tr"), .text("t")]])
+        try db.execute("INSERT INTO t VALUES (21)")
+        XCTAssertEqual(try db.query("SELECT a FROM log").rows, [[.integer(42)]])
+        // A second connection to the same database does not fire it.
+        let other = try SQLConnection(engine: try StorageEngine(sharing: db.engine))
+        try other.execute("INSERT INTO t VALUES (1)")
+        XCTAssertEqual(try db.query("SELECT a FROM log").rows, [[.integer(42)]])
     }
 
     func testRaiseCarriesTheTriggerConstraintCode() throws {

@@ -331,20 +331,23 @@ final class SchemaDSLLeftoversTests: XCTestCase {
                 try storedSQL(), #"CREATE VIEW "v" ("a", "b") AS SELECT * FROM player WHERE name = 'O''Brien'"#)
             try db.drop(view: "v")
 
-            // There is no temporary schema: GRDB's SQL is rejected.
+            // A temporary view is stored in the temporary schema, without TEMPORARY (as in SQLite).
             let temporary: [(ViewOptions, [String]?, String)] = [
-                (.temporary, nil, #"CREATE TEMPORARY VIEW "v" AS SELECT * FROM player WHERE name = 'O''Brien'"#),
+                (.temporary, nil, #"CREATE VIEW "v" AS SELECT * FROM player WHERE name = 'O''Brien'"#),
                 (
                     [.temporary, .ifNotExists], ["a", "b"],
-                    #"CREATE TEMPORARY VIEW IF NOT EXISTS "v" ("a", "b") AS SELECT * FROM player WHERE name = 'O''Brien'"#
+                    #"CREATE VIEW "v" ("a", "b") AS SELECT * FROM player WHERE name = 'O''Brien'"#
                 ),
             ]
             for (options, columns, expectedSQL) in temporary {
-                let error = databaseError {
-                    try db.create(view: "v", options: options, columns: columns, asLiteral: literal)
-                }
-                XCTAssertEqual(error?.sql, expectedSQL)
-                XCTAssertEqual(error?.resultCode, .SQLITE_ERROR)
+                try db.create(view: "v", options: options, columns: columns, asLiteral: literal)
+                XCTAssertEqual(
+                    try String.fetchOne(db, sql: "SELECT sql FROM sqlite_temp_master WHERE name = 'v'"), expectedSQL)
+                XCTAssertTrue(try db.viewExists("v"))
+                XCTAssertTrue(try db.viewExists("v", in: "temp"))
+                XCTAssertFalse(try db.viewExists("v", in: "main"))
+                XCTAssertNil(try storedSQL())
+                try db.drop(view: "v")
             }
             XCTAssertFalse(try db.viewExists("v"))
 

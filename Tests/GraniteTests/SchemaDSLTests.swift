@@ -79,7 +79,7 @@ final class SchemaDSLTests: XCTestCase {
 
     func testUnsupportedTableOptionsThrow() throws {
         try DatabaseQueue().inDatabase { db in
-            let options: [TableOptions] = [.temporary, .withoutRowID]
+            let options: [TableOptions] = [.withoutRowID]
             for option in options {
                 XCTAssertThrowsError(
                     try db.create(table: "test", options: option) { t in t.primaryKey("id", .integer) })

@@ -23,6 +23,9 @@ public final class Database {
 
     /// Whether writes are refused (a read access, or a read-only configuration).
     var isReadOnly = false
+    /// Whether a ``readOnly(_:)`` block runs: it refuses the temporary schema's writes too, which a read-only
+    /// connection (a pool's reader, whatever access it runs) otherwise allows, as SQLite's `query_only` does.
+    var isRefusingWrites = false
     private var traceOptions: TracingOptions = []
     private var traceHandler: ((TraceEvent) -> Void)?
     private var statementCache: [String: Statement] = [:]
@@ -60,6 +63,7 @@ public final class Database {
         }
         connection.textCompressionThreshold = configuration.jsonCompressionThreshold
         isReadOnly = configuration.readonly
+        if configuration.readonly { connection.isReadOnlyConnection = true }
         schemaSource = configuration.schemaSource
         addStandardFunctionsAndCollations()
     }
@@ -210,7 +214,10 @@ public final class Database {
     private func prepareUnusualExecution(_ statement: Statement) throws {
         if hasLastError { lastError = nil }
         if interruption.isSet { withdrawInterruptIfIdle() }
-        if isReadOnly && !statement.isReadonly {
+        // A read-only connection (a pool's reader) may change its own temporary schema, as in SQLite; a
+        // `readOnly` block refuses every write.
+        let temporaryOnly = configuration.readonly && !isRefusingWrites && statement.changesOnlyTemporarySchema
+        if isReadOnly && !statement.isReadonly && !temporaryOnly {
             throw DatabaseError(
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,
                 arguments: statement.arguments, publicStatementArguments: configuration.publicStatementArguments)
@@ -444,7 +451,11 @@ public final class Database {
     /// - Returns: What `block` returns.
     /// - Throws: What `block` throws.
     public func readOnly<T>(_ block: () throws -> T) throws -> T {
-        try refusingWrites(block)
+        // GRDB's `readOnly` is SQLite's `query_only`, which refuses the temporary schema's writes too.
+        let wasRefusingWrites = isRefusingWrites
+        isRefusingWrites = true
+        defer { isRefusingWrites = wasRefusingWrites }
+        return try refusingWrites(block)
     }
 
     /// Runs `block` with writes refused (`SQLITE_READONLY`): ``readOnly(_:)`` for non-throwing callers.

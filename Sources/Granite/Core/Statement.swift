@@ -39,6 +39,9 @@ public final class Statement {
     /// Whether the statement does not write to the database.
     public var isReadonly: Bool { prepared.isReadOnly || isTransactionControl }
 
+    /// Whether the statement writes the connection's temporary schema only, which a read-only connection may.
+    var changesOnlyTemporarySchema: Bool { prepared.changesOnlyTemporarySchema }
+
     var isTransactionControl: Bool {
         switch prepared.statement.kind {
         case .begin, .commit, .rollback, .savepoint, .release: return true

@@ -56,7 +56,8 @@ extension Database {
     ///   query does not compile.
     public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
         let table = try existingTableOrViewName(tableName, in: schemaName)
-        return try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
+        let schema = Self.pragmaSchema(schemaName)
+        return try Row.fetchAll(self, sql: "PRAGMA \(schema)table_xinfo(\(table.quotedDatabaseIdentifier))")
             .map(ColumnInfo.init(row:))
             .filter { $0.hidden != 1 }
             .sorted { $0.cid < $1.cid }
@@ -93,9 +94,10 @@ extension Database {
     public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
         let table = try existingTableName(tableName, in: schemaName)
         var indexes: [IndexInfo] = []
-        for row in try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))") {
+        let schema = Self.pragmaSchema(schemaName)
+        for row in try Row.fetchAll(self, sql: "PRAGMA \(schema)index_list(\(table.quotedDatabaseIdentifier))") {
             let name: String = row["name"]
-            let columnRows = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
+            let columnRows = try Row.fetchAll(self, sql: "PRAGMA \(schema)index_info(\(name.quotedDatabaseIdentifier))")
                 .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
             let columns = columnRows.compactMap { $0["name"] as String? }
             guard columns.count == columnRows.count else { continue }
@@ -129,7 +131,8 @@ extension Database {
     public func foreignKeys(on tableName: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
         let table = try existingTableName(tableName, in: schemaName)
         var keys: [(id: Int, table: String, pairs: [(origin: String, destination: String?, seq: Int)])] = []
-        for row in try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(table.quotedDatabaseIdentifier))") {
+        let schema = Self.pragmaSchema(schemaName)
+        for row in try Row.fetchAll(self, sql: "PRAGMA \(schema)foreign_key_list(\(table.quotedDatabaseIdentifier))") {
             let id: Int = row["id"]
             let pair = (origin: row["from"] as String, destination: row["to"] as String?, seq: row["seq"] as Int)
             if let last = keys.indices.last, keys[last].id == id {
@@ -167,6 +170,12 @@ extension Database {
         return .view(key)
     }
 
+    /// The `schema.` prefix of a pragma reading an object of `schemaName` (`main` or `temp`, checked by the
+    /// caller), or none.
+    static func pragmaSchema(_ schemaName: String?) -> String {
+        schemaName.map { "\($0.lowercased())." } ?? ""
+    }
+
     /// The stored name of the table or view, or `no such table`.
     func existingTableOrViewName(_ name: String, in schemaName: String?) throws -> String {
         if let view = try schemaObjectName(name, type: "view", in: schemaName) { return view }
@@ -182,17 +191,27 @@ extension Database {
     }
 
     /// The stored name of the schema object of this type, compared case-insensitively; nil when there is none.
-    /// `main` is the only schema with objects; `temp` is empty; others throw `no such schema`.
+    /// Without a schema name, the connection's temporary schema is searched first, then `main`, as SQLite resolves
+    /// names; schemas other than `main` and `temp` throw `no such schema`.
     private func schemaObjectName(_ name: String, type: String, in schemaName: String?) throws -> String? {
-        if let schemaName {
-            switch schemaName.lowercased() {
-            case "main": break
-            case "temp": return nil
-            default: throw DatabaseError(message: "no such schema: \(schemaName)")
-            }
+        let sql: String
+        let arguments: StatementArguments
+        switch schemaName?.lowercased() {
+        case nil:
+            sql = "SELECT name FROM sqlite_temp_master WHERE type = ? UNION ALL "
+                + "SELECT name FROM granite_schema WHERE type = ?"
+            arguments = [type, type]
+        case "main":
+            sql = "SELECT name FROM granite_schema WHERE type = ?"
+            arguments = [type]
+        case "temp":
+            sql = "SELECT name FROM sqlite_temp_master WHERE type = ?"
+            arguments = [type]
+        default:
+            throw DatabaseError(message: "no such schema: \(schemaName ?? "")")
         }
         let lowercased = name.lowercased()
-        let names = try String.fetchAll(self, sql: "SELECT name FROM granite_schema WHERE type = ?", arguments: [type])
-        return names.first { $0.lowercased() == lowercased }
+        // The temporary schema's names come first.
+        return try String.fetchAll(self, sql: sql, arguments: arguments).first { $0.lowercased() == lowercased }
     }
 }

@@ -9,8 +9,8 @@ public struct ViewOptions: OptionSet, Sendable {
     /// `IF NOT EXISTS`: creating a view that already exists does nothing instead of failing.
     public static let ifNotExists = ViewOptions(rawValue: 1 << 0)
 
-    /// `TEMPORARY`: a view of the temporary schema. Granite has no temporary schema: creating a view with this
-    /// option fails.
+    /// `TEMPORARY`: a view of the connection's temporary schema, which only this connection sees and which
+    /// vanishes when it closes.
     public static let temporary = ViewOptions(rawValue: 1 << 1)
 }
 
@@ -28,11 +28,10 @@ extension Database {
     ///
     /// - Parameters:
     ///   - name: The view name.
-    ///   - options: `IF NOT EXISTS` (`TEMPORARY` is refused).
+    ///   - options: `IF NOT EXISTS`, `TEMPORARY`.
     ///   - columns: The names of the view's columns, when they differ from those of the select statement.
     ///   - sqlLiteral: The `SELECT` statement of the view.
-    /// - Throws: A ``DatabaseError``: the name is taken, or the `temporary` option was given (Granite has no
-    ///   temporary schema).
+    /// - Throws: A ``DatabaseError``: the name is taken.
     public func create(
         view name: String, options: ViewOptions = [], columns: [String]? = nil, asLiteral sqlLiteral: SQL
     ) throws {
@@ -58,11 +57,10 @@ extension Database {
     ///
     /// - Parameters:
     ///   - name: The view name.
-    ///   - options: `IF NOT EXISTS` (`TEMPORARY` is refused).
+    ///   - options: `IF NOT EXISTS`, `TEMPORARY`.
     ///   - columns: The names of the view's columns, when they differ from those the request selects.
     ///   - request: The request whose `SELECT` statement defines the view.
-    /// - Throws: A ``DatabaseError``: the name is taken, or the `temporary` option was given (Granite has no
-    ///   temporary schema).
+    /// - Throws: A ``DatabaseError``: the name is taken.
     public func create(
         view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: any SQLSubqueryable
     ) throws {

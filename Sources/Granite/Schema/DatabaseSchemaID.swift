@@ -1,4 +1,5 @@
-/// A database schema: `main`, `temp`, or an attached database (Granite has only `main`; `temp` is empty).
+/// A database schema: `main`, `temp` (the connection's temporary schema), or an attached database (Granite has
+/// no attached databases).
 ///
 /// ```swift
 /// let id = DatabaseObjectID(name: "player", schemaID: .main)

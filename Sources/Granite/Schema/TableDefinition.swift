@@ -9,7 +9,8 @@ public struct TableOptions: OptionSet, Sendable {
     /// `IF NOT EXISTS`: does nothing when the table exists.
     public static let ifNotExists = TableOptions(rawValue: 1 << 0)
 
-    /// `TEMPORARY` (Granite has no temporary tables: the engine rejects the statement).
+    /// `TEMPORARY`: a table of the connection's temporary schema, which only this connection sees and which
+    /// vanishes when it closes (`AUTOINCREMENT` is refused there).
     public static let temporary = TableOptions(rawValue: 1 << 1)
 
     /// `WITHOUT ROWID` (Granite has no WITHOUT ROWID tables: the engine rejects the statement).

@@ -1,5 +1,7 @@
 /// `CREATE TABLE [IF NOT EXISTS] name (columns, constraints)`.
 package struct CreateTableStatement: Sendable, Equatable {
+    /// Whether `TEMP` or `TEMPORARY` was given: the table goes to the connection's temporary schema.
+    package var temporary: Bool
     /// Whether `IF NOT EXISTS` was given.
     package var ifNotExists: Bool
     /// The table name.
@@ -13,9 +15,10 @@ package struct CreateTableStatement: Sendable, Equatable {
 
     /// Creates a create-table statement.
     package init(
-        ifNotExists: Bool = false, name: QualifiedName, columns: [ColumnDefinition],
+        temporary: Bool = false, ifNotExists: Bool = false, name: QualifiedName, columns: [ColumnDefinition],
         constraints: [TableConstraint] = [], strict: Bool = false
     ) {
+        self.temporary = temporary
         self.ifNotExists = ifNotExists
         self.name = name
         self.columns = columns

@@ -26,21 +26,37 @@ extension SchemaCatalog {
 
     /// `CREATE TRIGGER`: checks the trigger as SQLite does (in its order) and stores its `granite_schema` row
     /// (type `trigger`, root page 0, `tbl_name` the table). The body is not compiled here.
+    ///
+    /// A temporary trigger may be on a main table: `mainSchema` is then the main schema, where its table is looked
+    /// for when the temporary schema has none of that name (or `ON main.t` says so).
     package mutating func createTrigger(
-        _ create: CreateTriggerStatement, sql: String, transaction: WriteTransaction
+        _ create: CreateTriggerStatement, sql: String, transaction: WriteTransaction,
+        mainSchema: SchemaCatalog? = nil
     ) throws {
-        if create.temporary {
-            throw SchemaError("temporary triggers are not supported: Granite has no temporary schema")
+        if create.temporary, create.name.schema != nil {
+            throw SchemaError("temporary trigger may not have qualified name")
         }
-        try Self.checkSchema(create.name)
+        try checkSchema(create.name)
         let target = Self.triggerTarget(create.table)
-        if let schema = target.schema, SchemaNames.key(schema) != "main" {
+        let targetSchema = SchemaCatalog.Qualifier(target.schema)
+        if let schema = target.schema, targetSchema != .main, !(isTemporary && targetSchema == .temp) {
             throw SchemaError("unknown database \(schema)")
         }
+        let owner = isTemporary && targetSchema == .main ? mainSchema : self
         let systemTable = SchemaCatalog.schemaTable(named: target.name)
-        let table = self.table(named: target.name) ?? systemTable
-        let view = self.view(named: target.name)
-        guard table != nil || view != nil else { throw SchemaError("no such table: main.\(target.name)") }
+        var table = owner?.table(named: target.name)
+        var view = owner?.view(named: target.name)
+        var onMainTable = isTemporary && targetSchema == .main
+        if table == nil, view == nil, isTemporary, targetSchema == .any {
+            table = mainSchema?.table(named: target.name)
+            view = mainSchema?.view(named: target.name)
+            onMainTable = true
+        }
+        table = table ?? systemTable
+        guard table != nil || view != nil else {
+            // SQLite names the table `main.x` unless a temporary trigger's `ON` left the schema unsaid.
+            throw SchemaError("no such table: \(isTemporary && targetSchema != .main ? "" : "main.")\(target.name)")
+        }
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
         if trigger(named: name) != nil {
@@ -60,6 +76,7 @@ extension SchemaCatalog {
         }
         var definition = TriggerDefinition(create, sql: sql)
         definition.table = tableName
+        definition.isOnMainTable = onMainTable
         definition.schemaRowid = try Self.appendSchemaRow(transaction) { rowid, schema in
             definition.schemaRowid = rowid
             try Self.write(definition, to: schema)
@@ -86,7 +103,8 @@ extension SchemaCatalog {
     /// Deletes the `granite_schema` rows of the triggers on `table` (inside the caller's schema savepoint) and
     /// forgets them: a table or view takes its triggers with it when dropped.
     mutating func dropTriggers(on table: String, schema: TableTree) throws {
-        for trigger in triggers(on: table) {
+        // A temporary schema's triggers on the main table of that name stay.
+        for trigger in triggers(on: table) where !trigger.isOnMainTable {
             try schema.delete(rowid: trigger.schemaRowid)
             triggersByKey[SchemaNames.key(trigger.name)] = nil
         }
@@ -112,6 +130,7 @@ extension SchemaCatalog {
         }
         var definition = TriggerDefinition(create, sql: sql, schemaRowid: rowid)
         definition.table = tableName
+        definition.isOnMainTable = triggerTarget(create.table).schema.map { SchemaNames.equal($0, "main") } ?? false
         return definition
     }
 

@@ -12,9 +12,11 @@ extension SchemaCatalog {
         viewsByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
     }
 
-    /// The view named `name` (ASCII case-insensitive), if any.
+    /// The view named `name` (ASCII case-insensitive), if any: the temporary schema's first.
     package func view(named name: String) -> ViewDefinition? {
-        viewsByKey[SchemaNames.key(name)]
+        let key = SchemaNames.key(name)
+        if hasTemporarySchema, let view = temporarySchemas[0].viewsByKey[key] { return view }
+        return viewsByKey[key]
     }
 
     /// `CREATE VIEW`: stores the view's `granite_schema` row (type `view`, root page 0, the statement's text).
@@ -24,10 +26,7 @@ extension SchemaCatalog {
     package mutating func createView(_ create: CreateViewStatement, sql: String, transaction: WriteTransaction)
         throws
     {
-        if create.temporary {
-            throw SchemaError("temporary views are not supported: Granite has no temporary schema")
-        }
-        try Self.checkSchema(create.name)
+        try checkSchema(create.name)
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
         if view(named: name) != nil {
@@ -123,7 +122,8 @@ extension SchemaCatalog {
     /// `CREATE VIEW ` / `CREATE TRIGGER ` followed by the original text from the object's name on, without
     /// `TEMP`, `IF NOT EXISTS` or a schema qualifier (so `create view if not exists main.v as …` is stored as
     /// `CREATE VIEW v as …`).
-    static func storedSQL(_ sourceText: String, keyword: String) -> String {
+    /// `written` replaces the keyword in the stored text (`UNIQUE INDEX`).
+    static func storedSQL(_ sourceText: String, keyword: String, written: String? = nil) -> String {
         guard let tokens = try? Lexer.tokenize(sourceText),
             let found = tokens.firstIndex(where: { $0.kind == .word && $0.keyword == keyword })
         else { return sourceText }
@@ -138,7 +138,7 @@ extension SchemaCatalog {
         let bytes = Array(sourceText.utf8)
         let start = tokens[k].range.start.offset
         guard start >= 0, start <= bytes.count else { return sourceText }
-        return "CREATE \(keyword) " + String(decoding: bytes[start...], as: UTF8.self)
+        return "CREATE \(written ?? keyword) " + String(decoding: bytes[start...], as: UTF8.self)
     }
 }
 

@@ -17,6 +17,10 @@ import GraniteStorage
 /// progress) and is atomic on its own (a savepoint undoes a half-made change). A rolled-back transaction undoes the
 /// stored schema; the in-memory catalog must then be rebuilt with ``load(transaction:)``. Creating an index does not
 /// fill its tree: the executor populates it from the table's rows.
+///
+/// A connection's temporary schema is a catalog of the same kind (``isTemporary``), stored in the connection's
+/// in-memory temporary store, and held inside the main catalog (see SchemaCatalog+Temporary.swift), whose name
+/// lookups look in it first.
 package struct SchemaCatalog: Sendable {
     /// The name of the schema table in the storage catalog.
     package static let schemaTableName = "granite_schema"
@@ -26,6 +30,11 @@ package struct SchemaCatalog: Sendable {
     package static func schemaTable(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
         guard key == "granite_schema" || key == "sqlite_schema" || key == "sqlite_master" else { return nil }
+        return schemaTableDefinition(named: name)
+    }
+
+    /// The definition of the schema table read under `name`.
+    static func schemaTableDefinition(named name: String) -> TableDefinition? {
         let sql = "CREATE TABLE \(name)(type text, name text, tbl_name text, rootpage integer, sql text)"
         guard case .createTable(let create)? = try? Parser.parseStatement(sql).kind,
             let table = try? TableDefinition(create, sql: sql, storageName: schemaTableName)
@@ -44,6 +53,15 @@ package struct SchemaCatalog: Sendable {
     var indexesByKey: [String: IndexDefinition] = [:]
     var viewsByKey: [String: ViewDefinition] = [:]
     var triggersByKey: [String: TriggerDefinition] = [:]
+
+    /// The connection's temporary schema (`temp`) once its first object was created (see SchemaCatalog+Temp.swift):
+    /// at most one catalog, in an array because a struct cannot hold a value of its own type.
+    var temporarySchemas: [SchemaCatalog] = []
+    /// Whether ``temporarySchemas`` holds the temporary schema: the one test a lookup makes before probing it.
+    package internal(set) var hasTemporarySchema = false
+    /// Whether this catalog is a connection's temporary schema (its objects are marked temporary, and `temp` is the
+    /// qualifier its statements accept).
+    package internal(set) var isTemporary = false
 
     /// An empty catalog (use ``load(transaction:)`` to read a database's schema).
     package init() {}
@@ -65,26 +83,30 @@ package struct SchemaCatalog: Sendable {
         indexesByKey.values.sorted { $0.schemaRowid < $1.schemaRowid }
     }
 
-    /// The table named `name` (ASCII case-insensitive), if any.
+    /// The table named `name` (ASCII case-insensitive), if any: the temporary schema's first, as SQLite resolves
+    /// an unqualified name (see ``table(_:)`` for `main.` and `temp.`).
     ///
     /// `sqlite_sequence` names Granite's `granite_sequence`, as scripts written for SQLite (the output of
     /// `sqlite3 .dump` among them) read and write it under that name.
     @inline(__always)
     package func table(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
+        if hasTemporarySchema, let table = temporarySchemas[0].tablesByKey[key] { return table }
         if let table = tablesByKey[key] { return table }
         return aliasedTable(key)
     }
 
     /// The table a reserved SQLite name stands for (`sqlite_sequence`), if any.
     @inline(never)
-    private func aliasedTable(_ key: String) -> TableDefinition? {
+    func aliasedTable(_ key: String) -> TableDefinition? {
         key == "sqlite_sequence" ? tablesByKey[WriteSession.sequenceTable] : nil
     }
 
-    /// The index named `name` (ASCII case-insensitive), if any.
+    /// The index named `name` (ASCII case-insensitive), if any: the temporary schema's first.
     package func index(named name: String) -> IndexDefinition? {
-        indexesByKey[SchemaNames.key(name)]
+        let key = SchemaNames.key(name)
+        if hasTemporarySchema, let index = temporarySchemas[0].indexesByKey[key] { return index }
+        return indexesByKey[key]
     }
 
     /// The indexes of table `table` (automatic ones included), in creation order.
@@ -192,28 +214,44 @@ package struct SchemaCatalog: Sendable {
     package mutating func execute(_ statement: Statement, transaction: WriteTransaction) throws {
         switch statement.kind {
         case .createTable(let create):
-            try createTable(create, sql: statement.sourceText, transaction: transaction)
+            // SQLite's normalized text: no `TEMP`, `IF NOT EXISTS` or schema qualifier.
+            let sql = Self.storedSQL(statement.sourceText, keyword: "TABLE")
+            try createTable(create, sql: sql, transaction: transaction)
         case .createIndex(let create):
-            try createIndex(create, sql: statement.sourceText, transaction: transaction)
+            let sql = Self.storedSQL(
+                statement.sourceText, keyword: "INDEX", written: create.unique ? "UNIQUE INDEX" : nil)
+            try createIndex(create, sql: sql, transaction: transaction)
         case .createView(let create):
             try createView(create, sql: Self.storedSQL(statement.sourceText, keyword: "VIEW"), transaction: transaction)
         case .createTrigger(let create):
             try createTrigger(create, sql: Self.storedSQL(statement.sourceText, keyword: "TRIGGER"), transaction: transaction)
         case .dropTrigger(let drop):
-            try Self.checkSchema(drop.name)
+            try checkSchema(drop.name)
+            if missing(drop, trigger(named: drop.name.name) == nil) {
+                throw SchemaError("no such trigger: \(Self.written(drop.name))")
+            }
             try dropTrigger(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropView(let drop):
-            try Self.checkSchema(drop.name)
+            try checkSchema(drop.name)
+            if missing(drop, view(named: drop.name.name) == nil && table(named: drop.name.name) == nil) {
+                throw SchemaError("no such view: \(Self.written(drop.name))")
+            }
             try dropView(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropTable(let drop):
-            try Self.checkSchema(drop.name)
+            try checkSchema(drop.name)
             if let conflict = Self.viewConflict(view(named: drop.name.name), for: .dropTable) { throw conflict }
+            if missing(drop, table(named: drop.name.name) == nil) {
+                throw SchemaError(.noSuchTable(Self.written(drop.name)))
+            }
             try dropTable(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .dropIndex(let drop):
-            try Self.checkSchema(drop.name)
+            try checkSchema(drop.name)
+            if missing(drop, index(named: drop.name.name) == nil) {
+                throw SchemaError(.noSuchIndex(Self.written(drop.name)))
+            }
             try dropIndex(named: drop.name.name, ifExists: drop.ifExists, transaction: transaction)
         case .alterTable(let alter):
-            try Self.checkSchema(alter.table)
+            try checkSchema(alter.table)
             if let view = view(named: alter.table.name) {
                 let conflict: ViewConflict
                 switch alter.action {
@@ -256,7 +294,7 @@ package struct SchemaCatalog: Sendable {
     mutating func createTable(
         _ create: CreateTableStatement, sql: String, transaction: WriteTransaction, allowingReservedName: Bool
     ) throws {
-        try Self.checkSchema(create.name)
+        try checkSchema(create.name)
         let name = create.name.name
         if !allowingReservedName, Self.isReserved(name) {
             throw SchemaError("object name reserved for internal use: \(name)")
@@ -304,14 +342,17 @@ package struct SchemaCatalog: Sendable {
     package mutating func createIndex(_ create: CreateIndexStatement, sql: String, transaction: WriteTransaction)
         throws
     {
-        try Self.checkSchema(create.name)
+        try checkSchema(create.name)
         let name = create.name.name
         if Self.isReserved(name) { throw SchemaError("object name reserved for internal use: \(name)") }
         if SchemaNames.equal(create.table, Self.schemaTableName) {
             throw SchemaError("table \(create.table) may not be indexed")
         }
         if let conflict = Self.viewConflict(view(named: create.table), for: .createIndexOn) { throw conflict }
-        guard let table = table(named: create.table) else { throw SchemaError(.noSuchTable(create.table)) }
+        guard let table = table(named: create.table) else {
+            // SQLite names a missing table of a main index `main.x`, a temporary index's bare.
+            throw SchemaError(.noSuchTable((isTemporary ? "" : "main.") + create.table))
+        }
         if self.table(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
         if view(named: name) != nil { throw SchemaError("there is already a table named \(name)") }
         if index(named: name) != nil {
@@ -379,10 +420,23 @@ package struct SchemaCatalog: Sendable {
 
     // MARK: Helpers
 
+    /// Whether `DROP … schema.x` fails for want of `x`: SQLite then names it with the qualifier as written
+    /// (without one, the drop functions report the bare name).
+    private func missing(_ drop: DropStatement, _ absent: Bool) -> Bool {
+        absent && !drop.ifExists && drop.name.schema != nil
+    }
+
+    /// `schema.name` as written, or `name`.
+    static func written(_ name: QualifiedName) -> String {
+        name.schema.map { "\($0).\(name.name)" } ?? name.name
+    }
+
     static func isReserved(_ name: String) -> Bool { SchemaNames.isReserved(name) }
 
-    static func checkSchema(_ name: QualifiedName) throws {
-        if let schema = name.schema, SchemaNames.key(schema) != "main" {
+    /// Checks the schema qualifier of an object this catalog creates or changes: `main`, or `temp` for the
+    /// temporary schema.
+    func checkSchema(_ name: QualifiedName) throws {
+        if let schema = name.schema, SchemaNames.key(schema) != (isTemporary ? "temp" : "main") {
             throw SchemaError("unknown database \(schema)")
         }
     }

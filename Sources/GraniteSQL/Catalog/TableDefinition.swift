@@ -135,12 +135,16 @@ package struct TableDefinition: Sendable, Equatable {
     package var foreignKeys: [ForeignKey]
     /// For a STRICT table, the declared type of each column (enforced on every write); nil otherwise.
     package var strictTypes: [StrictType]?
+    /// The declared type of each column as SQLite reports it (see ``typeText(ofColumn:)``).
+    package private(set) var reportedTypes: [String?] = []
     /// The root page of the table's storage tree (0 until stored).
     package var rootPage: PageNumber
     /// The name of the table's tree in the storage catalog (`t:<schema rowid>`).
     package var storageName: String
     /// The rowid of the table's row in `granite_schema`.
     package var schemaRowid: Int64
+    /// Whether the table lives in the connection's temporary schema (its trees are in the temporary store).
+    package var isTemporary = false
 
     /// The position of the column named `name` (ASCII case-insensitive), if any.
     package func columnIndex(named name: String) -> Int? {
@@ -195,6 +199,7 @@ package struct TableDefinition: Sendable, Equatable {
             throw SchemaError("must have at least one non-generated column")
         }
         if statement.strict { try applyStrictTypes(of: statement) }
+        reportedTypes = reportedTypes(written: Self.writtenTypes(in: sql, columns: columns.map(\.name)))
     }
 
     /// A PRIMARY KEY or UNIQUE constraint of a `CREATE TABLE`, column or table constraint, in textual order.

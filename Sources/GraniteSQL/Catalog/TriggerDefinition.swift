@@ -16,6 +16,9 @@ package struct TriggerDefinition: Sendable, Equatable {
     package var sql: String
     /// The rowid of the trigger's `granite_schema` row.
     package var schemaRowid: Int64
+    /// For a temporary trigger, whether its table is a main table (`ON main.t`, or `ON t` when the temporary
+    /// schema had no `t`): it fires on that table's changes, and goes when that table is dropped.
+    package var isOnMainTable = false
 
     /// Creates the definition of the trigger `create` declares, stored as `sql`.
     package init(_ create: CreateTriggerStatement, sql: String, schemaRowid: Int64 = 0) {

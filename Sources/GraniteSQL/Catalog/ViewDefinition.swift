@@ -14,6 +14,8 @@ package struct ViewDefinition: Sendable, Equatable {
     package var sql: String
     /// The rowid of the view's `granite_schema` row.
     package var schemaRowid: Int64
+    /// Whether the view lives in the connection's temporary schema (its query then sees temporary objects).
+    package var isTemporary = false
 
     /// Creates the definition of the view `create` declares, stored as `sql`.
     package init(_ create: CreateViewStatement, sql: String, schemaRowid: Int64 = 0) {

@@ -92,6 +92,10 @@ public final class PreparedStatement {
     /// Whether the statement changes nothing in the database file (a `SELECT`, `EXPLAIN`, or a `PRAGMA` other
     /// than one setting the user version), as SQLite's `sqlite3_stmt_readonly` tells. Connection settings such as
     /// `PRAGMA foreign_keys = ON` are read-only statements: a read-only connection runs them, as SQLite does.
+    /// Whether the statement changes the connection's temporary schema, or writes its temporary tables, and
+    /// nothing else: a read-only connection may run it (as SQLite lets one).
+    public var changesOnlyTemporarySchema: Bool { connection.changesOnlyTemporarySchema(statement) }
+
     public var isReadOnly: Bool {
         switch statement.kind {
         case .select, .explain: return true

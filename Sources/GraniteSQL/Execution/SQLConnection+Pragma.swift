@@ -27,8 +27,34 @@ extension SQLConnection {
         if let schema = pragma.name.schema, !["main", "temp"].contains(SchemaNames.key(schema)) {
             throw SQLExecutionError("unknown database \(schema)")
         }
-        return try pragmaResult(named: pragma.name.name, argument: pragma.value.map(Self.pragmaText))
+        return try pragmaResult(
+            named: pragma.name.name, argument: pragma.value.map(Self.pragmaText), schema: pragma.name.schema)
     }
+
+    /// Runs the pragma `name` on the schema `schema` (`main` or `temp`, checked by the caller; nil: both): the
+    /// pragmas that describe a schema object look for it in that schema only.
+    func pragmaResult(named name: String, argument: String?, schema: String?) throws -> PragmaResult {
+        guard catalog.hasTemporarySchema, schema != nil, Self.objectPragmas.contains(SchemaNames.key(name)) else {
+            return try pragmaResult(named: name, argument: argument)
+        }
+        if SchemaCatalog.Qualifier(schema) == .temp {
+            // Unqualified lookups find the temporary object first: one that only main has gives no row.
+            guard let argument, let temporary = catalog.temporarySchema,
+                temporary.table(named: argument) != nil || temporary.view(named: argument) != nil
+                    || temporary.index(named: argument) != nil
+            else { return try pragmaResult(named: name, argument: nil) }
+            return try pragmaResult(named: name, argument: argument)
+        }
+        let saved = catalog
+        catalog = catalog.mainSchema
+        defer { catalog = saved }
+        return try pragmaResult(named: name, argument: argument)
+    }
+
+    /// The pragmas that describe one table, view or index, named by their argument.
+    private static let objectPragmas: Set<String> = [
+        "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+    ]
 
     /// Runs the pragma `name` with `argument` (nil: none), as the statement `PRAGMA name(argument)` or the
     /// table-valued function `pragma_name(argument)` does.
@@ -41,6 +67,7 @@ extension SQLConnection {
         case "index_info": return indexInfo(argument, extended: false)
         case "index_xinfo": return indexInfo(argument, extended: true)
         case "foreign_key_list": return foreignKeyList(argument)
+        case "foreign_key_check": return try foreignKeyCheck(argument)
         case "page_size": return try pageSizePragma(argument)
         case "page_count":
             return try reading {
@@ -100,7 +127,6 @@ extension SQLConnection {
         }
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
         let defaults = Self.defaultTexts(of: table)
-        let types = Self.declaredTypeTexts(of: table)
         var rows: [[Value]] = []
         // table_info leaves generated columns out and numbers the others in order; table_xinfo shows every column
         // under its position, generated ones as hidden 2 (VIRTUAL) or 3 (STORED).
@@ -108,11 +134,8 @@ extension SQLConnection {
             let pkPosition = table.primaryKey.firstIndex { $0.column == position }.map { Int64($0 + 1) } ?? 0
             let cid = position
             var row: [Value] = [
-                .integer(Int64(extended ? position : rows.count)), .text(column.name), .text(
-                    // A STRICT table's types, and a standard type name anywhere, read back in SQLite's spelling.
-                    table.strictTypes != nil
-                        ? column.declaredType ?? "" : Self.standardTypeName(column.declaredType)
-                            ?? types[cid] ?? column.declaredType ?? ""),
+                .integer(Int64(extended ? position : rows.count)), .text(column.name),
+                .text(table.typeText(ofColumn: cid) ?? ""),
                 .integer(column.notNull ? 1 : 0), defaults[cid].map { .text($0) } ?? .null,
                 .integer(pkPosition),
             ]
@@ -134,6 +157,22 @@ extension SQLConnection {
         for view in catalog.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
             rows.append(viewListRow(view))
         }
+        if let temporary = catalog.temporarySchema {
+            for table in temporary.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
+                rows.append([
+                    .text("temp"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
+                    .integer(0), .integer(table.strictTypes == nil ? 0 : 1),
+                ])
+            }
+            for view in temporary.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
+                rows.append(viewListRow(view))
+            }
+            if name.map({ SchemaNames.equal($0, "sqlite_temp_schema") }) ?? true {
+                rows.append([
+                    .text("temp"), .text("sqlite_temp_schema"), .text("table"), .integer(5), .integer(0), .integer(0),
+                ])
+            }
+        }
         if name.map({ SchemaNames.equal($0, SchemaCatalog.schemaTableName) }) ?? true {
             rows.append([
                 .text("main"), .text(SchemaCatalog.schemaTableName), .text("table"), .integer(5),
@@ -146,7 +185,7 @@ extension SQLConnection {
     private func indexList(_ name: String?) -> PragmaResult {
         let columns = ["seq", "name", "unique", "origin", "partial"]
         guard let name, let table = catalog.table(named: name) else { return (columns, []) }
-        let rows = Self.sqliteIndexOrder(catalog.indexes(on: table.name)).enumerated().map { seq, index -> [Value] in
+        let rows = Self.sqliteIndexOrder(catalog.indexes(of: table)).enumerated().map { seq, index -> [Value] in
             [
                 .integer(Int64(seq)), .text(index.name), .integer(index.unique ? 1 : 0), .text(index.origin.rawValue),
                 .integer(index.whereClause == nil ? 0 : 1),
@@ -229,14 +268,6 @@ extension SQLConnection {
 
     // MARK: Helpers
 
-    /// `declared` in capitals when it is one of the type names SQLite 3.37+ recognizes whatever their case (`ANY`,
-    /// `BLOB`, `INT`, `INTEGER`, `REAL`, `TEXT`), which it stores in its own spelling; else nil.
-    private static func standardTypeName(_ declared: String?) -> String? {
-        guard let upper = declared?.uppercased(), ["ANY", "BLOB", "INT", "INTEGER", "REAL", "TEXT"].contains(upper)
-        else { return nil }
-        return upper
-    }
-
     /// Runs `body` in a read transaction unless a transaction is already open.
     func reading<T>(_ body: () throws -> T) throws -> T {
         // Inside a transaction, a snapshot read or a running statement's read, the engine already reads.
@@ -245,66 +276,6 @@ extension SQLConnection {
 
     private func single(_ column: String, _ value: Value) -> PragmaResult {
         ([column], [[value]])
-    }
-
-    /// The declared type of each column exactly as written in the stored `CREATE TABLE` text (SQLite keeps the
-    /// source span, spacing included: `varchar( 10 )`); nil for every column when the text cannot be matched up
-    /// with the columns.
-    private static func declaredTypeTexts(of table: TableDefinition) -> [String?] {
-        let none = [String?](repeating: nil, count: table.columns.count)
-        guard let tokens = try? Lexer.tokenize(table.sql),
-            let open = tokens.firstIndex(where: { $0.kind == .symbol && $0.text == "(" })
-        else { return none }
-        let source = Array(table.sql.utf8)
-        let constraintStarts: Set<String> = [
-            "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES",
-            "GENERATED", "AS", "FOREIGN",
-        ]
-        func isSymbol(_ token: Token, _ text: String) -> Bool { token.kind == .symbol && token.text == text }
-        var result: [String?] = []
-        var i = open + 1
-        for column in table.columns {
-            // The column name, then the type tokens: names (or strings), optionally followed by `(…)`.
-            guard i < tokens.count, [.word, .quotedIdentifier, .string].contains(tokens[i].kind),
-                SchemaNames.equal(tokens[i].value, column.name)
-            else { return none }
-            i += 1
-            var start: Int?
-            var end = 0
-            while i < tokens.count, [.word, .quotedIdentifier, .string].contains(tokens[i].kind),
-                !(tokens[i].kind == .word && constraintStarts.contains(tokens[i].keyword))
-            {
-                start = start ?? tokens[i].range.start.offset
-                end = tokens[i].range.end.offset
-                i += 1
-            }
-            if start != nil, i < tokens.count, isSymbol(tokens[i], "(") {
-                while i < tokens.count, !isSymbol(tokens[i], ")"), tokens[i].kind != .endOfInput { i += 1 }
-                guard i < tokens.count, isSymbol(tokens[i], ")") else { return none }
-                end = tokens[i].range.end.offset
-                i += 1
-            }
-            if let start, start <= end, end <= source.count {
-                result.append(String(decoding: source[start..<end], as: UTF8.self))
-            } else {
-                result.append(nil)
-            }
-            // Skip the constraints, up to the `,` or `)` that ends the column definition.
-            var depth = 0
-            while i < tokens.count, tokens[i].kind != .endOfInput {
-                if isSymbol(tokens[i], "(") {
-                    depth += 1
-                } else if isSymbol(tokens[i], ")") {
-                    if depth == 0 { break }
-                    depth -= 1
-                } else if isSymbol(tokens[i], ","), depth == 0 {
-                    break
-                }
-                i += 1
-            }
-            if i < tokens.count, isSymbol(tokens[i], ",") { i += 1 }
-        }
-        return result
     }
 
     /// The `DEFAULT` of each column as written in the stored `CREATE TABLE` text (without the parentheses of

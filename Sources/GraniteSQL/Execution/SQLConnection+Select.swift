@@ -3,11 +3,15 @@ import GraniteStorage
 extension SQLConnection {
     /// Compiles a `SELECT` of `statement` against the current schema.
     func compileSelect(_ select: SelectStatement, statement: Statement) throws -> SelectProgram {
-        try SelectCompiler(
+        try selectCompiler(statement).compile(select)
+    }
+
+    /// The compiler of the queries of `statement` (which see the `WITH` of a write statement).
+    func selectCompiler(_ statement: Statement) -> SelectCompiler {
+        SelectCompiler(
             catalog: catalog, connection: self, sourceText: statement.sourceText,
             sourceStart: statement.range.start.offset,
-            commonTables: statement.writeCommonTables
-        ).compile(select)
+            commonTables: statement.writeCommonTables)
     }
 
     /// Runs a `SELECT` to completion (or returns its `EXPLAIN QUERY PLAN` rows).

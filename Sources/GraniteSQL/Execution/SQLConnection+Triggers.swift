@@ -9,10 +9,10 @@ extension SQLConnection {
     /// main thread with room to spare, like the parser's nesting limit.
     static let maximumTriggerDepth = 100
 
-    /// The triggers of `table` for the current schema, nil when it has none (the usual case, which costs one
-    /// check of the catalog).
+    /// The triggers of `table` for the current schema, nil when it has none (the usual case, which costs two
+    /// checks of the catalog: no trigger, no temporary schema).
     func tableTriggers(_ table: TableDefinition) -> TableTriggers? {
-        if catalog.triggersByKey.isEmpty { return nil }
+        if catalog.triggersByKey.isEmpty && !catalog.hasTemporarySchema { return nil }
         return TableTriggers.of(table, in: catalog)
     }
 

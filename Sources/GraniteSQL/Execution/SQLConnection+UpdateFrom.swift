@@ -14,12 +14,14 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         let writer = try target(update.table, session, cache)
+        // One assignment per column, but for `SET (a, b) = (SELECT …)`, which assigns its columns from one row.
+        let assignments = try Self.singleColumnAssignments(update.assignments)
+        let assignedNames = assignments.flatMap(\.columns)
         if let triggers = writer.triggers {
-            try prepare(triggers, update: true, updated: try Self.singleColumnAssignments(update.assignments).map { $0.columns[0] })
+            try prepare(triggers, update: true, updated: assignedNames)
         }
         let n = writer.columnCount
-        let assignments = try Self.singleColumnAssignments(update.assignments)
-        let targets = try assignments.map { try assignedSlot($0.columns[0], writer.table) }
+        let targets = try assignedNames.map { try assignedSlot($0, writer.table) }
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
         if !cache.foreignKeysPrepared {
@@ -80,16 +82,23 @@ extension SQLConnection {
                 .expression(SQLExpression(.column(ColumnReference(table: target, column: $0.name))), alias: nil)
             }
             columns.append(.expression(SQLExpression(.column(ColumnReference(table: target, column: "_rowid_"))), alias: nil))
-            columns += assignments.map { .expression($0.value, alias: nil) }
+            // The result column of a row assignment from a subquery gives one value per column it assigns.
+            var rowSubqueries: [Int: Int] = [:]
+            for assignment in assignments {
+                if assignment.isRow { rowSubqueries[columns.count] = assignment.columns.count }
+                columns.append(.expression(assignment.value, alias: nil))
+            }
             let sources = FromClause(
                 first: .table(update.table, alias: nil),
                 joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
             let clause = SelectClause(
                 distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
                 having: nil)
-            let program = try compileSelect(
-                SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil),
-                statement: statement)
+            let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
+            let program =
+                rowSubqueries.isEmpty
+                ? try compileSelect(select, statement: statement)
+                : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
             cursor = SelectCursor(program: program)
             cursor.sortMemoryLimit = sortMemoryLimit
             cache.matching = program

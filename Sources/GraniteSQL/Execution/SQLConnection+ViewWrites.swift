@@ -9,15 +9,14 @@ extension SQLConnection {
     /// for it: it changes nothing and returns the rows). A cheap test first: no trigger, no RETURNING.
     @inline(__always)
     func isWrittenView(_ name: QualifiedName, returning: Bool) -> Bool {
-        if catalog.triggersByKey.isEmpty && !returning { return false }
+        if catalog.triggersByKey.isEmpty && !catalog.hasTemporarySchema && !returning { return false }
         return isView(name, returning: returning)
     }
 
     @inline(never)
     private func isView(_ name: QualifiedName, returning: Bool) -> Bool {
-        if let schema = name.schema, !SchemaNames.equal(schema, "main") { return false }
-        guard catalog.table(named: name.name) == nil, let view = catalog.view(named: name.name) else { return false }
-        return returning || !catalog.triggers(on: view.name).isEmpty
+        guard catalog.table(name) == nil, let view = catalog.view(name) else { return false }
+        return returning || !catalog.triggers(onView: view.name).isEmpty
     }
 
     /// The triggers of `view`, kept while the schema stays the same (so that a running trigger is known as such
@@ -29,7 +28,7 @@ extension SQLConnection {
         }
         let key = SchemaNames.key(view.name)
         if let cached = viewTriggerCache[key] { return cached }
-        let triggers = try makeViewTriggers(view, catalog.triggers(on: view.name))
+        let triggers = try makeViewTriggers(view, catalog.triggers(onView: view.name))
         viewTriggerCache[key] = triggers
         return triggers
     }
@@ -77,20 +76,26 @@ extension SQLConnection {
             }
         case .update(let update):
             let assignments = try Self.singleColumnAssignments(update.assignments)
-            let assignedNames = assignments.map { $0.columns[0] }
+            let assignedNames = assignments.flatMap(\.columns)
             let firing = triggers.insteadOfUpdate.filter { $0.definition.fires(onUpdateOf: assignedNames) }
             guard !firing.isEmpty || returning != nil, update.from == nil else { throw cannotModify }
             try prepare(triggers, update: true, updated: assignedNames)
             var positions: [Int] = []
-            for assignment in assignments {
-                let name = assignment.columns[0]
+            for name in assignedNames {
                 guard let k = triggers.columns.firstIndex(where: { SchemaNames.equal($0, name) }) else {
                     throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
                 }
                 positions.append(k)
             }
             let values = assignments.map { ResultColumn.expression($0.value, alias: nil) }
-            let rows = try viewRows(view, extra: values, update.whereClause, update.with, statement, parameters)
+            // A row assignment from a subquery gives one value per column it assigns (after the view's columns).
+            var rowSubqueries: [Int: Int] = [:]
+            for (k, assignment) in assignments.enumerated() where assignment.isRow {
+                rowSubqueries[1 + k] = assignment.columns.count
+            }
+            let rows = try viewRows(
+                view, extra: values, update.whereClause, update.with, statement, parameters,
+                rowSubqueries: rowSubqueries)
             let names = positions.map { triggers.columns[$0] }
             let n = triggers.columns.count
             // SQLite's RETURNING sees NULL for a column the UPDATE does not assign, unless a trigger reads it as
@@ -171,16 +176,29 @@ extension SQLConnection {
         return try select(SelectStatement(first: .select(query)), statement: statement, parameters: parameters)
     }
 
-    /// The rows of `view` matching `condition`, each followed by the values of `extra` on it.
+    /// The rows of `view` matching `condition`, each followed by the values of `extra` on it: those at the
+    /// positions of `rowSubqueries` (counting the view's `*` as the first) are subqueries, each giving the row of
+    /// values it assigns (see ``SelectCompiler/compileAssigning(_:rowSubqueries:)``).
     private func viewRows(
         _ view: ViewDefinition, extra: [ResultColumn], _ condition: SQLExpression?, _ with: WithClause?,
-        _ statement: Statement, _ parameters: BoundParameters
+        _ statement: Statement, _ parameters: BoundParameters, rowSubqueries: [Int: Int] = [:]
     ) throws -> [[Value]] {
         let clause = SelectClause(
             columns: [.all] + extra, from: FromClause(first: .table(QualifiedName(name: view.name), alias: nil)),
             whereClause: condition)
-        let query = SelectStatement(first: .select(clause), with: with)
-        return try select(query, statement: statement, parameters: parameters).rows
+        guard !rowSubqueries.isEmpty else {
+            let query = SelectStatement(first: .select(clause), with: with)
+            return try select(query, statement: statement, parameters: parameters).rows
+        }
+        // The statement's `WITH` reaches the query through the compiler's common tables.
+        let program = try selectCompiler(statement).compileAssigning(
+            SelectStatement(first: .select(clause)), rowSubqueries: rowSubqueries)
+        let cursor = SelectCursor(program: program)
+        cursor.sortMemoryLimit = sortMemoryLimit
+        try cursor.open(parameters: parameters)
+        var rows: [[Value]] = []
+        while let row = try cursor.next() { rows.append(row) }
+        return rows
     }
 
     /// The NEW rows of an INSERT into a view: its source's rows laid out as the view's columns (NULL for those

@@ -34,7 +34,10 @@ extension SQLConnection {
     func viewListRow(_ view: ViewDefinition) -> [Value] {
         let compiler = SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
         let count = (try? reading { try compiler.compileView(view, forInfoOnly: true).columns.count }) ?? 0
-        return [.text("main"), .text(view.name), .text("view"), .integer(Int64(count)), .integer(0), .integer(0)]
+        return [
+            .text(view.isTemporary ? "temp" : "main"), .text(view.name), .text("view"), .integer(Int64(count)),
+            .integer(0), .integer(0),
+        ]
     }
 
     /// Refuses `ALTER TABLE … RENAME` while a view's query does not compile, as SQLite does (it checks the

@@ -4,19 +4,16 @@ extension SQLConnection {
     // MARK: Writing statements
 
     func tableDefinition(_ name: QualifiedName) throws -> TableDefinition {
-        if let schema = name.schema, !SchemaNames.equal(schema, "main") {
-            throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
-        }
-        guard let table = catalog.table(named: name.name) else {
-            if let view = catalog.view(named: name.name) {
+        guard let table = catalog.table(name) else {
+            if let view = catalog.view(name) {
                 throw SQLExecutionError("cannot modify \(view.name) because it is a view")
             }
-            throw SQLExecutionError.noSuchTable(name.name)
+            throw SQLExecutionError.noSuchTable(name.schema.map { "\($0).\(name.name)" } ?? name.name)
         }
         return table
     }
 
-    private func makeSession(_ parameters: BoundParameters) -> WriteSession {
+    func makeSession(_ parameters: BoundParameters) -> WriteSession {
         let session = WriteSession(
             catalog: catalog, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.connection = self
@@ -59,7 +56,7 @@ extension SQLConnection {
             resolution == .replace
             || (resolution == nil
                 && (table.primaryKeyConflict == .replace || table.columns.contains { $0.notNullConflict == .replace }
-                    || catalog.indexes(on: table.name).contains { $0.onConflict == .replace }))
+                    || catalog.indexes(of: table).contains { $0.onConflict == .replace }))
         // A trigger may write anything before the statement's own checks fail.
         let safe = !foreignKeys && !replaces && tableTriggers(table) == nil
         cache.singleRowSafe = safe
@@ -72,9 +69,11 @@ extension SQLConnection {
             referenceCache.removeAll()
             referenceCacheVersion = catalog.schemaVersion
         }
-        if let cached = referenceCache[table.schemaRowid] { return cached }
+        // Temporary tables' schema rowids count apart from the main schema's: their keys are negative.
+        let key = table.isTemporary ? -table.schemaRowid : table.schemaRowid
+        if let cached = referenceCache[key] { return cached }
         let references = WriteSession.references(to: table, in: catalog)
-        referenceCache[table.schemaRowid] = references
+        referenceCache[key] = references
         return references
     }
 
@@ -85,10 +84,11 @@ extension SQLConnection {
             writerCache.removeAll()
             writerCacheVersion = catalog.schemaVersion
         }
-        let key = SchemaNames.key(table.name)
+        let key = table.isTemporary ? "temp." + SchemaNames.key(table.name) : SchemaNames.key(table.name)
         if let writer = writerCache[key] { return writer }
         let writer = try TableWriter(
-            table: table, catalog: catalog, transaction: currentTransaction(), parameters: BoundParameters())
+            table: table, catalog: catalog, transaction: transaction(for: table) ?? ensureTemporaryStore().transaction,
+            parameters: BoundParameters())
         writer.compressionThreshold = textCompressionThreshold
         writer.triggers = tableTriggers(table)
         writerCache[key] = writer
@@ -106,6 +106,24 @@ extension SQLConnection {
             return try counting(parameters, cache, version: version) {
                 try self.insert(plan, writer, session: $0, cache: cache)
             }
+        }
+        switch statement.kind {
+        case .createTable, .createIndex, .createView, .createTrigger, .dropTable, .dropView, .dropIndex, .dropTrigger,
+            .alterTable:
+            if try changesTemporarySchema(statement) {
+                if case .dropTable(let drop) = statement.kind { try dropTable(drop, parameters: parameters) }
+                try executeInTemporarySchema(statement, parameters: parameters)
+                return ([], [])
+            }
+            try checkMainObjectReferences(statement)
+            if catalog.hasTemporarySchema {
+                // The main schema's statements see the main schema alone (`CREATE TABLE t` while `temp.t` exists).
+                let result = try onMainSchema { try write(statement, parameters: parameters, cache: cache) }
+                if case .dropTable(let drop) = statement.kind { try dropTemporaryTriggers(onMainTable: drop.name.name) }
+                return result
+            }
+        default:
+            break
         }
         switch statement.kind {
         case .createIndex(let create):
@@ -185,7 +203,9 @@ extension SQLConnection {
     }
 
     /// Runs an INSERT, UPDATE or DELETE in a fresh session, then updates the change counters and the last
-    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL`.
+    /// inserted rowid as SQLite does: a failing statement counts no change unless it failed with `FAIL` and is not
+    /// a statement of a trigger program (SQLite counts a trigger's statement once it completes, so the one a
+    /// failure stops counts nothing; the statement that fired the trigger keeps its own changes).
     private func counting(
         _ parameters: BoundParameters, _ cache: WriteCache, version: Int,
         _ body: (WriteSession) throws -> (columns: [String], rows: [[Value]])
@@ -218,7 +238,8 @@ extension SQLConnection {
                 failure = SQLExecutionError.foreignKeyFailure
             }
             if session.started {
-                let kept = (failure as? SQLExecutionError)?.resolution == .fail ? session.changes : 0
+                let kept =
+                    (failure as? SQLExecutionError)?.resolution == .fail && triggerDepth == 0 ? session.changes : 0
                 changes = kept
                 totalChanges += kept
             }
@@ -335,12 +356,10 @@ extension SQLConnection {
     }
 
     /// `assignments` with each row-value assignment `(a, b) = (x, y)` split into `a = x, b = y`, in place. An
-    /// assignment from a subquery `(a, b) = (SELECT …)` is kept whole when `keepingSubqueries` (its subquery runs
-    /// once for all its columns); else it is not supported.
+    /// assignment from a subquery `(a, b) = (SELECT …)` is kept whole (its subquery runs once for all its
+    /// columns).
     /// - Throws: SQLite's `2 columns assigned 3 values` when the sizes differ.
-    static func singleColumnAssignments(_ assignments: [Assignment], keepingSubqueries: Bool = false) throws
-        -> [Assignment]
-    {
+    static func singleColumnAssignments(_ assignments: [Assignment]) throws -> [Assignment] {
         guard assignments.contains(where: \.isRow) else { return assignments }
         var split: [Assignment] = []
         for assignment in assignments {
@@ -352,10 +371,6 @@ extension SQLConnection {
             switch assignment.value.kind {
             case .row(let xs): values = xs
             case .subquery:
-                guard keepingSubqueries else {
-                    throw SQLExecutionError.unsupported(
-                        "row-value assignment from a subquery in UPDATE … FROM or in an UPDATE of a view")
-                }
                 split.append(assignment)
                 continue
             default: values = [assignment.value]
@@ -376,18 +391,18 @@ extension SQLConnection {
 
     /// The names of the columns `assignments` set, in order.
     static func assignedColumnNames(_ assignments: [Assignment]) throws -> [String] {
-        try singleColumnAssignments(assignments, keepingSubqueries: true).flatMap(\.columns)
+        try singleColumnAssignments(assignments).flatMap(\.columns)
     }
 
-    /// Compiles `SET` assignments with `resolver`, or with `subqueries` (when given) those holding a subquery: one
+    /// Compiles `SET` assignments with `resolver`, or with `subqueries` those holding a subquery: one
     /// value per assigned column, in order; those of a row assignment from a subquery must be evaluated in that
     /// order (see ``WriteSubqueries/compileRow(_:width:)``).
     func compileAssignments(
         _ assignments: [Assignment], _ table: TableDefinition, _ resolver: some ColumnResolver,
-        subqueries: (() throws -> WriteSubqueries)? = nil
+        subqueries: () throws -> WriteSubqueries
     ) throws -> [(column: Int, value: CompiledExpression)] {
         var compiled: [(column: Int, value: CompiledExpression)] = []
-        for assignment in try Self.singleColumnAssignments(assignments, keepingSubqueries: subqueries != nil) {
+        for assignment in try Self.singleColumnAssignments(assignments) {
             var columns: [Int] = []
             for name in assignment.columns {
                 guard let column = Self.writableSlot(name, table) else {
@@ -398,10 +413,10 @@ extension SQLConnection {
                 }
                 columns.append(column)
             }
-            if let subqueries, assignment.isRow, case .subquery(let select) = assignment.value.kind {
+            if assignment.isRow, case .subquery(let select) = assignment.value.kind {
                 let values = try subqueries().compileRow(select, width: columns.count)
                 compiled += zip(columns, values).map { ($0, $1) }
-            } else if let subqueries, WriteSubqueries.needed(for: assignment.value) {
+            } else if WriteSubqueries.needed(for: assignment.value) {
                 compiled.append((columns[0], try subqueries().compile(assignment.value)))
             } else {
                 compiled.append((columns[0], try ExpressionCompiler.compile(assignment.value, resolver: resolver)))

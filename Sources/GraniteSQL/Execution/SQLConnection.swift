@@ -71,6 +71,14 @@ public final class SQLConnection {
     /// ``TransactionState``, whose file begins and ends it).
     @exclusivity(unchecked) var storageTransaction = HeldStorageTransaction.none
 
+    /// The storage of the temporary schema, made on its first use (see SQLConnection+Temporary.swift); nil while
+    /// the connection never used it, which is the only test the transaction calls make.
+    @exclusivity(unchecked) var temporaryStore: TemporaryStore?
+
+    /// Whether the connection may not write the database (a read-only file, or a pool's reader): it still writes
+    /// its temporary schema, without taking the database's write lock, as a read-only SQLite connection does.
+    @exclusivity(unchecked) package var isReadOnlyConnection: Bool
+
     /// Whether an explicit transaction (`BEGIN` or an outermost `SAVEPOINT`) is open.
     public var isInTransaction: Bool { transactionState.isInTransaction }
     /// Whether a read snapshot begun by ``beginSnapshotRead()`` is open.
@@ -85,6 +93,7 @@ public final class SQLConnection {
     /// Opens a session on `engine`, loading its schema.
     public init(engine: StorageEngine) throws {
         self.engine = engine
+        isReadOnlyConnection = engine.pager.isReadOnly
         catalog = SchemaCatalog()
         try reloadCatalog()
     }
@@ -95,6 +104,7 @@ public final class SQLConnection {
     /// its own.
     package init(readingIn transaction: ReadTransaction) throws {
         engine = transaction.engine
+        isReadOnlyConnection = engine.pager.isReadOnly
         catalog = SchemaCatalog()
         storageTransaction = .read(transaction)
         try reloadCatalog()
@@ -245,12 +255,12 @@ public final class SQLConnection {
         -> [String]
     {
         guard let columns else { return [] }
-        let definition = catalog.table(named: table.name)
+        let definition = catalog.table(table)
         var names: [String] = []
         for column in columns {
             switch column {
             case .all, .allOf:
-                if definition == nil, let view = catalog.view(named: table.name) {
+                if definition == nil, let view = catalog.view(table) {
                     names += try viewColumnNames(view)
                     continue
                 }
@@ -318,6 +328,10 @@ public final class SQLConnection {
         default:
             // UPDATE and DELETE open the savepoint themselves once they know it is needed; a one-row INSERT that
             // checks everything before writing never needs one.
+            // A read-only connection may still change its temporary schema, as in SQLite.
+            if !isInTransaction, writesOnlyInTemporaryStore, changesOnlyTemporarySchema(statement) {
+                return try inTemporaryOnlyTransaction { try write(statement, parameters: parameters, cache: cache) }
+            }
             var deferred = false
             if isInTransaction, let cache {
                 switch statement.kind {

@@ -25,8 +25,11 @@ final class TableScope: ColumnResolver {
         if let qualifier = reference.table, !SchemaNames.equal(qualifier, alias ?? table.name) {
             throw SQLEvaluationError(.noSuchColumn(reference))
         }
-        if let schema = reference.schema, !SchemaNames.equal(schema, "main") {
-            throw SQLEvaluationError(.noSuchColumn(reference))
+        switch SchemaCatalog.Qualifier(reference.schema) {
+        case .any: break
+        case .main where !table.isTemporary: break
+        case .temp where table.isTemporary: break
+        default: throw SQLEvaluationError(.noSuchColumn(reference))
         }
         if let index = table.columnIndex(named: reference.column) {
             let column = table.columns[index]

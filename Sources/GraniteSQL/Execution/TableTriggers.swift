@@ -165,7 +165,7 @@ final class TableTriggers {
 
     /// The triggers of a table: nil when it has none.
     static func of(_ table: TableDefinition, in catalog: SchemaCatalog) -> TableTriggers? {
-        of(table, catalog.triggers(on: table.name))
+        of(table, catalog.triggers(of: table))
     }
 
     /// `definitions` (triggers on `table`) ready to fire: nil when there are none.

@@ -39,10 +39,10 @@ final class TableWriter {
     /// The index trees, in the order of `indexes`.
     private let trees: [IndexTree]
     @exclusivity(unchecked) private var encoder = RowEncoder()
-    /// The UTF-8 length from which the TEXT values of rows written are stored compressed (`nil`: never); see
-    /// ``SQLConnection/textCompressionThreshold``.
     /// The triggers on the table, nil when it has none (set by the connection that caches the writer).
     var triggers: TableTriggers?
+    /// The UTF-8 length from which the TEXT values of rows written are stored compressed (`nil`: never); see
+    /// ``SQLConnection/textCompressionThreshold``.
     var compressionThreshold: Int? {
         get { encoder.compressionThreshold }
         set { encoder = RowEncoder(compressionThreshold: newValue) }
@@ -68,7 +68,7 @@ final class TableWriter {
         self.scope = scope
         var indexes: [(IndexDefinition, IndexTree, [CompiledExpression?], CompiledExpression?)] = []
         // SQLite checks the most recently created index first.
-        for index in catalog.indexes(on: table.name).reversed() {
+        for index in catalog.indexes(of: table).reversed() {
             let keys: [CompiledExpression?] = try index.columns.map { column in
                 guard case .expression(let e) = column.target else { return nil }
                 return try Self.compile(e, scope, .indexExpression)

@@ -214,55 +214,7 @@ enum StatementSavepoint {
 }
 
 extension SQLConnection {
-    private static let statementSavepointName = "granite_statement"
-
-    // MARK: Storage engine transactions
-
-    // Every transaction call from the connection to the storage engine goes through these functions, on the
-    // storage transaction the connection holds.
-
-    private var engineIsInTransaction: Bool {
-        if case .none = storageTransaction { return false }
-        return true
-    }
-    private var engineIsWriting: Bool {
-        if case .write = storageTransaction { return true }
-        return false
-    }
-    private func engineBeginRead() throws { storageTransaction = .read(try engine.beginRead()) }
-    private func engineBeginWrite() throws { storageTransaction = .write(try engine.beginWrite()) }
-    private func engineEndRead() throws { try engineCommit() }
-    private func engineCommit() throws { try releaseStorageTransaction()?.commit() }
-    private func engineRollback() throws { try releaseStorageTransaction()?.rollback() }
-    private func engineSavepoint(_ name: String) throws { try currentWriteTransaction().savepoint(name) }
-    private func engineRollback(toSavepoint name: String) throws {
-        try currentWriteTransaction().rollback(toSavepoint: name)
-    }
-    private func engineReleaseSavepoint(_ name: String) throws { try currentWriteTransaction().releaseSavepoint(name) }
-
-    /// Lets go of the storage transaction for the caller to end, moving it out rather than copying it (a retain and
-    /// a release fewer on every statement).
-    private func releaseStorageTransaction() -> StorageTransaction? {
-        var held = HeldStorageTransaction.none
-        swap(&held, &storageTransaction)
-        return held.transaction
-    }
-
-    /// The storage transaction in progress, for reading trees and header fields; throws
-    /// ``StorageError/noActiveTransaction`` when the connection holds none.
-    func currentTransaction() throws -> StorageTransaction {
-        guard let transaction = storageTransaction.transaction else { throw StorageError.noActiveTransaction }
-        return transaction
-    }
-
-    /// The write transaction in progress, for changing trees and header fields; throws
-    /// ``StorageError/noActiveTransaction`` when the connection holds none, and what a change in a read
-    /// transaction throws when it holds a read.
-    func currentWriteTransaction() throws -> WriteTransaction {
-        if case .write(let write) = storageTransaction { return write }
-        try engine.pager.prepareForWrite()
-        throw StorageError.noActiveTransaction
-    }
+    static let statementSavepointName = "granite_statement"
 
     /// Runs `body` in a read transaction of the engine unless the connection or the engine is already in one
     /// (pragmas, integrity checks).
@@ -273,8 +225,13 @@ extension SQLConnection {
         return try body()
     }
 
-    /// Loads the catalog, in a read transaction of its own unless the engine is in one.
+    /// Loads the catalog (and the temporary schema's), in a read transaction of its own unless the engine is in one.
     func reloadCatalog() throws {
+        if let temporaryStore {
+            var temporary = SchemaCatalog.temporary()
+            try temporary.load(transaction: temporaryStore.transaction)
+            catalog.setTemporarySchema(temporary)
+        }
         if engineIsInTransaction {
             try catalog.load(transaction: currentTransaction())
         } else {
@@ -484,7 +441,7 @@ extension SQLConnection {
     /// Calls `event` on the change observer, if there is one. The test comes first so that without an observer
     /// no reference is copied (copying even a nil one costs a retain call on every statement).
     @inline(__always)
-    private func report(_ event: (any SQLChangeObserver) throws -> Void) rethrows {
+    func report(_ event: (any SQLChangeObserver) throws -> Void) rethrows {
         if changeObserver != nil, let changeObserver { try event(changeObserver) }
     }
 

@@ -18,11 +18,13 @@ extension WriteSession {
             next = last + 1
         }
         if writer.table.isAutoincrement {
-            let sequence = try sequence(writer.table).value
-            guard sequence < Int64.max else { throw full }
-            next = max(next, sequence + 1)
+            let key = SchemaNames.key(writer.table.name)
+            var current = try sequence(writer.table, key: key)
+            guard current.value < Int64.max else { throw full }
+            next = max(next, current.value + 1)
             // The new rowid is used up even if the row is skipped later.
-            try raiseSequence(writer.table, to: next)
+            current.value = next
+            sequences[key] = current
         }
         return next
     }
@@ -39,10 +41,11 @@ extension WriteSession {
 
     /// Raises the in-statement sequence value of AUTOINCREMENT table `table` to `rowid` if it is larger.
     func raiseSequence(_ table: TableDefinition, to rowid: Int64) throws {
-        var current = try sequence(table)
+        let key = SchemaNames.key(table.name)
+        var current = try sequence(table, key: key)
         if rowid > current.value {
             current.value = rowid
-            sequences[SchemaNames.key(table.name)] = current
+            sequences[key] = current
         }
     }
 
@@ -51,8 +54,10 @@ extension WriteSession {
         return try writer(table)
     }
 
-    private func sequence(_ table: TableDefinition) throws -> (rowid: Int64?, value: Int64, stored: Int64) {
-        let key = SchemaNames.key(table.name)
+    /// The statement's sequence entry of AUTOINCREMENT table `table`, whose name has lookup key `key`.
+    private func sequence(
+        _ table: TableDefinition, key: String
+    ) throws -> (rowid: Int64?, value: Int64, stored: Int64) {
         if let cached = sequences[key] { return cached }
         var result: (rowid: Int64?, value: Int64, stored: Int64) = (nil, 0, 0)
         if let writer = try sequenceWriter() {
@@ -117,7 +122,7 @@ extension WriteSession {
     /// Registers `table` as the target of an INSERT: its sequence is stored by ``finish()``.
     func insertTarget(_ table: TableDefinition) throws {
         guard table.isAutoincrement else { return }
-        _ = try sequence(table)
+        _ = try sequence(table, key: SchemaNames.key(table.name))
         sequenceTargets.append(table)
     }
 
@@ -136,8 +141,11 @@ extension WriteSession {
     /// Removes `table`'s `granite_sequence` row (when the table is dropped).
     func dropSequence(_ table: TableDefinition) throws {
         guard table.isAutoincrement, let writer = try sequenceWriter() else { return }
-        if let stored = try sequence(table).rowid, let old = try writer.fetch(rowid: stored) { try writer.remove(old) }
-        sequences[SchemaNames.key(table.name)] = nil
-        sequenceRowHints[SchemaNames.key(table.name)] = nil
+        let key = SchemaNames.key(table.name)
+        if let stored = try sequence(table, key: key).rowid, let old = try writer.fetch(rowid: stored) {
+            try writer.remove(old)
+        }
+        sequences[key] = nil
+        sequenceRowHints[key] = nil
     }
 }

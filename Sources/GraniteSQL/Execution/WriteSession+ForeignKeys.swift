@@ -35,7 +35,9 @@ extension WriteSession {
     )] {
         let name = SchemaNames.key(table.name)
         var result: [(child: TableDefinition, key: Int)] = []
-        for child in catalog.tables.sorted(by: { $0.schemaRowid < $1.schemaRowid }) {
+        // A foreign key references a table of its own schema.
+        let tables = table.isTemporary ? catalog.temporarySchema?.tables ?? [] : catalog.tables
+        for child in tables.sorted(by: { $0.schemaRowid < $1.schemaRowid }) {
             for (k, key) in child.foreignKeys.enumerated() where SchemaNames.key(key.parentTable) == name {
                 result.append((child, k))
             }
@@ -48,10 +50,11 @@ extension WriteSession {
     /// The parent key of foreign key number `k` of `child`; throws SQLite's errors for a missing parent table or
     /// a parent key that is neither the primary key nor covered by a unique index.
     func parentKey(_ child: TableDefinition, _ k: Int) throws -> ParentKey {
-        let cacheKey = "\(SchemaNames.key(child.name))\u{0}\(k)"
+        let cacheKey = "\(child.isTemporary ? "temp." : "")\(SchemaNames.key(child.name))\u{0}\(k)"
         if let cached = parentKeys[cacheKey] { return cached }
         let key = child.foreignKeys[k]
-        guard let parent = catalog.table(named: key.parentTable) else {
+        let parentName = QualifiedName(schema: child.isTemporary ? "temp" : "main", name: key.parentTable)
+        guard let parent = catalog.table(parentName) else {
             throw SQLExecutionError.noSuchTable("main.\(key.parentTable)")
         }
         let mismatch = SQLExecutionError("foreign key mismatch - \"\(child.name)\" referencing \"\(key.parentTable)\"")
@@ -211,7 +214,8 @@ extension WriteSession {
         return true
     }
 
-    private func parentExists(_ key: ParentKey, _ values: [Value]) throws -> Bool {
+    /// Whether a row of the parent table has the key `values` (the child's, given the parent columns' affinities).
+    func parentExists(_ key: ParentKey, _ values: [Value]) throws -> Bool {
         let writer = try writer(key.parent)
         guard let k = key.index else {
             guard case .integer(let rowid) = SQLAffinity.integer.apply(to: values[0]) else { return false }

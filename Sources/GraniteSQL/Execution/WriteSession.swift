@@ -102,10 +102,13 @@ final class WriteSession {
 
     /// The (cached) writer of `table`.
     func writer(_ table: TableDefinition) throws -> TableWriter {
-        if let adopted, adopted.table.schemaRowid == table.schemaRowid, adopted.table.name == table.name {
+        if let adopted, adopted.table.schemaRowid == table.schemaRowid, adopted.table.name == table.name,
+            adopted.table.isTemporary == table.isTemporary
+        {
             return adopted
         }
-        let key = SchemaNames.key(table.name)
+        // A temporary table and the main one it shadows are different tables.
+        let key = table.isTemporary ? "temp." + SchemaNames.key(table.name) : SchemaNames.key(table.name)
         if let writer = writers[key] { return writer }
         // A session writes through its connection's transaction, with the connection's cached writers.
         guard let connection else { throw StorageError.noActiveTransaction }

@@ -47,22 +47,31 @@ struct AccessPath {
 /// The storage objects a query reads for one table.
 struct TableReader {
     let table: TableDefinition
-    /// The table tree; nil for `granite_schema` in a database that has no schema yet.
+    /// The table tree; nil for `granite_schema` in a database that has no schema yet (or a connection that has no
+    /// temporary schema, for `sqlite_temp_master`).
     let tree: TableTree?
     /// The indexes on the table, in the order the catalog lists them.
     let indexes: [(definition: IndexDefinition, tree: IndexTree)]
     /// The column defaults, for rows stored before `ALTER TABLE ADD COLUMN`.
     let defaults: [Value]
 
-    init(table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction) throws {
+    /// `transaction` is nil only for the temporary schema's table of a connection that has none: it reads no row.
+    init(table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction?) throws {
         self.table = table
+        guard let transaction else {
+            guard table.storageName == SchemaCatalog.schemaTableName else { throw StorageError.noActiveTransaction }
+            tree = nil
+            indexes = []
+            defaults = table.columns.map { _ in .null }
+            return
+        }
         if table.storageName == SchemaCatalog.schemaTableName {
             let exists = try transaction.treeInfo(named: table.storageName) != nil
             tree = exists ? try transaction.table(named: table.storageName) : nil
         } else {
             tree = try transaction.table(named: table.storageName)
         }
-        indexes = try catalog.indexes(on: table.name).map { ($0, try transaction.index(named: $0.storageName)) }
+        indexes = try catalog.indexes(of: table).map { ($0, try transaction.index(named: $0.storageName)) }
         var defaults: [Value] = []
         for column in table.columns {
             guard let expression = column.defaultValue else {

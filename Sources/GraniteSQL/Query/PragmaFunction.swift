@@ -13,6 +13,7 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
     case indexInfo = "index_info"
     case indexXinfo = "index_xinfo"
     case foreignKeyList = "foreign_key_list"
+    case foreignKeyCheck = "foreign_key_check"
     case pageSize = "page_size"
     case pageCount = "page_count"
     case freelistCount = "freelist_count"
@@ -45,6 +46,7 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
         case .indexInfo: return ["seqno", "cid", "name"]
         case .indexXinfo: return ["seqno", "cid", "name", "desc", "coll", "key"]
         case .foreignKeyList: return ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"]
+        case .foreignKeyCheck: return ["table", "rowid", "parent", "fkid"]
         default: return [rawValue]
         }
     }
@@ -53,7 +55,7 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
     var takesArgument: Bool {
         switch self {
         case .tableInfo, .tableXinfo, .tableList, .indexList, .indexInfo, .indexXinfo, .foreignKeyList,
-            .integrityCheck, .quickCheck:
+            .foreignKeyCheck, .integrityCheck, .quickCheck:
             return true
         default: return false
         }
@@ -79,38 +81,53 @@ enum SQLPragmaFunction: String, Sendable, CaseIterable {
 
 extension SQLConnection {
     /// The rows of `pragma_<function>(arguments…)`: the pragma's rows, each followed by the arguments as its hidden
-    /// columns (NULL when not passed). A NULL argument counts as none, as in SQLite's pragma table; a schema other
-    /// than `main` (any case) gives no row, or SQLite's `unknown database` error when no such schema exists.
+    /// columns (NULL when not passed). A NULL argument counts as none, as in SQLite's pragma table; a schema
+    /// `main` or `temp` (any case) looks for the pragma's object in that schema only (`temp` gives no row while the
+    /// connection has no temporary schema), and another gives SQLite's `unknown database` error.
+    ///
+    /// `constrained` holds the values of the hidden columns after `arguments` that the query's terms bind, evaluated
+    /// in `context`: one value passes as it is; several (an `IN` list) run the pragma once per value, NULLs left
+    /// out, in order and without repeats, as SQLite's loop over an `IN` does. Those values are passed as text.
+    func pragmaFunctionRows(
+        _ function: SQLPragmaFunction, _ arguments: [Value], constrained: [[CompiledExpression]] = [],
+        _ context: inout EvaluationContext
+    ) throws -> [[Value]] {
+        guard !constrained.isEmpty else { return try pragmaFunctionRows(function, arguments) }
+        var argumentLists = [arguments]
+        for choices in constrained {
+            var values: [Value] = []
+            for choice in choices { values.append(try choice.evaluate(&context)) }
+            if choices.count > 1 {
+                values = values.filter { !$0.isNull }.sorted { SQLComparison.compare($0, $1) < 0 }
+                values = values.indices.filter { $0 == 0 || SQLComparison.compare(values[$0 - 1], values[$0]) != 0 }
+                    .map { values[$0] }
+            }
+            let texts = values.map { value in
+                value.sqlTextBytes.map { Value.text(String(decoding: $0, as: UTF8.self)) } ?? .null
+            }
+            argumentLists = argumentLists.flatMap { list in texts.map { list + [$0] } }
+        }
+        return try argumentLists.flatMap { try pragmaFunctionRows(function, $0) }
+    }
+
+    /// The rows of `pragma_<function>(arguments…)` (see above).
     func pragmaFunctionRows(_ function: SQLPragmaFunction, _ arguments: [Value]) throws -> [[Value]] {
         var hidden = arguments
         while hidden.count < function.maximumArguments { hidden.append(.null) }
         let argument = function.takesArgument ? hidden[0] : nil
+        var schemaName: String?
         if function.takesSchema, case let schema = hidden[hidden.count - 1], !schema.isNull {
             let name = schema.sqlTextBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
             switch SchemaNames.key(name) {
-            case "main": break
-            case "temp": return []
+            case "main": schemaName = name
+            case "temp":
+                // The temporary schema, when the connection has none, holds nothing.
+                guard catalog.hasTemporarySchema else { return [] }
+                schemaName = name
             default: throw SQLExecutionError("unknown database '\(name)'")
             }
         }
         let text = argument?.sqlTextBytes.map { String(decoding: $0, as: UTF8.self) }
-        return try pragmaResult(named: function.rawValue, argument: text).rows.map { $0 + hidden }
-    }
-}
-
-extension SelectCompiler {
-    /// Refuses a pragma function whose hidden column, left unbound by its call, a `WHERE` or `ON` term reads
-    /// (`FROM pragma_table_info WHERE arg = 't'`): SQLite takes an equality constraint on it as the argument,
-    /// which Granite does not (reading it elsewhere gives its NULL, as in SQLite).
-    static func checkUnboundHiddenColumns(
-        _ program: TableFunctionProgram, _ source: QuerySource, constrainedBy terms: [CompiledExpression]
-    ) throws {
-        guard case .pragma(let pragma) = program.function else { return }
-        let unbound = (pragma.resultColumns.count + program.arguments.count)..<pragma.columnNames.count
-        guard !unbound.isEmpty, unbound.contains(where: source.used.contains) else { return }
-        let slots = Set(unbound.map { source.base + $0 })
-        for term in terms where term.readSlots.map({ !$0.isDisjoint(with: slots) }) ?? false {
-            throw SQLExecutionError.unsupported("a constraint on a hidden column a pragma function's call leaves unbound")
-        }
+        return try pragmaResult(named: function.rawValue, argument: text, schema: schemaName).rows.map { $0 + hidden }
     }
 }

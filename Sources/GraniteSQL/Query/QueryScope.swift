@@ -38,18 +38,24 @@ final class QuerySource {
     var isLeftJoined = false
     /// The relative slots read by the query (columns, and ``rowidSlot`` for the rowid).
     var used: Set<Int> = []
+    /// Whether the source is a table-valued function, whose rowid is the number of its row (SQLite's xRowid),
+    /// held in ``rowNumberSlot`` (its ``rowidSlot`` holds a JSON subtype flag).
+    let numbersRows: Bool
 
-    init(name: String, table: TableDefinition?, columns: [Column], base: Int) {
+    init(name: String, table: TableDefinition?, columns: [Column], base: Int, numbersRows: Bool = false) {
         self.name = name
         self.table = table
         self.columns = columns
         self.base = base
+        self.numbersRows = numbersRows
     }
 
     /// The number of slots.
-    var width: Int { columns.count + 1 }
+    var width: Int { columns.count + (numbersRows ? 2 : 1) }
     /// The relative slot of the rowid.
     var rowidSlot: Int { columns.count }
+    /// The relative slot of a table-valued function's row number (see ``numbersRows``).
+    var rowNumberSlot: Int { columns.count + 1 }
 }
 
 /// Resolves names for one `SELECT` (or one statement's table) over its sources, and to enclosing queries for
@@ -86,9 +92,12 @@ final class QueryScope: ColumnResolver {
 
     /// Adds a source; returns it.
     @discardableResult
-    func add(name: String, table: TableDefinition?, columns: [QuerySource.Column]) -> QuerySource {
+    func add(
+        name: String, table: TableDefinition?, columns: [QuerySource.Column], numbersRows: Bool = false
+    ) -> QuerySource {
         precondition(aggregates.isEmpty, "sources come before aggregates")
-        let source = QuerySource(name: name, table: table, columns: columns, base: base + tablesWidth)
+        let source = QuerySource(
+            name: name, table: table, columns: columns, base: base + tablesWidth, numbersRows: numbersRows)
         sources.append(source)
         tablesWidth += source.width
         return source
@@ -99,11 +108,12 @@ final class QueryScope: ColumnResolver {
     func add(table: TableDefinition, alias: String?) -> QuerySource {
         add(
             name: alias ?? table.name, table: table,
-            columns: table.columns.map {
-                QuerySource.Column(
-                    name: $0.name, affinity: $0.affinity,
-                    collation: $0.collation.flatMap { SQLCollation(name: $0) } ?? .binary,
-                    declaredType: $0.declaredType)
+            columns: table.columns.indices.map { c in
+                let column = table.columns[c]
+                return QuerySource.Column(
+                    name: column.name, affinity: column.affinity,
+                    collation: column.collation.flatMap { SQLCollation(name: $0) } ?? .binary,
+                    declaredType: table.typeText(ofColumn: c))
             })
     }
 
@@ -121,13 +131,15 @@ final class QueryScope: ColumnResolver {
 
     /// Resolves a reference among this query's own sources; nil when no source has the name.
     func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
-        if let schema = reference.schema, !SchemaNames.equal(schema, "main") { return nil }
+        let schema = SchemaCatalog.Qualifier(reference.schema)
+        if schema == .unknown { return nil }
         var found: (source: Int, column: Int)?
         var rowidMatch: Int?
         for (k, source) in sources.enumerated() {
             if let qualifier = reference.table {
                 guard SchemaNames.equal(qualifier, source.name) else { continue }
             }
+            if schema != .any, (schema == .temp) != (source.table?.isTemporary == true) { continue }
             let key = SchemaNames.key(reference.column)
             if let c = source.columns.firstIndex(where: { SchemaNames.key($0.name) == key }) {
                 if reference.table == nil && source.hidden.contains(c) { continue }
@@ -135,7 +147,7 @@ final class QueryScope: ColumnResolver {
                     throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
                 }
                 found = (k, c)
-            } else if source.table != nil, SchemaNames.isRowidName(reference.column) {
+            } else if source.table != nil || source.numbersRows, SchemaNames.isRowidName(reference.column) {
                 rowidMatch = k
             }
         }
@@ -159,6 +171,10 @@ final class QueryScope: ColumnResolver {
         }
         if let k = rowidMatch {
             let source = sources[k]
+            if source.numbersRows {
+                note(k, relative: source.rowNumberSlot)
+                return ResolvedColumn(slot: source.base + source.rowNumberSlot, affinity: .integer)
+            }
             if let alias = source.table?.rowidAlias {
                 note(k, relative: alias)
                 return ResolvedColumn(slot: source.base + alias, affinity: .integer)

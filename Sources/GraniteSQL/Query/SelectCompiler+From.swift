@@ -98,11 +98,8 @@ extension SelectCompiler {
                 try addCommonTable(found.index, of: found.scope, alias: alias, scope: scope, outer: outer, to: &sources)
                 return
             }
-            if let schema = name.schema, !SchemaNames.equal(schema, "main") {
-                throw SQLExecutionError.noSuchTable("\(schema).\(name.name)")
-            }
-            guard let table = catalog.table(named: name.name) ?? SchemaCatalog.schemaTable(named: name.name) else {
-                guard let view = catalog.view(named: name.name) else {
+            guard let table = catalog.table(name) ?? SchemaCatalog.schemaTable(name) else {
+                guard let view = catalog.view(name) else {
                     // An eponymous table-valued function read without arguments (`FROM pragma_table_list`).
                     if SQLTableFunction(name: name.name) != nil {
                         try addTableFunction(name, arguments: [], alias: alias, scope: scope, to: &sources)
@@ -118,7 +115,7 @@ extension SelectCompiler {
             }
             scope.add(table: table, alias: alias)
             sources.readers[k] = try TableReader(
-                table: table, catalog: catalog, transaction: connection.currentTransaction())
+                table: table, catalog: catalog, transaction: connection.transaction(for: table))
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)
             let columns = Self.sourceColumns(

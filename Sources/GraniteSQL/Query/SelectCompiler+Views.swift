@@ -34,9 +34,12 @@ extension SelectCompiler {
             throw SQLExecutionError(.circularView(view.name))
         }
         // The query's expressions are named after their text in the stored statement, which it was parsed from.
+        // A main view's names are the main schema's (SQLite binds them to the view's schema); a temporary view's
+        // look in the temporary schema first.
         let inner = SelectCompiler(
-            catalog: catalog, connection: connection, sourceText: view.sql, sourceStart: 0,
-            expandingViews: expandingViews + [key], readsStoredQuery: true)
+            catalog: view.isTemporary || !catalog.hasTemporarySchema ? catalog : catalog.mainSchema,
+            connection: connection, sourceText: view.sql, sourceStart: 0,
+            expandingViews: expandingViews + [key], readsStoredQuery: !view.isTemporary)
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {
             core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in
@@ -44,7 +47,8 @@ extension SelectCompiler {
             }
             select.first = .select(core)
         }
-        let program = try inner.compile(select, outer: nil, declaredNames: false)
+        // A view names a plain column after its declared name (a rowid after the alias column, else `rowid`).
+        let program = try inner.compile(select, outer: nil, declaredNames: true)
         let names: [String]
         if let declared = view.columnNames {
             guard declared.count == program.columnNames.count else {
@@ -61,8 +65,8 @@ extension SelectCompiler {
         return (program, Self.sourceColumns(of: program, select: view.select, named: names))
     }
 
-    /// The name a missing table is reported under: SQLite qualifies the tables a view's query names with their
-    /// schema, so that inside a view `x` is reported as `main.x`.
+    /// The name a missing table is reported under: SQLite qualifies the tables a main view's query names with
+    /// their schema, so that inside a view `x` is reported as `main.x` (a temporary view's names stay bare).
     func missingTableName(_ name: QualifiedName) -> String {
         if let schema = name.schema { return "\(schema).\(name.name)" }
         return readsStoredQuery ? "main.\(name.name)" : name.name
@@ -84,8 +88,18 @@ extension SelectCompiler {
     /// declared type of the column a result expression names (through subqueries and views in `FROM`), nil for
     /// any other expression.
     static func declaredTypes(of program: SelectProgram, select: SelectStatement) -> [String?] {
-        columnOrigins(of: program, select: select).map { origin in
-            origin.map { $0.source.columns[$0.column].declaredType } ?? nil
+        columnOrigins(of: program, select: select).enumerated().map { n, origin in
+            if let origin { return origin.source.columns[origin.column].declaredType }
+            // A table's rowid, under any of its names, is typed INTEGER (its alias column's type), as in SQLite.
+            guard program.windows == nil, n < program.outputs.count, let slot = program.outputs[n].columnSlot
+            else { return nil }
+            for source in program.scope.sources where source.table != nil {
+                if slot == source.base + source.rowidSlot { return "INTEGER" }
+                if let alias = source.table?.rowidAlias, slot == source.base + alias {
+                    return source.columns[alias].declaredType
+                }
+            }
+            return nil
         }
     }
 

@@ -59,17 +59,23 @@ struct SelectCompiler {
     }
 
     /// Compiles the query `select` whose first core is `core`, over the sources `from` already added to `scope`.
+    /// With `rowSubqueries`, see ``compileAssigning(_:rowSubqueries:)``.
     func compileQuery(
-        _ select: SelectStatement, core: SelectClause, scope: QueryScope, from: FromSources, declaredNames: Bool
+        _ select: SelectStatement, core: SelectClause, scope: QueryScope, from: FromSources, declaredNames: Bool,
+        rowSubqueries: [Int: Int] = [:]
     ) throws -> SelectProgram {
         var from = from
         scope.allowAggregates = true
-        let results = try compileResultColumns(core.columns, scope: scope, declaredNames: declaredNames)
+        let results = try compileResultColumns(
+            core.columns, scope: scope, declaredNames: declaredNames, rowSubqueries: rowSubqueries)
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
-        let terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
+        var terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
         if scope.sources.contains(where: { $0.view != nil }) {
             try pushTermsIntoViews(terms, from: &from, scope: scope)
+        }
+        if !from.tableFunctions.isEmpty {
+            try bindPragmaConstraints(&from, terms: &terms, scope: scope)
         }
 
         // SQLite checks the ORDER BY positions before the GROUP BY terms.
@@ -100,9 +106,6 @@ struct SelectCompiler {
         }
         let subqueries = try compileSubqueries(of: scope)
 
-        for (k, function) in from.tableFunctions {
-            try Self.checkUnboundHiddenColumns(function, scope.sources[k], constrainedBy: terms.map(\.compiled))
-        }
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
         var joins = planLevels(
@@ -151,12 +154,18 @@ struct SelectCompiler {
     }
 
     /// Compiles the result columns, expanding `*` and `table.*` into the columns of the sources (which marks
-    /// them used).
-    private func compileResultColumns(_ columns: [ResultColumn], scope: QueryScope, declaredNames: Bool) throws
-        -> ResultColumns
-    {
+    /// them used), and each subquery at a position of `rowSubqueries` into its row's elements.
+    private func compileResultColumns(
+        _ columns: [ResultColumn], scope: QueryScope, declaredNames: Bool, rowSubqueries: [Int: Int]
+    ) throws -> ResultColumns {
         var results = ResultColumns()
-        for column in columns {
+        for (position, column) in columns.enumerated() {
+            if let width = rowSubqueries[position], case .expression(let expression, _) = column,
+                case .subquery(let select) = expression.kind
+            {
+                try appendRowSubquery(select, width: width, scope: scope, to: &results)
+                continue
+            }
             switch column {
             case .all:
                 guard !scope.sources.isEmpty else { throw SQLExecutionError("no tables specified") }
@@ -334,9 +343,8 @@ struct SelectCompiler {
                 return source.columns[c].name
             }
         }
-        guard SchemaNames.isRowidName(reference.column), sources.count == 1, let table = sources[0].table else {
-            return nil
-        }
+        guard SchemaNames.isRowidName(reference.column), sources.count == 1 else { return nil }
+        guard let table = sources[0].table else { return sources[0].numbersRows ? "rowid" : nil }
         return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 

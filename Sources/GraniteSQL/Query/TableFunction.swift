@@ -72,6 +72,9 @@ enum SQLTableFunction: Sendable, Equatable {
 struct TableFunctionProgram {
     let function: SQLTableFunction
     let arguments: [CompiledExpression]
+    /// For a pragma function, the values of the hidden columns after those `arguments` bind, taken from the
+    /// query's terms (see ``SelectCompiler/bindPragmaConstraints(_:terms:scope:)``).
+    var constrainedArguments: [[CompiledExpression]] = []
     /// The connection a pragma function reads. Unowned: compiled programs are kept in statement caches, which
     /// the connection itself holds.
     unowned let connection: SQLConnection
@@ -110,6 +113,10 @@ final class TableFunctionCursor {
     private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
     @exclusivity(unchecked) private var started = false
+    /// The slot of the row's number, when the query reads the rowid, and the current row's number (SQLite counts
+    /// from 0 for the JSON functions, from 1 for the pragma functions).
+    private let rowNumberSlot: Int?
+    @exclusivity(unchecked) private var rowNumber: Int64 = 0
 
     init(program: TableFunctionProgram, source: QuerySource) {
         self.program = program
@@ -119,6 +126,7 @@ final class TableFunctionCursor {
         usedPositions = program.function.columnNames.indices.filter { source.used.contains($0) }
         subtypedColumn = program.function.subtypedColumn.flatMap { JSONTableColumn(rawValue: $0) }
         constantPath = program.arguments.count > 1 ? program.arguments[1].constantValue : nil
+        rowNumberSlot = source.used.contains(source.rowNumberSlot) ? source.base + source.rowNumberSlot : nil
     }
 
     /// The cursors of `levels`, by level; empty when no level calls a table-valued function.
@@ -137,11 +145,13 @@ final class TableFunctionCursor {
         walk = nil
         textWalk = JSONEachTextWalk()
         started = false
+        rowNumber = -1
         guard case .pragma(let pragma) = program.function else { return try openJSONWalk(&context) }
         var values: [Value] = []
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
-        pragmaRows = try program.connection.pragmaFunctionRows(pragma, values)
+        pragmaRows = try program.connection.pragmaFunctionRows(
+            pragma, values, constrained: program.constrainedArguments, &context)
         pragmaPosition = 0
     }
 
@@ -188,6 +198,8 @@ final class TableFunctionCursor {
         if textWalk.isActive { return try nextTextRow(&context) }
         if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
+        rowNumber += 1
+        if let rowNumberSlot { context.row[rowNumberSlot] = .integer(rowNumber) }
         do {
             for column in columns {
                 let result = try walk.column(column)
@@ -205,6 +217,8 @@ final class TableFunctionCursor {
         do throws(JSONError) {
             if started { try textWalk.advance() } else { started = true }
             guard textWalk.hasRow else { return false }
+            rowNumber += 1
+            if let rowNumberSlot { context.row[rowNumberSlot] = .integer(rowNumber) }
             for column in columns {
                 let result = try textWalk.column(column)
                 context.row[base + column.rawValue] = result.value
@@ -222,6 +236,7 @@ final class TableFunctionCursor {
         let row = pragmaRows[pragmaPosition]
         pragmaPosition += 1
         for c in usedPositions { context.row[base + c] = c < row.count ? row[c] : .null }
+        if let rowNumberSlot { context.row[rowNumberSlot] = .integer(Int64(pragmaPosition)) }
         return true
     }
 }
@@ -261,7 +276,7 @@ extension SelectCompiler {
                 name: columnName, affinity: .blob, collation: .binary, isHidden: function.isHidden(c),
                 subtypeFlag: c == function.subtypedColumn ? columnCount : nil)
         }
-        scope.add(name: sourceName, table: nil, columns: columns)
+        scope.add(name: sourceName, table: nil, columns: columns, numbersRows: true)
         sources.tableFunctions[k] = TableFunctionProgram(
             function: function, arguments: compiled, connection: connection)
     }

@@ -88,7 +88,7 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
             }
         case .numeric, .integer:
             switch value {
-            case .text(let s): return Self.numericAffinity(Array(s.utf8), tryForInteger: true) ?? value
+            case .text(let s): return Self.numericAffinity(s, tryForInteger: true) ?? value
             case .real(let r): return Self.integerAffinity(r)
             default: return value
             }
@@ -97,7 +97,7 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
             // turns -0.0 into 0.0; no other value changes on that trip.
             switch value {
             case .text(let s):
-                guard let converted = Self.numericAffinity(Array(s.utf8), tryForInteger: false) else { return value }
+                guard let converted = Self.numericAffinity(s, tryForInteger: false) else { return value }
                 if case .integer(let i) = converted { return .real(Double(i)) }
                 if case .real(let r) = converted, r == 0 { return .real(0) }
                 return converted
@@ -109,13 +109,22 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `applyNumericAffinity`: the number the text converts to, or `nil` when it is not a well-formed number.
-    static func numericAffinity(_ z: [UInt8], tryForInteger: Bool) -> Value? {
-        let (r, rc) = SQLNumberParsing.atof(z)
+    ///
+    /// Reads the string's UTF-8 in place: this runs for every TEXT written to a NUMERIC column (dates among
+    /// them), where a copy of the bytes would be an allocation per value.
+    static func numericAffinity(_ text: String, tryForInteger: Bool) -> Value? {
+        var text = text
+        return text.withUTF8 { numericAffinity($0, tryForInteger: tryForInteger) }
+    }
+
+    /// ``numericAffinity(_:tryForInteger:)`` of UTF-8 bytes.
+    static func numericAffinity(_ z: UnsafeBufferPointer<UInt8>, tryForInteger: Bool) -> Value? {
+        let (r, rc) = SQLRealParsing.atof(z)
         if rc <= 0 { return nil }
         if rc == 1 {
             let i = SQLNumberParsing.doubleToInt64(r)
             if SQLNumberParsing.realSameAsInt(r, i) { return .integer(i) }
-            let (ix, irc) = SQLNumberParsing.atoi64(z)
+            let (ix, irc) = SQLNumberParsing.atoi64(Array(z))
             if irc == 0 { return .integer(ix) }
         }
         return tryForInteger ? integerAffinity(r) : .real(r)

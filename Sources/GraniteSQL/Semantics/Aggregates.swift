@@ -31,7 +31,7 @@ package struct SQLSumAggregate: Sendable {
 
     package mutating func step(_ x: Value) {
         var v = x
-        if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
+        if case .text(let s) = x { v = SQLAffinity.numericAffinity(s, tryForInteger: false) ?? x }
         switch v {
         case .null: return
         case .integer(let i):
@@ -57,7 +57,7 @@ package struct SQLSumAggregate: Sendable {
     /// sum has become approximate it stays so.
     package mutating func remove(_ x: Value) {
         var v = x
-        if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
+        if case .text(let s) = x { v = SQLAffinity.numericAffinity(s, tryForInteger: false) ?? x }
         switch v {
         case .null: return
         case .integer(let i) where !approximate:

@@ -34,7 +34,7 @@ package enum SQLComparison {
         func prep(_ v: Value) -> Value {
             if affinity.isNumeric {
                 if case .text(let s) = v {
-                    return SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? v
+                    return SQLAffinity.numericAffinity(s, tryForInteger: false) ?? v
                 }
                 return v
             }

@@ -230,7 +230,7 @@ final class SchemaCatalogTests: XCTestCase {
         assertSchemaError("there is already a table named t") { try db.run("CREATE INDEX t ON t (b)") }
         assertSchemaError("no such index: j") { try db.run("DROP INDEX j") }
         XCTAssertNoThrow(try db.run("DROP INDEX IF EXISTS j"))
-        assertSchemaError("no such table: u") { try db.run("CREATE INDEX j ON u (a)") }
+        assertSchemaError("no such table: main.u") { try db.run("CREATE INDEX j ON u (a)") }
         assertSchemaError("no such column: c") { try db.run("CREATE INDEX j ON t (a, c)") }
         assertSchemaError("duplicate column name: A") { try db.run("CREATE TABLE u (a, b, A)") }
         assertSchemaError("table u has more than one primary key") {

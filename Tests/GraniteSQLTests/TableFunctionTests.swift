@@ -92,4 +92,30 @@ final class TableFunctionTests: XCTestCase {
         ]).rows
         XCTAssertEqual(rows, [[.integer(Int64(depth + 1)), .integer(Int64(depth)), .integer(Int64(1 + 3 * depth))]])
     }
+
+    func testPathsChangingFromRowToRowKeepSQLiteNumbering() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let document = #"{"a":[1,{"b":2}],"c":"x","d":[3,[4]]}"#
+        try db.execute("CREATE TABLE p(id INTEGER PRIMARY KEY, doc TEXT, path TEXT)")
+        for (id, path) in [(1, "$.d"), (2, "$.a[#-1]"), (3, nil), (4, "$.d"), (5, "$")] as [(Int64, String?)] {
+            try db.execute(
+                "INSERT INTO p VALUES (?, ?, ?)",
+                arguments: [.integer(id), .text(document), path.map { .text($0) } ?? .null])
+        }
+        let rows = try db.query(
+            "SELECT p.id, j.key, j.value, j.id, j.fullkey FROM p, json_each(p.doc, p.path) j ORDER BY p.id, j.id"
+        ).rows
+        XCTAssertEqual(
+            rows,
+            [
+                [.integer(1), .integer(0), .integer(3), .integer(11), .text("$.d[0]")],
+                [.integer(1), .integer(1), .text("[4]"), .integer(12), .text("$.d[1]")],
+                [.integer(2), .text("b"), .integer(2), .integer(6), .text("$.a[#-1].b")],
+                [.integer(4), .integer(0), .integer(3), .integer(11), .text("$.d[0]")],
+                [.integer(4), .integer(1), .text("[4]"), .integer(12), .text("$.d[1]")],
+                [.integer(5), .text("a"), .text(#"[1,{"b":2}]"#), .integer(2), .text("$.a")],
+                [.integer(5), .text("c"), .text("x"), .integer(8), .text("$.c")],
+                [.integer(5), .text("d"), .text("[3,[4]]"), .integer(10), .text("$.d")],
+            ])
+    }
 }

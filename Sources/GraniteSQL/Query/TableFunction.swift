@@ -85,6 +85,9 @@ struct TableFunctionProgram {
 /// Writes only the columns the query reads into the row. A column that carries the JSON subtype has its flag
 /// (1 when the value is JSON text from the function, else NULL) in the source's rowid slot, which a function
 /// source does not otherwise use.
+///
+/// Only the query run that made a cursor uses it, one call at a time (a subquery in its arguments runs its own
+/// cursors), so its state skips dynamic exclusivity checks.
 final class TableFunctionCursor {
     let program: TableFunctionProgram
     /// The first slot of the source, and the slot of the subtype flag.
@@ -95,16 +98,25 @@ final class TableFunctionCursor {
     /// The positions of the columns the query reads, for a pragma function.
     private let usedPositions: [Int]
     /// A pragma function's rows, computed when the level opens, and the position of the next one.
-    private var pragmaRows: [[Value]] = []
-    private var pragmaPosition = 0
+    @exclusivity(unchecked) private var pragmaRows: [[Value]] = []
+    @exclusivity(unchecked) private var pragmaPosition = 0
     private let subtypedColumn: JSONTableColumn?
-    private var walk: JSONTableWalk?
+    /// The rows of a json_each or json_tree call: read from the document's text when json_each starts at the
+    /// root or a simple path, else walked over SQLite's node layout of the document.
+    @exclusivity(unchecked) private var textWalk = JSONEachTextWalk()
+    @exclusivity(unchecked) private var walk: JSONTableWalk?
+    /// The last path argument of a json_each read from the text, and the start it names (nil: not a simple
+    /// path), kept while the argument stays the same (a constant path is read once).
+    @exclusivity(unchecked) private var textWalkPath: Value?
+    @exclusivity(unchecked) private var textWalkStart: JSONEachTextWalk.Start?
+    /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
+    private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
-    private var started = false
+    @exclusivity(unchecked) private var started = false
     /// The slot of the row's number, when the query reads the rowid, and the current row's number (SQLite counts
     /// from 0 for the JSON functions, from 1 for the pragma functions).
     private let rowNumberSlot: Int?
-    private var rowNumber: Int64 = 0
+    @exclusivity(unchecked) private var rowNumber: Int64 = 0
 
     init(program: TableFunctionProgram, source: QuerySource) {
         self.program = program
@@ -113,6 +125,7 @@ final class TableFunctionCursor {
         columns = JSONTableColumn.allCases.filter { source.used.contains($0.rawValue) }
         usedPositions = program.function.columnNames.indices.filter { source.used.contains($0) }
         subtypedColumn = program.function.subtypedColumn.flatMap { JSONTableColumn(rawValue: $0) }
+        constantPath = program.arguments.count > 1 ? program.arguments[1].constantValue : nil
         rowNumberSlot = source.used.contains(source.rowNumberSlot) ? source.base + source.rowNumberSlot : nil
     }
 
@@ -130,30 +143,59 @@ final class TableFunctionCursor {
     /// Evaluates the arguments over the current row and starts the walk.
     func open(_ context: inout EvaluationContext) throws {
         walk = nil
+        textWalk = JSONEachTextWalk()
         started = false
         rowNumber = -1
+        guard case .pragma(let pragma) = program.function else { return try openJSONWalk(&context) }
         var values: [Value] = []
         values.reserveCapacity(program.arguments.count)
         for argument in program.arguments { values.append(try argument.evaluate(&context)) }
-        if case .pragma(let pragma) = program.function {
-            pragmaRows = try program.connection.pragmaFunctionRows(
-                pragma, values, constrained: program.constrainedArguments, &context)
-            pragmaPosition = 0
-            return
-        }
-        guard let document = values.first, !document.isNull else { return }
-        // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
-        let path: JSONTableWalk.Start = values.count > 1 ? values[1].sqlTextBytes.map { .path($0) } ?? .nowhere : .root
-        do {
-            walk = try JSONTableWalk(document: document, start: path, recursive: program.function == .jsonTree)
+        pragmaRows = try program.connection.pragmaFunctionRows(
+            pragma, values, constrained: program.constrainedArguments, &context)
+        pragmaPosition = 0
+    }
+
+    /// Evaluates json_each's or json_tree's arguments (at most two) over the current row and starts the walk.
+    private func openJSONWalk(_ context: inout EvaluationContext) throws {
+        guard let documentArgument = program.arguments.first else { return }
+        let document = try documentArgument.evaluate(&context)
+        let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
+        guard !document.isNull else { return }
+        let recursive = program.function == .jsonTree
+        do throws(JSONError) {
+            if !recursive, let start = textWalkStart(path) {
+                textWalk = try JSONEachTextWalk(document: document, start: start)
+                return
+            }
+            // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
+            let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
+            walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
         } catch {
             throw error.evaluationError
         }
     }
 
+    /// Where json_each's walk over the text starts for the path argument `path` (nil without one), or nil
+    /// when the walk needs the document's tree.
+    private func textWalkStart(_ path: Value?) -> JSONEachTextWalk.Start? {
+        guard let path else { return .root }
+        if let last = textWalkPath, constantPath != nil || Self.sameText(last, path) { return textWalkStart }
+        guard let bytes = path.sqlTextBytes else { return nil }
+        textWalkPath = path
+        textWalkStart = JSONEachTextWalk.Start(.path(bytes))
+        return textWalkStart
+    }
+
+    /// Whether `a` and `b` are both TEXT with the same bytes.
+    private static func sameText(_ a: Value, _ b: Value) -> Bool {
+        guard case .text(var a) = a, case .text(var b) = b else { return false }
+        return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
+    }
+
     /// Writes the next row's columns into the context's row; false at the end.
     func next(_ context: inout EvaluationContext) throws -> Bool {
         if case .pragma = program.function { return nextPragmaRow(&context) }
+        if textWalk.isActive { return try nextTextRow(&context) }
         if started { walk?.advance() } else { started = true }
         guard let walk, walk.hasRow else { return false }
         rowNumber += 1
@@ -161,6 +203,24 @@ final class TableFunctionCursor {
         do {
             for column in columns {
                 let result = try walk.column(column)
+                context.row[base + column.rawValue] = result.value
+                if column == subtypedColumn { context.row[flagSlot] = result.isJSON ? .integer(1) : .null }
+            }
+        } catch {
+            throw error.evaluationError
+        }
+        return true
+    }
+
+    /// ``next(_:)`` over the document's text.
+    private func nextTextRow(_ context: inout EvaluationContext) throws -> Bool {
+        do throws(JSONError) {
+            if started { try textWalk.advance() } else { started = true }
+            guard textWalk.hasRow else { return false }
+            rowNumber += 1
+            if let rowNumberSlot { context.row[rowNumberSlot] = .integer(rowNumber) }
+            for column in columns {
+                let result = try textWalk.column(column)
                 context.row[base + column.rawValue] = result.value
                 if column == subtypedColumn { context.row[flagSlot] = result.isJSON ? .integer(1) : .null }
             }

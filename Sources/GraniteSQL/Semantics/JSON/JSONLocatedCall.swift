@@ -41,15 +41,17 @@ extension SQLJSONFunction {
 /// with the same path (the three `json_extract(profile, '$.age')` of a filtered aggregate) scan its text once,
 /// as SQLite parses a row's document once for all its calls. Also the scan stack the calls reuse. A class, made
 /// by the first located call of an evaluation context, so that contexts without one carry only a nil reference.
+///
+/// Only that context's calls use it, one at a time, so its state skips dynamic exclusivity checks.
 package final class JSONLocationCache {
     /// The document last scanned; held, so its text can be compared with the next call's.
-    private var document = ""
-    private var path = JSONSimplePath.root
-    private var location: JSONParser.Location?
+    @exclusivity(unchecked) private var document = ""
+    @exclusivity(unchecked) private var path = JSONSimplePath.root
+    @exclusivity(unchecked) private var location: JSONParser.Location?
     /// Whether `document`, `path` and `location` describe a finished scan.
-    private var isFilled = false
+    @exclusivity(unchecked) private var isFilled = false
     /// The containers open during a scan, kept between calls for their storage.
-    private var scanStack: [JSONParser.ScanContainer] = []
+    @exclusivity(unchecked) private var scanStack: [JSONParser.ScanContainer] = []
 
     init() {}
 
@@ -57,7 +59,7 @@ package final class JSONLocationCache {
     func locate(
         _ path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>, of document: String
     ) throws(JSONError) -> JSONParser.Location? {
-        if isFilled && path == self.path && holds(text) { return location }
+        if isFilled && holds(text) && path == self.path { return location }
         isFilled = false
         let found = try JSONParser(text).locate(path, stack: &scanStack)
         self.document = document

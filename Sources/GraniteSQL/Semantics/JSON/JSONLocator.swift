@@ -100,8 +100,10 @@ extension JSONParser {
 
     /// ``locate(_:)`` with the open containers kept in `stack`, whose storage a caller may reuse between
     /// scans (its contents on entry do not matter).
+    ///
+    /// The innermost open container is held in a local, and only the ones around it in the stack, so that
+    /// reading a member or an element touches no array.
     func locate(_ path: JSONSimplePath, stack open: inout [ScanContainer]) throws(JSONError) -> Location? {
-        let parser = self
         let steps = path.steps
         open.removeAll(keepingCapacity: true)
         var found: Range<Int>?
@@ -110,81 +112,80 @@ extension JSONParser {
         var nodes = 0
         /// For the value about to be read: how many steps lead to it, when it is on the path.
         var candidate: Int? = 0
-        var i = parser.skipSpace(0)
+        /// The innermost open container, when `depth` is above 0 (the `depth - 1` around it are in `open`).
+        var current = ScanContainer(isObject: false, pathDepth: -1, targetStart: -1)
+        var depth = 0
+        var i = skipSpace(0)
         while true {
-            let c = parser.byte(i)
+            // Phase 1: a value at `i`, or the opening of a non-empty container (then its first value next).
+            let c = byte(i)
             let isTarget = candidate == steps.count && found == nil
             if isTarget { position = nodes }
             nodes += 1
             if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
-                guard open.count < Self.maximumDepth else { throw .malformed }
-                let first = parser.skipSpace(i + 1)
+                guard depth < Self.maximumDepth else { throw .malformed }
+                let first = skipSpace(i + 1)
                 let closing = c == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
-                if parser.byte(first) == closing {
+                if byte(first) == closing {
                     if isTarget { found = i..<(first + 1) }
                     i = first + 1
                 } else {
-                    var container = ScanContainer(
+                    if depth > 0 { open.append(current) }
+                    depth += 1
+                    current = ScanContainer(
                         isObject: c == UInt8(ascii: "{"),
                         pathDepth: candidate.flatMap { $0 < steps.count ? $0 : nil } ?? -1,
                         targetStart: isTarget ? i : -1)
                     i = first
-                    if container.isObject {
-                        let (label, next) = try parser.labelRange(at: first)
+                    if current.isObject {
+                        let (label, next) = try labelRange(at: first)
                         nodes += 1
-                        candidate = parser.memberCandidate(&container, label: label, steps)
+                        candidate = memberCandidate(&current, label: label, steps)
                         i = next
                     } else {
-                        candidate = container.elementCandidate(steps)
+                        candidate = current.elementCandidate(steps)
                     }
-                    open.append(container)
                     continue
                 }
             } else {
-                guard let end = parser.scalarEnd(at: i) else { throw .malformed }
+                guard let end = scalarEnd(at: i) else { throw .malformed }
                 if isTarget { found = i..<end }
                 i = end
             }
-            candidate = try parser.closeFinished(&open, at: &i, found: &found, labels: &nodes, steps)
-            if open.isEmpty {
-                guard parser.byte(parser.skipSpace(i)) == 0 else { throw .malformed }
-                return found.map { Location(range: $0, position: position) }
-            }
-        }
-    }
-
-    /// Counts the value that ended at `i` in the innermost open container; while the container then ends,
-    /// closes it (noting its range when it is the node looked for) and counts it in the next one out. Stops
-    /// after a `,` (with `i` at the next value, counting its label in `labels`), returning whether that value
-    /// is on the path, or when no container is open.
-    private func closeFinished(
-        _ open: inout [ScanContainer], at i: inout Int, found: inout Range<Int>?, labels: inout Int,
-        _ steps: [JSONSimplePath.Step]
-    ) throws(JSONError) -> Int? {
-        while var container = open.popLast() {
-            container.count += 1
-            i = skipSpace(i)
-            let c = byte(i)
-            if c == UInt8(ascii: ",") {
-                let next = skipSpace(i + 1)
-                let candidate: Int?
-                if container.isObject {
-                    let (label, value) = try labelRange(at: next)
-                    labels += 1
-                    candidate = memberCandidate(&container, label: label, steps)
-                    i = value
-                } else {
-                    candidate = container.elementCandidate(steps)
-                    i = next
+            // Phase 2: count the value that ended at `i` in the innermost container; while the container then
+            // ends, close it (noting its range when it is the node looked for) and count it in the next one
+            // out. Stop after a `,` (with `i` at the next value, past its label in an object), or at the end.
+            while true {
+                guard depth > 0 else {
+                    guard byte(skipSpace(i)) == 0 else { throw .malformed }
+                    return found.map { Location(range: $0, position: position) }
                 }
-                open.append(container)
-                return candidate
+                current.count += 1
+                i = skipSpace(i)
+                let c = byte(i)
+                if c == UInt8(ascii: ",") {
+                    let next = skipSpace(i + 1)
+                    if current.isObject {
+                        let (label, value) = try labelRange(at: next)
+                        nodes += 1
+                        candidate = memberCandidate(&current, label: label, steps)
+                        i = value
+                    } else {
+                        candidate = current.elementCandidate(steps)
+                        i = next
+                    }
+                    break
+                }
+                guard c == (current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw .malformed }
+                i += 1
+                if current.targetStart >= 0 { found = current.targetStart..<i }
+                depth -= 1
+                if depth > 0 {
+                    guard let outer = open.popLast() else { throw .malformed }
+                    current = outer
+                }
             }
-            guard c == (container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw .malformed }
-            i += 1
-            if container.targetStart >= 0 { found = container.targetStart..<i }
         }
-        return nil
     }
 
     /// Whether the value of the member labelled by the bytes at `label` is on the path: the first member of an
@@ -193,8 +194,8 @@ extension JSONParser {
         _ container: inout ScanContainer, label: Range<Int>, _ steps: [JSONSimplePath.Step]
     ) -> Int? {
         let depth = container.pathDepth
-        guard depth >= 0, !container.keyMatched, case .key(let key) = steps[depth],
-            bytes[label].elementsEqual(key)
+        guard depth >= 0, !container.keyMatched, case .key(let key) = steps[depth], label.count == key.count,
+            key.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: bytes[label]).elementsEqual($0) })
         else { return nil }
         container.keyMatched = true
         return depth + 1

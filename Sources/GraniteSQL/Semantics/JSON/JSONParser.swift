@@ -220,7 +220,18 @@ struct JSONParser {
         var j = start + 1
         let count = bytes.count
         while true {
-            // Most bytes are plain: skip their run in a loop that checks little else.
+            // Most bytes are plain: skip their run eight at a time, then byte by byte near the end of the text.
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                while j + 8 <= count {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                    let special = Self.specialStringBytes(word)
+                    if special != 0 {
+                        j += special.trailingZeroBitCount >> 3
+                        break
+                    }
+                    j += 8
+                }
+            }
             while j < count {
                 let c = bytes[j]
                 guard c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") else { break }
@@ -244,6 +255,18 @@ struct JSONParser {
             }
             j += 1
         }
+    }
+
+    /// The high bit of each byte of `word` (little-endian) that ends a string's plain run (a control character,
+    /// `"` or `\`), possibly with false ones, but only above the lowest true one: each test borrows only upward
+    /// from a byte it flags, so the lowest flagged byte is always the first one that ends the run.
+    private static func specialStringBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        return control | ((quote &- ones) & ~quote & highBits) | ((backslash &- ones) & ~backslash & highBits)
     }
 
     private func literalEnd(_ word: StaticString, at start: Int) -> Int? {

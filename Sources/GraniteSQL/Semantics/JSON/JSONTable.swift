@@ -368,7 +368,7 @@ struct JSONTableWalk {
     }
 
     /// Appends `.label`, or `."label"` when the label is not a letter followed by letters and digits.
-    private static func appendMember(_ label: JSONKey, to out: inout [UInt8]) {
+    static func appendMember(_ label: JSONKey, to out: inout [UInt8]) {
         let bytes = label.bytes
         let isIdentifier =
             bytes.first.map(isLetter) == true && bytes.dropFirst().allSatisfy { isLetter($0) || JSONParser.isDigit($0) }

@@ -172,6 +172,7 @@ final class ResultFormatterTests: XCTestCase {
             }
             return "(\(d < 0 ? "-" : "")\(mantissa) * pow(2, \(exponent)))"
         case .text(let s): return s.isEmpty ? "''" : "CAST(X'\(ResultText.hex(Array(s.utf8)))' AS TEXT)"
+        case .invalidUTF8Text(let b): return "CAST(X'\(ResultText.hex(b))' AS TEXT)"
         case .blob(let b): return "X'\(ResultText.hex(b))'"
         }
     }

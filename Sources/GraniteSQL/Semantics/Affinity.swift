@@ -89,6 +89,7 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
         case .numeric, .integer:
             switch value {
             case .text(let s): return Self.numericAffinity(Array(s.utf8), tryForInteger: true) ?? value
+            case .invalidUTF8Text(let b): return Self.numericAffinity(b, tryForInteger: true) ?? value
             case .real(let r): return Self.integerAffinity(r)
             default: return value
             }
@@ -96,8 +97,10 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
             // SQLite stores a whole REAL of a REAL column as an integer and reads it back as a REAL, which
             // turns -0.0 into 0.0; no other value changes on that trip.
             switch value {
-            case .text(let s):
-                guard let converted = Self.numericAffinity(Array(s.utf8), tryForInteger: false) else { return value }
+            case .text, .invalidUTF8Text:
+                guard let converted = Self.numericAffinity(value.textUTF8 ?? [], tryForInteger: false) else {
+                    return value
+                }
                 if case .integer(let i) = converted { return .real(Double(i)) }
                 if case .real(let r) = converted, r == 0 { return .real(0) }
                 return converted

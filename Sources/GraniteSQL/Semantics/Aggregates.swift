@@ -31,7 +31,7 @@ package struct SQLSumAggregate: Sendable {
 
     package mutating func step(_ x: Value) {
         var v = x
-        if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
+        if let bytes = x.textUTF8 { v = SQLAffinity.numericAffinity(bytes, tryForInteger: false) ?? x }
         switch v {
         case .null: return
         case .integer(let i):
@@ -57,7 +57,7 @@ package struct SQLSumAggregate: Sendable {
     /// sum has become approximate it stays so.
     package mutating func remove(_ x: Value) {
         var v = x
-        if case .text(let s) = x { v = SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? x }
+        if let bytes = x.textUTF8 { v = SQLAffinity.numericAffinity(bytes, tryForInteger: false) ?? x }
         switch v {
         case .null: return
         case .integer(let i) where !approximate:
@@ -134,5 +134,5 @@ package struct SQLGroupConcatAggregate: Sendable {
         bytes.append(contentsOf: v)
     }
 
-    package func finish() -> Value { started ? .text(String(decoding: bytes, as: UTF8.self)) : .null }
+    package func finish() -> Value { started ? .text(utf8: bytes) : .null }
 }

@@ -13,8 +13,16 @@ package enum SQLComparisonOperator: Sendable, Hashable {
 package enum SQLComparison {
     /// Total SQL order (`sqlite3MemCompare`): NULL < numbers < TEXT (by `collation`) < BLOB. Returns −1, 0 or 1.
     package static func compare(_ a: Value, _ b: Value, collation: SQLCollation = .binary) -> Int {
-        if case .text(let x) = a, case .text(let y) = b { return collation.compare(x, y) }
-        return Value.compare(a, b)
+        switch (a, b) {
+        case (.text(let x), .text(let y)):
+            return collation.compare(x, y)
+        case (.invalidUTF8Text, _), (_, .invalidUTF8Text):
+            // TEXT of bytes that are not valid UTF-8 compares by its bytes under the collation, as any text.
+            guard let x = a.textUTF8, let y = b.textUTF8 else { return Value.compare(a, b) }
+            return collation.compare(utf8: x, y)
+        default:
+            return Value.compare(a, b)
+        }
     }
 
     /// The affinity SQLite applies to both operands of a comparison (`sqlite3CompareAffinity`), given the
@@ -33,10 +41,8 @@ package enum SQLComparison {
         guard let affinity = comparisonAffinity(aAffinity, bAffinity) else { return (a, b) }
         func prep(_ v: Value) -> Value {
             if affinity.isNumeric {
-                if case .text(let s) = v {
-                    return SQLAffinity.numericAffinity(Array(s.utf8), tryForInteger: false) ?? v
-                }
-                return v
+                guard let bytes = v.textUTF8 else { return v }
+                return SQLAffinity.numericAffinity(bytes, tryForInteger: false) ?? v
             }
             if affinity == .text {
                 switch v {
@@ -105,8 +111,11 @@ extension Value {
         if case .blob = self { return true }
         return false
     }
+    /// Whether the storage class is TEXT (either representation).
     var isText: Bool {
-        if case .text = self { return true }
-        return false
+        switch self {
+        case .text, .invalidUTF8Text: return true
+        default: return false
+        }
     }
 }

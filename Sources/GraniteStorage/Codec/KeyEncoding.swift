@@ -84,6 +84,8 @@ public enum KeyEncoding {
         case .text(let s):
             var s = s
             s.withUTF8 { appendEscaped(tag: textTag, UnsafeRawBufferPointer($0), to: &key) }
+        case .invalidUTF8Text(let b):
+            b.withUnsafeBytes { appendEscaped(tag: textTag, $0, to: &key) }
         case .blob(let b):
             b.withUnsafeBytes { appendEscaped(tag: blobTag, $0, to: &key) }
         }
@@ -232,10 +234,7 @@ public enum KeyEncoding {
                 if tag == blobTag {
                     values.append(.blob(bytes))
                 } else {
-                    guard let s = bytes.withUnsafeBytes({ CodecBytes.validatedString($0) }) else {
-                        throw StorageError.malformed("text in key is not valid UTF-8")
-                    }
-                    values.append(.text(s))
+                    values.append(.text(utf8: bytes))
                 }
             default:
                 throw StorageError.malformed("unknown tag 0x\(String(tag, radix: 16)) in key")

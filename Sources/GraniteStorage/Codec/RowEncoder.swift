@@ -75,24 +75,29 @@ public struct RowEncoder: Sendable {
                 layout.serialBytes += 1
                 layout.bodyBytes += 8
             case .text(let s):
-                let count = s.utf8.count
-                var length = count
-                var kind: UInt64 = 0
-                if triesCompression(ofLength: count),
-                    let body = RowCodec.withUTF8(s, { RowCodec.compressedBody($0) })
-                {
-                    layout.compressed.append((column, body))
-                    length = body.count
-                    kind = 2
-                }
-                layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
-                layout.bodyBytes += length
+                RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout) }
+            case .invalidUTF8Text(let bytes):
+                bytes.withUnsafeBytes { measure(text: $0, column: column, into: &layout) }
             case .blob(let b):
                 layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
                 layout.bodyBytes += b.count
             }
         }
         return layout
+    }
+
+    /// Adds one text column of UTF-8 bytes `utf8` (valid or not) to `layout`, compressed when that pays.
+    @inline(__always)
+    func measure(text utf8: UnsafeRawBufferPointer, column: Int, into layout: inout Layout) {
+        var length = utf8.count
+        var kind: UInt64 = 0
+        if triesCompression(ofLength: utf8.count), let body = RowCodec.compressedBody(utf8) {
+            layout.compressed.append((column, body))
+            length = body.count
+            kind = 2
+        }
+        layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
+        layout.bodyBytes += length
     }
 
     /// Pass 2: writes the header and the bodies measured by ``measure(_:count:nullAt:)`` into the zeroed
@@ -147,6 +152,20 @@ public struct RowEncoder: Sendable {
                             b += utf8.count
                         }
                     }
+                case .invalidUTF8Text(let bytes):
+                    // Stored as any text is: the same serial types, compressed under the same policy.
+                    let compressed = nextCompressed < layout.compressed.count
+                        && layout.compressed[nextCompressed].column == column
+                    let kind: UInt64 = compressed ? 2 : 0
+                    let stored = compressed ? layout.compressed[nextCompressed].body : bytes
+                    if compressed { nextCompressed += 1 }
+                    h += Varint.write(RowCodec.serialType(kind: kind, length: stored.count), to: base + h)
+                    stored.withUnsafeBytes { source in
+                        if let sourceBase = source.baseAddress, source.count > 0 {
+                            (base + b).copyMemory(from: sourceBase, byteCount: source.count)
+                        }
+                    }
+                    b += stored.count
                 case .blob(let bytes):
                     h += Varint.write(RowCodec.serialType(kind: 1, length: bytes.count), to: base + h)
                     bytes.withUnsafeBytes { source in

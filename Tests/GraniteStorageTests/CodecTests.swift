@@ -425,7 +425,6 @@ final class CodecTests: XCTestCase {
         let body = compressedBody(String(repeating: "abcd", count: 40))
         var lyingLength = body
         lyingLength[0] ^= 1
-        let invalidUTF8Stream: [UInt8] = [2] + [0xC3, 0x28].withUnsafeBytes { TextCompression.compress($0)! }
         let cases: [(String, [UInt8])] = [
             ("empty buffer", []),
             ("header length 0", [0x00]),
@@ -453,9 +452,13 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(try RowDecoder.decode(row([12 + 3 * 2], [0xC3, 0x28])), [.invalidUTF8Text([0xC3, 0x28])])
         XCTAssertEqual(
             try RowDecoder.decode(row([12 + 3 * 3], [0xED, 0xA0, 0x80])), [.invalidUTF8Text([0xED, 0xA0, 0x80])])
+        let invalidLong = [UInt8](repeating: 0xE5, count: 100) + [0x61]
+        var invalidLongBody: [UInt8] = []
+        Varint.append(UInt64(invalidLong.count), to: &invalidLongBody)
+        invalidLongBody += invalidLong.withUnsafeBytes { TextCompression.compress($0)! }
         XCTAssertEqual(
-            try RowDecoder.decode(row([14 + 3 * UInt64(invalidUTF8Stream.count)], invalidUTF8Stream)),
-            [.invalidUTF8Text([0xC3, 0x28])])
+            try RowDecoder.decode(row([14 + 3 * UInt64(invalidLongBody.count)], invalidLongBody)),
+            [.invalidUTF8Text(invalidLong)])
         XCTAssertNoThrow(try RowDecoder.decode(row([3], [0x00])))  // non-minimal integer encodings are accepted
     }
 

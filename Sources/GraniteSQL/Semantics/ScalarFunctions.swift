@@ -325,13 +325,17 @@ package enum SQLScalarFunctions {
         var from = 0
         var to = bytes.count
         if left {
-            while from < to, let c = characters.first(where: { $0.count <= to - from && bytes[from...].starts(with: $0) }) {
+            while from < to,
+                let c = characters.first(where: { $0.count <= to - from && bytes[from...].starts(with: $0) })
+            {
                 from += c.count
             }
         }
         if right {
             while from < to,
-                let c = characters.first(where: { $0.count <= to - from && bytes[(to - $0.count)..<to].elementsEqual($0) })
+                let c = characters.first(where: {
+                    $0.count <= to - from && bytes[(to - $0.count)..<to].elementsEqual($0)
+                })
             {
                 to -= c.count
             }

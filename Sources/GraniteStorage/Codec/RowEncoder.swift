@@ -154,7 +154,8 @@ public struct RowEncoder: Sendable {
                     }
                 case .invalidUTF8Text(let bytes):
                     // Stored as any text is: the same serial types, compressed under the same policy.
-                    let compressed = nextCompressed < layout.compressed.count
+                    let compressed =
+                        nextCompressed < layout.compressed.count
                         && layout.compressed[nextCompressed].column == column
                     let kind: UInt64 = compressed ? 2 : 0
                     let stored = compressed ? layout.compressed[nextCompressed].body : bytes

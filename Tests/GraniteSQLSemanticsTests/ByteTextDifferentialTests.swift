@@ -217,6 +217,9 @@ final class ByteTextDifferentialTests: XCTestCase {
             "SELECT CAST(x'41e5' AS TEXT) LIKE 'a_', CAST(x'41e580' AS TEXT) LIKE 'a_', CAST(x'e5' AS TEXT) GLOB '?'",
             "SELECT hex(trim(CAST(x'20e520' AS TEXT))), hex(trim(CAST(x'c3a9e5c3' AS TEXT), CAST(x'c3' AS TEXT)))",
             "SELECT hex(upper(CAST(x'61e562' AS TEXT))), hex(replace(CAST(x'e561e5' AS TEXT), CAST(x'e5' AS TEXT), 'z'))",
+            "SELECT hex(strftime(CAST(x'2559e5' AS TEXT), '2020-01-01')), hex(ltrim(CAST(x'c3a9c3' AS TEXT), 'é'))",
+            "SELECT hex(printf(CAST(x'25732de5' AS TEXT), CAST(x'ff' AS TEXT))), hex(group_concat(x, CAST(x'e5' AS TEXT))) "
+                + "FROM (SELECT 'a' AS x UNION ALL SELECT CAST(x'c3' AS TEXT))",
             "SELECT CAST(x'61e5' AS TEXT) = CAST(x'41e5' AS TEXT) COLLATE NOCASE, CAST(x'e52020' AS TEXT) = CAST(x'e5' AS TEXT) COLLATE RTRIM",
         ]
         var failures: [String] = []

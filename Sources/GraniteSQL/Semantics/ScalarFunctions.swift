@@ -126,7 +126,16 @@ package enum SQLScalarFunctions {
 
     private static func mapASCII(_ x: Value, _ f: (UInt8) -> UInt8) -> Value {
         guard let b = x.sqlTextBytes else { return .null }
-        return .text(utf8: b.map(f))
+        let mapped = b.map(f)
+        switch x {
+        case .text, .integer, .real:
+            // ASCII mapped to ASCII: valid UTF-8 stays valid.
+            return .text(String(decoding: mapped, as: UTF8.self))
+        case .invalidUTF8Text:
+            return .invalidUTF8Text(mapped)
+        default:
+            return .text(utf8: mapped)
+        }
     }
 
     /// Every word (a run of non-whitespace) with its first character uppercased and the others lowercased,

@@ -96,7 +96,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A SQL-literal-like rendering: `NULL`, `42`, `2.5`, `'it''s'`, `x'00ff'`.
+    /// A SQL-literal-like rendering: `NULL`, `42`, `2.5`, `'it''s'`, `x'00ff'`, `CAST(x'e5' AS TEXT)`.
     public var description: String {
         switch self {
         case .null:

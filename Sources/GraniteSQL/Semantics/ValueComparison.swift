@@ -13,16 +13,18 @@ package enum SQLComparisonOperator: Sendable, Hashable {
 package enum SQLComparison {
     /// Total SQL order (`sqlite3MemCompare`): NULL < numbers < TEXT (by `collation`) < BLOB. Returns −1, 0 or 1.
     package static func compare(_ a: Value, _ b: Value, collation: SQLCollation = .binary) -> Int {
-        switch (a, b) {
-        case (.text(let x), .text(let y)):
-            return collation.compare(x, y)
-        case (.invalidUTF8Text, _), (_, .invalidUTF8Text):
-            // TEXT of bytes that are not valid UTF-8 compares by its bytes under the collation, as any text.
-            guard let x = a.textUTF8, let y = b.textUTF8 else { return Value.compare(a, b) }
-            return collation.compare(utf8: x, y)
-        default:
-            return Value.compare(a, b)
-        }
+        if case .text(let x) = a, case .text(let y) = b { return collation.compare(x, y) }
+        // Under BINARY, `Value.compare` orders TEXT of bytes that are not valid UTF-8 by its bytes.
+        if collation.isBinary { return Value.compare(a, b) }
+        return compareUnderCollation(a, b, collation)
+    }
+
+    /// ``compare(_:_:collation:)`` when one operand may be TEXT of bytes that are not valid UTF-8: it compares by
+    /// its bytes under the collation, as any text does. Out of line to keep the common comparison small.
+    @inline(never)
+    private static func compareUnderCollation(_ a: Value, _ b: Value, _ collation: SQLCollation) -> Int {
+        if a.isText, b.isText, let x = a.textUTF8, let y = b.textUTF8 { return collation.compare(utf8: x, y) }
+        return Value.compare(a, b)
     }
 
     /// The affinity SQLite applies to both operands of a comparison (`sqlite3CompareAffinity`), given the

@@ -85,7 +85,7 @@ public enum KeyEncoding {
             var s = s
             s.withUTF8 { appendEscaped(tag: textTag, UnsafeRawBufferPointer($0), to: &key) }
         case .invalidUTF8Text(let b):
-            b.withUnsafeBytes { appendEscaped(tag: textTag, $0, to: &key) }
+            append(invalidUTF8Text: b, to: &key)
         case .blob(let b):
             b.withUnsafeBytes { appendEscaped(tag: blobTag, $0, to: &key) }
         }
@@ -163,6 +163,14 @@ public enum KeyEncoding {
             append(value, to: &key)
         }
         return key
+    }
+
+    /// Appends a TEXT of bytes that are not valid UTF-8: encoded as any TEXT, so ordered by its bytes. Kept out
+    /// of line so that ``append(_:to:)`` stays as small as it is without such text.
+    @usableFromInline
+    @inline(never)
+    static func append(invalidUTF8Text bytes: [UInt8], to key: inout [UInt8]) {
+        bytes.withUnsafeBytes { appendEscaped(tag: textTag, $0, to: &key) }
     }
 
     /// Appends `tag`, then `bytes` with every 0x00 as 0x00 0xFF, then 0x00 0x01.

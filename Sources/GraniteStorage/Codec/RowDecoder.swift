@@ -400,6 +400,14 @@ public struct RowDecoder {
         return s
     }
 
+    /// The string of the stored bytes `utf8`, or `nil` when they are not valid UTF-8 (then the TEXT is kept as
+    /// its bytes). Out of line so that ``value(at:)`` stays small.
+    @usableFromInline
+    @inline(never)
+    static func validString(_ utf8: UnsafeRawBufferPointer) -> String? {
+        CodecBytes.validatedString(utf8)
+    }
+
     /// A TEXT value of the stored bytes `utf8`: `.text` when they are valid UTF-8, else `.invalidUTF8Text`
     /// (SQL can store any bytes as TEXT, as SQLite does).
     @usableFromInline
@@ -429,7 +437,9 @@ public struct RowDecoder {
         default:
             switch (column.serialType - 12) % 3 {
             case 0:
-                return Self.makeText(UnsafeRawBufferPointer(start: start, count: column.length))
+                let utf8 = UnsafeRawBufferPointer(start: start, count: column.length)
+                if let s = Self.validString(utf8) { return .text(s) }
+                return .invalidUTF8Text([UInt8](utf8))
             case 1:
                 return .blob([UInt8](UnsafeRawBufferPointer(start: start, count: column.length)))
             default:

@@ -77,7 +77,7 @@ public struct RowEncoder: Sendable {
             case .text(let s):
                 RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout) }
             case .invalidUTF8Text(let bytes):
-                bytes.withUnsafeBytes { measure(text: $0, column: column, into: &layout) }
+                measure(invalidUTF8Text: bytes, column: column, into: &layout)
             case .blob(let b):
                 layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
                 layout.bodyBytes += b.count
@@ -98,6 +98,34 @@ public struct RowEncoder: Sendable {
         }
         layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
         layout.bodyBytes += length
+    }
+
+    /// ``measure(text:column:into:)`` of a TEXT of bytes that are not valid UTF-8, out of line so that the passes
+    /// stay as small as they are without such text.
+    @inline(never)
+    func measure(invalidUTF8Text bytes: [UInt8], column: Int, into layout: inout Layout) {
+        bytes.withUnsafeBytes { measure(text: $0, column: column, into: &layout) }
+    }
+
+    /// Writes the serial type (at `header`) and body (at `body`) of a TEXT of bytes that are not valid UTF-8,
+    /// stored as any text is: the same serial types, compressed when pass 1 compressed it.
+    @inline(never)
+    func write(
+        invalidUTF8Text bytes: [UInt8], column: Int, layout: Layout, nextCompressed: inout Int,
+        header h: inout Int, body b: inout Int, base: UnsafeMutableRawPointer
+    ) {
+        let compressed =
+            nextCompressed < layout.compressed.count && layout.compressed[nextCompressed].column == column
+        let kind: UInt64 = compressed ? 2 : 0
+        let stored = compressed ? layout.compressed[nextCompressed].body : bytes
+        if compressed { nextCompressed += 1 }
+        h += Varint.write(RowCodec.serialType(kind: kind, length: stored.count), to: base + h)
+        stored.withUnsafeBytes { source in
+            if let sourceBase = source.baseAddress, source.count > 0 {
+                (base + b).copyMemory(from: sourceBase, byteCount: source.count)
+            }
+        }
+        b += stored.count
     }
 
     /// Pass 2: writes the header and the bodies measured by ``measure(_:count:nullAt:)`` into the zeroed
@@ -153,20 +181,9 @@ public struct RowEncoder: Sendable {
                         }
                     }
                 case .invalidUTF8Text(let bytes):
-                    // Stored as any text is: the same serial types, compressed under the same policy.
-                    let compressed =
-                        nextCompressed < layout.compressed.count
-                        && layout.compressed[nextCompressed].column == column
-                    let kind: UInt64 = compressed ? 2 : 0
-                    let stored = compressed ? layout.compressed[nextCompressed].body : bytes
-                    if compressed { nextCompressed += 1 }
-                    h += Varint.write(RowCodec.serialType(kind: kind, length: stored.count), to: base + h)
-                    stored.withUnsafeBytes { source in
-                        if let sourceBase = source.baseAddress, source.count > 0 {
-                            (base + b).copyMemory(from: sourceBase, byteCount: source.count)
-                        }
-                    }
-                    b += stored.count
+                    write(
+                        invalidUTF8Text: bytes, column: column, layout: layout, nextCompressed: &nextCompressed,
+                        header: &h, body: &b, base: base)
                 case .blob(let bytes):
                     h += Varint.write(RowCodec.serialType(kind: 1, length: bytes.count), to: base + h)
                     bytes.withUnsafeBytes { source in

@@ -154,6 +154,8 @@ func preview(_ value: Value, limit: Int = 60) -> String {
         }
         let total = s.count
         return "'\(shown)'" + (total > limit ? " (\(grouped(total)) chars)" : "")
+    case .invalidUTF8Text(let b):
+        return "CAST(x'\(hexString(b, limit: 16))' AS TEXT) (\(grouped(b.count)) bytes, not UTF-8)"
     case .blob(let b):
         return "x'\(hexString(b, limit: 16))' (\(grouped(b.count)) bytes)"
     }
@@ -204,7 +206,7 @@ func decodeKeyPrefix(_ key: [UInt8]) -> [String]? {
                 }
             }
             let value: Value =
-                tag == KeyEncoding.blobTag ? .blob(bytes) : .text(String(decoding: bytes, as: UTF8.self))
+                tag == KeyEncoding.blobTag ? .blob(bytes) : .text(utf8: bytes)
             guard terminated else {
                 values.append(preview(value) + "…")
                 return values

@@ -120,7 +120,7 @@ final class ResultFormatterTests: XCTestCase {
                 "a", "b", "Z", "0", ",", "\"", " ", "\n", "\r", "\t", "\u{1}", "\u{1f}", "\u{7f}", "é", "日本", "😀",
                 "'", "\\", ";", "~", "\0", "x y", "\"\"", "e\u{301}",
             ]
-        switch Int.random(in: 0..<12, using: &g) {
+        switch Int.random(in: 0..<13, using: &g) {
         case 0: return .null
         case 1:
             let edges: [Int64] = [0, 1, -1, .max, .min, .max - 1, .min + 1, 1 << 53, -(1 << 53) - 1]
@@ -148,6 +148,10 @@ final class ResultFormatterTests: XCTestCase {
             let n = Int.random(in: 1...6, using: &g)
             return .text((0..<n).map { _ in pieces.randomElement(using: &g)! }.joined())
         case 10: return .blob([])
+        case 11:
+            // TEXT that is not valid UTF-8: sqlite3 prints its bytes as they are.
+            let n = Int.random(in: 1...6, using: &g)
+            return .text(utf8: [0xE5] + (0..<n).map { _ in UInt8.random(in: 0x20...0xFF, using: &g) })
         default:
             let n = Int.random(in: 1...8, using: &g)
             return .blob((0..<n).map { _ in UInt8.random(in: 0...255, using: &g) })
@@ -172,6 +176,7 @@ final class ResultFormatterTests: XCTestCase {
             }
             return "(\(d < 0 ? "-" : "")\(mantissa) * pow(2, \(exponent)))"
         case .text(let s): return s.isEmpty ? "''" : "CAST(X'\(ResultText.hex(Array(s.utf8)))' AS TEXT)"
+        case .invalidUTF8Text(let b): return "CAST(X'\(ResultText.hex(b))' AS TEXT)"
         case .blob(let b): return "X'\(ResultText.hex(b))'"
         }
     }

@@ -70,8 +70,8 @@ final class Oracle {
         case .null: sqlite3_bind_null(stmt, index)
         case .integer(let i): sqlite3_bind_int64(stmt, index, i)
         case .real(let r): sqlite3_bind_double(stmt, index, r)
-        case .text(let s):
-            let bytes = Array(s.utf8) + [0]
+        case .text, .invalidUTF8Text:
+            let bytes = (v.textUTF8 ?? []) + [0]
             bytes.withUnsafeBytes { p in
                 _ = sqlite3_bind_text(
                     stmt, index, p.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count - 1), transient)
@@ -92,7 +92,7 @@ final class Oracle {
         case SQLITE_TEXT:
             let n = Int(sqlite3_column_bytes(stmt, i))
             guard let p = sqlite3_column_text(stmt, i) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+            return .text(utf8: Array(UnsafeBufferPointer(start: p, count: n)))
         case SQLITE_BLOB:
             let n = Int(sqlite3_column_bytes(stmt, i))
             guard n > 0, let p = sqlite3_column_blob(stmt, i) else { return .blob([]) }

@@ -38,6 +38,9 @@ final class PlannerDifferentialTests: XCTestCase {
             case .integer(let i): return i == Int64.min ? "(-9223372036854775807 - 1)" : "\(i)"
             case .real(let d): return "\(d)"
             case .text(let s): return "'\(s)'"
+            case .invalidUTF8Text(let b):
+                let digits = b.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
+                return "CAST(x'" + digits.joined() + "' AS TEXT)"
             case .blob(let b): return "x'" + b.map { $0 < 16 ? "0\($0)" : "\($0)" }.joined() + "'"
             }
         }

@@ -106,6 +106,7 @@ final class TextFilterDifferentialTests: XCTestCase {
         case .integer(let i): return "\(i)"
         case .real(let r): return "\(r)"
         case .text(let s): return "'\(s.replacingOccurrences(of: "'", with: "''"))'"
+        case .invalidUTF8Text(let b): return "CAST(\(literal(.blob(b))) AS TEXT)"
         case .blob(let b):
             return "x'" + b.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined() + "'"
         }

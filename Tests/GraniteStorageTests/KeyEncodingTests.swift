@@ -91,11 +91,12 @@ final class KeyEncodingTests: XCTestCase {
             ("unterminated text", [0x30, 0x61]),
             ("unterminated after 0x00", [0x30, 0x61, 0x00]),
             ("bad escape", [0x40, 0x00, 0x02]),
-            ("invalid UTF-8", [0x30, 0xC3, 0x28, 0x00, 0x01]),
         ]
         for (name, bytes) in bad {
             XCTAssertThrowsError(try KeyEncoding.decode(bytes), name)
         }
+        // TEXT that is not valid UTF-8 decodes to its bytes.
+        XCTAssertEqual(try KeyEncoding.decode([0x30, 0xC3, 0x28, 0x00, 0x01]), [.invalidUTF8Text([0xC3, 0x28])])
         // Random damage never crashes; whatever decodes re-encodes to the same bytes or an equal-order key.
         let seed = testSeed()
         var rng = SplitMix64(seed: seed)

@@ -210,6 +210,7 @@ struct GraniteSQLDriver: SQLEngineDriver {
         case .integer(let integer): return SQLDigest.integer(integer)
         case .real(let real): return SQLDigest.real(real)
         case .text(var text): return text.withUTF8 { SQLDigest.text(UnsafeRawBufferPointer($0)) }
+        case .invalidUTF8Text(let bytes): return bytes.withUnsafeBytes { SQLDigest.text($0) }
         case .blob(let bytes): return bytes.withUnsafeBytes { SQLDigest.blob($0) }
         }
     }

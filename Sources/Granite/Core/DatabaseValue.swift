@@ -72,6 +72,7 @@ public struct DatabaseValue: Hashable, Sendable {
         case .integer(let v): self.init(storage: .int64(v))
         case .real(let v): self.init(storage: .double(v))
         case .text(let v): self.init(storage: .string(v))
+        case .invalidUTF8Text(let v): self.init(storage: .string(GraniteStorage.Value.cString(v)))
         case .blob(let v): self.init(storage: .blob(Data(v)))
         }
     }
@@ -174,4 +175,13 @@ extension DatabaseValue: ExpressibleByStringLiteral {
 extension DatabaseValue: ExpressibleByBooleanLiteral {
     /// 1 for true, 0 for false, as SQLite stores booleans.
     public init(booleanLiteral value: Bool) { self.init(storage: .int64(value ? 1 : 0)) }
+}
+
+extension GraniteStorage.Value {
+    /// The bytes of a TEXT that is not valid UTF-8 as GRDB reads any text, with `String(cString:)`: up to the
+    /// first NUL, with invalid sequences repaired to U+FFFD. (`Data` still reads the bytes exactly.)
+    @usableFromInline
+    static func cString(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
 }

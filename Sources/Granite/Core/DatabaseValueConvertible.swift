@@ -132,9 +132,13 @@ public struct SQLiteStatement {
         value(atIndex: index).sqlReal
     }
 
-    /// The value at `index` as text, as SQLite's `sqlite3_column_text` gives it (the engine's `sqlText`).
+    /// The value at `index` as text, as SQLite's `sqlite3_column_text` gives it (the engine's `sqlText`). A TEXT
+    /// that is not valid UTF-8 reads as GRDB's `String(cString:)` makes it: up to its first NUL, repaired with
+    /// U+FFFD.
     public func text(atIndex index: CInt) -> String {
-        value(atIndex: index).sqlText ?? ""
+        let value = value(atIndex: index)
+        if case .invalidUTF8Text(let bytes) = value { return GraniteStorage.Value.cString(bytes) }
+        return value.sqlText ?? ""
     }
 
     /// The value at `index` as bytes, as SQLite's `sqlite3_column_blob` gives it.
@@ -142,6 +146,7 @@ public struct SQLiteStatement {
         switch value(atIndex: index) {
         case .blob(let b): return Data(b)
         case .text(let s): return Data(s.utf8)
+        case .invalidUTF8Text(let b): return Data(b)
         case .null: return Data()
         case .integer, .real: return Data(text(atIndex: index).utf8)
         }

@@ -37,7 +37,7 @@ enum ExpandedSQL {
         case .null: return "NULL"
         case .integer(let v): return String(v)
         case .real(let v): return SQLRealFormatting.render(v)
-        case .text, .blob: return value.description
+        case .text, .invalidUTF8Text, .blob: return value.description
         }
     }
 }

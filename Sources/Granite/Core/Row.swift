@@ -383,7 +383,7 @@ public final class Row {
         checkIndex(index)
         switch value(at: index) {
         case .null: return nil
-        case .blob(let b): return Data(b)
+        case .blob(let b), .invalidUTF8Text(let b): return Data(b)
         case .text(let s): return Data(s.utf8)
         default: return nil
         }

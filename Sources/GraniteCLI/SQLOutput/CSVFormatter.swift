@@ -32,7 +32,7 @@ struct CSVFormatter: ResultFormatter {
                 case .real(let r):
                     if let text = ResultText.real(r) { out.append(contentsOf: text.utf8) }
                 case .text(let s): Self.appendField(Array(s.utf8), to: &out)
-                case .blob(let bytes): Self.appendField(bytes, to: &out)
+                case .blob(let bytes), .invalidUTF8Text(let bytes): Self.appendField(bytes, to: &out)
                 }
             }
             out.append(UInt8(ascii: "\n"))

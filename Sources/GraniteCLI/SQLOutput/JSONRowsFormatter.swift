@@ -32,6 +32,7 @@ struct JSONRowsFormatter: ResultFormatter {
                 case .integer(let n): out.append(contentsOf: String(n).utf8)
                 case .real(let d): out.append(contentsOf: Self.real(d).utf8)
                 case .text(let s): Self.appendString(Array(s.utf8), to: &out)
+                case .invalidUTF8Text(let bytes): Self.appendString(bytes, to: &out)
                 case .blob(let bytes): Self.appendString(Array(ResultText.hex(bytes).utf8), to: &out)
                 }
             }

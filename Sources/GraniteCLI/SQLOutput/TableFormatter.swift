@@ -27,6 +27,9 @@ struct TableFormatter: ResultFormatter {
         case .integer(let n): return make(String(n), right: true)
         case .real(let r): return make(ResultText.real(r) ?? "NULL", right: r.isNaN == false)
         case .text(let s): return make(Self.escaped(s), right: false)
+        case .invalidUTF8Text(let bytes):
+            // A table cell is a Swift string: invalid sequences show as U+FFFD.
+            return make(Self.escaped(String(decoding: bytes, as: UTF8.self)), right: false)
         case .blob(let bytes):
             // Only render as many bytes as can show: 2 hex digits per byte plus `x''`.
             let shown = bytes.prefix(max(0, maxWidth))

@@ -26,7 +26,7 @@ package enum StrictType: String, Sendable, Equatable, CaseIterable {
     func accepts(_ value: Value) -> Bool {
         switch (self, value) {
         case (_, .null), (.any, _), (.int, .integer), (.integer, .integer), (.real, .real), (.text, .text),
-            (.blob, .blob):
+            (.text, .invalidUTF8Text), (.blob, .blob):
             return true
         default:
             return false
@@ -39,7 +39,7 @@ package enum StrictType: String, Sendable, Equatable, CaseIterable {
         case .null: return "NULL"
         case .integer: return "INT"
         case .real: return "REAL"
-        case .text: return "TEXT"
+        case .text, .invalidUTF8Text: return "TEXT"
         case .blob: return "BLOB"
         }
     }

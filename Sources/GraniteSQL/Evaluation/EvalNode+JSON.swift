@@ -67,7 +67,7 @@ extension EvalNode {
             return best
         case .cast(let operand, .text):
             let result = try operand.evaluateJSONArgument(&context)
-            if case .text = result.value { return result }
+            if result.value.isText { return result }
             return JSONArgument(SQLCast.cast(result.value, to: .text))
         default:
             return JSONArgument(try evaluate(&context))

@@ -151,6 +151,9 @@ extension SQLConnection {
             case .integer(let i): return SQLExpression(.literal(.integer(i)))
             case .real(let r): return SQLExpression(.literal(.real(r)))
             case .text(let t): return SQLExpression(.literal(.string(t)))
+            case .invalidUTF8Text(let b):
+                // No string literal holds these bytes: the cast of the blob of them gives back the same TEXT.
+                return SQLExpression(.cast(SQLExpression(.literal(.blob(b))), TypeName(name: "TEXT")))
             case .blob(let b): return SQLExpression(.literal(.blob(b)))
             }
         }

@@ -184,7 +184,7 @@ final class TableWriter {
                 if value.isNull { hasNull = true }
                 KeyEncoding.append(value, to: &key)
             } else if part.slot >= 0 {
-                if case .text = row[part.slot], !part.collation.isBinary {
+                if !part.collation.isBinary, row[part.slot].isText {
                     KeyEncoding.append(part.collation.keyForm(row[part.slot]), to: &key)
                 } else {
                     if row[part.slot].isNull { hasNull = true }

@@ -160,7 +160,7 @@ enum AccessKeys {
             }
         case .text:
             v = SQLAffinity.text.apply(to: value)
-            guard case .text = v else { return nil }
+            guard v.isText else { return nil }
         case .blob:
             switch v {
             case .null: return nil

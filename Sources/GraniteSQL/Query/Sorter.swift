@@ -71,7 +71,7 @@ final class Sorter {
         for v in values {
             switch v {
             case .text(let s): n += 24 + s.utf8.count
-            case .blob(let b): n += 24 + b.count
+            case .blob(let b), .invalidUTF8Text(let b): n += 24 + b.count
             default: n += 16
             }
         }

@@ -89,6 +89,7 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
         case .numeric, .integer:
             switch value {
             case .text(let s): return Self.numericAffinity(s, tryForInteger: true) ?? value
+            case .invalidUTF8Text(let b): return Self.numericAffinity(b, tryForInteger: true) ?? value
             case .real(let r): return Self.integerAffinity(r)
             default: return value
             }
@@ -96,8 +97,14 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
             // SQLite stores a whole REAL of a REAL column as an integer and reads it back as a REAL, which
             // turns -0.0 into 0.0; no other value changes on that trip.
             switch value {
-            case .text(let s):
-                guard let converted = Self.numericAffinity(s, tryForInteger: false) else { return value }
+            case .text, .invalidUTF8Text:
+                let found: Value?
+                if case .text(let s) = value {
+                    found = Self.numericAffinity(s, tryForInteger: false)
+                } else {
+                    found = Self.numericAffinity(value.textUTF8 ?? [], tryForInteger: false)
+                }
+                guard let converted = found else { return value }
                 if case .integer(let i) = converted { return .real(Double(i)) }
                 if case .real(let r) = converted, r == 0 { return .real(0) }
                 return converted
@@ -115,6 +122,11 @@ package enum SQLAffinity: Sendable, Hashable, CustomStringConvertible {
     static func numericAffinity(_ text: String, tryForInteger: Bool) -> Value? {
         var text = text
         return text.withUTF8 { numericAffinity($0, tryForInteger: tryForInteger) }
+    }
+
+    /// ``numericAffinity(_:tryForInteger:)`` of a TEXT's bytes (which need not be valid UTF-8).
+    static func numericAffinity(_ bytes: [UInt8], tryForInteger: Bool) -> Value? {
+        bytes.withUnsafeBufferPointer { numericAffinity($0, tryForInteger: tryForInteger) }
     }
 
     /// ``numericAffinity(_:tryForInteger:)`` of UTF-8 bytes.

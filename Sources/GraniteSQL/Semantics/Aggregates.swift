@@ -31,7 +31,11 @@ package struct SQLSumAggregate: Sendable {
 
     package mutating func step(_ x: Value) {
         var v = x
-        if case .text(let s) = x { v = SQLAffinity.numericAffinity(s, tryForInteger: false) ?? x }
+        if case .text(let s) = x {
+            v = SQLAffinity.numericAffinity(s, tryForInteger: false) ?? x
+        } else if case .invalidUTF8Text(let b) = x {
+            v = SQLAffinity.numericAffinity(b, tryForInteger: false) ?? x
+        }
         switch v {
         case .null: return
         case .integer(let i):
@@ -57,7 +61,11 @@ package struct SQLSumAggregate: Sendable {
     /// sum has become approximate it stays so.
     package mutating func remove(_ x: Value) {
         var v = x
-        if case .text(let s) = x { v = SQLAffinity.numericAffinity(s, tryForInteger: false) ?? x }
+        if case .text(let s) = x {
+            v = SQLAffinity.numericAffinity(s, tryForInteger: false) ?? x
+        } else if case .invalidUTF8Text(let b) = x {
+            v = SQLAffinity.numericAffinity(b, tryForInteger: false) ?? x
+        }
         switch v {
         case .null: return
         case .integer(let i) where !approximate:
@@ -134,5 +142,5 @@ package struct SQLGroupConcatAggregate: Sendable {
         bytes.append(contentsOf: v)
     }
 
-    package func finish() -> Value { started ? .text(String(decoding: bytes, as: UTF8.self)) : .null }
+    package func finish() -> Value { started ? .text(utf8: bytes) : .null }
 }

@@ -111,8 +111,10 @@ package enum SQLArithmetic {
     }
 
     /// `a || b`: NULL if either is NULL, else the concatenated texts.
+    /// The bytes are kept exactly: the result is TEXT of bytes that are not valid UTF-8 when the operands' are not.
     package static func concatenate(_ a: Value, _ b: Value) -> Value {
+        if case .text(let x) = a, case .text(let y) = b { return .text(x + y) }
         guard let x = a.sqlTextBytes, let y = b.sqlTextBytes else { return .null }
-        return .text(String(decoding: x + y, as: UTF8.self))
+        return .text(utf8: x + y)
     }
 }

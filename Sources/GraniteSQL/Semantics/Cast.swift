@@ -127,18 +127,32 @@ extension Value {
         case .integer(let i): return Array(String(i).utf8)
         case .real(let r): return Array(SQLRealFormatting.render(r).utf8)
         case .text(let s): return Array(s.utf8)
+        case .invalidUTF8Text(let b): return b
         case .blob(let b): return b
         }
     }
 
-    /// The value's text form (`sqlite3_value_text`); `nil` for NULL. BLOB bytes are decoded as UTF-8.
+    /// The value's text form (`sqlite3_value_text`) as a `String`; `nil` for NULL. BLOB bytes and TEXT that
+    /// is not valid UTF-8 are decoded as UTF-8 with repair (U+FFFD): where the bytes matter, use
+    /// ``sqlTextBytes`` or ``sqlTextValue``.
     package var sqlText: String? {
         switch self {
         case .null: return nil
         case .integer(let i): return String(i)
         case .real(let r): return SQLRealFormatting.render(r)
         case .text(let s): return s
-        case .blob(let b): return String(decoding: b, as: UTF8.self)
+        case .invalidUTF8Text(let b), .blob(let b): return String(decoding: b, as: UTF8.self)
+        }
+    }
+
+    /// The value converted to TEXT as SQLite does (`sqlite3VdbeMemStringify`, or a BLOB's bytes taken as text):
+    /// the bytes are kept exactly, valid UTF-8 or not; `nil` for NULL.
+    package var sqlTextValue: Value? {
+        switch self {
+        case .null: return nil
+        case .integer, .real: return .text(sqlText ?? "")
+        case .text, .invalidUTF8Text: return self
+        case .blob(let b): return .text(utf8: b)
         }
     }
 
@@ -149,7 +163,7 @@ extension Value {
         case .integer(let i): return i
         case .real(let r): return SQLNumberParsing.doubleToInt64(r)
         case .text(let s): return SQLNumberParsing.atoi64(Array(s.utf8)).value
-        case .blob(let b): return SQLNumberParsing.atoi64(b).value
+        case .invalidUTF8Text(let b), .blob(let b): return SQLNumberParsing.atoi64(b).value
         }
     }
 
@@ -160,7 +174,7 @@ extension Value {
         case .integer(let i): return Double(i)
         case .real(let r): return r
         case .text(let s): return SQLNumberParsing.atof(s).value
-        case .blob(let b): return SQLNumberParsing.atof(b).value
+        case .invalidUTF8Text(let b), .blob(let b): return SQLNumberParsing.atof(b).value
         }
     }
 
@@ -172,7 +186,7 @@ extension Value {
         switch self {
         case .null, .integer, .real: return self
         case .text(let s): return Value.numericFromBytes(Array(s.utf8))
-        case .blob(let b): return Value.numericFromBytes(b)
+        case .invalidUTF8Text(let b), .blob(let b): return Value.numericFromBytes(b)
         }
     }
 
@@ -219,7 +233,7 @@ package enum SQLCast {
             default: return .blob(value.sqlTextBytes ?? [])
             }
         case .text:
-            return .text(value.sqlText ?? "")
+            return value.sqlTextValue ?? .text("")
         case .real:
             return .real(value.sqlReal)
         case .integer:
@@ -228,7 +242,7 @@ package enum SQLCast {
             switch value {
             case .integer, .real, .null: return value
             case .text(let s): return numerify(Array(s.utf8))
-            case .blob(let b): return numerify(b)
+            case .invalidUTF8Text(let b), .blob(let b): return numerify(b)
             }
         }
     }

@@ -51,6 +51,11 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
         return a.withUTF8 { pa in b.withUTF8 { pb in compareBytes(pa, pb) } }
     }
 
+    /// Compares two texts given as UTF-8 bytes (valid or not), returning −1, 0 or 1.
+    package func compare(utf8 a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in compareBytes(pa, pb) } }
+    }
+
     func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let n = Swift.min(a.count, b.count)
         switch self {
@@ -90,7 +95,10 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
     /// by the representative of its class of equal texts; anything else unchanged. Two texts are equal under the
     /// collation exactly when their key forms are equal.
     func keyForm(_ value: Value) -> Value {
-        guard case .text(let s) = value else { return value }
+        guard case .text(let s) = value else {
+            if case .invalidUTF8Text(let bytes) = value { return keyForm(invalidUTF8: bytes) }
+            return value
+        }
         switch self {
         case .binary:
             return value
@@ -102,6 +110,22 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
             return .text(String(decoding: bytes, as: UTF8.self))
         case .custom(let collation):
             return .text(collation.takeUnretainedValue().representative(of: s))
+        }
+    }
+
+    /// ``keyForm(_:)`` of a TEXT whose bytes are not valid UTF-8: the same folding, on the bytes.
+    private func keyForm(invalidUTF8 bytes: [UInt8]) -> Value {
+        switch self {
+        case .binary:
+            return .invalidUTF8Text(bytes)
+        case .nocase:
+            return .text(utf8: bytes.map(SQLCollation.fold))
+        case .rtrim:
+            var trimmed = bytes
+            while trimmed.last == 0x20 { trimmed.removeLast() }
+            return .text(utf8: trimmed)
+        case .custom(let collation):
+            return .text(collation.takeUnretainedValue().representative(of: String(decoding: bytes, as: UTF8.self)))
         }
     }
 

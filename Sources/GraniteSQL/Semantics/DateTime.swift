@@ -425,6 +425,6 @@ package enum SQLDateTime {
             out.append(contentsOf: piece.utf8)
             i += 1
         }
-        return .text(String(decoding: out, as: UTF8.self))
+        return .text(utf8: out)
     }
 }

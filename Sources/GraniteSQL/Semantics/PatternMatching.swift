@@ -25,9 +25,11 @@ package enum SQLPatternMatching {
         var esc: UInt32 = 0
         if let e = escape {
             guard let eb = e.sqlTextBytes else { return .null }
-            let scalars = Array(String(decoding: eb, as: UTF8.self).unicodeScalars)
-            if scalars.count != 1 { throw SQLEvaluationError("ESCAPE expression must be a single character") }
-            esc = scalars[0].value
+            if SQLTextCharacters.count(eb) != 1 {
+                throw SQLEvaluationError("ESCAPE expression must be a single character")
+            }
+            var start = 0
+            esc = SQLTextCharacters.read(eb, at: &start)
         }
         return try run(value, pattern, Info(matchAll: 0x25, matchOne: 0x5f, matchSet: 0, noCase: true), esc)
     }
@@ -42,21 +44,9 @@ package enum SQLPatternMatching {
         guard let pb = pattern.sqlTextBytes else { return .null }
         if pb.count > maximumPatternLength { throw SQLEvaluationError("LIKE or GLOB pattern too complex") }
         guard let sb = value.sqlTextBytes else { return .null }
-        let p = scalars(pb)
-        let s = scalars(sb)
+        let p = SQLTextCharacters.codePoints(pb)
+        let s = SQLTextCharacters.codePoints(sb)
         return .integer(compare(p, 0, s, 0, info, other) == .match ? 1 : 0)
-    }
-
-    /// Code points followed by a 0 terminator; stops at an embedded NUL like the C code.
-    private static func scalars(_ bytes: [UInt8]) -> [UInt32] {
-        var out: [UInt32] = []
-        out.reserveCapacity(bytes.count + 1)
-        for u in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            if u.value == 0 { break }
-            out.append(u.value)
-        }
-        out.append(0)
-        return out
     }
 
     @inline(__always)

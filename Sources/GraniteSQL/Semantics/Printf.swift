@@ -18,7 +18,7 @@ package enum SQLPrintf {
         var arguments = Arguments(values: args)
         render(format.prefix { $0 != 0 }, &arguments, &output)
         guard output.started, !output.overflowed else { return .null }
-        return .text(String(decoding: output.bytes, as: UTF8.self))
+        return .text(utf8: output.bytes)
     }
 
     /// The text being built, and whether anything (even nothing) was appended: SQLite returns NULL otherwise.

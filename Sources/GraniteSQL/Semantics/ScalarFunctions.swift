@@ -35,15 +35,15 @@ package enum SQLScalarFunctions {
             return try abs(args[0])
         case "swiftlowercasestring":
             try arity(1...1)
-            guard case .text(let string) = args[0] else { return .null }
+            guard let string = args[0].swiftString else { return .null }
             return .text(string.lowercased())
         case "swiftuppercasestring":
             try arity(1...1)
-            guard case .text(let string) = args[0] else { return .null }
+            guard let string = args[0].swiftString else { return .null }
             return .text(string.uppercased())
         case "swiftcapitalizedstring":
             try arity(1...1)
-            guard case .text(let string) = args[0] else { return .null }
+            guard let string = args[0].swiftString else { return .null }
             return .text(capitalized(string))
         case "round":
             try arity(1...2)
@@ -113,6 +113,7 @@ package enum SQLScalarFunctions {
         switch x {
         case .null: return .null
         case .blob(let b): return .integer(Int64(b.count))
+        case .invalidUTF8Text(let b): return .integer(Int64(SQLTextCharacters.count(b)))
         default:
             var n: Int64 = 0
             for u in (x.sqlText ?? "").unicodeScalars {
@@ -125,7 +126,16 @@ package enum SQLScalarFunctions {
 
     private static func mapASCII(_ x: Value, _ f: (UInt8) -> UInt8) -> Value {
         guard let b = x.sqlTextBytes else { return .null }
-        return .text(String(decoding: b.map(f), as: UTF8.self))
+        let mapped = b.map(f)
+        switch x {
+        case .text, .integer, .real:
+            // ASCII mapped to ASCII: valid UTF-8 stays valid.
+            return .text(String(decoding: mapped, as: UTF8.self))
+        case .invalidUTF8Text:
+            return .invalidUTF8Text(mapped)
+        default:
+            return .text(utf8: mapped)
+        }
     }
 
     /// Every word (a run of non-whitespace) with its first character uppercased and the others lowercased,
@@ -219,8 +229,21 @@ package enum SQLScalarFunctions {
             if p1 >= len { return .blob([]) }
             return .blob(Array(bytes[Int(p1)..<Int(p1 + p2)]))
         }
+        if case .text(let s) = x { return substr(s, &p1, &p2, negP2) }
+        // Bytes that are not valid UTF-8 (or a BLOB's): split into characters as SQLite does.
+        let bytes = x.sqlTextBytes ?? []
+        let starts = SQLTextCharacters.boundaries(bytes)
+        let len = Int64(starts.count - 1)
+        adjust(&p1, &p2, negP2, p1 < 0 ? len : 0)
+        let from = Swift.min(p1, len)
+        let to = Swift.min(from + p2, len)
+        return .text(utf8: Array(bytes[starts[Int(from)]..<starts[Int(to)]]))
+    }
+
+    /// `substr` of valid UTF-8 text, by Unicode scalars (the characters SQLite counts in valid UTF-8).
+    private static func substr(_ s: String, _ p1: inout Int64, _ p2: inout Int64, _ negP2: Bool) -> Value {
         var chars: [Unicode.Scalar] = []
-        for u in (x.sqlText ?? "").unicodeScalars {
+        for u in s.unicodeScalars {
             if u.value == 0 { break }
             chars.append(u)
         }
@@ -278,7 +301,7 @@ package enum SQLScalarFunctions {
         guard let s = x.sqlTextBytes else { return .null }
         guard let p = pattern.sqlTextBytes else { return .null }
         if p.isEmpty {
-            if case .blob = x { return .text(String(decoding: s, as: UTF8.self)) }
+            if case .blob = x { return .text(utf8: s) }
             return x
         }
         guard let r = replacement.sqlTextBytes else { return .null }
@@ -294,29 +317,40 @@ package enum SQLScalarFunctions {
                 i += 1
             }
         }
-        return .text(String(decoding: out, as: UTF8.self))
+        return .text(utf8: out)
     }
 
-    /// `trim`/`ltrim`/`rtrim` with an optional set of characters (default: space).
+    /// `trim`/`ltrim`/`rtrim` with an optional set of characters (default: space), on the bytes as SQLite's
+    /// `trimFunc`: the set is split into characters as ``SQLTextCharacters`` does, and a character is trimmed
+    /// while the text's bytes at that end equal one of them.
     package static func trim(_ x: Value, _ set: Value?, left: Bool, right: Bool) -> Value {
-        guard let s = x.sqlText else { return .null }
-        var chars: Set<UInt32> = [0x20]
+        guard let bytes = x.sqlTextBytes else { return .null }
+        var characters: [ArraySlice<UInt8>] = [[0x20]]
         if let set = set {
-            guard let t = set.sqlText else { return .null }
-            chars = Set(t.unicodeScalars.map(\.value))
+            guard let setBytes = set.sqlTextBytes else { return .null }
+            let starts = SQLTextCharacters.boundaries(setBytes)
+            characters = (0..<(starts.count - 1)).map { setBytes[starts[$0]..<starts[$0 + 1]] }
         }
-        var scalars = Array(s.unicodeScalars)
+        var from = 0
+        var to = bytes.count
         if left {
-            var k = 0
-            while k < scalars.count && chars.contains(scalars[k].value) { k += 1 }
-            scalars.removeFirst(k)
+            while from < to,
+                let c = characters.first(where: { $0.count <= to - from && bytes[from...].starts(with: $0) })
+            {
+                from += c.count
+            }
         }
         if right {
-            while let last = scalars.last, chars.contains(last.value) { scalars.removeLast() }
+            while from < to,
+                let c = characters.first(where: {
+                    $0.count <= to - from && bytes[(to - $0.count)..<to].elementsEqual($0)
+                })
+            {
+                to -= c.count
+            }
         }
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars)
-        return .text(String(out))
+        if from == 0 && to == bytes.count, x.isText { return x }
+        return .text(utf8: Array(bytes[from..<to]))
     }
 
     /// The storage class name.
@@ -325,7 +359,7 @@ package enum SQLScalarFunctions {
         case .null: return .text("null")
         case .integer: return .text("integer")
         case .real: return .text("real")
-        case .text: return .text("text")
+        case .text, .invalidUTF8Text: return .text("text")
         case .blob: return .text("blob")
         }
     }
@@ -342,7 +376,7 @@ package enum SQLScalarFunctions {
         return out
     }
 
-    /// Upper-case hex of the value's bytes (empty for NULL).
+    /// Upper-case hex of the value's bytes (empty for NULL); a TEXT's bytes are its UTF-8, valid or not.
     package static func hex(_ x: Value) -> Value {
         .text(String(decoding: hexBytes(x.sqlTextBytes ?? []), as: UTF8.self))
     }
@@ -366,6 +400,15 @@ package enum SQLScalarFunctions {
             }
             out += "'"
             return .text(out)
+        case .invalidUTF8Text(let b):
+            // The bytes as they are, up to the first NUL, with quotes doubled.
+            var out: [UInt8] = [0x27]
+            for byte in b.prefix(SQLTextCharacters.lengthBeforeNUL(b)) {
+                if byte == 0x27 { out.append(0x27) }
+                out.append(byte)
+            }
+            out.append(0x27)
+            return .text(utf8: out)
         case .blob(let b):
             return .text("X'" + String(decoding: hexBytes(b), as: UTF8.self) + "'")
         }
@@ -374,10 +417,12 @@ package enum SQLScalarFunctions {
     /// A random 64-bit integer.
     package static func random() -> Value { .integer(Int64.random(in: Int64.min...Int64.max)) }
 
-    /// The code point of the first character, NULL for NULL or empty text.
+    /// The code point of the first character as SQLite reads it (``SQLTextCharacters/read(_:at:)``), NULL for
+    /// NULL or empty text.
     package static func unicode(_ x: Value) -> Value {
-        guard let s = x.sqlText, let first = s.unicodeScalars.first else { return .null }
-        return .integer(Int64(first.value))
+        guard let bytes = x.sqlTextBytes, let first = bytes.first, first != 0 else { return .null }
+        var offset = 0
+        return .integer(Int64(SQLTextCharacters.read(bytes, at: &offset)))
     }
 
     /// Text from code points (invalid ones become U+FFFD).
@@ -409,5 +454,17 @@ package enum SQLScalarFunctions {
             if i > 0 && SQLComparison.compare(args[best], args[i], collation: collation) < 0 { best = i }
         }
         return args.isEmpty ? .null : args[best]
+    }
+}
+
+extension Value {
+    /// A TEXT as the Swift string functions GRDB registers receive it (`String.fromDatabase`): bytes that are not
+    /// valid UTF-8 repaired with U+FFFD; `nil` for the other storage classes.
+    fileprivate var swiftString: String? {
+        switch self {
+        case .text(let s): return s
+        case .invalidUTF8Text(let b): return String(decoding: b, as: UTF8.self)
+        default: return nil
+        }
     }
 }

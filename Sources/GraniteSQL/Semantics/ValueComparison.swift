@@ -14,6 +14,16 @@ package enum SQLComparison {
     /// Total SQL order (`sqlite3MemCompare`): NULL < numbers < TEXT (by `collation`) < BLOB. Returns −1, 0 or 1.
     package static func compare(_ a: Value, _ b: Value, collation: SQLCollation = .binary) -> Int {
         if case .text(let x) = a, case .text(let y) = b { return collation.compare(x, y) }
+        // Under BINARY, `Value.compare` orders TEXT of bytes that are not valid UTF-8 by its bytes.
+        if collation.isBinary { return Value.compare(a, b) }
+        return compareUnderCollation(a, b, collation)
+    }
+
+    /// ``compare(_:_:collation:)`` when one operand may be TEXT of bytes that are not valid UTF-8: it compares by
+    /// its bytes under the collation, as any text does. Out of line to keep the common comparison small.
+    @inline(never)
+    private static func compareUnderCollation(_ a: Value, _ b: Value, _ collation: SQLCollation) -> Int {
+        if a.isText, b.isText, let x = a.textUTF8, let y = b.textUTF8 { return collation.compare(utf8: x, y) }
         return Value.compare(a, b)
     }
 
@@ -33,10 +43,9 @@ package enum SQLComparison {
         guard let affinity = comparisonAffinity(aAffinity, bAffinity) else { return (a, b) }
         func prep(_ v: Value) -> Value {
             if affinity.isNumeric {
-                if case .text(let s) = v {
-                    return SQLAffinity.numericAffinity(s, tryForInteger: false) ?? v
-                }
-                return v
+                if case .text(let s) = v { return SQLAffinity.numericAffinity(s, tryForInteger: false) ?? v }
+                guard case .invalidUTF8Text(let b) = v else { return v }
+                return SQLAffinity.numericAffinity(b, tryForInteger: false) ?? v
             }
             if affinity == .text {
                 switch v {
@@ -105,8 +114,11 @@ extension Value {
         if case .blob = self { return true }
         return false
     }
+    /// Whether the storage class is TEXT (either representation).
     var isText: Bool {
-        if case .text = self { return true }
-        return false
+        switch self {
+        case .text, .invalidUTF8Text: return true
+        default: return false
+        }
     }
 }

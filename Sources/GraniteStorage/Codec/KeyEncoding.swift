@@ -84,6 +84,8 @@ public enum KeyEncoding {
         case .text(let s):
             var s = s
             s.withUTF8 { appendEscaped(tag: textTag, UnsafeRawBufferPointer($0), to: &key) }
+        case .invalidUTF8Text(let b):
+            append(invalidUTF8Text: b, to: &key)
         case .blob(let b):
             b.withUnsafeBytes { appendEscaped(tag: blobTag, $0, to: &key) }
         }
@@ -163,6 +165,14 @@ public enum KeyEncoding {
         return key
     }
 
+    /// Appends a TEXT of bytes that are not valid UTF-8: encoded as any TEXT, so ordered by its bytes. Kept out
+    /// of line so that ``append(_:to:)`` stays as small as it is without such text.
+    @usableFromInline
+    @inline(never)
+    static func append(invalidUTF8Text bytes: [UInt8], to key: inout [UInt8]) {
+        bytes.withUnsafeBytes { appendEscaped(tag: textTag, $0, to: &key) }
+    }
+
     /// Appends `tag`, then `bytes` with every 0x00 as 0x00 0xFF, then 0x00 0x01.
     @usableFromInline
     static func appendEscaped(tag: UInt8, _ bytes: UnsafeRawBufferPointer, to key: inout [UInt8]) {
@@ -232,10 +242,7 @@ public enum KeyEncoding {
                 if tag == blobTag {
                     values.append(.blob(bytes))
                 } else {
-                    guard let s = bytes.withUnsafeBytes({ CodecBytes.validatedString($0) }) else {
-                        throw StorageError.malformed("text in key is not valid UTF-8")
-                    }
-                    values.append(.text(s))
+                    values.append(.text(utf8: bytes))
                 }
             default:
                 throw StorageError.malformed("unknown tag 0x\(String(tag, radix: 16)) in key")

@@ -67,14 +67,17 @@ package struct RowBuilder: Sendable {
 
     /// Appends a TEXT column, compressed if the encoder's policy says so.
     package mutating func append(text: String) {
-        RowCodec.withUTF8(text) { utf8 in
-            if encoder.triesCompression(ofLength: utf8.count), let body = RowCodec.compressedBody(utf8) {
-                Varint.append(RowCodec.serialType(kind: 2, length: body.count), to: &serialTypes)
-                bodies.append(contentsOf: body)
-            } else {
-                Varint.append(RowCodec.serialType(kind: 0, length: utf8.count), to: &serialTypes)
-                bodies.append(contentsOf: utf8)
-            }
+        RowCodec.withUTF8(text) { append(textUTF8: $0) }
+    }
+
+    /// Appends a TEXT column of UTF-8 bytes `utf8`, valid or not, compressed if the encoder's policy says so.
+    package mutating func append(textUTF8 utf8: UnsafeRawBufferPointer) {
+        if encoder.triesCompression(ofLength: utf8.count), let body = RowCodec.compressedBody(utf8) {
+            Varint.append(RowCodec.serialType(kind: 2, length: body.count), to: &serialTypes)
+            bodies.append(contentsOf: body)
+        } else {
+            Varint.append(RowCodec.serialType(kind: 0, length: utf8.count), to: &serialTypes)
+            bodies.append(contentsOf: utf8)
         }
         columnCount += 1
     }
@@ -98,6 +101,7 @@ package struct RowBuilder: Sendable {
         case .integer(let i): append(integer: i)
         case .real(let d): append(real: d)
         case .text(let s): append(text: s)
+        case .invalidUTF8Text(let b): b.withUnsafeBytes { append(textUTF8: $0) }
         case .blob(let b): append(blob: b)
         }
     }

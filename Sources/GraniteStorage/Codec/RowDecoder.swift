@@ -25,7 +25,8 @@ package struct RowStats: Sendable, Hashable {
 ///
 /// The initializer validates the whole structure: the header length, every serial type, and that the
 /// bodies fill the rest of the buffer exactly. Text is checked for valid UTF-8 (and compressed text
-/// inflated and checked) when it is read, by ``value(at:)`` or ``text(at:)``.
+/// inflated and checked) when it is read: ``value(at:)`` returns bytes that are not valid UTF-8 as
+/// ``Value/invalidUTF8Text(_:)``, ``text(at:)`` rejects them.
 ///
 /// The decoder keeps `buffer` without copying it: the memory must stay valid and unchanged while the
 /// decoder is used.
@@ -399,10 +400,26 @@ public struct RowDecoder {
         return s
     }
 
-    /// The value of column `index`; compressed text is inflated and returned as `.text`.
+    /// The string of the stored bytes `utf8`, or `nil` when they are not valid UTF-8 (then the TEXT is kept as
+    /// its bytes). Out of line so that ``value(at:)`` stays small.
+    @usableFromInline
+    @inline(never)
+    static func validString(_ utf8: UnsafeRawBufferPointer) -> String? {
+        CodecBytes.validatedString(utf8)
+    }
+
+    /// A TEXT value of the stored bytes `utf8`: `.text` when they are valid UTF-8, else `.invalidUTF8Text`
+    /// (SQL can store any bytes as TEXT, as SQLite does).
+    @usableFromInline
+    static func makeText(_ utf8: UnsafeRawBufferPointer) -> Value {
+        if let s = CodecBytes.validatedString(utf8) { return .text(s) }
+        return .invalidUTF8Text([UInt8](utf8))
+    }
+
+    /// The value of column `index`; compressed text is inflated and returned as TEXT (``Value/text(_:)``, or
+    /// ``Value/invalidUTF8Text(_:)`` for bytes that are not valid UTF-8).
     ///
-    /// - Throws: ``StorageError/malformed(_:)`` when text is not valid UTF-8 or a compressed stream is
-    ///   damaged.
+    /// - Throws: ``StorageError/malformed(_:)`` when a compressed stream is damaged.
     public func value(at index: Int) throws -> Value {
         let column = column(index)
         let start = buffer.baseAddress! + column.offset
@@ -420,12 +437,13 @@ public struct RowDecoder {
         default:
             switch (column.serialType - 12) % 3 {
             case 0:
-                return .text(
-                    try Self.makeString(UnsafeRawBufferPointer(start: start, count: column.length), column: index))
+                let utf8 = UnsafeRawBufferPointer(start: start, count: column.length)
+                if let s = Self.validString(utf8) { return .text(s) }
+                return .invalidUTF8Text([UInt8](utf8))
             case 1:
                 return .blob([UInt8](UnsafeRawBufferPointer(start: start, count: column.length)))
             default:
-                return .text(try text(at: index)!)
+                return try inflatedText(at: index).withUnsafeBytes { Self.makeText($0) }
             }
         }
     }

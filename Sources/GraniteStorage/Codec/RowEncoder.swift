@@ -75,24 +75,57 @@ public struct RowEncoder: Sendable {
                 layout.serialBytes += 1
                 layout.bodyBytes += 8
             case .text(let s):
-                let count = s.utf8.count
-                var length = count
-                var kind: UInt64 = 0
-                if triesCompression(ofLength: count),
-                    let body = RowCodec.withUTF8(s, { RowCodec.compressedBody($0) })
-                {
-                    layout.compressed.append((column, body))
-                    length = body.count
-                    kind = 2
-                }
-                layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
-                layout.bodyBytes += length
+                RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout) }
+            case .invalidUTF8Text(let bytes):
+                measure(invalidUTF8Text: bytes, column: column, into: &layout)
             case .blob(let b):
                 layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
                 layout.bodyBytes += b.count
             }
         }
         return layout
+    }
+
+    /// Adds one text column of UTF-8 bytes `utf8` (valid or not) to `layout`, compressed when that pays.
+    @inline(__always)
+    func measure(text utf8: UnsafeRawBufferPointer, column: Int, into layout: inout Layout) {
+        var length = utf8.count
+        var kind: UInt64 = 0
+        if triesCompression(ofLength: utf8.count), let body = RowCodec.compressedBody(utf8) {
+            layout.compressed.append((column, body))
+            length = body.count
+            kind = 2
+        }
+        layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
+        layout.bodyBytes += length
+    }
+
+    /// ``measure(text:column:into:)`` of a TEXT of bytes that are not valid UTF-8, out of line so that the passes
+    /// stay as small as they are without such text.
+    @inline(never)
+    func measure(invalidUTF8Text bytes: [UInt8], column: Int, into layout: inout Layout) {
+        bytes.withUnsafeBytes { measure(text: $0, column: column, into: &layout) }
+    }
+
+    /// Writes the serial type (at `header`) and body (at `body`) of a TEXT of bytes that are not valid UTF-8,
+    /// stored as any text is: the same serial types, compressed when pass 1 compressed it.
+    @inline(never)
+    func write(
+        invalidUTF8Text bytes: [UInt8], column: Int, layout: Layout, nextCompressed: inout Int,
+        header h: inout Int, body b: inout Int, base: UnsafeMutableRawPointer
+    ) {
+        let compressed =
+            nextCompressed < layout.compressed.count && layout.compressed[nextCompressed].column == column
+        let kind: UInt64 = compressed ? 2 : 0
+        let stored = compressed ? layout.compressed[nextCompressed].body : bytes
+        if compressed { nextCompressed += 1 }
+        h += Varint.write(RowCodec.serialType(kind: kind, length: stored.count), to: base + h)
+        stored.withUnsafeBytes { source in
+            if let sourceBase = source.baseAddress, source.count > 0 {
+                (base + b).copyMemory(from: sourceBase, byteCount: source.count)
+            }
+        }
+        b += stored.count
     }
 
     /// Pass 2: writes the header and the bodies measured by ``measure(_:count:nullAt:)`` into the zeroed
@@ -147,6 +180,10 @@ public struct RowEncoder: Sendable {
                             b += utf8.count
                         }
                     }
+                case .invalidUTF8Text(let bytes):
+                    write(
+                        invalidUTF8Text: bytes, column: column, layout: layout, nextCompressed: &nextCompressed,
+                        header: &h, body: &b, base: base)
                 case .blob(let bytes):
                     h += Varint.write(RowCodec.serialType(kind: 1, length: bytes.count), to: base + h)
                     bytes.withUnsafeBytes { source in

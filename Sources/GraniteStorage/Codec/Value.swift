@@ -19,7 +19,7 @@ public enum ValueType: UInt8, Sendable, Hashable, CustomStringConvertible {
     case integer = 1
     /// An IEEE-754 binary64 floating-point number.
     case real = 2
-    /// A UTF-8 string.
+    /// A text string: UTF-8 bytes, which SQL operations on byte strings may leave invalid.
     case text = 3
     /// An uninterpreted byte string.
     case blob = 4
@@ -47,6 +47,12 @@ public enum ValueType: UInt8, Sendable, Hashable, CustomStringConvertible {
 /// UTF-8 bytes are equal (no Unicode normalisation, unlike `String.==`), reals are equal when `==` holds
 /// or both are NaN (so `==` is reflexive), and `-0.0 == 0.0`. SQL ordering, where `3 == 3.0`, is
 /// ``compare(_:_:)``.
+///
+/// TEXT has two representations. Nearly every text is valid UTF-8 and is a ``text(_:)`` `String`. SQL may
+/// also make a TEXT of bytes that are not valid UTF-8 (`CAST(x'e5' AS TEXT)`, a `substr` that cuts a
+/// sequence); SQLite keeps such bytes exactly, so Granite keeps them too, as ``invalidUTF8Text(_:)``. The
+/// two never overlap: ``text(utf8:)`` picks the case, and an `invalidUTF8Text` never holds valid UTF-8, so
+/// structural equality between the cases is always false while ``compare(_:_:)`` orders both by their bytes.
 public enum Value: Sendable, Hashable, CustomStringConvertible {
     /// SQL NULL.
     case null
@@ -56,6 +62,9 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     case real(Double)
     /// A string, stored as UTF-8.
     case text(String)
+    /// A TEXT whose bytes are not valid UTF-8 (never valid: make text from bytes with ``text(utf8:)``).
+    /// Its storage class is TEXT; it is stored on disk as any text is, and compares by its bytes.
+    case invalidUTF8Text([UInt8])
     /// A byte string.
     case blob([UInt8])
 
@@ -66,12 +75,28 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .null: return .null
         case .integer: return .integer
         case .real: return .real
-        case .text: return .text
+        case .text, .invalidUTF8Text: return .text
         case .blob: return .blob
         }
     }
 
-    /// A SQL-literal-like rendering: `NULL`, `42`, `2.5`, `'it''s'`, `x'00ff'`.
+    /// TEXT holding `utf8`: ``text(_:)`` when the bytes are valid UTF-8, else ``invalidUTF8Text(_:)``.
+    public static func text(utf8: [UInt8]) -> Value {
+        if let s = utf8.withUnsafeBytes({ CodecBytes.validatedString($0) }) { return .text(s) }
+        return .invalidUTF8Text(utf8)
+    }
+
+    /// The UTF-8 bytes of a TEXT (either representation); `nil` for the other storage classes.
+    @inlinable
+    public var textUTF8: [UInt8]? {
+        switch self {
+        case .text(let s): return Array(s.utf8)
+        case .invalidUTF8Text(let b): return b
+        default: return nil
+        }
+    }
+
+    /// A SQL-literal-like rendering: `NULL`, `42`, `2.5`, `'it''s'`, `x'00ff'`, `CAST(x'e5' AS TEXT)`.
     public var description: String {
         switch self {
         case .null:
@@ -88,6 +113,9 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             }
             out.unicodeScalars.append("'")
             return out
+        case .invalidUTF8Text(let b):
+            // Not writable as a literal: the cast of its bytes reads back the same TEXT.
+            return "CAST(\(Value.blob(b).description) AS TEXT)"
         case .blob(let b):
             let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
             var out = "x'"
@@ -112,6 +140,8 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             return a == b || (a.isNaN && b.isNaN)
         case (.text(let a), .text(let b)):
             return CodecBytes.compareUTF8(a, b) == 0
+        case (.invalidUTF8Text(let a), .invalidUTF8Text(let b)):
+            return a == b
         case (.blob(let a), .blob(let b)):
             return a == b
         default:
@@ -137,6 +167,9 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             var s = s
             s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             hasher.combine(s.utf8.count)
+        case .invalidUTF8Text(let b):
+            b.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(b.count)
         case .blob(let b):
             hasher.combine(b.count)
             b.withUnsafeBytes { hasher.combine(bytes: $0) }
@@ -164,6 +197,8 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             return -compareIntegerToDouble(y, x)
         case (.text(let x), .text(let y)):
             return CodecBytes.compareUTF8(x, y)
+        case (.text, .invalidUTF8Text), (.invalidUTF8Text, .text), (.invalidUTF8Text, .invalidUTF8Text):
+            return CodecBytes.compareText(a, b)
         case (.blob(let x), .blob(let y)):
             return x.withUnsafeBytes { px in y.withUnsafeBytes { py in CodecBytes.compare(px, py) } }
         default:
@@ -178,7 +213,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .null: return 0
         case .integer: return 1
         case .real(let d): return d.isNaN ? 0 : 1
-        case .text: return 2
+        case .text, .invalidUTF8Text: return 2
         case .blob: return 3
         }
     }
@@ -238,6 +273,14 @@ package enum CodecBytes {
         return a.withUTF8 { pa in
             b.withUTF8 { pb in compare(UnsafeRawBufferPointer(pa), UnsafeRawBufferPointer(pb)) }
         }
+    }
+
+    /// Compares two TEXT values (either representation) by their bytes, returning −1, 0 or 1.
+    @usableFromInline
+    static func compareText(_ a: Value, _ b: Value) -> Int {
+        let x = a.textUTF8 ?? []
+        let y = b.textUTF8 ?? []
+        return x.withUnsafeBytes { px in y.withUnsafeBytes { py in compare(px, py) } }
     }
 
     /// A `String` holding `utf8`, or `nil` if `utf8` is not valid UTF-8.

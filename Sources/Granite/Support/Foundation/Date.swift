@@ -113,6 +113,9 @@ extension Date: StatementColumnConvertible {
         case .text(let string):
             guard let parsed = SQLiteDateParser().parse(string) else { return nil }
             self.init(parsedSQLiteDate: parsed)
+        case .invalidUTF8Text:
+            guard let parsed = SQLiteDateParser().parse(sqliteStatement.text(atIndex: index)) else { return nil }
+            self.init(parsedSQLiteDate: parsed)
         case .null, .blob:
             return nil
         }

@@ -31,6 +31,10 @@ extension Decimal: StatementColumnConvertible {
         case .text(let string):
             guard let decimal = Decimal(string: string, locale: posixLocale) else { return nil }
             self = decimal
+        case .invalidUTF8Text:
+            let string = sqliteStatement.text(atIndex: index)
+            guard let decimal = Decimal(string: string, locale: posixLocale) else { return nil }
+            self = decimal
         case .null, .blob: return nil
         }
     }

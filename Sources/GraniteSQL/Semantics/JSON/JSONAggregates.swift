@@ -41,6 +41,6 @@ struct SQLJSONGroupAggregate: Sendable {
     func finish() -> Value {
         let close = kind == .array ? UInt8(ascii: "]") : UInt8(ascii: "}")
         if !started { return .text(kind == .array ? "[]" : "{}") }
-        return .text(String(decoding: bytes + [close], as: UTF8.self))
+        return .text(utf8: bytes + [close])
     }
 }

@@ -78,13 +78,14 @@ enum SQLJSONFunctions {
         case .valid: return valid(arguments)
         case .aggregateResult:
             guard let argument = arguments.first else { return JSONArgument(.null) }
-            if case .text = argument.value { return JSONArgument(argument.value, isJSON: true) }
+            if argument.value.isText { return JSONArgument(argument.value, isJSON: true) }
             return argument
         case .aggregateArgument:
             guard let argument = arguments.first else { return JSONArgument(.null) }
             switch argument.value {
             case .blob: throw .blob
-            case .text(let text) where argument.isJSON: return JSONArgument(.blob(Array(text.utf8)))
+            case .text where argument.isJSON, .invalidUTF8Text where argument.isJSON:
+                return JSONArgument(.blob(argument.value.textUTF8 ?? []))
             default: return argument
             }
         case .locate(let path, let form):
@@ -94,7 +95,8 @@ enum SQLJSONFunctions {
             guard let argument = arguments.first else { return JSONArgument(.null) }
             switch argument.value {
             case .blob: return JSONArgument(.null)
-            case .text(let text) where argument.isJSON: return JSONArgument(.blob(Array(text.utf8)))
+            case .text where argument.isJSON, .invalidUTF8Text where argument.isJSON:
+                return JSONArgument(.blob(argument.value.textUTF8 ?? []))
             default: return argument
             }
         }
@@ -113,7 +115,7 @@ enum SQLJSONFunctions {
 
     /// A JSON result.
     static func json(_ bytes: [UInt8]) -> JSONArgument {
-        JSONArgument(.text(String(decoding: bytes, as: UTF8.self)), isJSON: true)
+        JSONArgument(.text(utf8: bytes), isJSON: true)
     }
 
     static let null = JSONArgument(.null)
@@ -135,7 +137,7 @@ enum SQLJSONFunctions {
         // Every label is checked before any value: SQLite reports a bad label over a BLOB value wherever
         // they are.
         for k in stride(from: 0, to: arguments.count, by: 2) {
-            guard case .text = arguments[k].value else { throw .objectLabel }
+            guard arguments[k].value.isText else { throw .objectLabel }
         }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for k in stride(from: 0, to: arguments.count, by: 2) {

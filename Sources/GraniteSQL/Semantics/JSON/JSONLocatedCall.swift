@@ -111,7 +111,7 @@ extension SQLJSONFunctions {
         at range: Range<Int>, in parser: JSONParser, _ form: JSONLocatedForm
     ) throws(JSONError) -> JSONArgument {
         if form != .arrow {
-            if let text = parser.plainString(at: range) { return JSONArgument(.text(text)) }
+            if let text = parser.plainString(at: range) { return JSONArgument(text) }
             if let integer = parser.plainInteger(at: range) { return JSONArgument(.integer(integer)) }
         }
         var node = try parser.node(at: range)
@@ -126,11 +126,11 @@ extension SQLJSONFunctions {
 
 extension JSONParser {
     /// The value of the string at `range` when it has no escapes (read straight from the text), else nil.
-    func plainString(at range: Range<Int>) -> String? {
+    func plainString(at range: Range<Int>) -> Value? {
         guard range.count >= 2, byte(range.lowerBound) == UInt8(ascii: "\"") else { return nil }
         let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
         guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
-        return String(decoding: inner, as: UTF8.self)
+        return .text(utf8: Array(inner))
     }
 
     /// The value of the integer at `range` when it fits in 64 bits (read straight from the text), else nil.

@@ -30,7 +30,7 @@ struct JSONParser {
         case .null: return nil
         case .text(var text):
             result = text.withUTF8 { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
-        case .blob(let bytes):
+        case .blob(let bytes), .invalidUTF8Text(let bytes):
             result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
         case .integer, .real:
             let bytes = value.sqlTextBytes ?? []

@@ -85,6 +85,13 @@ enum JSONRendering {
             } else {
                 appendString(Array(s.utf8), to: &out)
             }
+        case .invalidUTF8Text(let bytes):
+            // The bytes are kept as they are, as SQLite keeps them.
+            if argument.isJSON {
+                out.append(contentsOf: bytes)
+            } else {
+                appendString(bytes, to: &out)
+            }
         case .blob: throw .blob
         }
     }
@@ -128,9 +135,9 @@ enum JSONRendering {
         case .real(let token): return JSONArgument(.real(realValue(token)))
         case .string(let raw, let escaped):
             let bytes = escaped ? unescape(raw) : raw
-            return JSONArgument(.text(String(decoding: bytes, as: UTF8.self)))
+            return JSONArgument(.text(utf8: bytes))
         case .array, .object:
-            return JSONArgument(.text(String(decoding: try text(of: node), as: UTF8.self)), isJSON: true)
+            return JSONArgument(.text(utf8: try text(of: node)), isJSON: true)
         case .replaced(let argument):
             return argument
         }

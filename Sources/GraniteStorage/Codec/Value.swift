@@ -86,6 +86,13 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         return .invalidUTF8Text(utf8)
     }
 
+    /// ``text(utf8:)`` of bytes in a buffer: a valid text is read into its `String` without an intermediate
+    /// array.
+    public static func text(utf8: UnsafeRawBufferPointer) -> Value {
+        if let s = CodecBytes.validatedString(utf8) { return .text(s) }
+        return .invalidUTF8Text(Array(utf8))
+    }
+
     /// The UTF-8 bytes of a TEXT (either representation); `nil` for the other storage classes.
     @inlinable
     public var textUTF8: [UInt8]? {

@@ -220,7 +220,7 @@ extension JSONParser {
     /// The SQL value of the node at `range` (as ``JSONRendering/sqlValue(of:)`` gives it), a string without
     /// escapes and a 64-bit integer read straight from the text.
     func sqlValue(at range: Range<Int>) throws(JSONError) -> JSONArgument {
-        if let text = plainString(at: range) { return JSONArgument(.text(text)) }
+        if let text = plainString(at: range) { return JSONArgument(text) }
         if let integer = plainInteger(at: range) { return JSONArgument(.integer(integer)) }
         var node = try node(at: range)
         defer { JSONNode.dismantle(&node) }

@@ -130,7 +130,7 @@ extension JSONParser {
         guard range.count >= 2, byte(range.lowerBound) == UInt8(ascii: "\"") else { return nil }
         let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
         guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
-        return .text(utf8: Array(inner))
+        return .text(utf8: UnsafeRawBufferPointer(inner))
     }
 
     /// The value of the integer at `range` when it fits in 64 bits (read straight from the text), else nil.

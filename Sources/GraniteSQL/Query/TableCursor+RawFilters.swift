@@ -88,8 +88,9 @@ extension TableCursor {
     }
 
     /// Tests the leading ``rawFilters`` on the encoded row `raw`, as far as their byte test decides them (the
-    /// column holds plain ASCII TEXT, the header up to ``firstLimit`` is well formed, the operand is TEXT); sets
-    /// ``rawPassed``. False when the row fails one.
+    /// column holds uncompressed TEXT, the header up to ``firstLimit`` is well formed, the operand is TEXT); sets
+    /// ``rawPassed``. False when the row fails one. Any stored bytes qualify: a TEXT value is its bytes, valid
+    /// UTF-8 or not, and every collation compares those bytes as the decoded value's comparison would.
     @inline(__always)
     func passesRawFilters(_ raw: UnsafeRawBufferPointer) -> Bool {
         rawPassed = 0
@@ -98,7 +99,7 @@ extension TableCursor {
             let filter = rawFilters[k]
             let operand = rawOperands[k]
             guard operand.active, let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: limit),
-                serialType >= 12, (serialType - 12) % 3 == 0, CodecBytes.isASCII(bytes)
+                serialType >= 12, (serialType - 12) % 3 == 0
             else { return true }
             let holds: Bool
             if filter.collation == .binary && bytes.count != operand.count

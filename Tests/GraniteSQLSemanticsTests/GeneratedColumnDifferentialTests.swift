@@ -129,10 +129,6 @@ final class GeneratedColumnDifferentialTests: XCTestCase {
         ]
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let e = SelectDifferentialTests.sqlite(oracle, sql)
-            let a = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(statements, oracle, db)
     }
 }

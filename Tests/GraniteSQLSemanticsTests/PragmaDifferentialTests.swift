@@ -115,11 +115,7 @@ final class PragmaDifferentialTests: XCTestCase {
         ]
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let e = SelectDifferentialTests.sqlite(oracle, sql)
-            let a = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(statements, oracle, db)
         // Without an argument SQLite goes through the tables in the order of its hash table: compared as sets.
         let e = SelectDifferentialTests.sqlite(oracle, "PRAGMA foreign_key_check")
         let a = SelectDifferentialTests.granite(db, "PRAGMA foreign_key_check")
@@ -144,10 +140,6 @@ final class PragmaDifferentialTests: XCTestCase {
         ]
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let e = SelectDifferentialTests.sqlite(oracle, sql)
-            let a = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(statements, oracle, db)
     }
 }

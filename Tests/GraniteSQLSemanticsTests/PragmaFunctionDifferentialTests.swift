@@ -95,11 +95,7 @@ final class PragmaFunctionDifferentialTests: XCTestCase {
         ]
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let e = SelectDifferentialTests.sqlite(oracle, sql)
-            let a = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(statements, oracle, db)
         for sql in [
             "SELECT * FROM pragma_table_info('t', 'main')", "SELECT * FROM pragma_foreign_keys",
             "SELECT * FROM sqlite_schema AS m JOIN pragma_index_list(m.name)",
@@ -166,11 +162,7 @@ final class PragmaFunctionDifferentialTests: XCTestCase {
         ]
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let e = SelectDifferentialTests.sqlite(oracle, sql)
-            let a = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(e, a, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(statements, oracle, db)
         // SQLite places the function after the source its constraint reads, where Granite keeps a function in place;
         // it may run an OR reading other sources as one scan per equality.
         for sql in [

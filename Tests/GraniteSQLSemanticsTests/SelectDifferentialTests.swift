@@ -464,6 +464,19 @@ final class SelectDifferentialTests: XCTestCase {
 
     static func key(_ row: [Value]) -> String { row.map { "\($0.type):\($0)" }.joined(separator: "|") }
 
+    /// Runs `statements` one by one on `oracle` and on `db`, failing the test for each statement whose outcomes
+    /// (rows in order, or errors) differ.
+    static func compareInOrder(
+        _ statements: [String], _ oracle: Oracle, _ db: SQLConnection, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        for sql in statements {
+            if let why = mismatch(sqlite(oracle, sql), granite(db, sql), ordered: true) {
+                XCTFail("\(sql): \(why)", file: file, line: line)
+            }
+        }
+    }
+
     /// Why the outcomes differ, or nil.
     static func mismatch(_ expected: Result, _ actual: Result, ordered: Bool) -> String? {
         switch (expected, actual) {

@@ -75,7 +75,15 @@ public struct RowEncoder: Sendable {
                 layout.serialBytes += 1
                 layout.bodyBytes += 8
             case .text(let s):
-                RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout) }
+                // A text too short to compress is measured by its count alone: reaching its bytes would copy
+                // the string (a retain and a release) for every text column written.
+                let count = s.utf8.count
+                if triesCompression(ofLength: count) {
+                    RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout) }
+                } else {
+                    layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 0, length: count))
+                    layout.bodyBytes += count
+                }
             case .invalidUTF8Text(let bytes):
                 measure(invalidUTF8Text: bytes, column: column, into: &layout)
             case .blob(let b):

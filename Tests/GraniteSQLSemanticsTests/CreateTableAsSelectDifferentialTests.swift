@@ -26,7 +26,8 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE n AS SELECT a, b FROM t WHERE a > 1"], "n"),
         (["CREATE TABLE n AS SELECT a AS x, b AS \"y z\", t.c AS w FROM t"], "n"),
         (["CREATE TABLE n AS SELECT a, a, a, b AS a, a AS \"a:1\" FROM t"], "n"),
-        (["CREATE TABLE n AS SELECT a+1, b||'s', c * 2, abs(c), -a FROM t"], "n"),
+        (["CREATE TABLE n AS SELECT a+1, b||'s', c * 2, abs(c), -a, t.a + 1 FROM t"], "n"),
+        (["CREATE TABLE n AS SELECT a, A, b, B, b FROM t"], "n"),
         (["CREATE TABLE n AS SELECT 1 AS \"select\", 2 AS \"a b\", 3 AS \"1x\", 4 AS \"q\"\"t\", 5 AS \"ä\", 6 AS x_1"], "n"),
         (["CREATE TABLE \"odd name\" AS SELECT 1 AS k"], "odd name"),
         (["CREATE TABLE \"select\" AS SELECT 1 AS abort, 2 AS \"order\", 3 AS rowid"], "select"),
@@ -144,5 +145,22 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         try db.execute("CREATE TABLE n AS SELECT ? AS p, :q AS q", arguments: [.integer(5), .text("w")])
         let result = try db.query("SELECT p, q FROM n")
         XCTAssertEqual(result.rows, [[.integer(5), .text("w")]])
+    }
+
+    /// Like SQLite's, the statement counts no changes and leaves the last inserted rowid alone.
+    func testCountsNoChanges() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in Self.setup + ["INSERT INTO u VALUES (5, 'five')", "CREATE TABLE n AS SELECT * FROM t"] {
+            oracle.execute(sql)
+            try db.execute(sql)
+        }
+        let expected = [
+            Int(sqlite3_changes(oracle.db)), Int(sqlite3_total_changes(oracle.db)),
+            Int(sqlite3_last_insert_rowid(oracle.db)),
+        ]
+        XCTAssertEqual(expected, [1, 10, 4])
+        XCTAssertEqual([db.changes, db.totalChanges, Int(db.lastInsertedRowid)], expected)
+        XCTAssertEqual(try db.query("SELECT count(*) FROM n").rows, [[.integer(4)]])
     }
 }

@@ -65,6 +65,7 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE n AS SELECT g, a FROM u EXCEPT SELECT b, a FROM t"], "n"),
         (["CREATE TABLE n AS SELECT a, row_number() OVER (ORDER BY a DESC) AS rn FROM t"], "n"),
         (["CREATE TABLE n AS VALUES (1, 'a'), (2, 'b')"], "n"),
+        (["CREATE TABLE n AS SELECT ?1, :x, @y"], "n"),
         (["CREATE TABLE n AS SELECT * FROM t ORDER BY c DESC LIMIT 2 OFFSET 1"], "n"),
         // Zero rows.
         (["CREATE TABLE n AS SELECT * FROM t WHERE 0"], "n"),
@@ -85,6 +86,9 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE v AS SELECT 1"], "n"),
         (["CREATE TABLE t AS SELECT * FROM nosuch"], "t"),
         (["CREATE TABLE n AS SELECT 1", "CREATE TABLE n AS SELECT 2"], "n"),
+        (["CREATE INDEX i ON t(b)", "CREATE TABLE i AS SELECT nosuch", "CREATE TABLE IF NOT EXISTS i AS SELECT 1"], "i"),
+        (["CREATE TABLE aux.n AS SELECT nosuch", "CREATE TABLE IF NOT EXISTS aux.t AS SELECT 1"], "n"),
+        (["CREATE TEMP TABLE aux.n AS SELECT 1"], "n"),
         // Errors of the query or the name.
         (["CREATE TABLE n AS SELECT nosuch FROM t"], "n"),
         (["CREATE TABLE n AS SELECT * FROM nosuch"], "n"),

@@ -11,22 +11,32 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let target = QualifiedName(schema: targetsTemporarySchema(create) ? "temp" : "main", name: create.name.name)
         // As in SQLite, the name is checked before the query is looked at.
-        if existingTableOrView(target) {
-            if create.ifNotExists { return ([], []) }
-            let existing = CreateTableStatement(
-                temporary: create.temporary, name: create.name, columns: [ColumnDefinition(name: "x")])
-            let sql = "CREATE TABLE " + SQLFormat.identifier(create.name.name) + "(x)"
-            _ = try write(Statement(.createTable(existing), sourceText: sql), parameters: parameters)
+        switch nameConflict(create, target: target) {
+        case nil: break
+        case .tableOrView? where create.ifNotExists: return ([], [])
+        case .tableOrView?, .index?, .unknownSchema?: try refuseName(create, parameters: parameters)
         }
         // The query is compiled and run before the table exists, so that its names never resolve to it.
         let (columns, rows) = try runQuery(select, statement: statement, parameters: parameters)
-        let sql = CreateTableText.statement(table: create.name.name, columns: columns)
         let definition = CreateTableStatement(
             temporary: create.temporary, ifNotExists: create.ifNotExists, name: create.name,
-            columns: columns.map { ColumnDefinition(name: $0.name, type: $0.type.isEmpty ? nil : TypeName(name: $0.type)) })
+            columns: columns.map { column in
+                ColumnDefinition(name: column.name, type: column.type.isEmpty ? nil : TypeName(name: column.type))
+            })
+        let sql = CreateTableText.statement(table: create.name.name, columns: columns)
         _ = try write(Statement(.createTable(definition), sourceText: sql), parameters: parameters)
         try insert(rows, into: target, parameters: parameters)
         return ([], [])
+    }
+
+    /// What already holds the name of a table `CREATE TABLE … AS SELECT` makes in `target`'s schema.
+    private enum NameConflict {
+        /// A table or view of that name (which `IF NOT EXISTS` accepts).
+        case tableOrView
+        /// An index of that name.
+        case index
+        /// The name is qualified with a schema other than `main` and `temp`.
+        case unknownSchema
     }
 
     /// Whether `CREATE TABLE` with `create`'s name and `TEMP` flag makes a temporary table.
@@ -34,11 +44,23 @@ extension SQLConnection {
         create.temporary || SchemaCatalog.Qualifier(create.name.schema) == .temp
     }
 
-    /// Whether the schema `name` is qualified with holds a table or view named `name.name`.
-    private func existingTableOrView(_ name: QualifiedName) -> Bool {
-        let schema = SchemaCatalog.Qualifier(name.schema) == .temp ? catalog.temporarySchema : catalog.mainSchema
-        guard let schema else { return false }
-        return schema.table(named: name.name) != nil || schema.view(named: name.name) != nil
+    /// What makes `create`'s name unusable in `target`'s schema, if anything.
+    private func nameConflict(_ create: CreateTableStatement, target: QualifiedName) -> NameConflict? {
+        if SchemaCatalog.Qualifier(create.name.schema) == .unknown { return .unknownSchema }
+        let schema = SchemaCatalog.Qualifier(target.schema) == .temp ? catalog.temporarySchema : catalog.mainSchema
+        guard let schema else { return nil }
+        if schema.table(named: target.name) != nil || schema.view(named: target.name) != nil { return .tableOrView }
+        return schema.index(named: target.name) != nil ? .index : nil
+    }
+
+    /// Throws the error the catalog gives `CREATE TABLE` for `create`'s name, which ``nameConflict(_:target:)``
+    /// found taken or in no schema.
+    private func refuseName(_ create: CreateTableStatement, parameters: BoundParameters) throws {
+        let probe = CreateTableStatement(
+            temporary: create.temporary, name: create.name, columns: [ColumnDefinition(name: "x")])
+        let sql = "CREATE TABLE " + SQLFormat.identifier(create.name.name) + "(x)"
+        _ = try write(Statement(.createTable(probe), sourceText: sql), parameters: parameters)
+        throw SQLExecutionError("table \(create.name.name) already exists")
     }
 
     /// The columns a table made from `select` gets, and the query's rows. The names are SQLite's: an alias, a

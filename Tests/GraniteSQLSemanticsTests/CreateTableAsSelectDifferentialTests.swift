@@ -28,7 +28,11 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE n AS SELECT a, a, a, b AS a, a AS \"a:1\" FROM t"], "n"),
         (["CREATE TABLE n AS SELECT a+1, b||'s', c * 2, abs(c), -a, t.a + 1 FROM t"], "n"),
         (["CREATE TABLE n AS SELECT a, A, b, B, b FROM t"], "n"),
-        (["CREATE TABLE n AS SELECT 1 AS \"select\", 2 AS \"a b\", 3 AS \"1x\", 4 AS \"q\"\"t\", 5 AS \"ä\", 6 AS x_1"], "n"),
+        (
+            [
+                "CREATE TABLE n AS SELECT 1 AS \"select\", 2 AS \"a b\", 3 AS \"1x\", 4 AS \"q\"\"t\", 5 AS \"ä\", 6 AS x_1"
+            ], "n"
+        ),
         (["CREATE TABLE \"odd name\" AS SELECT 1 AS k"], "odd name"),
         (["CREATE TABLE \"select\" AS SELECT 1 AS abort, 2 AS \"order\", 3 AS rowid"], "select"),
         (["CREATE TABLE n AS SELECT a AS a_very_long_column_name, b AS another_long_column_name FROM t"], "n"),
@@ -57,7 +61,9 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE n AS SELECT * FROM (SELECT a, b, c AS z FROM t) AS s WHERE z > 0"], "n"),
         (["CREATE TABLE n AS WITH w(p, q) AS (SELECT a, b FROM t) SELECT * FROM w"], "n"),
         (
-            ["CREATE TABLE n AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 5) SELECT i, i * i FROM r"],
+            [
+                "CREATE TABLE n AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 5) SELECT i, i * i FROM r"
+            ],
             "n"
         ),
         (["CREATE TABLE n AS SELECT a, b FROM t UNION SELECT a, g FROM u"], "n"),
@@ -86,7 +92,10 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE v AS SELECT 1"], "n"),
         (["CREATE TABLE t AS SELECT * FROM nosuch"], "t"),
         (["CREATE TABLE n AS SELECT 1", "CREATE TABLE n AS SELECT 2"], "n"),
-        (["CREATE INDEX i ON t(b)", "CREATE TABLE i AS SELECT nosuch", "CREATE TABLE IF NOT EXISTS i AS SELECT 1"], "i"),
+        (
+            ["CREATE INDEX i ON t(b)", "CREATE TABLE i AS SELECT nosuch", "CREATE TABLE IF NOT EXISTS i AS SELECT 1"],
+            "i"
+        ),
         (["CREATE TABLE aux.n AS SELECT nosuch", "CREATE TABLE IF NOT EXISTS aux.t AS SELECT 1"], "n"),
         (["CREATE TEMP TABLE aux.n AS SELECT 1"], "n"),
         // Errors of the query or the name.
@@ -101,7 +110,12 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["BEGIN", "CREATE TEMP TABLE n AS SELECT * FROM u", "COMMIT"], "n"),
         (["SAVEPOINT s", "CREATE TABLE n AS SELECT a FROM t", "ROLLBACK TO s", "RELEASE s"], "n"),
         // The new table is an ordinary table afterwards.
-        (["CREATE TABLE n AS SELECT a, b, c FROM t", "INSERT INTO n VALUES ('7', 8, '9')", "UPDATE n SET c = '2' WHERE a = 1"], "n"),
+        (
+            [
+                "CREATE TABLE n AS SELECT a, b, c FROM t", "INSERT INTO n VALUES ('7', 8, '9')",
+                "UPDATE n SET c = '2' WHERE a = 1",
+            ], "n"
+        ),
     ]
 
     /// The checks after a case: both schema tables and the new table's definition, rows and stored types.

@@ -31,10 +31,12 @@ final class CreateTableAsSelectTests: XCTestCase {
         let columns = [("a", "INT"), ("select", ""), ("1x", "TEXT"), ("q\"t", "REAL"), ("ä", "NUM"), ("", "")]
             .map { CreateTableText.Column(name: $0.0, type: $0.1) }
         XCTAssertEqual(
-            CreateTableText.statement(table: "n", columns: Array(columns.prefix(2))), "CREATE TABLE n(a INT,\"select\")")
+            CreateTableText.statement(table: "n", columns: Array(columns.prefix(2))), "CREATE TABLE n(a INT,\"select\")"
+        )
         XCTAssertEqual(
             CreateTableText.statement(table: "abort", columns: columns),
-            "CREATE TABLE \"abort\"(\n  a INT,\n  \"select\",\n  \"1x\" TEXT,\n  \"q\"\"t\" REAL,\n  \"ä\" NUM,\n  \"\"\n)")
+            "CREATE TABLE \"abort\"(\n  a INT,\n  \"select\",\n  \"1x\" TEXT,\n  \"q\"\"t\" REAL,\n  \"ä\" NUM,\n  \"\"\n)"
+        )
     }
 
     func testGeneratedTextBreaksLinesFromFiftyBudgetedCharacters() {

@@ -73,6 +73,18 @@ final class CreateTableAsSelectDifferentialTests: XCTestCase {
         (["CREATE TABLE n AS VALUES (1, 'a'), (2, 'b')"], "n"),
         (["CREATE TABLE n AS SELECT ?1, :x, @y"], "n"),
         (["CREATE TABLE n AS SELECT * FROM t ORDER BY c DESC LIMIT 2 OFFSET 1"], "n"),
+        (["CREATE TABLE n AS SELECT * FROM (SELECT c FROM t UNION ALL SELECT g FROM u)"], "n"),
+        (["CREATE TABLE n AS SELECT a AS x FROM t UNION SELECT a FROM u ORDER BY x DESC"], "n"),
+        (["CREATE VIEW v2(p, q) AS SELECT a, b FROM t", "CREATE TABLE n AS SELECT * FROM v2"], "n"),
+        (["CREATE TABLE n AS SELECT * FROM t NATURAL JOIN u"], "n"),
+        (
+            [
+                "CREATE TABLE g(a INT, b AS (a * 2))", "INSERT INTO g(a) VALUES (4)",
+                "CREATE TABLE n AS SELECT * FROM g",
+            ], "n"
+        ),
+        (["CREATE TABLE n AS SELECT a   +  1, (SELECT 1), count(DISTINCT b) FROM t"], "n"),
+        (["CREATE TABLE n AS SELECT * FROM json_each('[1, \"x\", 2.5]')"], "n"),
         // Zero rows.
         (["CREATE TABLE n AS SELECT * FROM t WHERE 0"], "n"),
         (["CREATE TABLE n AS SELECT count(*) AS k FROM t WHERE 0 GROUP BY a"], "n"),

@@ -36,8 +36,10 @@ extension Parser {
     private mutating func parseCreateTableBody(temporary: Bool) throws(SQLSyntaxError) -> CreateTableStatement {
         let ifNotExists = try parseIfNotExists()
         let name = try parseQualifiedName()
-        if isKeyword("AS") {
-            throw error("CREATE TABLE … AS SELECT is not supported", at: current.range.start)
+        if acceptKeyword("AS") {
+            let select = try parseSelect()
+            return CreateTableStatement(
+                temporary: temporary, ifNotExists: ifNotExists, name: name, columns: [], asSelect: select)
         }
         try expectSymbol("(")
         var columns: [ColumnDefinition] = []

@@ -426,6 +426,9 @@ extension Statement.Kind: CustomStringConvertible {
             text += "DELETE FROM " + SQLFormat.qualified(delete.table)
             if let condition = delete.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(delete.returning)
+        case .createTable(let create) where create.asSelect != nil:
+            return "CREATE TABLE " + (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)
+                + " AS " + (create.asSelect.map(\.description) ?? "")
         case .createTable(let create):
             let elements = create.columns.map(\.description) + create.constraints.map(\.description)
             return "CREATE TABLE " + (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)

@@ -12,11 +12,13 @@ package struct CreateTableStatement: Sendable, Equatable {
     package var constraints: [TableConstraint]
     /// Whether the `STRICT` table option was given (declared types are enforced).
     package var strict: Bool
+    /// The query of `CREATE TABLE … AS SELECT`: the columns and rows come from it, and ``columns`` is empty.
+    package var asSelect: SelectStatement?
 
     /// Creates a create-table statement.
     package init(
         temporary: Bool = false, ifNotExists: Bool = false, name: QualifiedName, columns: [ColumnDefinition],
-        constraints: [TableConstraint] = [], strict: Bool = false
+        constraints: [TableConstraint] = [], strict: Bool = false, asSelect: SelectStatement? = nil
     ) {
         self.temporary = temporary
         self.ifNotExists = ifNotExists
@@ -24,6 +26,7 @@ package struct CreateTableStatement: Sendable, Equatable {
         self.columns = columns
         self.constraints = constraints
         self.strict = strict
+        self.asSelect = asSelect
     }
 }
 

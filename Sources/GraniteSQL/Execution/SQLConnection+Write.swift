@@ -108,6 +108,9 @@ extension SQLConnection {
             }
         }
         switch statement.kind {
+        case .createTable(let create) where create.asSelect != nil:
+            guard let select = create.asSelect else { break }
+            return try createTableAsSelect(create, select: select, statement: statement, parameters: parameters)
         case .createTable, .createIndex, .createView, .createTrigger, .dropTable, .dropView, .dropIndex, .dropTrigger,
             .alterTable:
             if try changesTemporarySchema(statement) {

@@ -400,22 +400,6 @@ public struct RowDecoder {
         return s
     }
 
-    /// The string of the stored bytes `utf8`, or `nil` when they are not valid UTF-8 (then the TEXT is kept as
-    /// its bytes). Out of line so that ``value(at:)`` stays small.
-    @usableFromInline
-    @inline(never)
-    static func validString(_ utf8: UnsafeRawBufferPointer) -> String? {
-        CodecBytes.validatedString(utf8)
-    }
-
-    /// A TEXT value of the stored bytes `utf8`: `.text` when they are valid UTF-8, else `.invalidUTF8Text`
-    /// (SQL can store any bytes as TEXT, as SQLite does).
-    @usableFromInline
-    static func makeText(_ utf8: UnsafeRawBufferPointer) -> Value {
-        if let s = CodecBytes.validatedString(utf8) { return .text(s) }
-        return .invalidUTF8Text([UInt8](utf8))
-    }
-
     /// The value of column `index`; compressed text is inflated and returned as TEXT (``Value/text(_:)``, or
     /// ``Value/invalidUTF8Text(_:)`` for bytes that are not valid UTF-8).
     ///
@@ -437,13 +421,11 @@ public struct RowDecoder {
         default:
             switch (column.serialType - 12) % 3 {
             case 0:
-                let utf8 = UnsafeRawBufferPointer(start: start, count: column.length)
-                if let s = Self.validString(utf8) { return .text(s) }
-                return .invalidUTF8Text([UInt8](utf8))
+                return Value.text(utf8: UnsafeRawBufferPointer(start: start, count: column.length))
             case 1:
                 return .blob([UInt8](UnsafeRawBufferPointer(start: start, count: column.length)))
             default:
-                return try inflatedText(at: index).withUnsafeBytes { Self.makeText($0) }
+                return Value.text(utf8: try inflatedText(at: index))
             }
         }
     }

@@ -41,7 +41,8 @@ extension SQLConnection {
             var columns: [ResultColumn] = writer.table.columns.map {
                 .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
             }
-            columns.append(.expression(SQLExpression(.column(ColumnReference(column: "_rowid_"))), alias: nil))
+            let rowid = ColumnReference(column: SchemaNames.storageRowidName)
+            columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
             if let alias = writer.table.rowidAlias {
                 columns[columns.count - 1] = .expression(
                     SQLExpression(.column(ColumnReference(column: writer.table.columns[alias].name))), alias: nil)
@@ -62,9 +63,10 @@ extension SQLConnection {
         try cursor.open(parameters: parameters)
         var rows: [[Value]] = []
         while let row = try cursor.next() { rows.append(row) }
-        // Rows are changed in rowid order, whatever order the search found them in.
+        // Rows are changed in rowid order, whatever order the search found them in; those of a WITHOUT ROWID
+        // table in the order found, which a full scan gives in primary-key order as SQLite's does.
         let n = writer.table.columns.count
-        if rows.count > 1 {
+        if rows.count > 1 && writer.hasRowid {
             rows.sort { a, b in
                 guard case .integer(let x) = a[n], case .integer(let y) = b[n] else { return false }
                 return x < y

@@ -197,7 +197,8 @@ final class WriteSession {
         try writer.store(row, rowidFailure: rowidFailure)
         if changeObserver != nil { reportChange(.insert, writer, rowid: rowid) }
         changes += 1
-        lastInsertedRowid = rowid
+        // The storage rowid of a WITHOUT ROWID table is not the connection's to report.
+        if writer.hasRowid { lastInsertedRowid = rowid }
         if let triggers = writer.triggers, !triggers.afterInsert.isEmpty {
             _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row, resolution: resolution)
         }

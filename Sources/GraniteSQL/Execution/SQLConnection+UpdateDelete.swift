@@ -146,9 +146,7 @@ extension SQLConnection {
         var output: [[Value]] = []
         try rows.forEach { position, row in
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
-            guard case .integer(let rowid) = row[n],
-                let old = position == 0 ? row : try writer.fetch(rowid: rowid)
-            else { return }
+            guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
             var context: EvaluationContext?
             var values: [Value] = []
             values.reserveCapacity(n + 1)
@@ -209,7 +207,6 @@ extension SQLConnection {
             try session.prepareForeignKeys(writer.table, asChild: false, asParent: true)
             cache.foreignKeysPrepared = true
         }
-        let n = writer.columnCount
         // Without RETURNING or foreign keys, removing a row needs only its index keys.
         let singleRowSafe = cache.singleRowSafe ?? isSingleRowSafe(writer.table, nil, cache)
         let rows = try matchingRows(
@@ -222,9 +219,7 @@ extension SQLConnection {
         session.started = true
         var output: [[Value]] = []
         try rows.forEach { position, row in
-            guard case .integer(let rowid) = row[n],
-                let old = position == 0 ? row : try writer.fetch(rowid: rowid)
-            else { return }
+            guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
             // With triggers, the row is returned after its deletion, and only if a BEFORE trigger did not keep it.
             let after = returnsAfter || writer.triggers != nil
             if let returning, !after {

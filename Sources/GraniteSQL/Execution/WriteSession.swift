@@ -492,6 +492,15 @@ final class WriteSession {
         }
     }
 
+    /// The stored row an UPDATE or DELETE finds again for `matched`, a row its search found earlier: the row with
+    /// its rowid; for a `WITHOUT ROWID` table, as SQLite finds it, the row holding its primary key now (which may
+    /// be another row that took the key meanwhile, e.g. by an UPDATE OR REPLACE of an earlier row).
+    func storedRow(_ writer: TableWriter, matched: [Value]) throws -> [Value]? {
+        if let k = writer.primaryKeyIndex { return try conflict(writer, .index(k), matched, excluding: nil) }
+        guard case .integer(let rowid) = matched[writer.columnCount] else { return nil }
+        return try writer.fetch(rowid: rowid)
+    }
+
     func failure(
         _ writer: TableWriter, _ target: UniqueTarget, _ resolution: ConflictResolution
     ) -> SQLExecutionError {

@@ -144,6 +144,22 @@ final class WithoutRowidScriptTests: XCTestCase {
         ])
     }
 
+    func testForeignKeyCheckAndIndexInfo() throws {
+        let (oracle, db) = try compare([
+            "PRAGMA foreign_keys = OFF",
+            "CREATE TABLE p(id TEXT PRIMARY KEY) WITHOUT ROWID",
+            "CREATE TABLE c(a INT, b TEXT COLLATE NOCASE, pid REFERENCES p, d, PRIMARY KEY(b DESC, a)) WITHOUT ROWID",
+            "CREATE INDEX c_d ON c(d, a)",
+            "INSERT INTO c VALUES (1, 'x', 'missing', 0), (2, 'y', NULL, 0)",
+            "PRAGMA foreign_key_check", "PRAGMA foreign_key_check(c)",
+            "PRAGMA index_list(c)", "PRAGMA index_info(c_d)", "PRAGMA index_xinfo(c_d)",
+        ])
+        // The key index has a different name in each engine.
+        let expected = SelectDifferentialTests.sqlite(oracle, "PRAGMA index_xinfo(sqlite_autoindex_c_1)")
+        let actual = SelectDifferentialTests.granite(db, "PRAGMA index_xinfo(granite_autoindex_c_1)")
+        if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) { XCTFail(why) }
+    }
+
     func testAlterTable() throws {
         try compare([
             "CREATE TABLE t(a TEXT PRIMARY KEY, b) WITHOUT ROWID",

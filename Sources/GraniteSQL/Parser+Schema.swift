@@ -55,29 +55,31 @@ extension Parser {
             }
         } while acceptSymbol(",")
         try expectSymbol(")")
-        let strict = try parseTableOptions()
+        let options = try parseTableOptions()
         return CreateTableStatement(
             temporary: temporary, ifNotExists: ifNotExists, name: name, columns: columns, constraints: constraints,
-            strict: strict)
+            strict: options.strict, withoutRowid: options.withoutRowid)
     }
 
-    /// Parses the table options after the column list (`STRICT`, `WITHOUT ROWID`, comma-separated); returns whether
-    /// `STRICT` was given. Any other name is SQLite's `unknown table option`.
-    private mutating func parseTableOptions() throws(SQLSyntaxError) -> Bool {
-        guard current.kind == .word || current.kind == .quotedIdentifier else { return false }
+    /// Parses the table options after the column list (`STRICT`, `WITHOUT ROWID`, comma-separated, in any order,
+    /// repeats allowed as in SQLite). Any other name is SQLite's `unknown table option`.
+    private mutating func parseTableOptions() throws(SQLSyntaxError) -> (strict: Bool, withoutRowid: Bool) {
+        guard current.kind == .word || current.kind == .quotedIdentifier else { return (false, false) }
         var strict = false
+        var withoutRowid = false
         repeat {
             let start = current.range.start
             if acceptKeyword("WITHOUT") {
                 let option = try parseName()
                 guard SchemaNames.equal(option, "rowid") else { throw error("unknown table option: \(option)", at: start) }
-                throw error("WITHOUT ROWID tables are not supported", at: start)
+                withoutRowid = true
+                continue
             }
             let option = try parseName()
             guard SchemaNames.equal(option, "strict") else { throw error("unknown table option: \(option)", at: start) }
             strict = true
         } while acceptSymbol(",")
-        return strict
+        return (strict, withoutRowid)
     }
 
     /// Parses `name [type] [constraints…]`.

@@ -44,6 +44,21 @@ final class ChangeEventTests: XCTestCase {
 
     private func rows(_ sql: String) throws -> [[Value]] { try db.query(sql).rows }
 
+    /// Like SQLite's update hook, no row event is reported for a WITHOUT ROWID table (whose rows have no rowid to
+    /// report); the statement and the transaction still are.
+    func testWithoutRowidTablesReportNoRowEvents() throws {
+        try db.execute("CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID")
+        try db.execute("CREATE TABLE plain(x)")
+        _ = recorder.drain()
+        try db.execute("INSERT INTO kv VALUES ('a', 1), ('b', 2)")
+        XCTAssertEqual(recorder.drain(), ["end", "will commit", "commit"])
+        try db.execute("UPDATE kv SET v = 3 WHERE k = 'a'")
+        try db.execute("DELETE FROM kv WHERE k = 'b'")
+        XCTAssertEqual(recorder.drain(), ["end", "will commit", "commit", "end", "will commit", "commit"])
+        try db.execute("INSERT INTO plain VALUES (1)")
+        XCTAssertEqual(recorder.drain(), ["insert plain 1", "end", "will commit", "commit"])
+    }
+
     func testAutocommitStatementsEachCommit() throws {
         try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)")
         XCTAssertEqual(recorder.drain(), ["end", "will commit", "commit"])

@@ -21,7 +21,7 @@ final class ErrorTests: XCTestCase {
         assertSyntaxError("SELECT ?0", "variable number must be between ?1 and ?32766", at: (1, 8))
         assertSyntaxError("SELECT 0x10000000000000000", "hex literal too big: 0x10000000000000000", at: (1, 8))
         assertSyntaxError("", "incomplete input", at: (1, 1))
-        assertSyntaxError("CREATE TABLE t (a) WITHOUT ROWID", "WITHOUT ROWID tables are not supported", at: (1, 20))
+        assertSyntaxError("CREATE TABLE t (a) WITHOUT ROWS", "unknown table option: ROWS", at: (1, 20))
         assertSyntaxError("CREATE TABLE t (a, PRIMARY KEY (a), b)", "near \"b\": syntax error", at: (1, 37))
         assertSyntaxError("SELECT * FROM t WHERE", "incomplete input", at: (1, 22))
         assertSyntaxError("VALUES (1, 2), (3)", "all VALUES must have the same number of terms", at: (1, 16))

@@ -108,6 +108,25 @@ final class StatementTests: XCTestCase {
                 + "NOT DEFERRABLE, c BLOB DEFAULT X'00' NOT NULL ON CONFLICT ABORT, d REAL DEFAULT (+1.5))")
     }
 
+    func testCreateTableOptions() throws {
+        assertCanonical(
+            "create table t (k text primary key, v) without rowid",
+            "CREATE TABLE t (k text PRIMARY KEY, v) WITHOUT ROWID")
+        assertCanonical(
+            "CREATE TABLE t (a INT, b TEXT, PRIMARY KEY (b DESC, a)) without RowID , strict",
+            "CREATE TABLE t (a INT, b TEXT, PRIMARY KEY (b DESC, a)) STRICT, WITHOUT ROWID")
+        assertCanonical(
+            "CREATE TABLE t (a INT PRIMARY KEY) STRICT, WITHOUT ROWID, WITHOUT ROWID",
+            "CREATE TABLE t (a INT PRIMARY KEY) STRICT, WITHOUT ROWID")
+        let statement = try Parser.parseStatement("CREATE TABLE t (a PRIMARY KEY) WITHOUT ROWID")
+        guard case .createTable(let create) = statement.kind else { return XCTFail("not a CREATE TABLE") }
+        XCTAssertTrue(create.withoutRowid)
+        XCTAssertFalse(create.strict)
+        assertSyntaxError("CREATE TABLE t (a PRIMARY KEY) WITHOUT", "incomplete input", at: (1, 39))
+        assertSyntaxError(
+            "CREATE TABLE t (a PRIMARY KEY) WITHOUT ROWID STRICT", "near \"STRICT\": syntax error", at: (1, 46))
+    }
+
     func testCreateTableKeepsSourceText() throws {
         let sql = "  CREATE TABLE t (a  INT);  SELECT 1"
         let statements = try Parser.parseScript(sql)

@@ -77,24 +77,6 @@ final class SchemaDSLTests: XCTestCase {
         }
     }
 
-    func testUnsupportedTableOptionsThrow() throws {
-        try DatabaseQueue().inDatabase { db in
-            let options: [TableOptions] = [.withoutRowID]
-            for option in options {
-                XCTAssertThrowsError(
-                    try db.create(table: "test", options: option) { t in t.primaryKey("id", .integer) })
-            }
-            XCTAssertFalse(try db.tableExists("test"))
-            XCTAssertThrowsError(
-                try db.create(table: "test", temporary: true, ifNotExists: true, withoutRowID: true) { t in
-                    t.primaryKey("id", .integer)
-                }
-            ) { error in
-                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_ERROR)
-            }
-        }
-    }
-
     func testPrimaryKeys() throws {
         try DatabaseQueue().inDatabase { db in
             var sql = try lastSQL(db) {

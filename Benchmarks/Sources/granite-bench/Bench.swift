@@ -187,7 +187,8 @@ final class Benchmark {
         }
         if sql {
             log("generating the SQL rows and arguments…")
-            let dataset = SQLDataset(rows: options.sqlRows, seed: options.seed)
+            let dataset = SQLDataset(
+                rows: options.sqlRows, seed: options.seed, withoutRowid: options.sqlWithoutRowid)
             try sqlWorkloads(dataset: dataset, sync: options.sqlDurability, table: &table)
         }
         if json {

@@ -16,7 +16,7 @@ struct GraniteSQLDriver: SQLEngineDriver {
         options.autoCheckpointFrames = settings.walAutoCheckpointFrames
         let engine = try StorageEngine(path: path, options: options)
         let db = try SQLConnection(engine: engine)
-        for sql in SQLText.schema { try db.execute(sql) }
+        for sql in SQLText.schema(withoutRowid: dataset.withoutRowid) { try db.execute(sql) }
         let statements = try Statements(db)
         var result = SQLRunResult()
 

@@ -16,6 +16,7 @@ struct BenchOptions {
     var recordCount = 100_000
     var codableCount = 10_000
     var sqlDurability = WALSync.full
+    var sqlWithoutRowid = false
     var only: Set<Workload> = Set(Workload.allCases)
     var seed: UInt64 = 0x4752_414E_4954_4521
     var temporaryBase = NSTemporaryDirectory()
@@ -44,6 +45,8 @@ struct BenchOptions {
           --row-count N     rows of the row workloads' table (default 100000)
           --record-count N  records of the record workloads' table (default 100000)
           --codable-count N records of each Codable workload's table (default 10000)
+          --sql-without-rowid
+                            make the SQL workloads' player table WITHOUT ROWID
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -131,6 +134,7 @@ struct BenchOptions {
             case "--commits": options.commits = try positive()
             case "--txn-rows": options.transactionRows = try positive()
             case "--sql-rows": options.sqlRows = try positive()
+            case "--sql-without-rowid": options.sqlWithoutRowid = true
             case "--json-rows": options.jsonRows = try positive()
             case "--row-count": options.rowCount = try positive()
             case "--record-count": options.recordCount = try positive()

@@ -3,10 +3,14 @@ import Foundation
 /// The SQL workloads (`--only sql`): the same statements, prepared once, run through GraniteSQL and through
 /// `sqlite3_prepare_v2`/`bind`/`step`/`reset` on a `player` table with an index on `score`.
 enum SQLText {
-    static let schema = [
-        "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, team TEXT, score INTEGER, created REAL)",
-        "CREATE INDEX player_score ON player(score)",
-    ]
+    /// The `player` table and its index; with `withoutRowid` (`--sql-without-rowid`), a WITHOUT ROWID table.
+    static func schema(withoutRowid: Bool) -> [String] {
+        [
+            "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, team TEXT, score INTEGER, created REAL)"
+                + (withoutRowid ? " WITHOUT ROWID" : ""),
+            "CREATE INDEX player_score ON player(score)",
+        ]
+    }
     static let insert = "INSERT INTO player(id, name, team, score, created) VALUES (?, ?, ?, ?, ?)"
     static let selectByKey = "SELECT * FROM player WHERE id = ?"
     static let range = "SELECT id, name, score FROM player WHERE score > ? ORDER BY score LIMIT 20"
@@ -26,6 +30,10 @@ enum SQLPhase: Int, CaseIterable {
     case delete
 
     func label(_ dataset: SQLDataset) -> String {
+        plainLabel(dataset) + (dataset.withoutRowid ? " (WITHOUT ROWID)" : "")
+    }
+
+    private func plainLabel(_ dataset: SQLDataset) -> String {
         switch self {
         case .insert: return "SQL: INSERT \(dataset.rows) rows, one transaction"
         case .selectByKey: return "SQL: SELECT * by primary key ×\(dataset.selectKeys.count)"
@@ -43,6 +51,8 @@ enum SQLPhase: Int, CaseIterable {
 /// engine must produce where they are cheap to compute.
 final class SQLDataset {
     let rows: Int
+    /// Whether the `player` table is a WITHOUT ROWID table.
+    let withoutRowid: Bool
     /// Row `id` (1-based) has `names[id - 1]`, `teams[id - 1]` (nil is NULL), and so on.
     let names: [String]
     let teams: [String?]
@@ -82,8 +92,9 @@ final class SQLDataset {
         "Harbor Seals", "Jade Dragons", "Copper Kites", "Marsh Frogs",
     ]
 
-    init(rows: Int, seed: UInt64) {
+    init(rows: Int, seed: UInt64, withoutRowid: Bool = false) {
         self.rows = rows
+        self.withoutRowid = withoutRowid
         var rng = SplitMix64(seed: seed ^ 0x5351_4C5F_524F_5753)
         var names: [String] = []
         var teams: [String?] = []

@@ -15,7 +15,7 @@ struct SQLiteSQLDriver: SQLEngineDriver {
 
     func runSQLWorkloads(path: String, dataset: SQLDataset, sync: WALSync) throws -> SQLRunResult {
         let db = try SQLiteConnection(path: path, settings: settings, create: true, wal: sync)
-        for sql in SQLText.schema { try db.execute(sql) }
+        for sql in SQLText.schema(withoutRowid: dataset.withoutRowid) { try db.execute(sql) }
 
         let begin = try db.prepare("BEGIN").handle
         let commit = try db.prepare("COMMIT").handle

@@ -84,8 +84,18 @@ extension Database {
         switch columns.count {
         case 0: return .hiddenRowID
         case 1 where columns[0].type.uppercased() == "INTEGER": return .rowID(columns[0])
-        default: return .regular(columns)
+        default: return .regular(columns, tableHasRowID: try tableHasRowID(tableName, in: schemaName))
         }
+    }
+
+    /// Whether the table has a rowid, from the `wr` column of `PRAGMA table_list` (1 for `WITHOUT ROWID`); with
+    /// no schema name, a temporary table shadows a main one.
+    private func tableHasRowID(_ tableName: String, in schemaName: String?) throws -> Bool {
+        let rows = try Row.fetchAll(self, sql: "PRAGMA table_list(\(tableName.quotedDatabaseIdentifier))")
+        let row =
+            rows.first { ($0["schema"] as String?) == (schemaName ?? "temp") }
+            ?? rows.first { ($0["schema"] as String?) == (schemaName ?? "main") }
+        return (row?["wr"] as Int?) != 1
     }
 
     /// The indexes of a table, automatic ones included. Indexes on expressions are left out.

@@ -10,6 +10,9 @@ public struct PrimaryKeyInfo: Sendable {
         case hiddenRowID
         case rowID(ColumnInfo)
         case regular([ColumnInfo])
+        /// The key of a `WITHOUT ROWID` table, other than a single INTEGER column (which GRDB reports as the
+        /// rowid whatever the table's options).
+        case withoutRowID([ColumnInfo])
         /// The columns the schema source names as a view's key: like `regular`, but the view has no rowid.
         case view([ColumnInfo])
     }
@@ -25,9 +28,9 @@ public struct PrimaryKeyInfo: Sendable {
         PrimaryKeyInfo(kind: .rowID(column))
     }
 
-    /// Any other primary key.
-    static func regular(_ columns: [ColumnInfo]) -> PrimaryKeyInfo {
-        PrimaryKeyInfo(kind: .regular(columns))
+    /// Any other primary key; `tableHasRowID` is false for a `WITHOUT ROWID` table.
+    static func regular(_ columns: [ColumnInfo], tableHasRowID: Bool = true) -> PrimaryKeyInfo {
+        PrimaryKeyInfo(kind: tableHasRowID ? .regular(columns) : .withoutRowID(columns))
     }
 
     /// The primary key columns; `["rowid"]` for the hidden rowid.
@@ -35,7 +38,7 @@ public struct PrimaryKeyInfo: Sendable {
         switch kind {
         case .hiddenRowID: return [Column.rowID.name]
         case .rowID(let column): return [column.name]
-        case .regular(let columns), .view(let columns): return columns.map(\.name)
+        case .regular(let columns), .withoutRowID(let columns), .view(let columns): return columns.map(\.name)
         }
     }
 
@@ -54,15 +57,17 @@ public struct PrimaryKeyInfo: Sendable {
     public var isRowID: Bool {
         switch kind {
         case .hiddenRowID, .rowID: return true
-        case .regular, .view: return false
+        case .regular, .withoutRowID, .view: return false
         }
     }
 
-    /// Whether the table has a rowid: true for every table (Granite has no WITHOUT ROWID tables), false for a
-    /// view.
+    /// Whether the table has a rowid: false for a `WITHOUT ROWID` table (unless its key is a single INTEGER
+    /// column, which GRDB takes for the rowid) and for a view.
     var tableHasRowID: Bool {
-        if case .view = kind { return false }
-        return true
+        switch kind {
+        case .hiddenRowID, .rowID, .regular: return true
+        case .withoutRowID, .view: return false
+        }
     }
 
     /// The columns, or nil for the hidden rowid.
@@ -70,7 +75,7 @@ public struct PrimaryKeyInfo: Sendable {
         switch kind {
         case .hiddenRowID: return nil
         case .rowID(let column): return [column]
-        case .regular(let columns), .view(let columns): return columns
+        case .regular(let columns), .withoutRowID(let columns), .view(let columns): return columns
         }
     }
 }

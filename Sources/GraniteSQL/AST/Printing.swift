@@ -432,7 +432,9 @@ extension Statement.Kind: CustomStringConvertible {
         case .createTable(let create):
             let elements = create.columns.map(\.description) + create.constraints.map(\.description)
             return "CREATE TABLE " + (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)
-                + " (" + elements.joined(separator: ", ") + ")" + (create.strict ? " STRICT" : "")
+                + " (" + elements.joined(separator: ", ") + ")"
+                + ([create.strict ? " STRICT" : nil, create.withoutRowid ? " WITHOUT ROWID" : nil] as [String?])
+                .compactMap { $0 }.joined(separator: ",")
         case .createIndex(let create):
             var text = "CREATE " + (create.unique ? "UNIQUE " : "") + "INDEX "
             text += (create.ifNotExists ? "IF NOT EXISTS " : "") + SQLFormat.qualified(create.name)

@@ -12,13 +12,17 @@ package struct CreateTableStatement: Sendable, Equatable {
     package var constraints: [TableConstraint]
     /// Whether the `STRICT` table option was given (declared types are enforced).
     package var strict: Bool
+    /// Whether the `WITHOUT ROWID` table option was given: the table has no rowid, its rows are identified (and
+    /// scanned in the order of) the primary key.
+    package var withoutRowid: Bool
     /// The query of `CREATE TABLE … AS SELECT`: the columns and rows come from it, and ``columns`` is empty.
     package var asSelect: SelectStatement?
 
     /// Creates a create-table statement.
     package init(
         temporary: Bool = false, ifNotExists: Bool = false, name: QualifiedName, columns: [ColumnDefinition],
-        constraints: [TableConstraint] = [], strict: Bool = false, asSelect: SelectStatement? = nil
+        constraints: [TableConstraint] = [], strict: Bool = false, withoutRowid: Bool = false,
+        asSelect: SelectStatement? = nil
     ) {
         self.temporary = temporary
         self.ifNotExists = ifNotExists
@@ -26,6 +30,7 @@ package struct CreateTableStatement: Sendable, Equatable {
         self.columns = columns
         self.constraints = constraints
         self.strict = strict
+        self.withoutRowid = withoutRowid
         self.asSelect = asSelect
     }
 }

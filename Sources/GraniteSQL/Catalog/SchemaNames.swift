@@ -32,11 +32,22 @@ enum SchemaNames {
         }
     }
 
-    /// Whether `name` is one of the rowid's names (`rowid`, `oid`, `_rowid_`), ignoring ASCII case.
+    /// Whether `name` is one of the rowid's names (`rowid`, `oid`, `_rowid_`), ignoring ASCII case, or
+    /// ``storageRowidName``.
     static func isRowidName(_ name: String) -> Bool {
         let lower = key(name)
-        return lower == "rowid" || lower == "oid" || lower == "_rowid_"
+        return lower == "rowid" || lower == "oid" || lower == "_rowid_" || name == storageRowidName
     }
+
+    /// Whether `name` names the rowid of `table`: any rowid name for a table that has one; for a `WITHOUT ROWID`
+    /// table (whose storage rowid SQL cannot see) only ``storageRowidName``.
+    static func isRowidName(_ name: String, of table: TableDefinition) -> Bool {
+        table.hasRowid ? isRowidName(name) : name == storageRowidName
+    }
+
+    /// The name statements Granite builds itself use for the rowid of the storage tree, which a `WITHOUT ROWID`
+    /// table also has (see ``TableDefinition/hasRowid``). The NUL byte keeps it out of reach of SQL text.
+    static let storageRowidName = "\u{0}rowid"
 
     /// Whether `name` starts with the reserved prefix, or with SQLite's (`sqlite_`, which SQLite refuses for new
     /// objects and Granite answers to for its schema and sequence tables), ignoring ASCII case.

@@ -110,6 +110,10 @@ package struct ForeignKey: Sendable, Equatable {
 /// The rows of the table live in the storage table tree ``storageName``, keyed by rowid. When the table has an
 /// INTEGER PRIMARY KEY (``rowidAlias``), that column is the rowid. Every entry of ``uniqueConstraints`` is
 /// enforced by an automatic index (see ``SchemaCatalog/indexes(on:)``).
+///
+/// A `WITHOUT ROWID` table (``hasRowid`` false) is stored the same way, but its storage rowid is invisible to
+/// SQL: its primary key identifies the rows, its columns are NOT NULL, and its queries read the rows through the
+/// primary key's automatic index, in primary-key order (see FORMAT.md, "WITHOUT ROWID tables").
 package struct TableDefinition: Sendable, Equatable {
     /// The table name as declared (or as renamed).
     package var name: String
@@ -159,6 +163,16 @@ package struct TableDefinition: Sendable, Equatable {
 
     /// Whether the table has a rowid alias column.
     package var hasRowidAlias: Bool { rowidAlias != nil }
+
+    /// Whether SQL sees a rowid (`rowid`, `oid`, `_rowid_`, `last_insert_rowid()`): false for a `WITHOUT ROWID`
+    /// table.
+    package var hasRowid: Bool { !statement.withoutRowid }
+
+    /// The automatic index of the primary key of a `WITHOUT ROWID` table, through which its rows are read.
+    package var withoutRowidKeyIndexName: String? {
+        guard !hasRowid else { return nil }
+        return uniqueConstraints.first(where: \.isPrimaryKey)?.indexName
+    }
 
     /// Derives a definition from a `CREATE TABLE` statement, applying SQLite's rules.
     ///
@@ -340,6 +354,15 @@ package struct TableDefinition: Sendable, Equatable {
                 rowidAlias = key.columns[0].column
             }
         }
+        if statement.withoutRowid {
+            // SQLite builds the key of a WITHOUT ROWID table that would otherwise alias the rowid from the
+            // column's name alone: a COLLATE written in the PRIMARY KEY constraint is dropped.
+            if let alias = rowidAlias, let k = keys.firstIndex(where: \.isPrimaryKey) {
+                keys[k].columns[0].collation = columns[alias].collation
+                primaryKey[0].collation = columns[alias].collation
+            }
+            try applyWithoutRowid(autoincrement: autoincrement)
+        }
         if autoincrement {
             guard rowidAlias != nil else {
                 throw SchemaError("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
@@ -365,6 +388,15 @@ package struct TableDefinition: Sendable, Equatable {
                     name: key.name, columns: key.columns, onConflict: key.onConflict, isPrimaryKey: key.isPrimaryKey,
                     indexName: "granite_autoindex_\(tableName)_\(uniqueConstraints.count + 1)"))
         }
+    }
+
+    /// SQLite's rules for a `WITHOUT ROWID` table: a primary key is required, AUTOINCREMENT is refused, an
+    /// INTEGER PRIMARY KEY is an ordinary column, and the key columns are NOT NULL.
+    private mutating func applyWithoutRowid(autoincrement: Bool) throws {
+        if autoincrement { throw SchemaError("AUTOINCREMENT not allowed on WITHOUT ROWID tables") }
+        guard !primaryKey.isEmpty else { throw SchemaError("PRIMARY KEY missing on table \(name)") }
+        rowidAlias = nil
+        for key in primaryKey where !columns[key.column].notNull { columns[key.column].notNull = true }
     }
 
     private static func resolveKey(_ indexed: [IndexedColumn], _ columns: [TableColumn]) throws -> [KeyColumn] {

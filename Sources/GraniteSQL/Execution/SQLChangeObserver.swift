@@ -96,6 +96,8 @@ extension WriteSession {
     /// one, so that nobody listening costs one test per row; never inlined, to keep the row functions small).
     @inline(never)
     func reportChange(_ kind: SQLRowChange.Kind, _ writer: TableWriter, rowid: Int64) {
+        // Like SQLite's update hook, changes to a WITHOUT ROWID table are not reported row by row.
+        guard writer.hasRowid else { return }
         changeObserver?.rowDidChange(SQLRowChange(kind: kind, tableName: writer.table.name, rowid: rowid))
     }
 

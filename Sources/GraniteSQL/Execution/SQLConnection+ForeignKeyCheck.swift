@@ -49,7 +49,9 @@ extension SQLConnection {
                 if values.contains(where: \.isNull) { continue }
                 if let parentKey, try session.parentExists(parentKey, values) { continue }
                 found.append([
-                    .text(table.name), row[table.columns.count], .text(table.foreignKeys[k].parentTable),
+                    // SQLite reports no rowid for a row of a WITHOUT ROWID table.
+                    .text(table.name), table.hasRowid ? row[table.columns.count] : .null,
+                    .text(table.foreignKeys[k].parentTable),
                     .integer(Int64(number)),
                 ])
             }

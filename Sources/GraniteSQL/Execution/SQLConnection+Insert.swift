@@ -263,15 +263,15 @@ extension SQLConnection {
         _ columns: [IndexedColumn], _ condition: SQLExpression?, _ writer: TableWriter
     ) throws -> UniqueTarget {
         let table = writer.table
-        var terms: [(column: Int, collation: String)] = []
+        // A term without COLLATE matches an index column of any collation (SQLite compares the target with
+        // `sqlite3ExprCompare`, for which a COLLATE on one side only is a near match); a written one must agree.
+        var terms: [(column: Int, collation: String?)] = []
         for indexed in columns {
             guard let name = indexed.columnName else { continue }
             guard let position = Self.writableSlot(name, table) else {
                 throw SQLExecutionError(.noSuchColumn(ColumnReference(column: name)))
             }
-            let declared = position < table.columns.count ? table.columns[position].collation : nil
-            let collation = indexed.collation ?? declared ?? "binary"
-            terms.append((position, SchemaNames.key(collation)))
+            terms.append((position, indexed.collation.map(SchemaNames.key)))
         }
         if terms.count == columns.count {
             if terms.count == 1, terms[0].column == table.rowidAlias ?? table.columns.count { return .rowid }
@@ -284,7 +284,7 @@ extension SQLConnection {
                 let matches = index.columns.allSatisfy { column in
                     guard case .column(let c) = column.target else { return false }
                     let collation = SchemaNames.key(column.collation ?? "binary")
-                    return terms.contains { $0.column == c && $0.collation == collation }
+                    return terms.contains { $0.column == c && ($0.collation ?? collation) == collation }
                 }
                 if matches { return .index(k) }
             }

@@ -151,7 +151,7 @@ extension SQLConnection {
         for table in catalog.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
             rows.append([
                 .text("main"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
-                .integer(0), .integer(table.strictTypes == nil ? 0 : 1),
+                .integer(table.hasRowid ? 0 : 1), .integer(table.strictTypes == nil ? 0 : 1),
             ])
         }
         for view in catalog.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
@@ -161,7 +161,7 @@ extension SQLConnection {
             for table in temporary.tables where name.map({ SchemaNames.equal($0, table.name) }) ?? true {
                 rows.append([
                     .text("temp"), .text(table.name), .text("table"), .integer(Int64(table.columns.count)),
-                    .integer(0), .integer(table.strictTypes == nil ? 0 : 1),
+                    .integer(table.hasRowid ? 0 : 1), .integer(table.strictTypes == nil ? 0 : 1),
                 ])
             }
             for view in temporary.views where name.map({ SchemaNames.equal($0, view.name) }) ?? true {
@@ -232,9 +232,38 @@ extension SQLConnection {
             return row
         }
         if extended {
-            rows.append([.integer(Int64(rows.count)), .integer(-1), .null, .integer(0), .text("BINARY"), .integer(0)])
+            if table.hasRowid {
+                rows.append([
+                    .integer(Int64(rows.count)), .integer(-1), .null, .integer(0), .text("BINARY"), .integer(0),
+                ])
+            } else {
+                rows += Self.withoutRowidAuxiliaryColumns(of: index, in: table, from: rows.count)
+            }
         }
         return (columns, rows)
+    }
+
+    /// The auxiliary (`key` 0) columns `PRAGMA index_xinfo` lists for an index of a `WITHOUT ROWID` table, where
+    /// SQLite's entries end with what identifies the row: after the key of the primary key's index, every other
+    /// column; after the key of another index, the primary key columns it does not hold already.
+    private static func withoutRowidAuxiliaryColumns(
+        of index: IndexDefinition, in table: TableDefinition, from seqno: Int
+    ) -> [[Value]] {
+        let keyed = Set(index.columns.compactMap { if case .column(let c) = $0.target { c } else { nil } })
+        let auxiliary: [KeyColumn]
+        if index.name == table.withoutRowidKeyIndexName {
+            auxiliary = table.columns.indices.filter { !keyed.contains($0) }.map {
+                KeyColumn(column: $0, collation: table.columns[$0].collation)
+            }
+        } else {
+            auxiliary = table.primaryKey.filter { !keyed.contains($0.column) }
+        }
+        return auxiliary.enumerated().map { k, key -> [Value] in
+            [
+                .integer(Int64(seqno + k)), .integer(Int64(key.column)), .text(table.columns[key.column].name),
+                .integer(key.order == .descending ? 1 : 0), .text(key.collation ?? "BINARY"), .integer(0),
+            ]
+        }
     }
 
     private func foreignKeyList(_ name: String?) -> PragmaResult {

@@ -41,7 +41,8 @@ extension SQLConnection {
             var columns: [ResultColumn] = writer.table.columns.map {
                 .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
             }
-            columns.append(.expression(SQLExpression(.column(ColumnReference(column: "_rowid_"))), alias: nil))
+            let rowid = ColumnReference(column: SchemaNames.storageRowidName)
+            columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
             if let alias = writer.table.rowidAlias {
                 columns[columns.count - 1] = .expression(
                     SQLExpression(.column(ColumnReference(column: writer.table.columns[alias].name))), alias: nil)
@@ -62,9 +63,10 @@ extension SQLConnection {
         try cursor.open(parameters: parameters)
         var rows: [[Value]] = []
         while let row = try cursor.next() { rows.append(row) }
-        // Rows are changed in rowid order, whatever order the search found them in.
+        // Rows are changed in rowid order, whatever order the search found them in; those of a WITHOUT ROWID
+        // table in the order found, which a full scan gives in primary-key order as SQLite's does.
         let n = writer.table.columns.count
-        if rows.count > 1 {
+        if rows.count > 1 && writer.hasRowid {
             rows.sort { a, b in
                 guard case .integer(let x) = a[n], case .integer(let y) = b[n] else { return false }
                 return x < y
@@ -144,9 +146,7 @@ extension SQLConnection {
         var output: [[Value]] = []
         try rows.forEach { position, row in
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
-            guard case .integer(let rowid) = row[n],
-                let old = position == 0 ? row : try writer.fetch(rowid: rowid)
-            else { return }
+            guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
             var context: EvaluationContext?
             var values: [Value] = []
             values.reserveCapacity(n + 1)
@@ -207,7 +207,6 @@ extension SQLConnection {
             try session.prepareForeignKeys(writer.table, asChild: false, asParent: true)
             cache.foreignKeysPrepared = true
         }
-        let n = writer.columnCount
         // Without RETURNING or foreign keys, removing a row needs only its index keys.
         let singleRowSafe = cache.singleRowSafe ?? isSingleRowSafe(writer.table, nil, cache)
         let rows = try matchingRows(
@@ -220,9 +219,7 @@ extension SQLConnection {
         session.started = true
         var output: [[Value]] = []
         try rows.forEach { position, row in
-            guard case .integer(let rowid) = row[n],
-                let old = position == 0 ? row : try writer.fetch(rowid: rowid)
-            else { return }
+            guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
             // With triggers, the row is returned after its deletion, and only if a BEFORE trigger did not keep it.
             let after = returnsAfter || writer.triggers != nil
             if let returning, !after {

@@ -81,7 +81,8 @@ extension SQLConnection {
             var columns: [ResultColumn] = writer.table.columns.map {
                 .expression(SQLExpression(.column(ColumnReference(table: target, column: $0.name))), alias: nil)
             }
-            columns.append(.expression(SQLExpression(.column(ColumnReference(table: target, column: "_rowid_"))), alias: nil))
+            let rowid = ColumnReference(table: target, column: SchemaNames.storageRowidName)
+            columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
             // The result column of a row assignment from a subquery gives one value per column it assigns.
             var rowSubqueries: [Int: Int] = [:]
             for assignment in assignments {

@@ -354,7 +354,7 @@ extension SQLConnection {
     /// or `_rowid_`, the INTEGER PRIMARY KEY or (the slot after the declared columns) the hidden rowid.
     static func writableSlot(_ name: String, _ table: TableDefinition) -> Int? {
         if let index = table.columnIndex(named: name) { return index }
-        guard SchemaNames.isRowidName(name) else { return nil }
+        guard SchemaNames.isRowidName(name, of: table) else { return nil }
         return table.rowidAlias ?? table.columns.count
     }
 

@@ -36,7 +36,7 @@ final class TableScope: ColumnResolver {
             let collation = column.collation.flatMap { SQLCollation(name: $0) } ?? .binary
             return ResolvedColumn(slot: index, affinity: column.affinity, collation: collation)
         }
-        if SchemaNames.isRowidName(reference.column) {
+        if SchemaNames.isRowidName(reference.column, of: table) {
             return ResolvedColumn(slot: table.rowidAlias ?? rowidSlot, affinity: .integer)
         }
         throw SQLEvaluationError(.noSuchColumn(reference))

@@ -176,7 +176,7 @@ final class TableTriggers {
             collations[SchemaNames.key(column.name)] = column.collation.flatMap { SQLCollation(name: $0) } ?? .binary
         }
         return TableTriggers(
-            definitions, columns: table.columns.map(\.name), collations: collations, hasRowid: true,
+            definitions, columns: table.columns.map(\.name), collations: collations, hasRowid: table.hasRowid,
             rowidSlot: table.rowidAlias ?? table.columns.count)
     }
 

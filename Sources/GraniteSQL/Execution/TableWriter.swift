@@ -32,6 +32,11 @@ final class TableWriter {
     let notNullColumns: [Int]
     /// The position of the rowid alias column, or -1.
     let rowidAlias: Int
+    /// Whether SQL sees the table's rowid (false for a `WITHOUT ROWID` table).
+    let hasRowid: Bool
+    /// For a `WITHOUT ROWID` table, the position in ``indexes`` of its primary key's index, which identifies its
+    /// rows; nil otherwise.
+    let primaryKeyIndex: Int?
     /// Whether computing the index keys of a row cannot fail: every key part is a column, no index is partial.
     let keysCannotFail: Bool
     /// Per column: whether an index key uses it.
@@ -90,6 +95,10 @@ final class TableWriter {
         notNullColumns = table.columns.indices.filter { table.columns[$0].notNull }
         affinities = table.columns.map(\.affinity)
         rowidAlias = table.rowidAlias ?? -1
+        hasRowid = table.hasRowid
+        primaryKeyIndex = table.withoutRowidKeyIndexName.flatMap { name in
+            indexes.firstIndex { $0.0.name == name }
+        }
         keyParts = indexes.map { index in
             let columns = index.0.columns.enumerated().map { position, column in
                 var slot = -1

@@ -197,7 +197,8 @@ final class WriteSession {
         try writer.store(row, rowidFailure: rowidFailure)
         if changeObserver != nil { reportChange(.insert, writer, rowid: rowid) }
         changes += 1
-        lastInsertedRowid = rowid
+        // The storage rowid of a WITHOUT ROWID table is not the connection's to report.
+        if writer.hasRowid { lastInsertedRowid = rowid }
         if let triggers = writer.triggers, !triggers.afterInsert.isEmpty {
             _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row, resolution: resolution)
         }
@@ -489,6 +490,15 @@ final class WriteSession {
             else { return nil }
             return try writer.fetch(rowid: rowid)
         }
+    }
+
+    /// The stored row an UPDATE or DELETE finds again for `matched`, a row its search found earlier: the row with
+    /// its rowid; for a `WITHOUT ROWID` table, as SQLite finds it, the row holding its primary key now (which may
+    /// be another row that took the key meanwhile, e.g. by an UPDATE OR REPLACE of an earlier row).
+    func storedRow(_ writer: TableWriter, matched: [Value]) throws -> [Value]? {
+        if let k = writer.primaryKeyIndex { return try conflict(writer, .index(k), matched, excluding: nil) }
+        guard case .integer(let rowid) = matched[writer.columnCount] else { return nil }
+        return try writer.fetch(rowid: rowid)
     }
 
     func failure(

@@ -59,6 +59,13 @@ struct AccessPlanner {
 
     private func isRowid(_ column: Int) -> Bool { column == source.rowidSlot || column == table.rowidAlias }
 
+    /// For a `WITHOUT ROWID` table, the position in ``TableReader/indexes`` of its primary key's index, which
+    /// stands for the table: its full scan replaces the rowid-order scan, so rows come in primary-key order.
+    private var primaryKeyIndex: Int? {
+        guard let name = table.withoutRowidKeyIndexName else { return nil }
+        return reader.indexes.firstIndex { $0.definition.name == name }
+    }
+
     /// The relative column a plain reference to this table names.
     private func column(_ e: SQLExpression) -> (column: Int, collation: SQLCollation)? {
         guard case .column(let reference) = e.kind, let resolved = try? scope.resolve(reference),
@@ -152,6 +159,11 @@ struct AccessPlanner {
 
     /// The `EXPLAIN QUERY PLAN` line of a search (or, without constraints, an ordered scan) of index `k`.
     private func indexDetail(_ k: Int, _ constraints: [String], covering: Bool) -> String {
+        // SQLite names the primary key of a WITHOUT ROWID table, which is the table itself.
+        if k == primaryKeyIndex {
+            if constraints.isEmpty { return "SCAN \(source.name)" }
+            return "SEARCH \(source.name) USING PRIMARY KEY (\(constraints.joined(separator: " AND ")))"
+        }
         let index = "USING \(covering ? "COVERING " : "")INDEX \(reader.indexes[k].definition.name)"
         if constraints.isEmpty { return "SCAN \(source.name) \(index)" }
         return "SEARCH \(source.name) \(index) (\(constraints.joined(separator: " AND ")))"
@@ -196,7 +208,16 @@ struct AccessPlanner {
                     path: AccessPath(method: .rowidRange(lows: lows, highs: highs), detail: detail), score: 1.5,
                     rows: lows.isEmpty || highs.isEmpty ? 250_000 : 60_000))
         }
-        result.append(Candidate(path: AccessPath(method: .scan, detail: "SCAN \(name)"), score: 0, rows: 1_000_000))
+        if let k = primaryKeyIndex {
+            let search = IndexSearch(index: k, equalities: [])
+            result.append(
+                Candidate(
+                    path: AccessPath(method: .index(search), detail: indexDetail(k, [], covering: false)), score: 0,
+                    rows: 1_000_000, singleEqualities: 0))
+        } else {
+            result.append(
+                Candidate(path: AccessPath(method: .scan, detail: "SCAN \(name)"), score: 0, rows: 1_000_000))
+        }
         return result
     }
 
@@ -357,13 +378,23 @@ struct AccessPlanner {
         }
         let descending = orders(best, ordering)
         var path = best.path
-        path.descending = descending ?? false
+        path.descending = descending ?? primaryKeyOrderIsDescending(path.method)
         if case .index(var search) = path.method, isCovering(search.index) {
             search.covering = true
             path.method = .index(search)
             path.detail = indexDetail(search.index, best.constraintText, covering: true)
         }
         return (path, descending != nil)
+    }
+
+    /// Whether a search of a `WITHOUT ROWID` table's primary key index walks it backwards when no order is asked
+    /// for, so that rows come in primary-key order as in SQLite: index keys are always ascending, and the column
+    /// after the equalities is declared `DESC`. (A key mixing directions after that column is not served.)
+    private func primaryKeyOrderIsDescending(_ method: AccessMethod) -> Bool {
+        guard case .index(let search) = method, search.index == primaryKeyIndex, !table.primaryKey.isEmpty else {
+            return false
+        }
+        return table.primaryKey[min(search.equalities.count, table.primaryKey.count - 1)].order == .descending
     }
 
     /// Whether index `k` holds every column of the table the query reads, in a form that decodes exactly.

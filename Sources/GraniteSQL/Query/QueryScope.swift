@@ -147,7 +147,9 @@ final class QueryScope: ColumnResolver {
                     throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
                 }
                 found = (k, c)
-            } else if source.table != nil || source.numbersRows, SchemaNames.isRowidName(reference.column) {
+            } else if let table = source.table, SchemaNames.isRowidName(reference.column, of: table) {
+                rowidMatch = k
+            } else if source.numbersRows, SchemaNames.isRowidName(reference.column) {
                 rowidMatch = k
             }
         }

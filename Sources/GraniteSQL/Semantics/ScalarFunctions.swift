@@ -422,7 +422,9 @@ package enum SQLScalarFunctions {
     package static func unicode(_ x: Value) -> Value {
         guard let bytes = x.sqlTextBytes, let first = bytes.first, first != 0 else { return .null }
         var offset = 0
-        return .integer(Int64(SQLTextCharacters.read(bytes, at: &offset)))
+        // SQLite returns the u32 through sqlite3_result_int: a code point that wrapped past 2^31 (a lead byte
+        // followed by many continuation bytes) comes out negative.
+        return .integer(Int64(Int32(bitPattern: SQLTextCharacters.read(bytes, at: &offset))))
     }
 
     /// Text from code points (invalid ones become U+FFFD).

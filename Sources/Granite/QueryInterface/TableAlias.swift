@@ -165,7 +165,8 @@ final class SQLQualifier {
 extension SQLGenerationContext {
     /// Renders with the columns qualified by `alias`, then restores the enclosing qualifier.
     func qualifying<T>(with alias: TableAliasBase, _ render: () throws -> T) throws -> T {
-        try qualifying(with: SQLQualifier(name: alias.resolvedName(), alias: alias), render)
+        let name = try joinedAliasNames[ObjectIdentifier(alias)] ?? alias.resolvedName()
+        return try qualifying(with: SQLQualifier(name: name, alias: alias), render)
     }
 
     /// Renders with the columns qualified by `qualifier` (unqualified when nil), then restores the

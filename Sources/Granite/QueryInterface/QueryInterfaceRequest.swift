@@ -30,7 +30,15 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(context.statementArguments)
         if relation.children.isEmpty { return PreparedRequest(statement: statement) }
-        return try PreparedRequest(statement: statement, adapter: relation.rowAdapter(db))
+        var prepared = try PreparedRequest(statement: statement, adapter: relation.rowAdapter(db))
+        let associations = relation.prefetchedAssociations
+        if !associations.isEmpty {
+            let relation = self.relation
+            prepared.supplementaryFetch = { db, rows in
+                try relation.prefetch(db, associations: associations, into: rows)
+            }
+        }
+        return prepared
     }
 
     /// The number of rows the request fetches: `SELECT COUNT(*) FROM …`.

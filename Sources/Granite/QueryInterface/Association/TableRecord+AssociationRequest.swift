@@ -26,43 +26,16 @@ extension TableRecord where Self: EncodableRecord {
                     message: "Not implemented: request association without any foreign key")
             }
             let mapping = try condition.joinMapping(db, from: originTable)
-            return try SQLExpression.joinFilter(mapping, leftRows: [container.get()])
+            let record = try container.get()
+            let recordColumns = Set(record.columns.map { $0.lowercased() })
+            if let missing = mapping.first(where: { !recordColumns.contains($0.left.lowercased()) }) {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Missing column: \(missing.left)")
+            }
+            return SQLExpression.joinFilter(
+                mapping.map(\.right), leftValues: [mapping.map { record.databaseValue(at: $0.left) }])
         }
         sqlAssociation.pivot.relation = pivot.relation
         return QueryInterfaceRequest(relation: sqlAssociation.destinationRelation())
-    }
-}
-
-extension SQLExpression {
-    /// The condition on the right table of a join that selects the rows joined to `leftRows`:
-    /// `"authorId" IN (1, 2, 3)` for a single column, `("a" = 1 AND "b" = 2) OR …` for several. Left rows
-    /// with a NULL join value join nothing.
-    ///
-    /// - throws: `SQLITE_MISUSE` when a left row misses a column of the join.
-    static func joinFilter(_ mapping: [(left: String, right: String)], leftRows: [PersistenceContainer]) throws
-        -> SQLExpression
-    {
-        for pair in mapping {
-            if let row = leftRows.first, !row.columns.contains(where: { $0.lowercased() == pair.left.lowercased() }) {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Missing column: \(pair.left)")
-            }
-        }
-        guard let first = mapping.first else { return true.sqlExpression }
-        if mapping.count == 1 {
-            var values = Set(leftRows.map { $0.databaseValue(at: first.left) })
-            values.remove(.null)
-            return .in(.column(first.right), values.sorted(by: DatabaseValue.sortsBefore).map(\.sqlExpression))
-        }
-        let alternatives = leftRows.compactMap { row -> SQLExpression? in
-            var conditions: [SQLExpression] = []
-            for pair in mapping {
-                let value = row.databaseValue(at: pair.left)
-                if value.isNull { return nil }
-                conditions.append(.equal(.column(pair.right), value.sqlExpression))
-            }
-            return .associative(.and, conditions)
-        }
-        return .associative(.or, alternatives)
     }
 }
 

@@ -32,6 +32,8 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
     private let lock = NSLock()
     private var boundTableName: String?
     private var isBoundToSeveralTables = false
+    /// The alias this one was merged into, when two requests joined the same association (see `merged(with:)`).
+    private var mergedAlias: TableAliasBase?
 
     init(userName: String?) {
         self.userName = userName
@@ -67,6 +69,32 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
         _ = try resolvedName()
         if let tableName = lock.withLock({ boundTableName }) { return tableName }
         throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Undefined alias has no table name")
+    }
+
+    /// The alias that stands for this one in SQL: itself, or the alias it was merged into.
+    var root: TableAliasBase {
+        guard let merged = lock.withLock({ mergedAlias }) else { return self }
+        return merged.root
+    }
+
+    /// Merges two aliases of the same joined table, so that both refer to it by the same name: an anonymous
+    /// alias defers to a named one. Nil when both have different names or refer to different tables.
+    func merged(with other: TableAliasBase) -> TableAliasBase? {
+        let (lhs, rhs) = (root, other.root)
+        if lhs === rhs { return lhs }
+        guard let lhsTable = try? lhs.tableName(), let rhsTable = try? rhs.tableName(),
+            lhsTable.lowercased() == rhsTable.lowercased()
+        else { return nil }
+        switch (lhs.userName, rhs.userName) {
+        case (let lhsName?, let rhsName?) where lhsName != rhsName:
+            return nil
+        case (nil, _):
+            lhs.lock.withLock { lhs.mergedAlias = rhs }
+            return rhs
+        default:
+            rhs.lock.withLock { rhs.mergedAlias = lhs }
+            return lhs
+        }
     }
 
     /// Whether two aliases are the same instance.
@@ -165,6 +193,7 @@ final class SQLQualifier {
 extension SQLGenerationContext {
     /// Renders with the columns qualified by `alias`, then restores the enclosing qualifier.
     func qualifying<T>(with alias: TableAliasBase, _ render: () throws -> T) throws -> T {
+        let alias = alias.root
         let name = try joinedAliasNames[ObjectIdentifier(alias)] ?? alias.resolvedName()
         return try qualifying(with: SQLQualifier(name: name, alias: alias), render)
     }

@@ -139,3 +139,55 @@ extension TableRecord {
         all().joining(required: association)
     }
 }
+
+extension JoinableRequest where Self: SelectionRequest {
+    /// Joins the associated record with a `LEFT JOIN`, and appends its columns to the selection of the
+    /// request (not in a scope): `SELECT "book".*, "author".* …` decoded from a single row.
+    public func annotated<A: Association>(withOptional association: A) -> Self
+    where A.OriginRowDecoder == RowDecoder {
+        annotated(with: association, kind: .optional)
+    }
+
+    /// Joins the associated record with a `JOIN`, and appends its columns to the selection of the request
+    /// (not in a scope).
+    public func annotated<A: Association>(withRequired association: A) -> Self
+    where A.OriginRowDecoder == RowDecoder {
+        annotated(with: association, kind: .required)
+    }
+
+    private func annotated<A: Association>(with association: A, kind: _SQLJoinKind) -> Self {
+        let alias = TableAliasBase(userName: nil)
+        let selection = association._sqlAssociation.destination.relation.selection
+        let aliased = association._aliased(alias)
+        return _including(aliased._sqlAssociation, kind: kind, selected: false)
+            .annotatedWhenConnected { db in try selection.resolve(db).map { $0.qualified(with: alias) } }
+    }
+}
+
+extension Table {
+    /// All rows, with the columns of the associated record (`LEFT JOIN`) appended to the selection.
+    public func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<RowDecoder>
+    where A.OriginRowDecoder == RowDecoder {
+        all().annotated(withOptional: association)
+    }
+
+    /// All rows that have an associated record (`JOIN`), with its columns appended to the selection.
+    public func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<RowDecoder>
+    where A.OriginRowDecoder == RowDecoder {
+        all().annotated(withRequired: association)
+    }
+}
+
+extension TableRecord {
+    /// All records, with the columns of the associated record (`LEFT JOIN`) appended to the selection.
+    public static func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<Self>
+    where A.OriginRowDecoder == Self {
+        all().annotated(withOptional: association)
+    }
+
+    /// All records that have an associated record (`JOIN`), with its columns appended to the selection.
+    public static func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<Self>
+    where A.OriginRowDecoder == Self {
+        all().annotated(withRequired: association)
+    }
+}

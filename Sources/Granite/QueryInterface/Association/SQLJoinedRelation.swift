@@ -21,7 +21,7 @@ struct SQLJoinedRelation {
     init(_ relation: SQLRelation) {
         self.relation = relation
         if let alias = relation.alias {
-            self.alias = alias
+            self.alias = alias.root
         } else {
             alias = TableAliasBase(userName: nil)
             alias.bind(toTable: relation.tableName)

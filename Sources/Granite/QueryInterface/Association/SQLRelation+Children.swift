@@ -182,9 +182,13 @@ extension SQLRelation {
     /// the selection of `other` unless it is empty (joined without being selected), children merged by key.
     func merged(with other: SQLRelation) -> SQLRelation? {
         guard tableName.lowercased() == other.tableName.lowercased() else { return nil }
-        if let alias, let otherAlias = other.alias, alias !== otherAlias { return nil }
         var merged = self
-        merged.alias = alias ?? other.alias
+        if let alias, let otherAlias = other.alias {
+            guard let mergedAlias = alias.merged(with: otherAlias) else { return nil }
+            merged.alias = mergedAlias
+        } else {
+            merged.alias = alias ?? other.alias
+        }
         if let otherFilter = other.filter { merged.addFilter(otherFilter) }
         let ownSelection = selection
         let otherSelection = other.selection

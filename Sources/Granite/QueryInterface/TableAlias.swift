@@ -55,6 +55,7 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
     /// - throws: `SQLITE_MISUSE` when the alias is anonymous and not bound to any request, or when it is
     ///   bound to several tables.
     func resolvedName() throws -> String {
+        if let merged = lock.withLock({ mergedAlias }) { return try merged.resolvedName() }
         let (tableName, isAmbiguous) = lock.withLock { (boundTableName, isBoundToSeveralTables) }
         if isAmbiguous {
             throw DatabaseError(
@@ -66,6 +67,7 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
 
     /// The table the alias is bound to; fails like ``resolvedName()``.
     func tableName() throws -> String {
+        if let merged = lock.withLock({ mergedAlias }) { return try merged.tableName() }
         _ = try resolvedName()
         if let tableName = lock.withLock({ boundTableName }) { return tableName }
         throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Undefined alias has no table name")
@@ -95,6 +97,12 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
             rhs.lock.withLock { rhs.mergedAlias = lhs }
             return lhs
         }
+    }
+
+    /// Makes this alias stand for `base` in SQL.
+    func standFor(_ base: TableAliasBase) {
+        if base.root === self { return }
+        lock.withLock { mergedAlias = base }
     }
 
     /// Whether two aliases are the same instance.
@@ -161,6 +169,14 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     /// The qualified column: `"excluded"."score"`.
     public subscript(_ column: some ColumnExpression) -> SQLExpression {
         self[column.name]
+    }
+}
+
+extension TableAlias {
+    /// An alias that stands for `base`, for the conditions of associations that receive typed aliases.
+    convenience init(standingFor base: TableAliasBase) {
+        self.init(name: nil)
+        standFor(base)
     }
 }
 

@@ -84,14 +84,19 @@ struct SQLJoinedRelation {
 
     /// The number of columns each table selects, and the adapter that splits a fetched row into the columns
     /// of the relation and the scopes of its joins; nil when no join is selected.
-    func rowAdapter(_ db: Database, fromIndex startIndex: Int, isRoot: Bool) throws
+    func rowAdapter(_ db: Database, ctes: [SQLCTE], fromIndex startIndex: Int, isRoot: Bool) throws
         -> (adapter: any RowAdapter, endIndex: Int)?
     {
-        let width = try relation.selection.resolve(db).reduce(0) { try $0 + $1.columnCount(db, tableName: relation.tableName) }
+        let tableName = relation.tableName
+        let width = try relation.selection.resolve(db).reduce(0) {
+            try $0 + $1.columnCount(db, tableName: tableName, ctes: ctes)
+        }
         var endIndex = startIndex + width
         var scopes: [String: any RowAdapter] = [:]
         for join in joins {
-            if let (adapter, joinEndIndex) = try join.node.rowAdapter(db, fromIndex: endIndex, isRoot: false) {
+            if let (adapter, joinEndIndex) = try join.node.rowAdapter(
+                db, ctes: ctes, fromIndex: endIndex, isRoot: false)
+            {
                 scopes[join.key] = adapter
                 endIndex = joinEndIndex
             }
@@ -131,12 +136,16 @@ extension SQLJoinedRelation.Join {
 }
 
 extension SQLSelection {
-    /// The number of columns the selection adds to a row of a request on `tableName`.
+    /// The number of columns the selection adds to a row of a request on `tableName`, a table or one of
+    /// `ctes`.
     ///
     /// - throws: `SQLITE_MISUSE` for SQL literals, whose number of columns is unknown.
-    func columnCount(_ db: Database, tableName: String) throws -> Int {
+    func columnCount(_ db: Database, tableName: String, ctes: [SQLCTE]) throws -> Int {
         switch impl {
         case .allColumns:
+            if let cte = ctes.first(where: { $0.tableName.lowercased() == tableName.lowercased() }) {
+                return try cte.columnCount(db)
+            }
             return try db.cachedColumnNames(tableName).count
         case .allColumnsExcluding(let excluded):
             return try db.cachedColumnNames(tableName).count { !excluded.contains($0.lowercased()) }
@@ -148,7 +157,7 @@ extension SQLSelection {
                 message: "Selection literals don't known how many columns they contain. "
                     + "To resolve this error, select one or several SQLExpressionLiteral instead.")
         case .qualified(let selection, let alias):
-            return try selection.columnCount(db, tableName: alias.tableName())
+            return try selection.columnCount(db, tableName: alias.tableName(), ctes: ctes)
         }
     }
 }
@@ -211,7 +220,9 @@ extension SQLRelation {
         defer { context.joinedAliasNames = enclosingNames }
         let db = try context.db
 
-        var sql = try withClauseSQL(context) + "SELECT"
+        var withRelation = self
+        withRelation.ctes = allCTEs
+        var sql = try withRelation.withClauseSQL(context) + "SELECT"
         if isDistinct { sql += " DISTINCT" }
         let selection = try root.selectionSQL(context)
         guard !selection.isEmpty else {
@@ -262,7 +273,7 @@ extension SQLRelation {
     /// The adapter that splits the rows of the relation into scopes; nil without selected joins.
     func rowAdapter(_ db: Database) throws -> (any RowAdapter)? {
         guard children.contains(where: \.kind.isToOne) else { return nil }
-        return try SQLJoinedRelation(self).rowAdapter(db, fromIndex: 0, isRoot: true)?.adapter
+        return try SQLJoinedRelation(self).rowAdapter(db, ctes: allCTEs, fromIndex: 0, isRoot: true)?.adapter
     }
 }
 
@@ -277,5 +288,25 @@ extension SQLJoinedRelation {
             return join
         }
         return copy
+    }
+}
+
+extension SQLRelation {
+    /// The common table expressions of the relation and of its joined relations, by first appearance.
+    var allCTEs: [SQLCTE] {
+        var relation = self
+        for child in children where child.kind.isToOne {
+            for cte in child.relation.allCTEs { relation.addCTE(cte) }
+        }
+        return relation.ctes
+    }
+}
+
+extension SQLCTE {
+    /// The number of columns of the expression: its declared columns, or those of its query.
+    func columnCount(_ db: Database) throws -> Int {
+        if let columns, !columns.isEmpty { return columns.count }
+        let context = SQLGenerationContext(db)
+        return try db.makeStatement(sql: subquery.sql(context)).columnCount
     }
 }

@@ -193,7 +193,9 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = index(forKey: key) else {
-            if let rows = row.prefetchedRows[key.stringValue] { return try decode(type, fromPrefetchedRows: rows, key: key) }
+            if let rows = row.prefetchedRows[key.stringValue] {
+                return try decode(type, fromPrefetchedRows: rows, key: key)
+            }
             // A scope of NULLs is a missing associated record (a left join without match).
             guard let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue else { return nil }
             return try decode(type, fromScope: scopedRow, key: key)

@@ -21,7 +21,8 @@ final class AssociationAggregateTests: XCTestCase {
 
     func testCountAndMaxAnnotations() throws {
         try AssociationFixtures.makeLibrary().read { db in
-            let request = Author
+            let request =
+                Author
                 .annotated(with: Author.books.count, Author.books.max(Column("year")))
                 .order(Column("id"))
             XCTAssertEqual(
@@ -46,8 +47,10 @@ final class AssociationAggregateTests: XCTestCase {
             // An aggregate of an expression has no key.
             XCTAssertEqual(
                 Array(row.columnNames.prefix(8)),
-                ["id", "name", "countryCode", "hasNoBook", "minBookYear", "averageBookYear", "bookYearSum",
-                 "yearTotal"])
+                [
+                    "id", "name", "countryCode", "hasNoBook", "minBookYear", "averageBookYear", "bookYearSum",
+                    "yearTotal",
+                ])
             XCTAssertEqual(row.count, 9)
             XCTAssertEqual(row[8], 1831 * 2)
             XCTAssertEqual(row["hasNoBook"], false)
@@ -99,7 +102,8 @@ final class AssociationAggregateTests: XCTestCase {
 
     func testAnnotatedWithToOneAssociations() throws {
         try AssociationFixtures.makeLibrary().read { db in
-            let request = Book
+            let request =
+                Book
                 .annotated(withRequired: Book.author.select(Column("name").forKey("authorName")))
                 .order(Column("id"))
             XCTAssertEqual(

@@ -30,7 +30,8 @@ final class AssociationDecodingTests: XCTestCase {
 
             // Custom keys: the scope of the author is named after the coding key of the nested record, and the
             // country is decoded from a scope nested in it.
-            let request = Book
+            let request =
+                Book
                 .including(required: Book.author.forKey("authorInfo").including(optional: Author.country))
                 .order(Column("year").desc)
             let full = try FullBookInfo.fetchAll(db, request)
@@ -48,7 +49,8 @@ final class AssociationDecodingTests: XCTestCase {
 
     func testSelectedColumnsOfAssociations() throws {
         try AssociationFixtures.makeLibrary().read { db in
-            let request = Book
+            let request =
+                Book
                 .select(Column("title"))
                 .including(required: Book.author.select(Column("name"), Column("id").forKey("authorNumber")))
                 .order(Column("id"))
@@ -178,16 +180,20 @@ final class AssociationDecodingTests: XCTestCase {
             XCTAssertEqual(
                 try AssociationFixtures.sql(db, request),
                 #"SELECT "printing".*, "edition".* FROM "printing" JOIN "edition" "#
-                    + #"ON ("edition"."bookId" = "printing"."bookId") AND ("edition"."number" = "printing"."editionNumber") "#
+                    + #"ON ("edition"."bookId" = "printing"."bookId") "#
+                    + #"AND ("edition"."number" = "printing"."editionNumber") "#
                     + #"ORDER BY "printing"."id""#)
-            XCTAssertEqual(try Row.fetchAll(db, request).map { $0.scopes["edition"]?["name"] as String? }, ["Second", "First", "First"])
+            XCTAssertEqual(
+                try Row.fetchAll(db, request).map { $0.scopes["edition"]?["name"] as String? },
+                ["Second", "First", "First"])
 
             let printings = edition.hasMany(printing)
             let editions = edition.joining(required: printings.filter(Column("copies") >= 500)).order(Column("number"))
             XCTAssertEqual(
                 try AssociationFixtures.sql(db, editions),
                 #"SELECT "edition".* FROM "edition" JOIN "printing" "#
-                    + #"ON ("printing"."bookId" = "edition"."bookId") AND ("printing"."editionNumber" = "edition"."number") "#
+                    + #"ON ("printing"."bookId" = "edition"."bookId") "#
+                    + #"AND ("printing"."editionNumber" = "edition"."number") "#
                     + #"AND ("printing"."copies" >= ?) ORDER BY "edition"."number""#)
             XCTAssertEqual(try editions.fetchAll(db).map { $0["name"] as String }, ["First", "Second"])
 

@@ -37,9 +37,12 @@ final class AssociationJoinSQLTests: XCTestCase {
             let hugoBooks = Book.joining(required: Book.author.filter(Column("name") == "Victor Hugo"))
             XCTAssertEqual(
                 try sql(db, hugoBooks),
-                #"SELECT "book".* FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."name" = ?)"#
+                #"SELECT "book".* FROM "book" "#
+                    + #"JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."name" = ?)"#
             )
-            XCTAssertEqual(try hugoBooks.order(Column("year")).fetchAll(db).map(\.title), ["Notre-Dame de Paris", "Les Misérables"])
+            XCTAssertEqual(
+                try hugoBooks.order(Column("year")).fetchAll(db).map(\.title),
+                ["Notre-Dame de Paris", "Les Misérables"])
         }
     }
 
@@ -60,7 +63,8 @@ final class AssociationJoinSQLTests: XCTestCase {
 
     func testRequestClausesAreQualifiedAndOrderingsFollowJoins() throws {
         try AssociationFixtures.makeLibrary().read { db in
-            let request = Book
+            let request =
+                Book
                 .including(required: Book.author.order(Column("name").desc))
                 .filter(Column("year") > 1840)
                 .order(Column("title"))
@@ -97,7 +101,9 @@ final class AssociationJoinSQLTests: XCTestCase {
                     + #"JOIN "author" ON "author"."id" = "book"."authorId" "#
                     + #"LEFT JOIN "country" ON "country"."code" = "author"."countryCode""#)
             let rows = try Row.fetchAll(db, chain.order(Column("id")))
-            XCTAssertEqual(rows.map { $0.scopes["author"]?.scopes["country"]?["name"] as String? }, ["France", "France", "United States"])
+            XCTAssertEqual(
+                rows.map { $0.scopes["author"]?.scopes["country"]?["name"] as String? },
+                ["France", "France", "United States"])
             XCTAssertEqual(rows[0].scopesTree["country"]?["code"], "FR")
 
             // A required join behind an optional one is not implemented, as in GRDB.
@@ -139,7 +145,8 @@ final class AssociationJoinSQLTests: XCTestCase {
     func testTableAliasesInFiltersAndOrderings() throws {
         try AssociationFixtures.makeLibrary().read { db in
             let authorAlias = TableAlias()
-            let request = Book
+            let request =
+                Book
                 .joining(required: Book.author.aliased(authorAlias))
                 .filter(authorAlias[Column("name")] != "Herman Melville")
                 .order(authorAlias[Column("name")], Column("year"))
@@ -170,7 +177,8 @@ final class AssociationJoinSQLTests: XCTestCase {
     func testMergingTheSameAssociation() throws {
         try AssociationFixtures.makeLibrary().read { db in
             // The same key twice is one join: required wins, filters add up, and it moves to the end.
-            let request = Book
+            let request =
+                Book
                 .joining(optional: Book.author.filter(Column("name") != "Anonymous"))
                 .including(optional: AssocBook.author.forKey("translator"))
                 .including(required: Book.author)

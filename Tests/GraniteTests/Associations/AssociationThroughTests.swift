@@ -61,12 +61,15 @@ final class AssociationThroughTests: XCTestCase {
             let infos = try CountryInfo.fetchAll(
                 db, Country.including(all: Self.countryBooks.order(Column("year"))).order(Column("code")))
             db.trace(nil)
-            XCTAssertEqual(statements, [
-                #"SELECT * FROM "country" ORDER BY "code""#,
-                #"SELECT "book".*, "author"."countryCode" AS "grdb_countryCode" FROM "book" "#
-                    + #"JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."countryCode" IN (?, ?)) "#
-                    + #"ORDER BY "book"."year""#,
-            ])
+            XCTAssertEqual(
+                statements,
+                [
+                    #"SELECT * FROM "country" ORDER BY "code""#,
+                    #"SELECT "book".*, "author"."countryCode" AS "grdb_countryCode" FROM "book" "#
+                        + #"JOIN "author" ON ("author"."id" = "book"."authorId") "#
+                        + #"AND ("author"."countryCode" IN (?, ?)) "#
+                        + #"ORDER BY "book"."year""#,
+                ])
             XCTAssertEqual(infos.map { $0.books.map(\.year) }, [[1831, 1862], [1851]])
 
             let france = try XCTUnwrap(Country.fetchOne(db, key: "FR"))

@@ -116,7 +116,8 @@ extension CommonTableExpression {
 
     /// The association from the rows of this expression to the rows of `destination`, joined without
     /// condition.
-    public func association<Destination>(to destination: Table<Destination>) -> JoinAssociation<RowDecoder, Destination> {
+    public func association<Destination>(to destination: Table<Destination>) -> JoinAssociation<RowDecoder, Destination>
+    {
         JoinAssociation(to: destination.all().relation)
     }
 }

@@ -12,11 +12,15 @@ public struct _SQLAssociation: Sendable {
         self.steps = steps
     }
 
-    init(key: SQLAssociationKey, condition: SQLAssociationCondition, relation: SQLRelation,
-         cardinality: SQLAssociationCardinality)
-    {
-        self.init(steps: [SQLAssociationStep(key: key, condition: condition, relation: relation,
-                                             cardinality: cardinality)])
+    init(
+        key: SQLAssociationKey, condition: SQLAssociationCondition, relation: SQLRelation,
+        cardinality: SQLAssociationCardinality
+    ) {
+        self.init(steps: [
+            SQLAssociationStep(
+                key: key, condition: condition, relation: relation,
+                cardinality: cardinality)
+        ])
     }
 
     /// The last step: the table the association leads to.

@@ -28,7 +28,8 @@ struct SQLJoinedRelation {
         }
         joins = relation.children.compactMap { child in
             guard child.kind.isToOne else { return nil }
-            return Join(kind: child.kind, key: child.key, condition: child.condition, node: SQLJoinedRelation(child.relation))
+            return Join(
+                kind: child.kind, key: child.key, condition: child.condition, node: SQLJoinedRelation(child.relation))
         }
     }
 

@@ -28,7 +28,8 @@ extension SQLRelation {
         for association in associations {
             guard case .foreignKey(let pivotForeignKey) = association.pivot.condition else {
                 throw DatabaseError(
-                    resultCode: .SQLITE_MISUSE, message: "Not implemented: prefetch association without any foreign key")
+                    resultCode: .SQLITE_MISUSE, message: "Not implemented: prefetch association without any foreign key"
+                )
             }
             let mapping = try pivotForeignKey.joinMapping(db, from: tableName)
             let leftIndexes = try firstOriginRow.indexes(ofColumns: mapping.map(\.left))
@@ -88,7 +89,8 @@ extension SQLRelation {
         association.pivot.relation.addFilter(DatabasePromise(value: pivotFilter))
         var relation = association.destinationRelation()
         let annotations: [SQLSelection] = pivotColumns.map { column in
-            let expression: SQLExpression = pivotAlias.map { SQLExpression(impl: .qualified(.column(column), $0)) }
+            let expression: SQLExpression =
+                pivotAlias.map { SQLExpression(impl: .qualified(.column(column), $0)) }
                 ?? .column(column)
             return SQLSelection(impl: .aliased(expression, "grdb_" + column))
         }

@@ -20,7 +20,8 @@ public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany 
     public var _sqlAssociation: _SQLAssociation
 
     init<Pivot: Association, Target: Association>(through pivot: Pivot, using target: Target)
-    where Pivot.OriginRowDecoder == Origin, Pivot.RowDecoder == Target.OriginRowDecoder,
+    where
+        Pivot.OriginRowDecoder == Origin, Pivot.RowDecoder == Target.OriginRowDecoder,
         Target.RowDecoder == Destination
     {
         _sqlAssociation = _SQLAssociation(steps: pivot._sqlAssociation.steps + target._sqlAssociation.steps)
@@ -44,7 +45,8 @@ public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
     public var _sqlAssociation: _SQLAssociation
 
     init<Pivot: AssociationToOne, Target: AssociationToOne>(through pivot: Pivot, using target: Target)
-    where Pivot.OriginRowDecoder == Origin, Pivot.RowDecoder == Target.OriginRowDecoder,
+    where
+        Pivot.OriginRowDecoder == Origin, Pivot.RowDecoder == Target.OriginRowDecoder,
         Target.RowDecoder == Destination
     {
         _sqlAssociation = _SQLAssociation(steps: pivot._sqlAssociation.steps + target._sqlAssociation.steps)

@@ -84,6 +84,7 @@ final class Benchmark {
         let rowLevel = selected.contains(.rows)
         let recordLevel = selected.contains(.records)
         let codableLevel = selected.contains(.codable)
+        let associationLevel = selected.contains(.associations)
         var parts: [String] = []
         if storage {
             parts.append(
@@ -204,6 +205,9 @@ final class Benchmark {
         }
         if codableLevel {
             try codableWorkloads(records: options.codableCount, table: &table, notes: &notes)
+        }
+        if associationLevel {
+            try associationWorkloads(authors: options.authorCount, table: &table)
         }
 
         print(configuration)

@@ -15,6 +15,7 @@ struct BenchOptions {
     var rowCount = 100_000
     var recordCount = 100_000
     var codableCount = 10_000
+    var authorCount = 10_000
     var sqlDurability = WALSync.full
     var sqlWithoutRowid = false
     var only: Set<Workload> = Set(Workload.allCases)
@@ -47,6 +48,7 @@ struct BenchOptions {
           --codable-count N records of each Codable workload's table (default 10000)
           --sql-without-rowid
                             make the SQL workloads' player table WITHOUT ROWID
+          --author-count N  authors of the association workloads, 10 books each (default 10000)
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -80,6 +82,9 @@ struct BenchOptions {
                                               (WAL, synchronous NORMAL): insert,
                                               fetchAll, file size (Granite with JSON
                                               compression on and off)
+                              associations    authors with 10 books each against GRDB
+                                              7.10.0: including(all:), including(
+                                              required:), annotated(with: count)
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -139,6 +144,7 @@ struct BenchOptions {
             case "--row-count": options.rowCount = try positive()
             case "--record-count": options.recordCount = try positive()
             case "--codable-count": options.codableCount = try positive()
+            case "--author-count": options.authorCount = try positive()
             case "--sql-sync":
                 let text = try value()
                 guard let level = WALSync(rawValue: text.lowercased()) else {
@@ -169,6 +175,7 @@ enum Workload: String, CaseIterable, Comparable {
     case rows
     case records
     case codable
+    case associations
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

@@ -39,13 +39,20 @@ public struct PreparedRequest {
     /// Adapts the fetched rows (see ``RowAdapter``); nil fetches them as they are.
     public var adapter: (any RowAdapter)? {
         get { adapterBox?.adapter }
-        set { adapterBox = newValue.map(RowAdapterBox.init) }
+        set { adapterBox = RowAdapterBox.make(adapter: newValue, supplementaryFetch: supplementaryFetch) }
+    }
+
+    /// Fetches what the rows need besides their own columns, once they are all fetched: the rows of the
+    /// associations included with `including(all:)`.
+    var supplementaryFetch: SupplementaryFetch? {
+        get { adapterBox?.supplementaryFetch }
+        set { adapterBox = RowAdapterBox.make(adapter: adapter, supplementaryFetch: newValue) }
     }
 
     /// A prepared request for `statement`, whose rows `adapter` adapts.
     public init(statement: Statement, adapter: (any RowAdapter)?) {
         self.statement = statement
-        adapterBox = adapter.map(RowAdapterBox.init)
+        adapterBox = RowAdapterBox.make(adapter: adapter, supplementaryFetch: nil)
     }
 
     /// A prepared request for `statement`, whose rows are fetched as they are.
@@ -55,12 +62,23 @@ public struct PreparedRequest {
     }
 }
 
-/// A row adapter held by reference (see ``PreparedRequest/adapterBox``).
-final class RowAdapterBox: Sendable {
-    let adapter: any RowAdapter
+/// Fills fetched rows with the rows of other queries (see ``PreparedRequest/supplementaryFetch``).
+typealias SupplementaryFetch = @Sendable (Database, [Row]) throws -> Void
 
-    init(_ adapter: any RowAdapter) {
+/// A row adapter and a supplementary fetch held by reference (see ``PreparedRequest/adapterBox``).
+final class RowAdapterBox: Sendable {
+    let adapter: (any RowAdapter)?
+    let supplementaryFetch: SupplementaryFetch?
+
+    private init(adapter: (any RowAdapter)?, supplementaryFetch: SupplementaryFetch?) {
         self.adapter = adapter
+        self.supplementaryFetch = supplementaryFetch
+    }
+
+    /// A box, or nil when there is nothing to hold.
+    static func make(adapter: (any RowAdapter)?, supplementaryFetch: SupplementaryFetch?) -> RowAdapterBox? {
+        if adapter == nil && supplementaryFetch == nil { return nil }
+        return RowAdapterBox(adapter: adapter, supplementaryFetch: supplementaryFetch)
     }
 }
 

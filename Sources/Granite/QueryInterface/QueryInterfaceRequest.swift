@@ -29,7 +29,16 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let sql = try relation.selectSQL(context, singleResult: singleResult)
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(context.statementArguments)
-        return PreparedRequest(statement: statement)
+        if relation.children.isEmpty { return PreparedRequest(statement: statement) }
+        var prepared = try PreparedRequest(statement: statement, adapter: relation.rowAdapter(db))
+        let associations = relation.prefetchedAssociations
+        if !associations.isEmpty {
+            let relation = self.relation
+            prepared.supplementaryFetch = { db, rows in
+                try relation.prefetch(db, associations: associations, into: rows)
+            }
+        }
+        return prepared
     }
 
     /// The number of rows the request fetches: `SELECT COUNT(*) FROM …`.
@@ -157,12 +166,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         with { $0.isReversed.toggle() }
     }
 
-    /// Removes the ordering.
+    /// Removes the ordering, and the orderings of included and joined associations.
     public func unordered() -> Self {
-        with {
-            $0.orderings = []
-            $0.isReversed = false
-        }
+        with { $0 = $0.unordered() }
     }
 
     // MARK: Grouping

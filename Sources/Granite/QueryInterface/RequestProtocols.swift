@@ -191,7 +191,7 @@ public protocol TableRequest {
 /// let best = try Player.all().best().limit(10).fetchAll(db)
 /// ```
 public protocol DerivableRequest<RowDecoder>: TypedRequest, SelectionRequest, FilteredRequest, OrderedRequest,
-    AggregatingRequest, TableRequest
+    AggregatingRequest, TableRequest, JoinableRequest
 {
     /// Removes duplicate rows: `SELECT DISTINCT`.
     func distinct() -> Self

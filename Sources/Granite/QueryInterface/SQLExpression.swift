@@ -260,6 +260,8 @@ final class SQLGenerationContext {
     var arguments: [DatabaseValue] = []
     /// The alias that qualifies the columns being rendered, if any.
     var qualifier: SQLQualifier?
+    /// The names of the tables of the joined queries being rendered, by alias identity (`"author1"`).
+    var joinedAliasNames: [ObjectIdentifier: String] = [:]
 
     init(_ db: Database?) {
         self.database = db

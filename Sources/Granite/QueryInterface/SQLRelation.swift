@@ -27,6 +27,10 @@ struct SQLRelation: Sendable {
     var ctes: [SQLCTE] = []
     /// The alias of the table, set by `aliased(_:)`.
     var alias: TableAliasBase?
+    /// The associations included or joined, in order of addition (see `SQLRelation+Children.swift`).
+    var children: [Child] = []
+    /// Why an association could not be added, if one could not.
+    var joinError: SQLJoinError?
 
     init(tableName: String, selection: [SQLSelection]) {
         self.tableName = tableName
@@ -68,6 +72,12 @@ struct SQLRelation: Sendable {
 
     /// The `SELECT` statement; `singleResult` adds `LIMIT 1` unless the request can only fetch one row.
     func selectSQL(_ context: SQLGenerationContext, singleResult: Bool = false) throws -> String {
+        if !children.isEmpty || joinError != nil {
+            if let joinError { throw joinError.error }
+            if children.contains(where: \.kind.isToOne) {
+                return try joinedSelectSQL(context, singleResult: singleResult)
+            }
+        }
         // The common request (no WITH clause, no alias, not inside an aliased query) is rendered directly: the
         // qualifying closure and the empty WITH prefix cost each fetch a few hundred instructions.
         if ctes.isEmpty && alias == nil && context.qualifier == nil {
@@ -127,7 +137,9 @@ struct SQLRelation: Sendable {
 
     /// The number of rows, with GRDB's `COUNT` rewrites.
     func fetchCount(_ db: Database) throws -> Int {
-        if group != nil || limit != nil || !ctes.isEmpty { return try fetchTrivialCount(db) }
+        if group != nil || limit != nil || !ctes.isEmpty || children.contains(where: \.kind.isToOne) {
+            return try fetchTrivialCount(db)
+        }
         let selection = try self.selection.resolve(db)
         var countRelation = self
         countRelation.orderings = []
@@ -169,7 +181,7 @@ struct SQLRelation: Sendable {
         if group != nil {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Can't delete query with GROUP BY clause")
         }
-        if limit != nil {
+        if limit != nil || !children.isEmpty {
             return try withClauseSQL(context) + "DELETE FROM \(tableName.quotedDatabaseIdentifier) "
                 + primaryKeySubquery(context)
         }
@@ -194,7 +206,7 @@ struct SQLRelation: Sendable {
         if let conflictResolution, conflictResolution != .abort { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier
         sql += " SET " + (try assignments.map { try $0.sql(context) }.joined(separator: ", "))
-        if limit != nil {
+        if limit != nil || !children.isEmpty {
             sql += " " + (try primaryKeySubquery(context))
         } else if let filter = try filter?.resolve(context.db) {
             sql += " WHERE " + (try filter.sql(context))
@@ -206,7 +218,7 @@ struct SQLRelation: Sendable {
     private func primaryKeySubquery(_ context: SQLGenerationContext) throws -> String {
         let primaryKey = try context.db.cachedPrimaryKey(tableName)
         let column = primaryKey.rowIDColumn ?? Column.rowID.name
-        var subquery = self
+        var subquery = unselectingJoins()
         subquery.selection = DatabasePromise(value: [.expression(.column(column))])
         subquery.ctes = []
         subquery.isDistinct = false

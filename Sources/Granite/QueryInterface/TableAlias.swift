@@ -32,6 +32,8 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
     private let lock = NSLock()
     private var boundTableName: String?
     private var isBoundToSeveralTables = false
+    /// The alias this one was merged into, when two requests joined the same association (see `merged(with:)`).
+    private var mergedAlias: TableAliasBase?
 
     init(userName: String?) {
         self.userName = userName
@@ -53,6 +55,7 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
     /// - throws: `SQLITE_MISUSE` when the alias is anonymous and not bound to any request, or when it is
     ///   bound to several tables.
     func resolvedName() throws -> String {
+        if let merged = lock.withLock({ mergedAlias }) { return try merged.resolvedName() }
         let (tableName, isAmbiguous) = lock.withLock { (boundTableName, isBoundToSeveralTables) }
         if isAmbiguous {
             throw DatabaseError(
@@ -64,9 +67,42 @@ public class TableAliasBase: Hashable, @unchecked Sendable {
 
     /// The table the alias is bound to; fails like ``resolvedName()``.
     func tableName() throws -> String {
+        if let merged = lock.withLock({ mergedAlias }) { return try merged.tableName() }
         _ = try resolvedName()
         if let tableName = lock.withLock({ boundTableName }) { return tableName }
         throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "Undefined alias has no table name")
+    }
+
+    /// The alias that stands for this one in SQL: itself, or the alias it was merged into.
+    var root: TableAliasBase {
+        guard let merged = lock.withLock({ mergedAlias }) else { return self }
+        return merged.root
+    }
+
+    /// Merges two aliases of the same joined table, so that both refer to it by the same name: an anonymous
+    /// alias defers to a named one. Nil when both have different names or refer to different tables.
+    func merged(with other: TableAliasBase) -> TableAliasBase? {
+        let (lhs, rhs) = (root, other.root)
+        if lhs === rhs { return lhs }
+        guard let lhsTable = try? lhs.tableName(), let rhsTable = try? rhs.tableName(),
+            lhsTable.lowercased() == rhsTable.lowercased()
+        else { return nil }
+        switch (lhs.userName, rhs.userName) {
+        case (let lhsName?, let rhsName?) where lhsName != rhsName:
+            return nil
+        case (nil, _):
+            lhs.lock.withLock { lhs.mergedAlias = rhs }
+            return rhs
+        default:
+            rhs.lock.withLock { rhs.mergedAlias = lhs }
+            return lhs
+        }
+    }
+
+    /// Makes this alias stand for `base` in SQL.
+    func standFor(_ base: TableAliasBase) {
+        if base.root === self { return }
+        lock.withLock { mergedAlias = base }
     }
 
     /// Whether two aliases are the same instance.
@@ -136,6 +172,14 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     }
 }
 
+extension TableAlias {
+    /// An alias that stands for `base`, for the conditions of associations that receive typed aliases.
+    convenience init(standingFor base: TableAliasBase) {
+        self.init(name: nil)
+        standFor(base)
+    }
+}
+
 extension TableAlias where RowDecoder: TableRecord {
     /// The type of the record's ``TableRecord/databaseComponents`` (its `Columns` by default).
     public typealias DatabaseComponents = RowDecoder.DatabaseComponents
@@ -165,7 +209,9 @@ final class SQLQualifier {
 extension SQLGenerationContext {
     /// Renders with the columns qualified by `alias`, then restores the enclosing qualifier.
     func qualifying<T>(with alias: TableAliasBase, _ render: () throws -> T) throws -> T {
-        try qualifying(with: SQLQualifier(name: alias.resolvedName(), alias: alias), render)
+        let alias = alias.root
+        let name = try joinedAliasNames[ObjectIdentifier(alias)] ?? alias.resolvedName()
+        return try qualifying(with: SQLQualifier(name: name, alias: alias), render)
     }
 
     /// Renders with the columns qualified by `qualifier` (unqualified when nil), then restores the

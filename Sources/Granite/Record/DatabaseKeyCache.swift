@@ -6,6 +6,7 @@ struct DatabaseKeyCache {
     fileprivate var uniqueIndexes: [String: [[String]]] = [:]
     fileprivate var tableExistence: [String: Bool] = [:]
     fileprivate var columnNames: [String: [String]] = [:]
+    fileprivate var foreignKeys: [String: [ForeignKeyInfo]] = [:]
 
     /// Forgets everything when the catalog changed.
     fileprivate mutating func validate(_ version: Int) {
@@ -42,6 +43,13 @@ extension Database {
     func cachedTableExists(_ tableName: String) throws -> Bool {
         try withKeyCache { cache in
             try cache.value(\.tableExistence, tableName.lowercased()) { try tableExists(tableName) }
+        }
+    }
+
+    /// The foreign keys of a table (cached): associations look them up each time they generate SQL.
+    func cachedForeignKeys(_ tableName: String) throws -> [ForeignKeyInfo] {
+        try withKeyCache { cache in
+            try cache.value(\.foreignKeys, tableName.lowercased()) { try foreignKeys(on: tableName) }
         }
     }
 

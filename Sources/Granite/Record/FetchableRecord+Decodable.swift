@@ -127,10 +127,14 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
 
     var allKeys: [Key] {
         let names = columnsByKey.map { Array($0.keys) } ?? row.columnNames
-        return Set(names).union(row.scopesTree.names).compactMap(Key.init(stringValue:))
+        return Set(names).union(row.scopesTree.names).union(row.prefetchedRows.keys)
+            .compactMap(Key.init(stringValue:))
     }
 
-    func contains(_ key: Key) -> Bool { index(forKey: key) != nil || row.scopesTree[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool {
+        index(forKey: key) != nil || row.scopesTree[key.stringValue] != nil
+            || row.prefetchedRows[key.stringValue] != nil
+    }
 
     /// The index of the column for `key`, if any.
     private func index(forKey key: Key) -> Int? {
@@ -159,6 +163,7 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
 
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let index = index(forKey: key) else {
+            if row.prefetchedRows[key.stringValue] != nil { return false }
             // A scope of NULLs is a missing associated record (a left join without match).
             return !(row.scopesTree[key.stringValue]?.containsNonNullValue ?? false)
         }
@@ -188,6 +193,9 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = index(forKey: key) else {
+            if let rows = row.prefetchedRows[key.stringValue] {
+                return try decode(type, fromPrefetchedRows: rows, key: key)
+            }
             // A scope of NULLs is a missing associated record (a left join without match).
             guard let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue else { return nil }
             return try decode(type, fromScope: scopedRow, key: key)
@@ -202,6 +210,9 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
         }
         if let scopedRow = row.scopesTree[key.stringValue] {
             return try decode(type, fromScope: scopedRow, key: key)
+        }
+        if let rows = row.prefetchedRows[key.stringValue] {
+            return try decode(type, fromPrefetchedRows: rows, key: key)
         }
         // A missing column: the first such key decodes a value from the whole row (a nested record).
         if let rootKey {
@@ -227,6 +238,11 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
         }
         return try T(
             from: RowDecoder<R>(row: scopedRow, codingPath: codingPath + [key], columnStrategy: .useDefaultKeys))
+    }
+
+    /// Decodes a collection of records from the rows prefetched for `key` (`including(all:)`).
+    private func decode<T: Decodable>(_ type: T.Type, fromPrefetchedRows rows: [Row], key: Key) throws -> T {
+        try T(from: PrefetchedRowsDecoder<R>(rows: rows, codingPath: codingPath + [key]))
     }
 
     /// Decodes the column at `index`: natively, or from JSON.
@@ -357,5 +373,75 @@ private struct ColumnDecoder<R: FetchableRecord>: Decoder, SingleValueDecodingCo
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decodeColumn(type, record: R.self, row: row, index: index) { try T(from: self) }
+    }
+}
+
+/// Decodes a collection (an array, a set) from prefetched rows: one element per row.
+private struct PrefetchedRowsDecoder<R: FetchableRecord>: Decoder {
+    let rows: [Row]
+    var codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { R.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(
+            [String: Any].self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows decode as a collection"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        PrefetchedRowsContainer<R>(rows: rows, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(
+            Any.self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows decode as a collection"))
+    }
+}
+
+/// The elements of a collection decoded from prefetched rows: records, or `Decodable` values decoded from the
+/// columns of each row.
+private struct PrefetchedRowsContainer<R: FetchableRecord>: UnkeyedDecodingContainer {
+    let rows: [Row]
+    var codingPath: [any CodingKey]
+    var currentIndex = 0
+    var count: Int? { rows.count }
+    var isAtEnd: Bool { currentIndex >= rows.count }
+
+    init(rows: [Row], codingPath: [any CodingKey]) {
+        self.rows = rows
+        self.codingPath = codingPath
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                type, DecodingError.Context(codingPath: codingPath, debugDescription: "no more prefetched rows"))
+        }
+        let row = rows[currentIndex]
+        currentIndex += 1
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: row) as! T
+        }
+        return try T(from: RowDecoder<R>(row: row, codingPath: codingPath, columnStrategy: .useDefaultKeys))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        throw DecodingError.typeMismatch(
+            type, DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows are records"))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows are records"))
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        throw DecodingError.typeMismatch(
+            Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "prefetched rows are records"))
     }
 }

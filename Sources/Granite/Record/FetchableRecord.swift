@@ -132,18 +132,21 @@ extension FetchableRecord {
     /// A cursor over the records of a request.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorSupport()
         return try fetchCursor(prepared.statement, adapter: prepared.adapter)
     }
 
     /// The records of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch != nil { return try fetchAllWithSupplementaryFetch(prepared) }
         return try fetchAll(prepared.statement, adapter: prepared.adapter)
     }
 
     /// The first record of a request, if any.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         let prepared = try request.makePreparedRequest(db, forSingleResult: true)
+        if prepared.supplementaryFetch != nil { return try Row.fetchOne(prepared).map { try Self(row: $0) } }
         return try fetchOne(prepared.statement, adapter: prepared.adapter)
     }
 }
@@ -174,6 +177,7 @@ extension FetchableRecord where Self: Hashable {
     /// The distinct records of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch != nil { return try Set(fetchAllWithSupplementaryFetch(prepared)) }
         return try fetchSet(prepared.statement, adapter: prepared.adapter)
     }
 }

@@ -34,6 +34,8 @@ indirect enum EvalNode: Sendable {
     case isNull(EvalNode, negated: Bool)
     case between(EvalNode, EvalNode, EvalNode, ComparisonRule, ComparisonRule, negated: Bool)
     case inList(EvalNode, [EvalNode], SQLAffinity?, SQLCollation, negated: Bool, eager: Bool)
+    /// `x [NOT] IN (list)` of a long list of constants and parameters, searched in its sorted values.
+    case inSortedList(EvalNode, SortedInList, negated: Bool)
     case replace(EvalNode, EvalNode, EvalNode)
     case inSubquery(EvalNode, SubqueryID, SQLAffinity?, SQLCollation, negated: Bool)
     case like(EvalNode, pattern: EvalNode, escape: EvalNode?, negated: Bool, blobsNeverMatch: Bool)
@@ -148,6 +150,8 @@ indirect enum EvalNode: Sendable {
             }
             if sawNull { return .null }
             return .integer(negated ? 1 : 0)
+        case .inSortedList(let x, let list, let negated):
+            return list.membership(try x.evaluate(&c), negated: negated, parameters: c.parameters)
         case .replace(let a, let b, let r):
             let x = try a.evaluate(&c)
             let p = try b.evaluate(&c)

@@ -35,6 +35,8 @@ extension EvalNode {
             return true
         case .inList(let x, let list, _, _, _, _):
             return x.collectSlots(into: &slots) && list.allSatisfy { $0.collectSlots(into: &slots) }
+        case .inSortedList(let x, let list, _):
+            return x.collectSlots(into: &slots) && list.items.allSatisfy { $0.collectSlots(into: &slots) }
         case .function(_, let arguments), .minMax(_, _, let arguments), .coalesce(let arguments),
             .restrictedDateTime(_, let arguments, _), .userFunction(_, let arguments), .json(_, let arguments):
             return arguments.allSatisfy { $0.collectSlots(into: &slots) }

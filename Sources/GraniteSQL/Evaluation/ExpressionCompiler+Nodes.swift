@@ -85,9 +85,13 @@ extension ExpressionCompiler.Session {
             }
             // A constant list of more than two items becomes an ephemeral index in SQLite: every item is
             // evaluated (before the left operand). Otherwise items are evaluated in order up to the first match.
+            let leftAffinity = try affinity(x)
+            let collation = try collation(x) ?? .binary
+            if eager, let sorted = SortedInList(items: items, leftAffinity: leftAffinity, collation: collation) {
+                return fold(.inSortedList(lhs, sorted, negated: negated), [lhs] + items)
+            }
             return fold(
-                .inList(lhs, items, try affinity(x), try collation(x) ?? .binary, negated: negated, eager: eager),
-                [lhs] + items)
+                .inList(lhs, items, leftAffinity, collation, negated: negated, eager: eager), [lhs] + items)
         }
 
         /// `x [NOT] IN (SELECT …)`, with the affinity and collation SQLite compares under.

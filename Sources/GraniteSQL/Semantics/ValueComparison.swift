@@ -41,20 +41,6 @@ package enum SQLComparison {
         _ a: Value, _ aAffinity: SQLAffinity?, _ b: Value, _ bAffinity: SQLAffinity?
     ) -> (Value, Value) {
         guard let affinity = comparisonAffinity(aAffinity, bAffinity) else { return (a, b) }
-        func prep(_ v: Value) -> Value {
-            if affinity.isNumeric {
-                if case .text(let s) = v { return SQLAffinity.numericAffinity(s, tryForInteger: false) ?? v }
-                guard case .invalidUTF8Text(let b) = v else { return v }
-                return SQLAffinity.numericAffinity(b, tryForInteger: false) ?? v
-            }
-            if affinity == .text {
-                switch v {
-                case .integer, .real: return .text(v.sqlText ?? "")
-                default: return v
-                }
-            }
-            return v
-        }
         if affinity.isNumeric {
             guard a.isText || b.isText else { return (a, b) }
         } else if affinity == .text {
@@ -62,7 +48,25 @@ package enum SQLComparison {
         } else {
             return (a, b)
         }
-        return (prep(a), prep(b))
+        return (prepared(a, for: affinity), prepared(b, for: affinity))
+    }
+
+    /// `v` converted as a comparison under `affinity` converts an operand: numeric affinities read TEXT that looks
+    /// like a number as that number, TEXT affinity writes numbers as text; anything else is left as it is. (The
+    /// comparison converts its operands only when one of them is TEXT; see ``prepareOperands(_:_:_:_:)``.)
+    package static func prepared(_ v: Value, for affinity: SQLAffinity) -> Value {
+        if affinity.isNumeric {
+            if case .text(let s) = v { return SQLAffinity.numericAffinity(s, tryForInteger: false) ?? v }
+            guard case .invalidUTF8Text(let b) = v else { return v }
+            return SQLAffinity.numericAffinity(b, tryForInteger: false) ?? v
+        }
+        if affinity == .text {
+            switch v {
+            case .integer, .real: return .text(v.sqlText ?? "")
+            default: return v
+            }
+        }
+        return v
     }
 
     /// Evaluates `a op b` with SQLite's affinity and collation rules; `nil` means NULL (unknown).

@@ -11,12 +11,12 @@
 /// let lock = Lock()
 /// let value = lock.withLock { counter += 1; return counter }
 /// ```
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     /// The mutex lives at a stable heap address, as pthreads requires.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Creates an unlocked lock.
-    init() {
+    package init() {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -29,7 +29,7 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Runs `body` while holding the lock and returns its result.
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -37,9 +37,12 @@ package enum TextCompression {
     ///
     /// Returns `nil` when the input exceeds ``maxUncompressedLength`` or the result would exceed `maxLength`
     /// bytes (prefix included); the encoder then stops as soon as its output is full, so incompressible input
-    /// costs little.
+    /// costs little. With `givingUpEarly`, a short input may also be given up half-way (see
+    /// ``DeflateEncoder/encode(_:into:givingUpEarly:)``).
     @usableFromInline
-    static func compress(_ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?) -> [UInt8]? {
+    static func compress(
+        _ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?, givingUpEarly: Bool = false
+    ) -> [UInt8]? {
         guard utf8.count <= maxUncompressedLength else { return nil }
         // The longest stream: 9 bits per literal (fixed codes), at most 4 bytes of block header and end per block
         // (a block gets dynamic codes only when they are shorter), the zlib header and trailer.
@@ -60,7 +63,8 @@ package enum TextCompression {
                 let source = utf8.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(dummyPointer)
                 let deflateArea = UnsafeMutableRawBufferPointer(
                     start: outBase + prefix + 2, count: capacity - prefix - 6)
-                guard let deflated = DeflateEncoder.encode(utf8, into: deflateArea) else { return nil }
+                guard let deflated = DeflateEncoder.encode(utf8, into: deflateArea, givingUpEarly: givingUpEarly)
+                else { return nil }
                 let end = prefix + 2 + deflated
                 let checksum = UInt32(truncatingIfNeeded: adler32(1, source, uInt(utf8.count)))
                 for k in 0..<4 { outBase[end + k] = UInt8(truncatingIfNeeded: checksum >> (24 - 8 * UInt32(k))) }

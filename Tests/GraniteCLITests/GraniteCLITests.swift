@@ -208,12 +208,19 @@ final class GraniteCLITests: XCTestCase {
         XCTAssertEqual((page2JSON["cells"] as? [Any])?.count, 6)
         XCTAssertGreaterThan((page2JSON["hex"] as? [String])?.count ?? 0, 2)
 
-        // A table leaf shows decoded rows, with compressed text.
-        let leaf = try XCTUnwrap(pageList.first { $0["type"] as? String == "table-leaf" }?["number"] as? Int)
-        let leafPage = try granite("page", path, "\(leaf)")
-        XCTAssertEqual(leafPage.status, 0, leafPage.stderr)
-        XCTAssertTrue(leafPage.stdout.contains("rowid"), leafPage.stdout)
-        XCTAssertTrue(leafPage.stdout.contains("compressed: plain"), leafPage.stdout)
+        // A table leaf shows decoded rows, with compressed text: one of the first leaves holds some (the schema's
+        // short statements may all be stored plain).
+        let leaves = pageList.filter { $0["type"] as? String == "table-leaf" }.compactMap { $0["number"] as? Int }
+        var leafPages: [RunResult] = []
+        for leaf in leaves.prefix(8) {
+            let leafPage = try granite("page", path, "\(leaf)")
+            XCTAssertEqual(leafPage.status, 0, leafPage.stderr)
+            XCTAssertTrue(leafPage.stdout.contains("rowid"), leafPage.stdout)
+            leafPages.append(leafPage)
+            if leafPage.stdout.contains("compressed: plain") { break }
+        }
+        XCTAssertTrue(
+            leafPages.contains { $0.stdout.contains("compressed: plain") }, leafPages.map(\.stdout).joined())
 
         let tree = try granite("tree", path, "player")
         XCTAssertEqual(tree.status, 0, tree.stderr)

@@ -131,6 +131,53 @@ final class DeflateEncoderTests: XCTestCase {
         }
     }
 
+    /// Giving up early only ever turns a result into `nil`: whenever the encoder answers, its bytes are those of
+    /// the full encoding, and it answers `nil` whenever the full encoding does not fit.
+    func testGivingUpEarlyNeverChangesTheOutput() throws {
+        let seed: UInt64 = 0xEA_71
+        var inputs = Inputs(state: seed)
+        var answered = 0
+        for k in 0..<400 {
+            let input = inputs.make(k)
+            let full = try encode(input)
+            for budget in Set([full.count / 2, full.count - 1, full.count, full.count + 3, input.count])
+            where budget >= 0 {
+                var out = [UInt8](repeating: 0xA5, count: budget + 8)
+                let count = input.withUnsafeBytes { source in
+                    out.withUnsafeMutableBytes {
+                        DeflateEncoder.encode(
+                            source, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<budget]), givingUpEarly: true)
+                    }
+                }
+                if let count {
+                    answered += 1
+                    XCTAssertEqual(Array(out.prefix(count)), full, "input \(k), budget \(budget), seed \(seed)")
+                } else if budget >= full.count {
+                    XCTAssertLessThan(input.count, DeflateEncoder.earlyCheckBelow, "only short inputs are given up")
+                }
+                XCTAssertEqual(Array(out.suffix(8)), [UInt8](repeating: 0xA5, count: 8), "wrote past the budget")
+            }
+        }
+        XCTAssertGreaterThan(answered, 0)
+        // Random bytes then a long repeat: the first half does not shrink, the whole does.
+        let randomHalf = (0..<100).map { _ in UInt8(truncatingIfNeeded: inputs.next(256)) }
+        let lateRepeat = randomHalf + randomHalf
+        let full = try encode(lateRepeat)
+        XCTAssertLessThan(full.count, lateRepeat.count)
+        var out = [UInt8](repeating: 0, count: lateRepeat.count - 1)
+        let count = lateRepeat.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { DeflateEncoder.encode(source, into: $0, givingUpEarly: true) }
+        }
+        XCTAssertNil(count, "given up at the middle although the whole would fit")
+        // A JSON value that shrinks from its start is still compressed.
+        let json = Array(String(repeating: "{\"city\":\"Paris\",\"tags\":[\"a\",\"b\"]}", count: 5).utf8)
+        var jsonOut = [UInt8](repeating: 0, count: json.count - 1)
+        let jsonCount = json.withUnsafeBytes { source in
+            jsonOut.withUnsafeMutableBytes { DeflateEncoder.encode(source, into: $0, givingUpEarly: true) }
+        }
+        XCTAssertEqual(jsonCount.map { Array(jsonOut.prefix($0)) }, try encode(json))
+    }
+
     func testMatchesReachAcrossTheWholeWindowAndNoFurther() throws {
         var inputs = Inputs(state: 0x3276_8)
         let block = (0..<32_768).map { _ in UInt8(truncatingIfNeeded: inputs.next(256)) }

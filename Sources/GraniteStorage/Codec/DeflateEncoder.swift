@@ -37,12 +37,23 @@ package enum DeflateEncoder {
     static let dynamicCodesFrom = 256
     /// The most symbols (literals and matches) a block holds before it is written.
     static let blockSymbols = 16_384
+    /// Inputs shorter than this are written as one block with fixed codes, whose cost in bits is known as the
+    /// symbols are found: ``encode(_:into:givingUpEarly:)`` can then give up half-way.
+    static let earlyCheckBelow = dynamicCodesFrom
 
     /// Writes the deflate data of `input` into `output`.
     ///
     /// Returns the number of bytes written, or `nil` as soon as the data would not fit in `output` (so an
     /// incompressible input given a budget below its own size costs little).
-    package static func encode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+    ///
+    /// With `givingUpEarly`, an input shorter than ``earlyCheckBelow`` is also given up (`nil`) at its middle
+    /// when the bits written so far, doubled, exceed `output`'s room, although it might still have fit: a short
+    /// text that has not started to shrink by its middle rarely ends shorter than its budget, and most short
+    /// texts a row stores (JSON values of a hundred or two bytes) do not shrink, so this saves about half the
+    /// work of most failed attempts. Whenever it returns a count, the output is the same as without the option.
+    package static func encode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, givingUpEarly: Bool = false
+    ) -> Int? {
         guard let outBase = output.baseAddress else { return nil }
         var writer = BitWriter(base: outBase.assumingMemoryBound(to: UInt8.self), capacity: output.count)
         let tables = DeflateTables.shared
@@ -58,7 +69,7 @@ package enum DeflateEncoder {
         let scratchCount = capacity + BlockScratch.wordCount
         return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: scratchCount) { scratch -> Int? in
             var block = BlockScratch(base: scratch.baseAddress!, symbolCapacity: capacity, tables: tables)
-            guard findMatches(bytes, count: count, block: &block, writer: &writer),
+            guard findMatches(bytes, count: count, block: &block, writer: &writer, givingUpEarly: givingUpEarly),
                 block.flush(final: true, writer: &writer)
             else { return nil }
             return writer.finish()
@@ -68,7 +79,8 @@ package enum DeflateEncoder {
     /// The LZ77 pass: the literals and matches of `bytes[0..<count]`, gathered in `block` and written through
     /// `writer` each time the block fills up. The last block is left for the caller to write.
     private static func findMatches(
-        _ bytes: UnsafePointer<UInt8>, count: Int, block: inout BlockScratch, writer: inout BitWriter
+        _ bytes: UnsafePointer<UInt8>, count: Int, block: inout BlockScratch, writer: inout BitWriter,
+        givingUpEarly: Bool
     ) -> Bool {
         if count < minMatch + 1 {
             for k in 0..<count { block.addLiteral(bytes[k]) }
@@ -84,6 +96,12 @@ package enum DeflateEncoder {
         var ringBits = 8
         while ringBits < 16 && (1 << ringBits) < count { ringBits += 1 }
         let ringMask = (1 << ringBits) - 1
+        // The bits of the fixed-code block so far (header and end-of-block included), checked once, at the
+        // middle of a short input, against the room the writer has.
+        var fixedBits = 3 + 7
+        var checkpoint = givingUpEarly && count < earlyCheckBelow ? count / 2 : Int.max
+        let roomBits = writer.capacity * 8
+        let tables = DeflateTables.shared
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: (1 << hashBits) + (1 << ringBits)) { storage in
             let head = storage.baseAddress!
             head.initialize(repeating: 0, count: 1 << hashBits)
@@ -98,6 +116,10 @@ package enum DeflateEncoder {
             while i <= lastHashed {
                 if block.isFull {
                     guard block.flush(final: false, writer: &writer) else { return false }
+                }
+                if i >= checkpoint {
+                    if 2 * fixedBits > roomBits { return false }
+                    checkpoint = Int.max
                 }
                 let v = load32(i)
                 let h = hash(v)
@@ -122,6 +144,7 @@ package enum DeflateEncoder {
                 }
                 if bestLength >= minMatch {
                     block.addMatch(length: bestLength, distance: bestDistance)
+                    fixedBits += tables.fixedMatchBits(length: bestLength, distance: bestDistance)
                     // Index positions inside the match so later text can refer to them.
                     let end = i + bestLength
                     var p = bestLength <= indexWholeMatchUpTo ? i + 1 : end - 2
@@ -134,6 +157,7 @@ package enum DeflateEncoder {
                     i = end
                 } else {
                     block.addLiteral(bytes[i])
+                    fixedBits += bytes[i] < 144 ? 8 : 9
                     i += 1
                 }
             }
@@ -275,6 +299,15 @@ final class DeflateTables: @unchecked Sendable {
     func distanceSymbol(of distance: Int) -> Int {
         let d = distance - 1
         return Int(d < 256 ? distanceSymbol[d] : distanceSymbol[256 + d >> 7])
+    }
+
+    /// The bits a match takes with the fixed codes: its length code and extra bits, its five-bit distance code
+    /// and extra bits.
+    @inline(__always)
+    func fixedMatchBits(length: Int, distance: Int) -> Int {
+        let symbol = Int(lengthSymbol[length])
+        return Int(fixedLiteralLength[symbol].count + symbolExtraBits[symbol])
+            + 5 + Int(distanceExtraBits[distanceSymbol(of: distance)])
     }
 
     /// `code`'s low `count` bits in reverse order.

@@ -375,19 +375,21 @@ public struct RowDecoder {
         case 0:
             return try Self.makeString(body(at: index), column: index)
         case 2:
-            let utf8 = try inflatedText(at: index)
-            return try utf8.withUnsafeBytes { try Self.makeString($0, column: index) }
+            guard case .text(let text) = try inflatedValue(at: index) else {
+                throw StorageError.malformed("text in column \(index) is not valid UTF-8")
+            }
+            return text
         default:
             return nil
         }
     }
 
-    /// The UTF-8 bytes of the compressed text in column `index`, inflated and length-checked (not
-    /// UTF-8-checked).
-    func inflatedText(at index: Int) throws -> [UInt8] {
+    /// The TEXT value of the compressed text in column `index`, inflated and length-checked:
+    /// ``Value/invalidUTF8Text(_:)`` when its bytes are not valid UTF-8.
+    func inflatedValue(at index: Int) throws -> Value {
         let body = body(at: index)
         let (u, n) = Varint.read(body, at: 0)!  // checked by init
-        return try TextCompression.decompress(
+        return try TextCompression.decompressedText(
             UnsafeRawBufferPointer(rebasing: body[n...]), expectedLength: Int(u))
     }
 
@@ -425,7 +427,7 @@ public struct RowDecoder {
             case 1:
                 return .blob([UInt8](UnsafeRawBufferPointer(start: start, count: column.length)))
             default:
-                return Value.text(utf8: try inflatedText(at: index))
+                return try inflatedValue(at: index)
             }
         }
     }

@@ -101,12 +101,16 @@ enum RowCodec {
     }
 
     /// The compressed-text body (U varint + zlib stream) for `utf8`, or `nil` unless it is strictly shorter
-    /// than `utf8`.
+    /// than `utf8`; also `nil` for a short text whose first half did not shrink enough (FORMAT.md, "When a
+    /// writer compresses").
     @usableFromInline
     static func compressedBody(_ utf8: UnsafeRawBufferPointer) -> [UInt8]? {
         let u = UInt64(utf8.count)
         let prefix = Varint.length(of: u)
-        guard var body = TextCompression.compress(utf8, prefix: prefix, maxLength: utf8.count - 1) else {
+        guard
+            var body = TextCompression.compress(
+                utf8, prefix: prefix, maxLength: utf8.count - 1, givingUpEarly: true)
+        else {
             return nil
         }
         body.withUnsafeMutableBytes { _ = Varint.write(u, to: $0.baseAddress!) }

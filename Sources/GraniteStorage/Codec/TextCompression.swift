@@ -1,5 +1,6 @@
 // Implements FORMAT.md § "Compressed text": zlib streams (RFC 1950) holding UTF-8 text.
 import CZlib
+import Synchronization
 
 /// zlib compression of text bodies, as stored in compressed-text row columns.
 ///
@@ -36,9 +37,12 @@ package enum TextCompression {
     ///
     /// Returns `nil` when the input exceeds ``maxUncompressedLength`` or the result would exceed `maxLength`
     /// bytes (prefix included); the encoder then stops as soon as its output is full, so incompressible input
-    /// costs little.
+    /// costs little. With `givingUpEarly`, a short input may also be given up half-way (see
+    /// ``DeflateEncoder/encode(_:into:givingUpEarly:)``).
     @usableFromInline
-    static func compress(_ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?) -> [UInt8]? {
+    static func compress(
+        _ utf8: UnsafeRawBufferPointer, prefix: Int, maxLength: Int?, givingUpEarly: Bool = false
+    ) -> [UInt8]? {
         guard utf8.count <= maxUncompressedLength else { return nil }
         // The longest stream: 9 bits per literal (fixed codes), at most 4 bytes of block header and end per block
         // (a block gets dynamic codes only when they are shorter), the zlib header and trailer.
@@ -59,7 +63,8 @@ package enum TextCompression {
                 let source = utf8.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(dummyPointer)
                 let deflateArea = UnsafeMutableRawBufferPointer(
                     start: outBase + prefix + 2, count: capacity - prefix - 6)
-                guard let deflated = DeflateEncoder.encode(utf8, into: deflateArea) else { return nil }
+                guard let deflated = DeflateEncoder.encode(utf8, into: deflateArea, givingUpEarly: givingUpEarly)
+                else { return nil }
                 let end = prefix + 2 + deflated
                 let checksum = UInt32(truncatingIfNeeded: adler32(1, source, uInt(utf8.count)))
                 for k in 0..<4 { outBase[end + k] = UInt8(truncatingIfNeeded: checksum >> (24 - 8 * UInt32(k))) }
@@ -98,46 +103,81 @@ package enum TextCompression {
     ///   header, bad deflate data, Adler-32 mismatch, truncated), inflates to a different length, or is
     ///   followed by trailing bytes.
     package static func decompress(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws -> [UInt8] {
+        try checkClaim(stream, expectedLength: expectedLength)
+        return try [UInt8](unsafeUninitializedCapacity: expectedLength + inflateSlack) { out, initialized in
+            initialized = 0
+            try inflate(stream, expectedLength: expectedLength, into: UnsafeMutableRawBufferPointer(out))
+            initialized = expectedLength
+        }
+    }
+
+    /// The TEXT value the zlib `stream` inflates to: ``Value/text(_:)`` when its bytes are valid UTF-8, else
+    /// ``Value/invalidUTF8Text(_:)``; checked and failing as ``decompress(_:expectedLength:)``.
+    ///
+    /// The stream is inflated straight into the string's storage, so a valid text is neither copied nor held
+    /// in an intermediate array; only a text that is not ASCII is checked for UTF-8 validity before the string
+    /// checks it again, and only an invalid one is copied (into the array of its bytes).
+    package static func decompressedText(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws -> Value {
+        try checkClaim(stream, expectedLength: expectedLength)
+        var invalidBytes: [UInt8]?
+        let text = try String(unsafeUninitializedCapacity: expectedLength + inflateSlack) { out in
+            let area = UnsafeMutableRawBufferPointer(out)
+            try inflate(stream, expectedLength: expectedLength, into: area)
+            let inflated = UnsafeRawBufferPointer(rebasing: area[0..<expectedLength])
+            if !CodecBytes.isASCII(inflated) && !CodecBytes.isValidUTF8(inflated) {
+                invalidBytes = [UInt8](inflated)
+            }
+            return expectedLength
+        }
+        if let invalidBytes { return .invalidUTF8Text(invalidBytes) }
+        return .text(text)
+    }
+
+    /// Rejects a claimed length that is negative, above ``maxUncompressedLength`` or impossible for a stream
+    /// of `stream.count` bytes, and a stream too short to be one.
+    private static func checkClaim(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws {
         guard expectedLength >= 0, expectedLength <= maxUncompressedLength else {
             throw StorageError.malformed(
                 "compressed text claims \(expectedLength) bytes (limit \(maxUncompressedLength))")
         }
-        guard stream.count >= 6, let source = stream.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+        guard stream.count >= 6, stream.baseAddress != nil else {
             throw StorageError.malformed("compressed text stream of \(stream.count) bytes is too short")
         }
         guard expectedLength <= stream.count * maxExpansion else {
             throw StorageError.malformed(
                 "compressed text claims \(expectedLength) bytes from a \(stream.count)-byte stream")
         }
+    }
+
+    /// Inflates `stream` (already accepted by ``checkClaim(_:expectedLength:)``) into `out`, which holds
+    /// `expectedLength + inflateSlack` bytes; the first `expectedLength` are the text when this returns.
+    private static func inflate(
+        _ stream: UnsafeRawBufferPointer, expectedLength: Int, into out: UnsafeMutableRawBufferPointer
+    ) throws {
         // One inflate call with Z_FINISH into a buffer that holds the whole output: zlib then never allocates its
-        // 32 KiB sliding window (uncompress2 would, on every call), only its decoder state. The buffer has
+        // 32 KiB sliding window (uncompress2 would, on every call), only its decoder state, which
+        // ``TextInflater`` keeps from one text to the next. The buffer has
         // `inflateSlack` bytes beyond the claimed length because zlib's fast decoding loop only runs while that
         // much output space remains; without them a short value is decoded entirely by the slow loop.
-        var status: Int32 = Z_OK
-        var produced = 0
-        var unconsumed = 0
-        let result = [UInt8](unsafeUninitializedCapacity: expectedLength + inflateSlack) { out, initialized in
-            initialized = 0
-            var dummy: UInt8 = 0
-            status = withUnsafeMutablePointer(to: &dummy) { dummyPointer -> Int32 in
-                var z = z_stream()
-                let initStatus = inflateInit_(&z, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-                guard initStatus == Z_OK else { return initStatus }
-                defer { inflateEnd(&z) }
-                z.next_in = UnsafeMutablePointer(mutating: source)
-                z.avail_in = uInt(stream.count)
-                // zlib needs an output address even when nothing may be written.
-                z.next_out = out.baseAddress ?? dummyPointer
-                z.avail_out = uInt(expectedLength + inflateSlack)
-                let inflated = inflate(&z, Z_FINISH)
-                produced = Int(z.total_out)
-                unconsumed = Int(z.avail_in)
-                if inflated == Z_BUF_ERROR && z.avail_out == 0 && z.avail_in > 0 { return Z_BUF_ERROR }
-                return inflated == Z_BUF_ERROR ? Z_DATA_ERROR : inflated
-            }
-            // Only report what zlib wrote; on error nothing is used.
-            initialized = status == Z_STREAM_END ? min(produced, expectedLength) : 0
+        guard let source = stream.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw StorageError.malformed("compressed text stream of \(stream.count) bytes is too short")
         }
+        guard let z = TextInflater.take() else {
+            throw StorageError.malformed("out of memory inflating compressed text")
+        }
+        defer { TextInflater.give(z) }
+        var dummy: UInt8 = 0
+        z.pointee.next_in = UnsafeMutablePointer(mutating: source)
+        z.pointee.avail_in = uInt(stream.count)
+        z.pointee.avail_out = uInt(min(out.count, expectedLength + inflateSlack))
+        var status = withUnsafeMutablePointer(to: &dummy) { dummyPointer -> Int32 in
+            // zlib needs an output address even when nothing may be written.
+            z.pointee.next_out = out.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? dummyPointer
+            return CZlib.inflate(z, Z_FINISH)
+        }
+        let produced = Int(z.pointee.total_out)
+        let unconsumed = Int(z.pointee.avail_in)
+        if status == Z_BUF_ERROR { status = z.pointee.avail_out == 0 && unconsumed > 0 ? Z_BUF_ERROR : Z_DATA_ERROR }
         if status == Z_STREAM_END && produced > expectedLength { status = Z_BUF_ERROR }
         switch status {
         case Z_STREAM_END:
@@ -155,6 +195,42 @@ package enum TextCompression {
         guard unconsumed == 0 else {
             throw StorageError.malformed("\(unconsumed) trailing bytes after compressed text stream")
         }
-        return result
+    }
+}
+
+/// The zlib decoder state reused from one inflated text to the next: `inflateInit` allocates about 7 KiB and
+/// `inflateEnd` frees them, together costing more than inflating a 150-byte text, while `inflateReset` only
+/// clears a few fields.
+///
+/// One stream is kept, in an atomic slot: a caller takes it (or makes a new one when another thread holds it)
+/// and gives it back reset; a second stream given back while the slot is full is freed.
+enum TextInflater {
+    /// The kept stream's address, 0 when none (an address rather than a pointer, which is not `Sendable`).
+    private static let slot = Atomic<UInt>(0)
+
+    /// A ready stream, or nil when zlib cannot allocate one.
+    static func take() -> UnsafeMutablePointer<z_stream>? {
+        if let z = UnsafeMutablePointer<z_stream>(bitPattern: slot.exchange(0, ordering: .acquiring)) { return z }
+        // zlib's state points back at the stream, so the stream lives at a fixed heap address.
+        let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        z.initialize(to: z_stream())
+        guard inflateInit_(z, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            z.deinitialize(count: 1)
+            z.deallocate()
+            return nil
+        }
+        return z
+    }
+
+    /// Returns a stream from ``take()``, whatever state its last use left it in.
+    static func give(_ z: UnsafeMutablePointer<z_stream>) {
+        guard inflateReset(z) == Z_OK,
+            slot.compareExchange(expected: 0, desired: UInt(bitPattern: z), ordering: .releasing).exchanged
+        else {
+            inflateEnd(z)
+            z.deinitialize(count: 1)
+            z.deallocate()
+            return
+        }
     }
 }

@@ -272,6 +272,12 @@ package enum CodecBytes {
         return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
     }
 
+    /// Whether `a` and `b` hold the same bytes (`memcmp`, rather than a byte-by-byte generic loop).
+    @inlinable
+    package static func equalBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.count == b.count && compare(a, b) == 0
+    }
+
     /// Compares two strings by their UTF-8 bytes, returning −1, 0 or 1.
     @usableFromInline
     static func compareUTF8(_ a: String, _ b: String) -> Int {

@@ -74,7 +74,8 @@ package final class JSONLocationCache {
         guard document.utf8.count == text.count else { return false }
         var held = document
         return held.withUTF8 { bytes in
-            bytes.baseAddress == text.baseAddress || bytes.elementsEqual(text)
+            bytes.baseAddress == text.baseAddress
+                || CodecBytes.equalBytes(UnsafeRawBufferPointer(bytes), UnsafeRawBufferPointer(text))
         }
     }
 }

@@ -1,5 +1,7 @@
 // Finding the node a simple path names in JSON text without building the document's tree.
 
+import GraniteStorage
+
 /// A path of `.key`, `."key"` and `[N]` steps only, every step well-formed: walking it can find a node or
 /// nothing, but never fail, whatever the document (the other steps, `[#]` and `[#-N]`, need the document's
 /// tree; a malformed step is an error only once the walk reaches it).
@@ -195,7 +197,9 @@ extension JSONParser {
     ) -> Int? {
         let depth = container.pathDepth
         guard depth >= 0, !container.keyMatched, case .key(let key) = steps[depth], label.count == key.count,
-            key.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: bytes[label]).elementsEqual($0) })
+            key.withUnsafeBytes({
+                CodecBytes.equalBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[label]), $0)
+            })
         else { return nil }
         container.keyMatched = true
         return depth + 1

@@ -227,6 +227,10 @@ struct JSONParser {
                     let special = Self.specialStringBytes(word)
                     if special != 0 {
                         j += special.trailingZeroBitCount >> 3
+                        // The lowest flagged byte is a true one: most often the closing quote.
+                        if base.load(fromByteOffset: j, as: UInt8.self) == UInt8(ascii: "\"") {
+                            return (j + 1, escaped)
+                        }
                         break
                     }
                     j += 8

@@ -153,7 +153,7 @@ final class TempSchemaDifferentialTests: XCTestCase {
                 var found = Self.compare([(sql, ordered)], oracle: oracle, db: db)
                 found += Self.compare(Self.schemaQueries.map { ($0, true) }, oracle: oracle, db: db)
                 if !found.isEmpty {
-                    let context = history.suffix(8).joined(separator: "; ")
+                    let context = history.suffix(25).joined(separator: "; ")
                     failures.append(found.joined(separator: "\n") + "\n  after: " + context)
                     break
                 }

@@ -195,6 +195,9 @@ extension SQLConnection {
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
+        if delete.whereClause == nil, delete.returning == nil, try deletesAllRowsAtOnce(writer, session) {
+            return try deleteAllRows(writer, session: session)
+        }
         if let triggers = writer.triggers { try prepare(triggers, delete: true) }
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning

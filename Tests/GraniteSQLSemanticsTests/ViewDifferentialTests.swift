@@ -227,7 +227,8 @@ final class ViewDifferentialTests: XCTestCase {
                 // rewriting ("error in view v after rename: …") where Granite refuses to rewrite: any error agrees.
                 if sql.contains("RENAME COLUMN"), case .failure = expected, case .failure = actual { continue }
                 if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: ordered) {
-                    failures.append("\(sql): \(why)")
+                    let views = statements.map(\.sql).filter { $0.hasPrefix("CREATE VIEW") }
+                    failures.append("\(sql): \(why)\n  views: " + views.joined(separator: "; "))
                 }
             }
         }

@@ -71,6 +71,10 @@ package protocol ColumnResolver {
     /// How many columns a subquery returns, when that is known before it is compiled: more than one makes it a
     /// row value. The default knows none.
     func subqueryWidth(_ select: SelectStatement) -> Int?
+    /// The counters of the connection compiling the expression, which calls of `changes()`, `total_changes()`
+    /// and `last_insert_rowid()` read when they are evaluated. The default has none: such calls are then
+    /// unknown functions.
+    var connectionCounters: ConnectionCounters? { get }
 }
 
 /// What a subquery's first result column carries into comparisons.
@@ -98,12 +102,16 @@ extension ColumnResolver {
     package func subqueryColumn(_ select: SelectStatement, at index: Int) -> SubqueryColumn { SubqueryColumn() }
 
     package func subqueryWidth(_ select: SelectStatement) -> Int? { nil }
+
+    package var connectionCounters: ConnectionCounters? { nil }
 }
 
 /// A resolver with no columns: every column reference is an error (`SELECT <expr>` without `FROM`).
 package struct EmptyColumnResolver: ColumnResolver {
-    /// Creates the resolver.
-    package init() {}
+    package let connectionCounters: ConnectionCounters?
+
+    /// Creates the resolver; calls of the counter functions read `counters` (with none, they are unknown).
+    package init(counters: ConnectionCounters? = nil) { connectionCounters = counters }
 
     package func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
         throw SQLEvaluationError(.noSuchColumn(reference))

@@ -58,6 +58,7 @@ package struct ExpressionCompiler {
         "count": (0, 1), "sum": (1, 1), "total": (1, 1), "avg": (1, 1), "group_concat": (1, 2),
         "json_group_array": (1, 1), "json_group_object": (2, 2),
     ].merging(SQLJSONFunction.arities) { builtIn, _ in builtIn }
+        .merging(ConnectionCounterFunction.arities) { builtIn, _ in builtIn }
 
     static let aggregates: Set<String> = [
         "count", "sum", "total", "avg", "group_concat", "json_group_array", "json_group_object",
@@ -398,6 +399,7 @@ extension ExpressionCompiler {
             case .function(let call):
                 let name = SQLFormat.asciiLowercased(call.name)
                 if name == "random" || ExpressionCompiler.aggregates.contains(name) { return false }
+                if ConnectionCounterFunction(name: name) != nil { return false }
                 if case .list(let args, _) = call.arguments {
                     if let custom = SQLFunctionRegistry.current?.function(named: name, argumentCount: args.count),
                         custom.isAggregate || !custom.isDeterministic
@@ -486,10 +488,7 @@ extension ExpressionCompiler {
             var distinct = false
             switch call.arguments {
             case .star:
-                guard ExpressionCompiler.arities[name] != nil else {
-                    throw SQLEvaluationError(.noSuchFunction(call.name))
-                }
-                if name != "count" { throw SQLEvaluationError("wrong number of arguments to function \(call.name)()") }
+                // `f(*)` is a call of `f` without arguments, for every function (SQLite parses it so).
                 args = []
             case .list(let a, let d):
                 args = a
@@ -524,6 +523,12 @@ extension ExpressionCompiler {
             }
             if distinct {
                 throw SQLEvaluationError("DISTINCT aggregates must have exactly one argument")
+            }
+            if args.isEmpty, let counter = ConnectionCounterFunction(name: name) {
+                guard let counters = resolver.connectionCounters else {
+                    throw SQLEvaluationError(.noSuchFunction(call.name))
+                }
+                return counter.node(reading: counters, name: name)
             }
             // SQLite codes a constant call once (`sqlite3ExprCodeRunJustOnce`), with factoring off inside it, before
             // it looks at what the function is (so this holds for the inline iif/coalesce too).

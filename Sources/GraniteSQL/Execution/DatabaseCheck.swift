@@ -24,10 +24,16 @@ struct DatabaseCheck {
     /// Whether this is a quick check (`PRAGMA quick_check`): rows against their constraints only.
     let quick: Bool
     let limit: Int
+    /// The connection's counters, which CHECK constraints calling the counter functions read.
+    let counters: ConnectionCounters?
     private(set) var problems: [String] = []
 
-    init(catalog: SchemaCatalog, transaction: StorageTransaction, quick: Bool, limit: Int) {
+    init(
+        catalog: SchemaCatalog, transaction: StorageTransaction, quick: Bool, limit: Int,
+        counters: ConnectionCounters? = nil
+    ) {
         self.catalog = catalog
+        self.counters = counters
         self.transaction = transaction
         self.quick = quick
         self.limit = limit
@@ -52,7 +58,8 @@ struct DatabaseCheck {
             let writer: TableWriter
             do {
                 writer = try TableWriter(
-                    table: table, catalog: catalog, transaction: transaction, parameters: BoundParameters([]))
+                    table: table, catalog: catalog, transaction: transaction, parameters: BoundParameters([]),
+                    counters: counters)
             } catch {
                 report("table \(table.name): \(error)")
                 continue

@@ -9,6 +9,8 @@ private struct UpsertScope: ColumnResolver {
     let scope: TableScope
     let width: Int
 
+    var connectionCounters: ConnectionCounters? { scope.connectionCounters }
+
     func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
         if let qualifier = reference.table, SchemaNames.equal(qualifier, "excluded"), reference.schema == nil {
             var unqualified = reference
@@ -29,13 +31,12 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let parameters = session.parameters
         session.adopt(writer)
-        let returning = cache.returning
+        session.returning = cache.returning
         session.singleRowInsert = plan.singleRowInsert
         session.started = true
-        var output: [[Value]] = []
         var context: EvaluationContext?
         for tuple in plan.tuples {
-            var values = writer.defaults
+            var values = try writer.newRowDefaults()
             values.reserveCapacity(values.count + 1)
             if plan.explicitRowid { values.append(.null) }
             for k in tuple.indices {
@@ -49,14 +50,10 @@ extension SQLConnection {
                 }
                 values[plan.targets[k]] = plan.affinities[k].apply(to: value)
             }
-            if let row = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert),
-                let returning
-            {
-                output.append(try returning.evaluate(row, parameters: parameters))
-            }
+            _ = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert)
         }
         try session.finish()
-        return (returning?.names ?? [], output)
+        return (session.returning?.names ?? [], session.returnedRows)
     }
 
     func insert(
@@ -79,12 +76,16 @@ extension SQLConnection {
             insert, table, targets: targets, statement: statement, parameters: parameters, cache: cache)
         try prepareInsert(insert, writer, targets: targets, upsert: upsert, session: session)
         session.started = true
-        var output: [[Value]] = []
+        session.returning = returning
         let affinities =
             cache.targetAffinities
             ?? targets.map { $0 < table.columns.count ? table.columns[$0].affinity : SQLAffinity.integer }
         cache.targetAffinities = affinities
-        if let tuples, !table.isAutoincrement, cache.valuesSubqueries == nil, cache.upsertSubqueries == nil {
+        let firesInsertTriggers = writer.triggers.map { !$0.beforeInsert.isEmpty || !$0.afterInsert.isEmpty } ?? false
+        let computesRowsFirst = (tuples?.count ?? 0) > 1 && (returning != nil || firesInsertTriggers)
+        if let tuples, !table.isAutoincrement, cache.valuesSubqueries == nil, cache.upsertSubqueries == nil,
+            !computesRowsFirst
+        {
             // The next runs skip the checks above (their outcome depends only on the statement and the schema)
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
@@ -92,11 +93,7 @@ extension SQLConnection {
                 singleRowInsert: session.singleRowInsert, explicitRowid: targets.contains(table.columns.count))
         }
         func insertRow(_ values: consuming [Value]) throws {
-            if let row = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert),
-                let returning
-            {
-                output.append(try returning.evaluate(row, parameters: parameters))
-            }
+            _ = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert)
         }
         // An explicit hidden rowid goes after the declared columns (see ``Self/writableSlot(_:_:)``).
         let explicitRowid = targets.contains(table.columns.count)
@@ -104,7 +101,7 @@ extension SQLConnection {
         if let tuples {
             var context = EvaluationContext(parameters: parameters, subqueries: subqueries)
             func row(_ tuple: [CompiledExpression]) throws -> [Value] {
-                var values = writer.defaults
+                var values = try writer.newRowDefaults()
                 values.reserveCapacity(values.count + 1)
                 if explicitRowid { values.append(.null) }
                 for k in tuple.indices {
@@ -112,16 +109,17 @@ extension SQLConnection {
                 }
                 return values
             }
-            if subqueries != nil {
-                // As SQLite when a subquery may read the table: every row is computed before the first is
-                // inserted (SQLite reads the VALUES into a temporary table first).
+            if subqueries != nil || computesRowsFirst {
+                // As SQLite when a subquery may read the table, or rows of several VALUES fire INSERT triggers
+                // (RETURNING is one): every row is computed before the first is inserted (SQLite reads the VALUES
+                // into a temporary table first), so none sees what inserting an earlier one changed.
                 for values in try tuples.map(row) { try insertRow(values) }
             } else {
                 for tuple in tuples { try insertRow(try row(tuple)) }
             }
         } else {
             for supplied in rows {
-                var values = writer.defaults
+                var values = try writer.newRowDefaults()
                 values.reserveCapacity(values.count + 1)
                 if explicitRowid { values.append(.null) }
                 for (k, value) in supplied.enumerated() {
@@ -131,13 +129,15 @@ extension SQLConnection {
             }
         }
         try session.finish()
-        return (returning?.names ?? [], output)
+        return (returning?.names ?? [], session.returnedRows)
     }
 
     /// The slots an INSERT writes, in the order of its values: the named columns, else every declared column.
     private func insertTargets(_ insert: InsertStatement, _ table: TableDefinition) throws -> [Int] {
         // Generated columns take no value: they are computed from the others.
-        guard let names = insert.columns else { return table.columns.indices.filter { table.columns[$0].generated == nil } }
+        guard let names = insert.columns else {
+            return table.columns.indices.filter { table.columns[$0].generated == nil }
+        }
         return try names.map { name in
             guard let slot = Self.writableSlot(name, table) else {
                 throw SQLExecutionError(.noColumnNamed(table: table.name, column: name))
@@ -179,7 +179,8 @@ extension SQLConnection {
                     ?? expressions.map { tuple in
                         try tuple.map { expression in
                             guard WriteSubqueries.needed(for: expression) else {
-                                return try ExpressionCompiler.compile(expression, resolver: EmptyColumnResolver())
+                                return try ExpressionCompiler.compile(
+                                    expression, resolver: EmptyColumnResolver(counters: counters))
                             }
                             return try writeSubqueries(&cache.valuesSubqueries, nil, statement).compile(expression)
                         }

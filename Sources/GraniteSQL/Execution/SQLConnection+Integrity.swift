@@ -6,7 +6,8 @@ extension SQLConnection {
     /// caller's read transaction.
     package func integrityProblems(quick: Bool = false, limit: Int = 100) -> [String] {
         guard let transaction = storageTransaction.transaction else { return ["\(StorageError.noActiveTransaction)"] }
-        var check = DatabaseCheck(catalog: catalog, transaction: transaction, quick: quick, limit: limit)
+        var check = DatabaseCheck(
+            catalog: catalog, transaction: transaction, quick: quick, limit: limit, counters: counters)
         check.run()
         return check.problems
     }
@@ -17,7 +18,8 @@ extension SQLConnection {
     package func logicalProblems(limit: Int) throws -> [String] {
         let body = {
             var check = DatabaseCheck(
-                catalog: self.catalog, transaction: try self.currentTransaction(), quick: false, limit: limit)
+                catalog: self.catalog, transaction: try self.currentTransaction(), quick: false, limit: limit,
+                counters: self.counters)
             check.runLogical()
             return check.problems
         }

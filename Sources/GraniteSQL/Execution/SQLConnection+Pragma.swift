@@ -285,14 +285,36 @@ extension SQLConnection {
 
     // MARK: Integrity
 
-    /// `PRAGMA integrity_check[(N)]` and `PRAGMA quick_check[(N)]`: every problem found (up to N, default 100),
-    /// one per row, or `ok` (see ``DatabaseCheck``).
+    /// `PRAGMA integrity_check[(N|table)]` and `PRAGMA quick_check[(N|table)]`: every problem found (up to N,
+    /// default 100), one per row, or `ok` (see ``DatabaseCheck``). A table argument must name a table or view (the
+    /// whole database is checked).
     private func integrityCheck(_ column: String, _ argument: String?) throws -> PragmaResult {
         var limit = 100
-        if let argument, let number = Int(argument), number > 0 { limit = number }
+        if let argument, let number = Self.leadingInt32(argument) {
+            if number > 0 { limit = number }
+        } else if let argument, catalog.table(named: argument) == nil, catalog.view(named: argument) == nil {
+            // As SQLite, which reads an argument that does not start as a number as the table to check.
+            throw SQLExecutionError.noSuchTable(argument)
+        }
         let problems = try reading { integrityProblems(quick: column == "quick_check", limit: limit) }
         if problems.isEmpty { return single(column, .text("ok")) }
         return ([column], problems.map { [.text($0)] })
+    }
+
+    /// The 32-bit integer `text` starts with, read as SQLite's `sqlite3GetInt32` does: an optional sign, then 1 to
+    /// 10 digits (what follows them is ignored); nil when there is none or it overflows.
+    static func leadingInt32(_ text: String) -> Int? {
+        var bytes = Substring(text).utf8[...]
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        let digits = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty, digits.count <= 10 else { return nil }
+        let magnitude = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        guard magnitude - (negative ? 1 : 0) <= Int(Int32.max) else { return nil }
+        return negative ? -magnitude : magnitude
     }
 
     // MARK: Helpers

@@ -115,7 +115,8 @@ extension SQLConnection {
             let table = catalog.table(QualifiedName(schema: "temp", name: create.table))
         {
             let writer = try TableWriter(
-                table: table, catalog: catalog, transaction: store.transaction, parameters: parameters)
+                table: table, catalog: catalog, transaction: store.transaction, parameters: parameters,
+                counters: counters)
             try writer.fill(index: create.name.name)
         }
     }

@@ -88,7 +88,8 @@ extension SQLConnection {
         _ triggers: [CompiledTrigger], of set: TableTriggers, old: [Value]?, new: [Value]?,
         assigned: [String]? = nil, resolution: ConflictResolution?
     ) throws -> Bool {
-        for trigger in triggers where (trigger.running == 0 || recursiveTriggers)
+        for trigger in triggers
+        where (trigger.running == 0 || recursiveTriggers)
             && trigger.definition.fires(onUpdateOf: assigned)
         {
             let program = try set.program(of: trigger)
@@ -101,12 +102,15 @@ extension SQLConnection {
             let reentered = trigger.running > 0
             trigger.running += 1
             triggerDepth += 1
-            // Inserts of the trigger's body set last_insert_rowid() only while it runs, as in SQLite.
+            // The statements of the trigger's body set last_insert_rowid() and changes() only while it runs, as
+            // SQLite restores both when a trigger program ends.
             let rowidBefore = lastInsertedRowid
+            let changesBefore = changes
             defer {
                 trigger.running -= 1
                 triggerDepth -= 1
                 lastInsertedRowid = rowidBefore
+                changes = changesBefore
             }
             do {
                 if let when = program.when, case .select(let condition) = when.kind,

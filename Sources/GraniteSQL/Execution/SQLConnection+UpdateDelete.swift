@@ -143,7 +143,7 @@ extension SQLConnection {
             try ensureStatementSavepoint()
         }
         session.started = true
-        var output: [[Value]] = []
+        session.returning = returning
         try rows.forEach { position, row in
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
             guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
@@ -165,16 +165,12 @@ extension SQLConnection {
                 }
                 values[column] = (column < n ? writer.affinities[column] : .integer).apply(to: value)
             }
-            if let new = try session.update(
+            _ = try session.update(
                 writer, old: old, values: consume values, resolution: update.orAction,
-                assigned: writer.triggers == nil ? nil : assignments.map(\.column)),
-                let returning
-            {
-                output.append(try returning.evaluate(new, parameters: parameters))
-            }
+                assigned: writer.triggers == nil ? nil : assignments.map(\.column))
         }
         try session.finish()
-        return (returning?.names ?? [], output)
+        return (returning?.names ?? [], session.returnedRows)
     }
 
     /// The columns an UPDATE need not read from the old row: those it sets to a parameter or a constant, when
@@ -199,6 +195,9 @@ extension SQLConnection {
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
+        if delete.whereClause == nil, delete.returning == nil, try deletesAllRowsAtOnce(writer, session) {
+            return try deleteAllRows(writer, session: session)
+        }
         if let triggers = writer.triggers { try prepare(triggers, delete: true) }
         let returning = try cache.returning ?? delete.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
@@ -212,25 +211,17 @@ extension SQLConnection {
         let rows = try matchingRows(
             writer, delete.table, delete.whereClause, statement, session.parameters, cache,
             keysOnly: returning == nil && singleRowSafe)
-        // SQLite's RETURNING runs as an AFTER trigger: its subqueries see the table without the row. Its failure
-        // then comes after the row's removal, which the statement savepoint undoes.
-        let returnsAfter = returning?.subqueries != nil
-        if rows.count > 1 || !singleRowSafe || returnsAfter { try ensureStatementSavepoint() }
+        // SQLite's RETURNING runs as an AFTER trigger (see ``WriteSession/returning``): its subqueries see the
+        // table without the row, and its failure comes after the row's removal, which the statement savepoint
+        // undoes.
+        if rows.count > 1 || !singleRowSafe || returning != nil { try ensureStatementSavepoint() }
         session.started = true
-        var output: [[Value]] = []
+        session.returning = returning
         try rows.forEach { position, row in
             guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
-            // With triggers, the row is returned after its deletion, and only if a BEFORE trigger did not keep it.
-            let after = returnsAfter || writer.triggers != nil
-            if let returning, !after {
-                output.append(try returning.evaluate(old, parameters: session.parameters))
-            }
-            let deleted = try session.delete(writer, old, direct: true)
-            if deleted, let returning, after {
-                output.append(try returning.evaluate(old, parameters: session.parameters))
-            }
+            try session.delete(writer, old, direct: true)
         }
         try session.finish()
-        return (returning?.names ?? [], output)
+        return (returning?.names ?? [], session.returnedRows)
     }
 }

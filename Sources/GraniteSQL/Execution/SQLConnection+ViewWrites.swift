@@ -71,7 +71,9 @@ extension SQLConnection {
             }
             try prepare(triggers, insert: true)
             for row in try viewInsertRows(insert, view, triggers.columns, statement, parameters) {
-                _ = try fire(triggers.insteadOfInsert, of: triggers, old: nil, new: row, resolution: insert.orAction)
+                _ = try countingNoChangeOnFailure {
+                    try fire(triggers.insteadOfInsert, of: triggers, old: nil, new: row, resolution: insert.orAction)
+                }
                 if returning != nil { returned.append(row) }
             }
         case .update(let update):
@@ -117,9 +119,11 @@ extension SQLConnection {
                 for (k, affinity) in triggers.affinities.enumerated() where k < n && !firing.isEmpty {
                     if let affinity { new[k] = affinity.apply(to: new[k]) }
                 }
-                _ = try fire(
-                    triggers.insteadOfUpdate, of: triggers, old: old, new: new, assigned: names,
-                    resolution: update.orAction)
+                _ = try countingNoChangeOnFailure {
+                    try fire(
+                        triggers.insteadOfUpdate, of: triggers, old: old, new: new, assigned: names,
+                        resolution: update.orAction)
+                }
                 if returning != nil {
                     returned.append(new.indices.map { loaded.contains($0) ? new[$0] : .null })
                 }
@@ -128,7 +132,9 @@ extension SQLConnection {
             guard !triggers.insteadOfDelete.isEmpty || returning != nil else { throw cannotModify }
             try prepare(triggers, delete: true)
             for row in try viewRows(view, extra: [], delete.whereClause, delete.with, statement, parameters) {
-                _ = try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: nil)
+                _ = try countingNoChangeOnFailure {
+                    try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: nil)
+                }
                 if returning != nil { returned.append(row) }
             }
         default:
@@ -137,6 +143,17 @@ extension SQLConnection {
         changes = 0
         guard let returning else { return ([], []) }
         return try returningRows(returning, of: returned, view, triggers.columns, statement, parameters)
+    }
+
+    /// Runs `body`, the INSTEAD OF triggers of one row of a view write: when they fail, the statement ends having
+    /// changed nothing, and `changes()` is then 0, as SQLite's statement rollback sets it.
+    private func countingNoChangeOnFailure<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch {
+            changes = 0
+            throw error
+        }
     }
 
     /// Evaluates `RETURNING` columns on rows of `view` (whose columns are `columns`): as a query reading the rows

@@ -17,6 +17,7 @@ extension SQLConnection {
         let session = WriteSession(
             catalog: catalog, parameters: parameters, foreignKeys: foreignKeysEnabled)
         session.connection = self
+        session.counters = counters
         session.changeObserver = changeObserver
         return session
     }
@@ -88,7 +89,7 @@ extension SQLConnection {
         if let writer = writerCache[key] { return writer }
         let writer = try TableWriter(
             table: table, catalog: catalog, transaction: transaction(for: table) ?? ensureTemporaryStore().transaction,
-            parameters: BoundParameters())
+            parameters: BoundParameters(), counters: counters)
         writer.compressionThreshold = textCompressionThreshold
         writer.triggers = tableTriggers(table)
         writerCache[key] = writer
@@ -133,7 +134,8 @@ extension SQLConnection {
             try catalog.execute(statement, transaction: currentWriteTransaction())
             guard let table = catalog.table(named: create.table) else { return ([], []) }
             let writer = try TableWriter(
-                table: table, catalog: catalog, transaction: currentTransaction(), parameters: parameters)
+                table: table, catalog: catalog, transaction: currentTransaction(), parameters: parameters,
+                counters: counters)
             try writer.fill(index: create.name.name)
         case .createTable(let create):
             try catalog.execute(statement, transaction: currentWriteTransaction())
@@ -226,7 +228,6 @@ extension SQLConnection {
         }
         defer {
             if let rowid = session.lastInsertedRowid { lastInsertedRowid = rowid }
-            totalChanges += session.actionChanges
             session.releaseParameters()
         }
         do {
@@ -259,8 +260,10 @@ extension SQLConnection {
     ) throws {
         guard let reduced = catalog.table(named: old.name) else { return }
         let transaction = try currentWriteTransaction()
-        let reader = try TableWriter(table: old, catalog: oldCatalog, transaction: transaction, parameters: parameters)
-        let writer = try TableWriter(table: reduced, catalog: catalog, transaction: transaction, parameters: parameters)
+        let reader = try TableWriter(
+            table: old, catalog: oldCatalog, transaction: transaction, parameters: parameters, counters: counters)
+        let writer = try TableWriter(
+            table: reduced, catalog: catalog, transaction: transaction, parameters: parameters, counters: counters)
         writer.compressionThreshold = textCompressionThreshold
         let tree = try transaction.table(named: reduced.storageName)
         for var row in try reader.scan() {
@@ -275,7 +278,8 @@ extension SQLConnection {
     private func computeAddedColumn(of old: TableDefinition, parameters: BoundParameters) throws {
         guard let extended = catalog.table(named: old.name) else { return }
         let transaction = try currentWriteTransaction()
-        let writer = try TableWriter(table: extended, catalog: catalog, transaction: transaction, parameters: parameters)
+        let writer = try TableWriter(
+            table: extended, catalog: catalog, transaction: transaction, parameters: parameters, counters: counters)
         writer.compressionThreshold = textCompressionThreshold
         let tree = try transaction.table(named: extended.storageName)
         let added = extended.columns.count - 1
@@ -328,7 +332,7 @@ extension SQLConnection {
             try session.finish()
             // SQLite counts the implicit DELETE's rows as the changes of the DROP TABLE.
             changes = session.changes
-            totalChanges += session.changes + session.actionChanges
+            totalChanges += session.changes
         }
         try session.dropSequence(table)
     }

@@ -20,12 +20,23 @@ public final class SQLConnection {
     /// The schema catalog, reloaded after rollbacks.
     @exclusivity(unchecked) package internal(set) var catalog: SchemaCatalog
 
+    /// The counters below, which the SQL functions reading them hold.
+    package let counters = ConnectionCounters()
     /// The rowid of the most recent successful INSERT on this connection (SQLite's `last_insert_rowid()`).
-    @exclusivity(unchecked) public internal(set) var lastInsertedRowid: Int64 = 0
+    public internal(set) var lastInsertedRowid: Int64 {
+        get { counters.lastInsertedRowid }
+        set { counters.lastInsertedRowid = newValue }
+    }
     /// The rows inserted, updated or deleted by the most recent INSERT, UPDATE or DELETE (`changes()`).
-    @exclusivity(unchecked) public internal(set) var changes = 0
+    public internal(set) var changes: Int {
+        get { counters.changes }
+        set { counters.changes = newValue }
+    }
     /// The rows inserted, updated or deleted since the connection opened (`total_changes()`).
-    @exclusivity(unchecked) public internal(set) var totalChanges = 0
+    public internal(set) var totalChanges: Int {
+        get { counters.totalChanges }
+        set { counters.totalChanges = newValue }
+    }
     /// Table writers by table name, valid for catalog version ``writerCacheVersion``.
     var writerCache: [String: TableWriter] = [:]
     var writerCacheVersion = -1

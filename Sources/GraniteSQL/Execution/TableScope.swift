@@ -8,10 +8,12 @@ final class TableScope: ColumnResolver {
     let columnCount: Int
     var allowAggregates = false
     private(set) var aggregates: [FunctionCall] = []
+    let connectionCounters: ConnectionCounters?
 
-    init(table: TableDefinition?, alias: String? = nil) {
+    init(table: TableDefinition?, alias: String? = nil, counters: ConnectionCounters? = nil) {
         self.table = table
         self.alias = alias
+        connectionCounters = counters
         self.columnCount = table?.columns.count ?? 0
     }
 

@@ -7,7 +7,11 @@ final class TableWriter {
     let indexes:
         [(definition: IndexDefinition, tree: IndexTree, keys: [CompiledExpression?], filter: CompiledExpression?)]
     let scope: TableScope
+    /// The column defaults that are constants, NULL for the others (see ``rowDefaults``).
     let defaults: [Value]
+    /// The defaults that are not constants (`random()`, `CURRENT_TIMESTAMP`, `changes()`…), by column position:
+    /// as in SQLite, they are evaluated for each row that needs them.
+    let rowDefaults: [(position: Int, expression: CompiledExpression)]
     let checks: [(name: String, expression: CompiledExpression)]
     /// The generated columns, computed before the constraints are checked.
     let generatedColumns: GeneratedColumns
@@ -64,12 +68,13 @@ final class TableWriter {
     @exclusivity(unchecked) private var decoder = RowDecoder()
 
     init(
-        table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction, parameters: BoundParameters
+        table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction, parameters: BoundParameters,
+        counters: ConnectionCounters?
     ) throws {
         self.table = table
         self.parameters = parameters
         tree = try transaction.table(named: table.storageName)
-        let scope = TableScope(table: table)
+        let scope = TableScope(table: table, counters: counters)
         self.scope = scope
         var indexes: [(IndexDefinition, IndexTree, [CompiledExpression?], CompiledExpression?)] = []
         // SQLite checks the most recently created index first.
@@ -109,22 +114,55 @@ final class TableWriter {
             return (columns, index.3)
         }
         var defaults: [Value] = []
+        var rowDefaults: [(position: Int, expression: CompiledExpression)] = []
         for (position, column) in table.columns.enumerated() {
             // SQLite ignores the DEFAULT of an INTEGER PRIMARY KEY: an omitted rowid is assigned, never defaulted.
             guard let expression = column.defaultValue, position != table.rowidAlias else {
                 defaults.append(.null)
                 continue
             }
-            var context = EvaluationContext()
-            let value = try ExpressionCompiler.compile(expression, resolver: EmptyColumnResolver()).evaluate(&context)
-            defaults.append(column.affinity.apply(to: value))
+            let compiled = try ExpressionCompiler.compile(expression, resolver: EmptyColumnResolver(counters: counters))
+            if compiled.prelude.isEmpty, let constant = compiled.root.constantValue {
+                defaults.append(column.affinity.apply(to: constant))
+            } else {
+                defaults.append(.null)
+                rowDefaults.append((position, compiled))
+            }
         }
         self.defaults = defaults
+        self.rowDefaults = rowDefaults
         checks = try table.checks.map { check in
             let name = check.name ?? check.expression.sourceText(in: table.sql) ?? ""
             return (name, try Self.compile(check.expression, scope, .check))
         }
         generatedColumns = try GeneratedColumns(table: table, scope: scope)
+    }
+
+    /// The values of a new row before the statement's own are stored in it: the column defaults, those that are
+    /// not constants evaluated now.
+    @inline(__always)
+    func newRowDefaults() throws -> [Value] {
+        if rowDefaults.isEmpty { return defaults }
+        return try evaluatedDefaults()
+    }
+
+    /// The default of column `position` for one row (a foreign key's `SET DEFAULT`, a NOT NULL column's
+    /// `ON CONFLICT REPLACE`).
+    func defaultValue(ofColumn position: Int) throws -> Value {
+        guard !rowDefaults.isEmpty, let entry = rowDefaults.first(where: { $0.position == position }) else {
+            return defaults[position]
+        }
+        var context = EvaluationContext()
+        return table.columns[position].affinity.apply(to: try entry.expression.evaluate(&context))
+    }
+
+    private func evaluatedDefaults() throws -> [Value] {
+        var values = defaults
+        var context = EvaluationContext()
+        for (position, expression) in rowDefaults {
+            values[position] = table.columns[position].affinity.apply(to: try expression.evaluate(&context))
+        }
+        return values
     }
 
     /// Compiles a schema expression of the table, which SQLite restricts (see ``RestrictedUse``).

@@ -357,7 +357,7 @@ extension WriteSession {
                             updated[c] = reference.child.columns[c].affinity.apply(to: new[key.columns[i]])
                         }
                     case .setNull: updated[c] = .null
-                    default: updated[c] = childWriter.defaults[c]
+                    default: updated[c] = try childWriter.defaultValue(ofColumn: c)
                     }
                 }
                 let changedRow = try update(
@@ -365,7 +365,7 @@ extension WriteSession {
                     assigned: foreignKey.columns)
                 if changedRow != nil { changed += 1 }
             }
-            actionChanges += changed
+            counters?.totalChanges += changed
         }
     }
 }

@@ -39,10 +39,16 @@ final class WriteSession {
     @exclusivity(unchecked) var violations = 0
     /// Rows inserted, updated or deleted directly by the statement (not by REPLACE or foreign key actions).
     @exclusivity(unchecked) var changes = 0
-    /// Rows changed by foreign key actions: SQLite adds them to `total_changes()` as they happen.
-    @exclusivity(unchecked) var actionChanges = 0
     /// The rowid of the last row inserted by the statement.
     @exclusivity(unchecked) var lastInsertedRowid: Int64?
+    /// The counters of the connection running the statement: an insert sets its last inserted rowid at once,
+    /// for `last_insert_rowid()` calls later in the statement (as SQLite's `OP_Insert` does).
+    @exclusivity(unchecked) var counters: ConnectionCounters?
+    /// The statement's `RETURNING` list. SQLite runs it as the first AFTER trigger of each row the statement
+    /// itself writes: after the row's foreign key actions, before the table's AFTER triggers.
+    @exclusivity(unchecked) var returning: ReturningList?
+    /// The rows ``returning`` produced in this run.
+    @exclusivity(unchecked) var returnedRows: [[Value]] = []
     /// Whether the statement started changing rows (so that a failure resets the change counter).
     @exclusivity(unchecked) var started = false
     /// Whether the statement inserts a single row with `VALUES`: like SQLite, a missing parent then fails the
@@ -75,8 +81,8 @@ final class WriteSession {
         self.parameters = parameters
         violations = 0
         changes = 0
-        actionChanges = 0
         lastInsertedRowid = nil
+        if !returnedRows.isEmpty { returnedRows.removeAll() }
         started = false
         singleRowInsert = false
         if !sequences.isEmpty { sequences.removeAll() }
@@ -198,7 +204,11 @@ final class WriteSession {
         if changeObserver != nil { reportChange(.insert, writer, rowid: rowid) }
         changes += 1
         // The storage rowid of a WITHOUT ROWID table is not the connection's to report.
-        if writer.hasRowid { lastInsertedRowid = rowid }
+        if writer.hasRowid {
+            lastInsertedRowid = rowid
+            counters?.lastInsertedRowid = rowid
+        }
+        if returning != nil { try returnRow(row) }
         if let triggers = writer.triggers, !triggers.afterInsert.isEmpty {
             _ = try connection?.fire(triggers.afterInsert, of: triggers, old: nil, new: row, resolution: resolution)
         }
@@ -298,6 +308,7 @@ final class WriteSession {
         // Counted before the foreign key actions, as SQLite does: an action failing with FAIL keeps the change.
         if direct { changes += 1 }
         if foreignKeys { try actions(writer, old: old, new: row, references: parents) }
+        if direct, returning != nil { try returnRow(row) }
         if let triggers = writer.triggers, !triggers.afterUpdate.isEmpty {
             _ = try connection?.fire(
                 triggers.afterUpdate, of: triggers, old: triggerOld ?? old, new: row,
@@ -338,10 +349,17 @@ final class WriteSession {
         if changeObserver != nil { reportDeletion(writer, old) }
         if direct { changes += 1 }
         if foreignKeys { try actions(writer, old: old, new: nil, references: references) }
+        if direct, returning != nil { try returnRow(triggerOld ?? old) }
         if firesTriggers, let triggers = writer.triggers, !triggers.afterDelete.isEmpty {
             _ = try connection?.fire(
                 triggers.afterDelete, of: triggers, old: triggerOld ?? old, new: nil, resolution: nil)
         }
+    }
+
+    /// Evaluates ``returning`` on `row`, a row the statement wrote (the deleted row for a DELETE).
+    private func returnRow(_ row: [Value]) throws {
+        guard let returning else { return }
+        returnedRows.append(try returning.evaluate(row, parameters: parameters))
     }
 
     // MARK: Constraints
@@ -368,7 +386,7 @@ final class WriteSession {
             var action = resolution ?? column.notNullConflict ?? .abort
             if action == .replace {
                 if column.defaultValue != nil {
-                    row[c] = writer.defaults[c]
+                    row[c] = try writer.defaultValue(ofColumn: c)
                     replaced = true
                     continue
                 }

@@ -22,6 +22,7 @@ final class WriteSubqueries {
     init(table: TableDefinition?, excluded: Bool = false, compiler: SelectCompiler) {
         scope = QueryScope(outer: nil)
         scope.catalog = compiler.catalog
+        scope.connectionCounters = compiler.connection.counters
         if let table {
             scope.add(table: table, alias: nil)
             if excluded { scope.add(table: table, alias: "excluded").hidden = Set(table.columns.indices) }

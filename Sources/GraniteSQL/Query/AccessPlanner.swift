@@ -36,6 +36,8 @@ struct AccessPlanner {
         let scope: QueryScope
         let allowed: Set<Int>
 
+        var connectionCounters: ConnectionCounters? { scope.connectionCounters }
+
         func resolve(_ reference: ColumnReference) throws -> ResolvedColumn {
             let resolved = try scope.resolve(reference)
             if resolved.slot < scope.base { return resolved }

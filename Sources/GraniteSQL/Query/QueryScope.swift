@@ -67,6 +67,9 @@ final class QueryScope: ColumnResolver {
     let outer: QueryScope?
     /// The schema, for the result column types of subqueries (``subqueryColumn(_:at:)``).
     var catalog: SchemaCatalog?
+    /// The counters of the compiling connection (see ``ColumnResolver/connectionCounters``); a nested scope
+    /// starts with its enclosing scope's.
+    var connectionCounters: ConnectionCounters?
     /// The first slot of this query's sources.
     let base: Int
     private(set) var sources: [QuerySource] = []
@@ -88,6 +91,7 @@ final class QueryScope: ColumnResolver {
     init(outer: QueryScope?) {
         self.outer = outer
         self.base = outer?.width ?? 0
+        connectionCounters = outer?.connectionCounters
     }
 
     /// Adds a source; returns it.

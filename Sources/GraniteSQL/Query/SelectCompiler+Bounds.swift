@@ -9,6 +9,7 @@ extension SelectCompiler {
         // Names and aggregates are errors here, as in SQLite: check with a scope that allows neither, since a
         // result column of the query below may hold an aggregate.
         let bare = QueryScope(outer: nil)
+        bare.connectionCounters = connection.counters
         for expression in expressions { _ = try ExpressionCompiler.compile(expression, resolver: bare) }
         let columns = expressions.map { ResultColumn.expression($0, alias: nil) }
         return try compile(SelectStatement(first: .select(SelectClause(columns: columns))), outer: nil)

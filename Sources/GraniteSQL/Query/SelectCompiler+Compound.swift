@@ -20,6 +20,7 @@ extension SelectCompiler {
         // yet, so their slots start where its would, and a term reading an enclosing query marks it correlated.
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
+        scope.connectionCounters = connection.counters
         let terms = try compileTerms(select, scope: scope, declaredNames: declaredNames)
         let first = terms[0].program
         let width = first.columnNames.count

@@ -29,6 +29,7 @@ extension SelectCompiler {
         // an inner query reading an enclosing one marks it correlated (as for a compound's terms).
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
+        scope.connectionCounters = connection.counters
         let inputSelect = Self.inputSelect(core, plan: plan, pushed: rewriter.pushed)
         let input = try compileInput(inputSelect, scope: scope, declaredNames: declaredNames, plan: plan)
         let firstPushed = input.outputs.count - rewriter.pushed.count

@@ -54,6 +54,7 @@ struct SelectCompiler {
         }
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
+        scope.connectionCounters = connection.counters
         let from = try compileFrom(core.from, scope: scope, outer: outer)
         return try compileQuery(select, core: core, scope: scope, from: from, declaredNames: declaredNames)
     }

@@ -468,9 +468,9 @@ final class SelectCursor {
         var representatives: [[Value]] = []
         let fresh = program.aggregates.map { Accumulator($0) }
         let calls = fresh.count
-        let minMaxOnly =
-            program.aggregates.count == 1
-            && (program.aggregates[0].function == .min || program.aggregates[0].function == .max)
+        // As in SQLite, a group's bare columns come from its first row, or, when the query has min() or max()
+        // aggregates, from the last row on which one of them changed.
+        let followsMinMax = program.aggregates.contains { $0.function == .min || $0.function == .max }
         var arguments: [Value] = []
         var key: [UInt8] = []
         let grouped = !program.groupBy.isEmpty
@@ -521,7 +521,7 @@ final class SelectCursor {
                     if try accumulators[first + a].step(arguments: arguments) { changed = true }
                 }
             }
-            if minMaxOnly && changed { representatives[g] = context.row }
+            if followsMinMax && changed { representatives[g] = context.row }
         }
         if program.groupBy.isEmpty && groupCount == 0 {
             groupCount = 1

@@ -142,6 +142,8 @@ extension SQLConnection {
         }
         session.started = true
         var output: [[Value]] = []
+        // Triggers and change observers see the assigned columns; without either, skip building the list per row.
+        let passesAssigned = writer.triggers != nil || session.changeObserver != nil
         try rows.forEach { position, row in
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
             guard case .integer(let rowid) = row[n],
@@ -167,7 +169,7 @@ extension SQLConnection {
             }
             if let new = try session.update(
                 writer, old: old, values: consume values, resolution: update.orAction,
-                assigned: writer.triggers == nil ? nil : assignments.map(\.column)),
+                assigned: passesAssigned ? assignments.map(\.column) : nil),
                 let returning
             {
                 output.append(try returning.evaluate(new, parameters: parameters))

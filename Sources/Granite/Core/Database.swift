@@ -46,6 +46,11 @@ public final class Database {
     var transactionDateResult: Result<Date, any Error>?
     /// The schema source that customizes schema introspection (Database+SchemaSource.swift).
     public internal(set) var schemaSource: (any DatabaseSchemaSource)?
+    /// The delivery of change events to transaction observers, created with the first observer
+    /// (Database+TransactionObservers.swift).
+    var observationBroker: DatabaseObservationBroker?
+    /// Whether a transaction ended and its observers have not been told yet.
+    var hasPendingTransactionEnd = false
     /// The engine's stop requests, held here so that each statement start checks it without a retain
     /// (Database+Interrupt.swift).
     let interruption: InterruptFlag
@@ -230,6 +235,7 @@ public final class Database {
     /// Called when an execution completes.
     func statementDidFinish(_ statement: Statement) {
         if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+        if hasPendingTransactionEnd { deliverTransactionEnd() }
     }
 
     /// Whether profile events are traced.
@@ -247,6 +253,7 @@ public final class Database {
     /// The error thrown for a failed execution, with the statement's SQL and arguments.
     func failure(_ error: any Error, in statement: Statement) -> any Error {
         if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+        if hasPendingTransactionEnd { deliverTransactionEnd() }
         return noteFailure(
             DatabaseError.from(
                 error, sql: statement.sql, arguments: statement.arguments,

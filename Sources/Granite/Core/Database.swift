@@ -51,6 +51,8 @@ public final class Database {
     var observationBroker: DatabaseObservationBroker?
     /// Whether a transaction ended and its observers have not been told yet.
     var hasPendingTransactionEnd = false
+    /// While an observation fetches its value, the region its statements read (Database+Observation.swift).
+    var recordedRegion: DatabaseRegion?
     /// The engine's stop requests, held here so that each statement start checks it without a retain
     /// (Database+Interrupt.swift).
     let interruption: InterruptFlag
@@ -210,7 +212,9 @@ public final class Database {
     /// the common statement (no error to forget, no stop request, no tracing, no refused write).
     @inline(__always)
     func statementWillExecute(_ statement: Statement) throws {
-        if hasLastError || interruption.isSet || traceHandler != nil || (isReadOnly && !statement.isReadonly) {
+        if hasLastError || interruption.isSet || traceHandler != nil || (isReadOnly && !statement.isReadonly)
+            || recordedRegion != nil
+        {
             try prepareUnusualExecution(statement)
         }
     }
@@ -227,6 +231,7 @@ public final class Database {
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,
                 arguments: statement.arguments, publicStatementArguments: configuration.publicStatementArguments)
         }
+        if recordedRegion != nil { recordedRegion!.formUnion(statement.databaseRegion) }
         if traceOptions.contains(.statement), let traceHandler {
             traceHandler(.statement(TraceEvent.Statement(statement, public: configuration.publicStatementArguments)))
         }

@@ -29,6 +29,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let sql = try relation.selectSQL(context, singleResult: singleResult)
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(context.statementArguments)
+        // An observation recording what it reads sees the rows a primary key filter identifies.
+        if db.recordedRegion != nil { statement.narrowedRegion = try relation.narrowed(statement.readRegion, db) }
         return PreparedRequest(statement: statement)
     }
 

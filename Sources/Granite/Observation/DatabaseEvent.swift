@@ -24,13 +24,6 @@ public struct DatabaseEvent {
     /// The rowid of the row: after the change for inserts and updates, before it for deletions.
     public let rowID: Int64
 
-    init(kind: Kind, databaseName: String, tableName: String, rowID: Int64) {
-        self.kind = kind
-        self.databaseName = databaseName
-        self.tableName = tableName
-        self.rowID = rowID
-    }
-
     /// An event that may be kept after ``TransactionObserver/databaseDidChange(with:)`` returns. Events hold
     /// their own strings, so the copy is the event itself.
     public func copy() -> DatabaseEvent { self }

@@ -20,8 +20,9 @@ extension PreparedStatement {
         guard case .select(let select) = statement.kind else { return [] }
         let version = connection.catalog.schemaVersion
         if let cachedReads, cachedReads.version == version { return cachedReads.reads }
-        let sources = try connection.recordingReadSources {
-            _ = try connection.compileSelect(select, statement: statement)
+        // Compiling opens the tables' trees, which needs a read transaction outside of any other.
+        let sources = try connection.reading {
+            try connection.recordingReadSources { _ = try connection.compileSelect(select, statement: statement) }
         }
         var reads: [SQLTableRead] = []
         for source in sources {

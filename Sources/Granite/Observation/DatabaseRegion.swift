@@ -84,6 +84,17 @@ public struct DatabaseRegion: Sendable {
         return DatabaseRegion(tables: tables)
     }
 
+    /// The region without the engine's internal tables (`sqlite_…`, `granite_…`), which schema introspection
+    /// reads and whose changes are never reported.
+    func ignoringInternalTables() -> DatabaseRegion {
+        guard let tables else { return self }
+        return DatabaseRegion(
+            tables: tables.filter { name, _ in
+                let folded = name.spelling.lowercased()
+                return !folded.hasPrefix("sqlite_") && !folded.hasPrefix("granite_")
+            })
+    }
+
     /// Whether changes of `eventKind` may modify the region (for updates, when the region holds one of the
     /// updated columns).
     public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {

@@ -37,7 +37,7 @@ public struct DatabaseRegionObservation: Sendable {
         let regions = self.regions
         do {
             try writer.unsafeReentrantWrite { db in
-                let region = try DatabaseRegion.union(regions, in: db)
+                let region = try DatabaseRegion.union(regions, in: db).ignoringInternalTables()
                 let observer = RegionChangeObserver(region: region) { db in
                     if !holder.isCancelled { onChange(db) }
                 }

@@ -341,4 +341,49 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertEqual(inbox.wait(for: 1), [0])
         withExtendedLifetime(cancellable) {}
     }
+
+    func testSharedObservationFetchesOnceForAllSubscribers() throws {
+        let dbQueue = try makeQueue()
+        let fetches = Inbox<Int>()
+        let shared = ValueObservation.tracking { db -> Int in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM player")!
+            fetches.receive(count)
+            return count
+        }.shared(in: dbQueue, scheduling: .async(onQueue: queue))
+        let first = Inbox<Int>()
+        let second = Inbox<Int>()
+        let c1 = shared.start(onError: first.fail, onChange: first.receive)
+        XCTAssertEqual(first.wait(for: 1), [0])
+        // A late subscriber gets the latest value without a fetch.
+        let c2 = shared.start(onError: second.fail, onChange: second.receive)
+        XCTAssertEqual(second.wait(for: 1), [0])
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 0)") }
+        XCTAssertEqual(first.wait(for: 2), [0, 1])
+        XCTAssertEqual(second.wait(for: 2), [0, 1])
+        XCTAssertEqual(fetches.received, [0, 1], "one fetch per change, whatever the number of subscribers")
+        // Once every subscriber left, the database observation stops (extent whileObserved)...
+        c1.cancel()
+        c2.cancel()
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player VALUES (2, 'Barbara', 0)") }
+        queue.sync {}
+        XCTAssertEqual(fetches.received, [0, 1])
+        // ... and a new subscriber starts a fresh one.
+        let third = Inbox<Int>()
+        let c3 = shared.start(onError: third.fail, onChange: third.receive)
+        XCTAssertEqual(third.wait(for: 1), [2])
+        withExtendedLifetime(c3) {}
+    }
+
+    func testSharedValuesAsAsyncSequence() async throws {
+        let dbQueue = try makeQueue()
+        let shared = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM team")! }
+            .shared(in: dbQueue, scheduling: .async(onQueue: queue), extent: .observationLifetime)
+        var seen: [Int] = []
+        for try await count in shared.values() {
+            seen.append(count)
+            if count == 2 { break }
+            try await dbQueue.write { db in try db.execute(sql: "INSERT INTO team(name) VALUES ('x')") }
+        }
+        XCTAssertEqual(seen, [0, 1, 2])
+    }
 }

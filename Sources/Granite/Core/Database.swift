@@ -48,11 +48,15 @@ public final class Database {
     public internal(set) var schemaSource: (any DatabaseSchemaSource)?
     /// The delivery of change events to transaction observers, created with the first observer
     /// (Database+TransactionObservers.swift).
-    var observationBroker: DatabaseObservationBroker?
+    @exclusivity(unchecked) var observationBroker: DatabaseObservationBroker?
     /// Whether a transaction ended and its observers have not been told yet.
-    var hasPendingTransactionEnd = false
+    @exclusivity(unchecked) var hasPendingTransactionEnd = false
     /// While an observation fetches its value, the region its statements read (Database+Observation.swift).
-    var recordedRegion: DatabaseRegion?
+    @exclusivity(unchecked) var recordedRegion: DatabaseRegion? {
+        didSet { isRecordingRegion = recordedRegion != nil }
+    }
+    /// Whether ``recordedRegion`` is set: a flag that each statement start tests more cheaply than the optional.
+    @exclusivity(unchecked) private(set) var isRecordingRegion = false
     /// The engine's stop requests, held here so that each statement start checks it without a retain
     /// (Database+Interrupt.swift).
     let interruption: InterruptFlag
@@ -213,7 +217,7 @@ public final class Database {
     @inline(__always)
     func statementWillExecute(_ statement: Statement) throws {
         if hasLastError || interruption.isSet || traceHandler != nil || (isReadOnly && !statement.isReadonly)
-            || recordedRegion != nil
+            || isRecordingRegion
         {
             try prepareUnusualExecution(statement)
         }

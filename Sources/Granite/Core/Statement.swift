@@ -15,7 +15,7 @@ public final class Statement {
     let prepared: PreparedStatement
     /// The region the query interface computed for the statement (narrowed to rowids), when it did
     /// (Statement+DatabaseRegion.swift).
-    var narrowedRegion: DatabaseRegion?
+    @exclusivity(unchecked) var narrowedRegion: DatabaseRegion?
     /// The parameter names without their prefix (nil for `?`), in bind order.
     let argumentNames: [String?]
     private var boundArguments = StatementArguments()

@@ -27,17 +27,6 @@ public struct DatabaseEvent {
     /// An event that may be kept after ``TransactionObserver/databaseDidChange(with:)`` returns. Events hold
     /// their own strings, so the copy is the event itself.
     public func copy() -> DatabaseEvent { self }
-
-    /// Whether the event is of the kind and table of `eventKind` (the updated columns are checked per
-    /// statement, not per event).
-    func matches(_ eventKind: DatabaseEventKind) -> Bool {
-        switch (kind, eventKind) {
-        case (.insert, .insert(let table)), (.delete, .delete(let table)), (.update, .update(let table, _)):
-            return tableName == table
-        default:
-            return false
-        }
-    }
 }
 
 // Not Sendable, as in GRDB: an event is handed to observers for the duration of a callback.

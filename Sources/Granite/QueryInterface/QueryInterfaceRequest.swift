@@ -30,7 +30,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(context.statementArguments)
         // An observation recording what it reads sees the rows a primary key filter identifies.
-        if db.recordedRegion != nil { statement.narrowedRegion = try relation.narrowed(statement.readRegion, db) }
+        if db.isRecordingRegion { statement.narrowedRegion = try relation.narrowed(statement.readRegion, db) }
         return PreparedRequest(statement: statement)
     }
 

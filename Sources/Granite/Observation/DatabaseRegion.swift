@@ -98,7 +98,13 @@ public struct DatabaseRegion: Sendable {
     /// Whether changes of `eventKind` may modify the region (for updates, when the region holds one of the
     /// updated columns).
     public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        !intersection(eventKind.modifiedRegion).isEmpty
+        // The intersection with the kind's modified region, tested without building it: observers ask this for
+        // every statement that writes.
+        guard let tables else { return true }
+        guard let region = tables[RegionName(eventKind.tableName)], !region.isEmpty else { return false }
+        guard case .update(_, let updated) = eventKind else { return true }
+        guard let columns = region.columns else { return !updated.isEmpty }
+        return updated.contains { columns.contains(RegionName($0)) }
     }
 
     /// Whether `event` modifies the region: its table is in the region, and its rowid too when the region

@@ -6,11 +6,18 @@ import XCTest
 /// Records what an ``SQLConnection`` reports, one short line per event.
 private final class EventRecorder: SQLChangeObserver {
     var events: [String] = []
+    /// The updated column names of each reported update, in order.
+    var updatedColumns: [[String]] = []
+    /// The tables of the reported rows that live in the temporary schema.
+    var temporaryTables: Set<String> = []
     /// When set, ``transactionWillCommit()`` throws it.
     var veto: SQLExecutionError?
 
     func rowDidChange(_ change: SQLRowChange) {
         events.append("\(change.kind) \(change.tableName) \(change.rowid)")
+        if let names = change.updatedColumnNames { updatedColumns.append(names) }
+        XCTAssertEqual(change.updatedColumnNames != nil, change.kind == .update)
+        if change.isTemporary { temporaryTables.insert(change.tableName) }
     }
     func statementDidEnd(_ result: SQLStatementResult) {
         events.append(result == .changesKept ? "end" : "end undone")
@@ -272,5 +279,73 @@ final class ChangeEventTests: XCTestCase {
         try insert.bind([.integer(2)])
         try insert.execute()
         XCTAssertEqual(recorder.drain(), ["insert t 2", "end", "will commit", "commit"])
+    }
+
+    func testUpdatesNameTheColumnsTheirStatementAssigns() throws {
+        try db.execute(
+            """
+            CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT UNIQUE);
+            CREATE TABLE child(id INTEGER PRIMARY KEY, parentId REFERENCES parent(id) ON UPDATE CASCADE, note TEXT);
+            CREATE TABLE plain(a, b, c);
+            INSERT INTO parent VALUES (1, 'x'); INSERT INTO child VALUES (5, 1, 'n'); INSERT INTO plain VALUES (1, 2, 3);
+            """)
+        _ = recorder.drain()
+        // An assignment that keeps the value still names the column, as SQLite's authorizer does.
+        try db.execute("UPDATE plain SET b = b, c = 4")
+        XCTAssertEqual(recorder.updatedColumns, [["b", "c"]])
+        recorder.updatedColumns = []
+        try db.execute("UPDATE plain SET rowid = 9")
+        XCTAssertEqual(recorder.updatedColumns, [["rowid"]])
+        recorder.updatedColumns = []
+        // The foreign key action sets the child key column.
+        try db.execute("UPDATE parent SET id = 2")
+        XCTAssertEqual(recorder.updatedColumns, [["id"], ["parentId"]])
+        recorder.updatedColumns = []
+        try db.execute("INSERT INTO parent VALUES (7, 'x') ON CONFLICT(name) DO UPDATE SET name = 'y'")
+        XCTAssertEqual(recorder.updatedColumns, [["name"]])
+        recorder.updatedColumns = []
+        try db.execute("UPDATE child SET note = p.name FROM parent p WHERE p.id = child.parentId")
+        XCTAssertEqual(recorder.updatedColumns, [["note"]])
+        XCTAssertEqual(
+            recorder.drain(),
+            [
+                "update plain 1", "end", "will commit", "commit", "update plain 9", "end", "will commit", "commit",
+                "update parent 2", "update child 5", "end", "will commit", "commit",
+                "update parent 2", "end", "will commit", "commit", "update child 5", "end", "will commit", "commit",
+            ])
+    }
+
+    func testTriggerChangesAreReportedInOrder() throws {
+        try db.execute(
+            """
+            CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE log(id INTEGER PRIMARY KEY, what TEXT);
+            CREATE TRIGGER itemInserted AFTER INSERT ON item BEGIN INSERT INTO log(what) VALUES ('+' || NEW.name); END;
+            CREATE TRIGGER itemRenamed BEFORE UPDATE OF name ON item BEGIN UPDATE log SET what = 'renamed'; END;
+            CREATE TRIGGER itemDeleted AFTER DELETE ON item BEGIN DELETE FROM log WHERE what = 'renamed'; END;
+            CREATE VIEW itemView AS SELECT id, name FROM item;
+            CREATE TRIGGER viewInsert INSTEAD OF INSERT ON itemView BEGIN INSERT INTO item VALUES (NEW.id, NEW.name); END;
+            """)
+        _ = recorder.drain()
+        try db.execute("INSERT INTO item VALUES (1, 'a')")
+        try db.execute("UPDATE item SET name = 'b'")
+        XCTAssertEqual(recorder.updatedColumns, [["what"], ["name"]])
+        try db.execute("DELETE FROM item")
+        try db.execute("INSERT INTO itemView VALUES (3, 'c')")
+        XCTAssertEqual(
+            recorder.drain(),
+            [
+                "insert item 1", "insert log 1", "end", "will commit", "commit",
+                "update log 1", "update item 1", "end", "will commit", "commit",
+                "delete item 1", "delete log 1", "end", "will commit", "commit",
+                // The log is empty again, so its next rowid is 1.
+                "insert item 3", "insert log 1", "end", "will commit", "commit",
+            ])
+    }
+
+    func testTemporaryTablesAreFlagged() throws {
+        try db.execute("CREATE TABLE t(x); CREATE TEMP TABLE scratch(x)")
+        try db.execute("INSERT INTO t VALUES (1); INSERT INTO scratch VALUES (1)")
+        XCTAssertEqual(recorder.temporaryTables, ["scratch"])
     }
 }

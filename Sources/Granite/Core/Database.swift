@@ -46,6 +46,17 @@ public final class Database {
     var transactionDateResult: Result<Date, any Error>?
     /// The schema source that customizes schema introspection (Database+SchemaSource.swift).
     public internal(set) var schemaSource: (any DatabaseSchemaSource)?
+    /// The delivery of change events to transaction observers, created with the first observer
+    /// (Database+TransactionObservers.swift).
+    @exclusivity(unchecked) var observationBroker: DatabaseObservationBroker?
+    /// Whether a transaction ended and its observers have not been told yet.
+    @exclusivity(unchecked) var hasPendingTransactionEnd = false
+    /// While an observation fetches its value, the region its statements read (Database+Observation.swift).
+    @exclusivity(unchecked) var recordedRegion: DatabaseRegion? {
+        didSet { isRecordingRegion = recordedRegion != nil }
+    }
+    /// Whether ``recordedRegion`` is set: a flag that each statement start tests more cheaply than the optional.
+    @exclusivity(unchecked) private(set) var isRecordingRegion = false
     /// The engine's stop requests, held here so that each statement start checks it without a retain
     /// (Database+Interrupt.swift).
     let interruption: InterruptFlag
@@ -205,7 +216,9 @@ public final class Database {
     /// the common statement (no error to forget, no stop request, no tracing, no refused write).
     @inline(__always)
     func statementWillExecute(_ statement: Statement) throws {
-        if hasLastError || interruption.isSet || traceHandler != nil || (isReadOnly && !statement.isReadonly) {
+        if hasLastError || interruption.isSet || traceHandler != nil || (isReadOnly && !statement.isReadonly)
+            || isRecordingRegion
+        {
             try prepareUnusualExecution(statement)
         }
     }
@@ -222,6 +235,7 @@ public final class Database {
                 resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: statement.sql,
                 arguments: statement.arguments, publicStatementArguments: configuration.publicStatementArguments)
         }
+        if recordedRegion != nil { recordedRegion!.formUnion(statement.databaseRegion) }
         if traceOptions.contains(.statement), let traceHandler {
             traceHandler(.statement(TraceEvent.Statement(statement, public: configuration.publicStatementArguments)))
         }
@@ -230,6 +244,7 @@ public final class Database {
     /// Called when an execution completes.
     func statementDidFinish(_ statement: Statement) {
         if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+        if hasPendingTransactionEnd { deliverTransactionEnd() }
     }
 
     /// Whether profile events are traced.
@@ -247,6 +262,7 @@ public final class Database {
     /// The error thrown for a failed execution, with the statement's SQL and arguments.
     func failure(_ error: any Error, in statement: Statement) -> any Error {
         if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
+        if hasPendingTransactionEnd { deliverTransactionEnd() }
         return noteFailure(
             DatabaseError.from(
                 error, sql: statement.sql, arguments: statement.arguments,

@@ -13,6 +13,9 @@ public final class Statement {
     /// The database the statement belongs to.
     unowned let database: Database
     let prepared: PreparedStatement
+    /// The region the query interface computed for the statement (narrowed to rowids), when it did
+    /// (Statement+DatabaseRegion.swift).
+    @exclusivity(unchecked) var narrowedRegion: DatabaseRegion?
     /// The parameter names without their prefix (nil for `?`), in bind order.
     let argumentNames: [String?]
     private var boundArguments = StatementArguments()

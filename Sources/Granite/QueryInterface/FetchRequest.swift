@@ -8,7 +8,7 @@
 ///
 /// A request is also a subquery (``SQLSubqueryable``), so that it can be used in the expressions of
 /// other requests: `Player.filter(Column("teamId") == Team.select(Column("id")).filter(…))`.
-public protocol FetchRequest<RowDecoder>: SQLSubqueryable, Sendable {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvertible {
     /// The type that decodes the fetched rows.
     associatedtype RowDecoder
 

@@ -29,6 +29,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let sql = try relation.selectSQL(context, singleResult: singleResult)
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(context.statementArguments)
+        // An observation recording what it reads sees the rows a primary key filter identifies.
+        if db.isRecordingRegion { statement.narrowedRegion = try relation.narrowed(statement.readRegion, db) }
         if relation.children.isEmpty { return PreparedRequest(statement: statement) }
         var prepared = try PreparedRequest(statement: statement, adapter: relation.rowAdapter(db))
         let associations = relation.prefetchedAssociations

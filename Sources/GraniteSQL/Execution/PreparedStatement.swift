@@ -43,6 +43,8 @@ public final class PreparedStatement {
     private let writeCache: WriteCache?
     @exclusivity(unchecked) private var program: SelectProgram?
     @exclusivity(unchecked) private var programVersion = -1
+    /// The tables the statement reads, and the schema version they were computed for (ReadRegion.swift).
+    var cachedReads: (version: Int, reads: [SQLTableRead])?
     @exclusivity(unchecked) private var cursor: SelectCursor?
     /// The cursor of the running `SELECT` while it has a current row, nil otherwise: ``column(at:)`` reads it
     /// without retaining it (``cursor`` keeps it alive; an `unowned(unsafe)` reference would still be retained

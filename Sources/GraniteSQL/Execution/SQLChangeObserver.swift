@@ -16,11 +16,22 @@ public struct SQLRowChange: Sendable, Equatable {
     /// The rowid of the row: after the change for an insert or update (an update that moves the row reports its
     /// new rowid, as SQLite's update hook does), before it for a delete.
     public var rowid: Int64
+    /// For an update, the columns the statement assigns (`SET` columns, an upsert's `DO UPDATE SET` columns, or
+    /// the child key columns a foreign key action sets), whether or not their values changed, as SQLite's
+    /// authorizer reports them; nil for inserts and deletes. A rowid assigned on a table without `INTEGER
+    /// PRIMARY KEY` is named `rowid`.
+    public var updatedColumnNames: [String]?
+    /// Whether the table lives in the connection's temporary schema (`temp`) rather than `main`.
+    public var isTemporary: Bool
 
-    public init(kind: Kind, tableName: String, rowid: Int64) {
+    public init(
+        kind: Kind, tableName: String, rowid: Int64, updatedColumnNames: [String]? = nil, isTemporary: Bool = false
+    ) {
         self.kind = kind
         self.tableName = tableName
         self.rowid = rowid
+        self.updatedColumnNames = updatedColumnNames
+        self.isTemporary = isTemporary
     }
 }
 
@@ -98,7 +109,21 @@ extension WriteSession {
     func reportChange(_ kind: SQLRowChange.Kind, _ writer: TableWriter, rowid: Int64) {
         // Like SQLite's update hook, changes to a WITHOUT ROWID table are not reported row by row.
         guard writer.hasRowid else { return }
-        changeObserver?.rowDidChange(SQLRowChange(kind: kind, tableName: writer.table.name, rowid: rowid))
+        changeObserver?.rowDidChange(
+            SQLRowChange(
+                kind: kind, tableName: writer.table.name, rowid: rowid, isTemporary: writer.table.isTemporary))
+    }
+
+    /// Reports the update of the row of `writer`'s table now at `rowid`, with the columns its statement assigns.
+    @inline(never)
+    func reportUpdate(_ writer: TableWriter, rowid: Int64, assigned: [Int]?) {
+        guard writer.hasRowid else { return }
+        let columns = writer.table.columns
+        let names = (assigned ?? Array(columns.indices)).map { $0 < columns.count ? columns[$0].name : "rowid" }
+        changeObserver?.rowDidChange(
+            SQLRowChange(
+                kind: .update, tableName: writer.table.name, rowid: rowid, updatedColumnNames: names,
+                isTemporary: writer.table.isTemporary))
     }
 
     /// Reports the deletion of stored row `old` of `writer`'s table.

@@ -144,6 +144,8 @@ extension SQLConnection {
         }
         session.started = true
         session.returning = returning
+        // Triggers and change observers see the assigned columns; without either, skip building the list per row.
+        let passesAssigned = writer.triggers != nil || session.changeObserver != nil
         try rows.forEach { position, row in
             // A row deleted or changed by an earlier REPLACE or foreign key action is read again.
             guard let old = position == 0 ? row : try session.storedRow(writer, matched: row) else { return }
@@ -167,7 +169,7 @@ extension SQLConnection {
             }
             _ = try session.update(
                 writer, old: old, values: consume values, resolution: update.orAction,
-                assigned: writer.triggers == nil ? nil : assignments.map(\.column))
+                assigned: passesAssigned ? assignments.map(\.column) : nil)
         }
         try session.finish()
         return (returning?.names ?? [], session.returnedRows)

@@ -100,6 +100,8 @@ public final class SQLConnection {
     ///
     /// Set it between statements: a statement reports to the observer that was set when it began.
     @exclusivity(unchecked) public var changeObserver: (any SQLChangeObserver)?
+    /// While a read region is computed (ReadRegion.swift), the stored table sources the select compiler adds.
+    @exclusivity(unchecked) var readSourceRecorder: [QuerySource]?
 
     /// Opens a session on `engine`, loading its schema.
     public init(engine: StorageEngine) throws {

@@ -304,7 +304,7 @@ final class WriteSession {
             }
             try writer.store(row)
         }
-        if changeObserver != nil { reportChange(.update, writer, rowid: rowid) }
+        if changeObserver != nil { reportUpdate(writer, rowid: rowid, assigned: assigned) }
         // Counted before the foreign key actions, as SQLite does: an action failing with FAIL keeps the change.
         if direct { changes += 1 }
         if foreignKeys { try actions(writer, old: old, new: row, references: parents) }

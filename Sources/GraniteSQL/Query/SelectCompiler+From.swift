@@ -113,7 +113,8 @@ extension SelectCompiler {
             if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? table.name) }) {
                 throw SQLExecutionError("ambiguous column name: \(existing.name)")
             }
-            scope.add(table: table, alias: alias)
+            let source = scope.add(table: table, alias: alias)
+            if connection.readSourceRecorder != nil { connection.readSourceRecorder?.append(source) }
             sources.readers[k] = try TableReader(
                 table: table, catalog: catalog, transaction: connection.transaction(for: table))
         case .subquery(let select, let alias):

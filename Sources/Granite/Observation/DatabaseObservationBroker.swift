@@ -1,0 +1,226 @@
+import Foundation
+import GraniteSQL
+
+/// Delivers the change events of one connection to its ``TransactionObserver``s.
+///
+/// The broker is the connection's ``SQLChangeObserver`` while at least one transaction observer is registered,
+/// and none otherwise, so that a connection nobody observes reports nothing. Row changes go right away to the
+/// observers that observe their kind; inside savepoints they wait until the outermost savepoint is released
+/// (or the transaction commits), and those a `ROLLBACK TO` or a failed statement undoes are dropped. The end of a
+/// transaction is told once the statement that ended it has returned (see ``deliverTransactionEnd()``), so that
+/// observers may use the connection.
+final class DatabaseObservationBroker: SQLChangeObserver {
+    private unowned let database: Database
+    /// The registered observers, in registration order.
+    private(set) var observers: [RegisteredTransactionObserver] = []
+
+    /// The shape of the latest row change of the running statement, and the observers that observe it:
+    /// `observes(eventsOfKind:)` is asked once per statement and kind, not once per row.
+    private var cachedShape: EventShape?
+    private var cachedRecipients: [RegisteredTransactionObserver] = []
+
+    /// The open savepoints, each with the position in ``buffer`` of its first event.
+    private var savepoints: [(name: String, bufferStart: Int)] = []
+    /// The events made inside savepoints, with the observers to deliver them to.
+    private var buffer: [(event: DatabaseEvent, recipients: [RegisteredTransactionObserver])] = []
+    /// The position in ``buffer`` of the running statement's first event.
+    private var statementBufferStart = 0
+
+    /// How a transaction ended, to tell observers after the statement that ended it.
+    enum TransactionEnd { case commit, rollback }
+    /// The transaction end not told yet.
+    private(set) var pendingEnd: TransactionEnd?
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    // MARK: Registration
+
+    var hasObservers: Bool { !observers.isEmpty }
+
+    func add(_ observer: some TransactionObserver, extent: Database.TransactionObservationExtent) {
+        observers.append(RegisteredTransactionObserver(observer, extent: extent))
+        cachedShape = nil
+    }
+
+    func remove(_ observer: some TransactionObserver) {
+        if let index = observers.firstIndex(where: { $0.wraps(observer) }) { observers.remove(at: index) }
+        cachedShape = nil
+    }
+
+    func disableUntilNextTransaction(_ observer: some TransactionObserver) {
+        guard let registered = observers.first(where: { $0.wraps(observer) }) else { return }
+        registered.isEnabled = false
+        cachedShape = nil
+    }
+
+    /// Tells the observers of `eventKinds` that the database changed in a way no event describes.
+    func notifyChanges(withEventsOfKinds eventKinds: [DatabaseEventKind]) {
+        Self.withCurrent(self) {
+            for registered in observers where registered.isEnabled {
+                if eventKinds.contains(where: registered.observes) { registered.databaseDidChange() }
+            }
+        }
+    }
+
+    // MARK: SQLChangeObserver
+
+    func rowDidChange(_ change: SQLRowChange) {
+        let shape = EventShape(change)
+        if shape != cachedShape {
+            let kind = shape.eventKind
+            cachedRecipients = observers.filter { $0.isEnabled && $0.observes(kind) }
+            cachedShape = shape
+        }
+        guard !cachedRecipients.isEmpty else { return }
+        let event = DatabaseEvent(
+            kind: shape.eventKindCode, databaseName: change.isTemporary ? "temp" : "main", tableName: change.tableName,
+            rowID: change.rowid)
+        if savepoints.isEmpty {
+            let recipients = cachedRecipients
+            Self.withCurrent(self) {
+                for registered in recipients { registered.databaseDidChange(with: event) }
+            }
+        } else {
+            buffer.append((event, cachedRecipients))
+        }
+    }
+
+    func statementDidEnd(_ result: SQLStatementResult) {
+        cachedShape = nil
+        if result == .changesUndone && buffer.count > statementBufferStart {
+            buffer.removeSubrange(statementBufferStart...)
+        }
+        statementBufferStart = buffer.count
+    }
+
+    func savepointDidBegin(named name: String) {
+        savepoints.append((name, buffer.count))
+        statementBufferStart = buffer.count
+    }
+
+    func savepointDidRelease(named name: String) {
+        if let index = savepointIndex(name) { savepoints.removeSubrange(index...) }
+        if savepoints.isEmpty { deliverBufferedEvents() }
+        statementBufferStart = buffer.count
+    }
+
+    func savepointDidRollback(named name: String) {
+        if let index = savepointIndex(name) {
+            buffer.removeSubrange(savepoints[index].bufferStart...)
+            savepoints.removeSubrange((index + 1)...)
+        }
+        statementBufferStart = buffer.count
+    }
+
+    func transactionWillCommit() throws {
+        deliverBufferedEvents()
+        for registered in observers { try registered.databaseWillCommit() }
+    }
+
+    func transactionDidCommit() { transactionDidEnd(.commit) }
+
+    func transactionDidRollback() { transactionDidEnd(.rollback) }
+
+    // MARK: Transaction ends
+
+    private func transactionDidEnd(_ end: TransactionEnd) {
+        savepoints.removeAll()
+        buffer.removeAll()
+        statementBufferStart = 0
+        cachedShape = nil
+        pendingEnd = end
+        database.hasPendingTransactionEnd = true
+    }
+
+    /// Tells the observers how the transaction ended, then forgets those whose registration ended with it and
+    /// enables the others again.
+    func deliverTransactionEnd() {
+        guard let end = pendingEnd else { return }
+        pendingEnd = nil
+        for registered in observers {
+            switch end {
+            case .commit: registered.databaseDidCommit(database)
+            case .rollback: registered.databaseDidRollback(database)
+            }
+        }
+        observers.removeAll { !$0.isObserving }
+        for registered in observers { registered.isEnabled = true }
+        cachedShape = nil
+    }
+
+    private func deliverBufferedEvents() {
+        guard !buffer.isEmpty else { return }
+        let events = buffer
+        buffer.removeAll()
+        statementBufferStart = 0
+        Self.withCurrent(self) {
+            for (event, recipients) in events {
+                for registered in recipients { registered.databaseDidChange(with: event) }
+            }
+        }
+    }
+
+    /// The innermost open savepoint named `name` (names compare as SQLite's, ASCII case-insensitively).
+    private func savepointIndex(_ name: String) -> Int? {
+        let key = Self.foldedASCII(name)
+        return savepoints.lastIndex { Self.foldedASCII($0.name) == key }
+    }
+
+    private static func foldedASCII(_ name: String) -> [UInt8] {
+        name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+    }
+
+    // MARK: Current broker
+
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The broker delivering changes on this thread, for
+    /// ``TransactionObserver/stopObservingDatabaseChangesUntilNextTransaction()``.
+    static var current: DatabaseObservationBroker? {
+        pthread_getspecific(currentKey).map {
+            Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue()
+        }
+    }
+
+    private static func withCurrent(_ broker: DatabaseObservationBroker, _ body: () -> Void) {
+        let previous = pthread_getspecific(currentKey)
+        pthread_setspecific(currentKey, Unmanaged.passUnretained(broker).toOpaque())
+        defer { pthread_setspecific(currentKey, previous) }
+        body()
+    }
+}
+
+/// What decides which observers want a row change: its kind, table and assigned columns.
+private struct EventShape: Equatable {
+    var kind: SQLRowChange.Kind
+    var tableName: String
+    var columnNames: [String]?
+
+    init(_ change: SQLRowChange) {
+        kind = change.kind
+        tableName = change.tableName
+        columnNames = change.updatedColumnNames
+    }
+
+    var eventKind: DatabaseEventKind {
+        switch kind {
+        case .insert: return .insert(tableName: tableName)
+        case .delete: return .delete(tableName: tableName)
+        case .update: return .update(tableName: tableName, columnNames: Set(columnNames ?? []))
+        }
+    }
+
+    var eventKindCode: DatabaseEvent.Kind {
+        switch kind {
+        case .insert: return .insert
+        case .delete: return .delete
+        case .update: return .update
+        }
+    }
+}

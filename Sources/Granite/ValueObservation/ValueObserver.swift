@@ -1,0 +1,206 @@
+import Foundation
+
+/// The running state of a started ``ValueObservation`` on a writer: a transaction observer of the writer's
+/// connection that notes whether a transaction changed the observed region, and after its commit fetches a
+/// fresh value (concurrently with later writes on a ``DatabasePool``) and delivers it through the scheduler.
+///
+/// Thread safety: the reducer, the region and the flags are guarded by `lock`. Transaction callbacks run on the
+/// writer's queue; concurrent fetches complete on reader queues.
+final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private let writer: any DatabaseWriter
+    private let scheduler: any ValueObservationScheduler
+    private let tracking: ValueObservationTracking
+    private let requiresWriteAccess: Bool
+    private let events: ValueObservationEvents
+    private let fetcher: Reducer.Fetcher
+    private let onChange: @Sendable (Reducer.Value) -> Void
+
+    private var reducer: Reducer
+    /// The observed region (guarded by `lock`; read on the writer's queue by the transaction callbacks).
+    private var region = DatabaseRegion()
+    /// Whether the current transaction changed the region (writer's queue only).
+    private var isChanged = false
+    /// Whether the observation ended (cancelled or failed).
+    private var isFinished = false
+    /// The number of the latest fetch started, and of the latest one whose value was reduced: a concurrent fetch
+    /// that completes after a later one is dropped, since the later one saw more.
+    private var fetchesStarted = 0
+    private var fetchesReduced = 0
+
+    init(
+        writer: any DatabaseWriter, scheduler: any ValueObservationScheduler, observation: ValueObservation<Reducer>,
+        onChange: @escaping @Sendable (Reducer.Value) -> Void
+    ) {
+        self.writer = writer
+        self.scheduler = scheduler
+        tracking = observation.tracking
+        requiresWriteAccess = observation.requiresWriteAccess
+        events = observation.events
+        let reducer = observation.makeReducer()
+        self.reducer = reducer
+        fetcher = reducer._makeFetcher()
+        self.onChange = onChange
+    }
+
+    // MARK: Start and end
+
+    /// On the writer's queue, outside a transaction: fetches the first value, registers for the changes of its
+    /// region, and delivers the value (synchronously when the scheduler wants it first).
+    func start(_ db: Database) {
+        do {
+            if case .regions(let regions) = tracking {
+                setRegion(try DatabaseRegion.union(regions, in: db).ignoringInternalTables())
+            }
+            let fetched = try fetchOnWriter(db)
+            db.add(transactionObserver: self, extent: .observerLifetime)
+            guard let value = try reduce(fetched, number: nil) else { return }
+            scheduler.scheduleInitial { [self] in deliver(value) }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Stops the observation: no value is delivered afterwards, and the writer forgets the observer.
+    func cancel() {
+        guard finish() else { return }
+        events.didCancel?()
+        writer.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
+    }
+
+    /// Ends the observation with `error`, told through the scheduler.
+    private func fail(_ error: any Error) {
+        guard finish() else { return }
+        writer.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
+        let didFail = events.didFail
+        scheduler.schedule { didFail?(error) }
+    }
+
+    /// Marks the observation finished; false when it already was.
+    private func finish() -> Bool {
+        lock.withLock {
+            defer { isFinished = true }
+            return !isFinished
+        }
+    }
+
+    private var finished: Bool { lock.withLock { isFinished } }
+
+    private func deliver(_ value: Reducer.Value) {
+        if !finished { onChange(value) }
+    }
+
+    // MARK: TransactionObserver
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        lock.withLock { region }.isModified(byEventsOfKind: eventKind)
+    }
+
+    func databaseDidChange() {
+        isChanged = true
+        stopObservingDatabaseChangesUntilNextTransaction()
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        guard lock.withLock({ region }).isModified(by: event) else { return }
+        isChanged = true
+        stopObservingDatabaseChangesUntilNextTransaction()
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        guard isChanged else { return }
+        isChanged = false
+        guard !finished else { return }
+        events.databaseDidChange?()
+        fetchAfterCommit(db)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        isChanged = false
+    }
+
+    // MARK: Fetching
+
+    /// Fetches the value the commit that just ended produced: on the writer when the observation requires
+    /// write access, else in a read that sees the writer's state now (concurrent with later writes on a pool).
+    private func fetchAfterCommit(_ db: Database) {
+        let number = lock.withLock {
+            fetchesStarted += 1
+            return fetchesStarted
+        }
+        if requiresWriteAccess {
+            reduceAndDeliver(Result { try fetchOnWriter(db) }, number: number)
+            return
+        }
+        writer.spawnConcurrentRead { [self] result in
+            // A queue runs the read right away on the writer; a pool on a reader, while the writer goes on.
+            let concurrent = !(writer is DatabaseQueue)
+            reduceAndDeliver(
+                result.flatMap { db in Result { try fetchRecordingRegion(db, concurrent: concurrent) } },
+                number: number)
+        }
+    }
+
+    /// A fetch on the writer's connection: in a write transaction when required, else in a snapshot read.
+    private func fetchOnWriter(_ db: Database) throws -> Reducer.Fetcher.Value {
+        if requiresWriteAccess {
+            return try db.writeInTransaction(nil) { try fetchRecordingRegion(db) }
+        }
+        return try db.isolatedRead { try fetchRecordingRegion(db) }
+    }
+
+    /// Fetches with `db`, noting the region the fetch reads when the observation tracks it.
+    private func fetchRecordingRegion(_ db: Database, concurrent: Bool = false) throws -> Reducer.Fetcher.Value {
+        let records: Bool
+        switch tracking {
+        case .eachFetch: records = true
+        case .firstFetch: records = lock.withLock { fetchesReduced == 0 && fetchesStarted == 0 }
+        case .regions: records = false
+        }
+        guard records else { return try fetcher.fetch(db) }
+        let outer = db.recordedRegion
+        db.recordedRegion = DatabaseRegion()
+        defer { db.recordedRegion = outer }
+        let fetched = try fetcher.fetch(db)
+        let recorded = (db.recordedRegion ?? DatabaseRegion()).ignoringInternalTables()
+        if recorded != lock.withLock({ region }) {
+            setRegion(recorded)
+            // Writes committed between this fetch's snapshot and now may have changed the new part of the
+            // region unseen: fetch once more after them.
+            if concurrent { refetchOnWriter() }
+        }
+        return fetched
+    }
+
+    private func setRegion(_ newRegion: DatabaseRegion) {
+        lock.withLock { region = newRegion }
+        events.willTrackRegion?(newRegion)
+    }
+
+    /// Schedules a fetch from the writer's queue, as after a commit.
+    private func refetchOnWriter() {
+        writer.asyncWriteWithoutTransaction { [self] db in
+            if !finished { fetchAfterCommit(db) }
+        }
+    }
+
+    /// Reduces the fetched value numbered `number` (nil for the first), unless a later fetch was reduced already.
+    private func reduce(_ fetched: Reducer.Fetcher.Value, number: Int?) throws -> Reducer.Value? {
+        try lock.withLock {
+            if let number {
+                guard number > fetchesReduced, !isFinished else { return nil }
+                fetchesReduced = number
+            }
+            return try reducer._value(fetched)
+        }
+    }
+
+    private func reduceAndDeliver(_ result: Result<Reducer.Fetcher.Value, any Error>, number: Int) {
+        do {
+            guard let value = try reduce(result.get(), number: number) else { return }
+            scheduler.schedule { [self] in deliver(value) }
+        } catch {
+            fail(error)
+        }
+    }
+}

@@ -64,25 +64,6 @@ final class StrictTableDifferentialTests: XCTestCase {
         }
     }
 
-    /// An outcome: nil, or the error text with its extended result code.
-    private func sqliteOutcome(_ oracle: Oracle, _ sql: String) -> String? {
-        guard sqlite3_exec(oracle.db, sql, nil, nil, nil) != SQLITE_OK else { return nil }
-        return "\(String(cString: sqlite3_errmsg(oracle.db))) [\(sqlite3_extended_errcode(oracle.db))]"
-    }
-
-    private func graniteOutcome(_ db: SQLConnection, _ sql: String) -> String? {
-        do {
-            try db.execute(sql)
-            return nil
-        } catch let error as SQLExecutionError {
-            return "\(error.message) [\(error.extendedResultCode)]"
-        } catch let error as SQLSyntaxError {
-            return "\(error.message) [1]"
-        } catch {
-            return "\(graniteMessage(error)) [1]"
-        }
-    }
-
     func testRandomStrictTablesMatchSQLite() throws {
         let seed = testSeed()
         var generator = Generator(src: ValueSource(seed: seed))
@@ -94,9 +75,9 @@ final class StrictTableDifferentialTests: XCTestCase {
             let oracle = Oracle()
             let db = try SQLConnection(engine: try StorageEngine.inMemory())
             let create = generator.table()
-            let expected = sqliteOutcome(oracle, create)
+            let expected = sqliteOutcomeWithCode(oracle, create)
             // Granite reports the SQL error code 1 for a bad table declaration, like SQLite.
-            let actual = graniteOutcome(db, create)
+            let actual = graniteOutcomeWithCode(db, create)
             guard expected?.prefix(while: { $0 != "[" }) == actual?.prefix(while: { $0 != "[" }) else {
                 failures.append("\(create): sqlite \(expected ?? "ok"), granite \(actual ?? "ok")")
                 continue
@@ -107,8 +88,8 @@ final class StrictTableDifferentialTests: XCTestCase {
             for _ in 0..<generator.src.int(1...8) {
                 let write = generator.write()
                 script.append(write)
-                let e = sqliteOutcome(oracle, write)
-                let a = graniteOutcome(db, write)
+                let e = sqliteOutcomeWithCode(oracle, write)
+                let a = graniteOutcomeWithCode(db, write)
                 if e != nil { refused += 1 }
                 if e != a {
                     failures.append("\(script.joined(separator: "; ")): sqlite \(e ?? "ok"), granite \(a ?? "ok")")
@@ -167,9 +148,9 @@ final class StrictTableDifferentialTests: XCTestCase {
                     table, "INSERT OR IGNORE INTO t VALUES (1, 1, 1.0)", "INSERT OR IGNORE INTO t VALUES (9, 7, 1.0)",
                 ]
                 for sql in setup {
-                    XCTAssertEqual(sqliteOutcome(oracle, sql), graniteOutcome(db, sql), sql)
+                    XCTAssertEqual(sqliteOutcomeWithCode(oracle, sql), graniteOutcomeWithCode(db, sql), sql)
                 }
-                XCTAssertEqual(sqliteOutcome(oracle, write), graniteOutcome(db, write), "\(table); \(write)")
+                XCTAssertEqual(sqliteOutcomeWithCode(oracle, write), graniteOutcomeWithCode(db, write), "\(table); \(write)")
                 let probe = "SELECT * FROM t ORDER BY rowid"
                 let mismatch = SelectDifferentialTests.mismatch(
                     SelectDifferentialTests.sqlite(oracle, probe), SelectDifferentialTests.granite(db, probe),

@@ -119,30 +119,6 @@ final class WithoutRowidDifferentialTests: XCTestCase {
         }
     }
 
-    /// An outcome: nil, or the error text with its extended result code.
-    private func sqliteOutcome(_ oracle: Oracle, _ sql: String) -> String? {
-        var stmt: OpaquePointer?
-        guard sqlite3_prepare_v2(oracle.db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
-            return "\(String(cString: sqlite3_errmsg(oracle.db))) [1]"
-        }
-        defer { sqlite3_finalize(stmt) }
-        var rc = sqlite3_step(stmt)
-        while rc == SQLITE_ROW { rc = sqlite3_step(stmt) }
-        guard rc != SQLITE_DONE else { return nil }
-        return "\(String(cString: sqlite3_errmsg(oracle.db))) [\(sqlite3_extended_errcode(oracle.db))]"
-    }
-
-    private func graniteOutcome(_ db: SQLConnection, _ sql: String) -> String? {
-        do {
-            _ = try db.query(sql)
-            return nil
-        } catch let error as SQLExecutionError {
-            return "\(error.message) [\(error.extendedResultCode)]"
-        } catch {
-            return "\(graniteMessage(error)) [1]"
-        }
-    }
-
     func testRandomWithoutRowidTablesMatchSQLite() throws {
         let seed = testSeed()
         var generator = Generator(src: ValueSource(seed: seed))
@@ -156,8 +132,8 @@ final class WithoutRowidDifferentialTests: XCTestCase {
             var script: [String] = []
             for create in generator.table() {
                 script.append(create)
-                let e = sqliteOutcome(oracle, create)
-                let a = graniteOutcome(db, create)
+                let e = sqliteOutcomeWithCode(oracle, create)
+                let a = graniteOutcomeWithCode(db, create)
                 if e != a {
                     failures.append("\(script.joined(separator: "; ")): sqlite \(e ?? "ok"), granite \(a ?? "ok")")
                 }
@@ -176,8 +152,8 @@ final class WithoutRowidDifferentialTests: XCTestCase {
                 }
                 let write = generator.write()
                 script.append(write)
-                let e = sqliteOutcome(oracle, write)
-                let a = graniteOutcome(db, write)
+                let e = sqliteOutcomeWithCode(oracle, write)
+                let a = graniteOutcomeWithCode(db, write)
                 if e != nil { refused += 1 }
                 if e != a {
                     failures.append("\(script.joined(separator: "; ")): sqlite \(e ?? "ok"), granite \(a ?? "ok")")

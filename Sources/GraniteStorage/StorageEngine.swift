@@ -187,6 +187,11 @@ public final class StorageEngine {
         if !closed { try? close() }
     }
 
+    /// Whether this connection may not write: opened with ``StorageOptions/readOnly``, or opened on files the
+    /// process can read but not write (their mode, a read-only medium, a directory where the log cannot be
+    /// created), which open read-only instead of failing.
+    public var isReadOnly: Bool { pager.isReadOnly }
+
     // MARK: Transactions
 
     /// Whether a read or write transaction is in progress.

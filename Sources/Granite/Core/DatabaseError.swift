@@ -328,7 +328,7 @@ extension DatabaseError {
             message = error.message
         case let error as StorageError:
             switch error {
-            case .io: code = .SQLITE_IOERR
+            case .io: code = error.isOpenFailure ? .SQLITE_CANTOPEN : .SQLITE_IOERR
             case .corrupt, .malformed, .cursorInvalidated: code = .SQLITE_CORRUPT
             case .notADatabase: code = .SQLITE_NOTADB
             case .invalidArgument, .noActiveTransaction: code = .SQLITE_MISUSE

@@ -97,6 +97,24 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     private var operations = 0
     private var powerCutAfter: Int?
     private var frozen: State?
+    private var permissions = Permissions()
+
+    /// What the disk refuses, as a file's mode, a directory's mode or a read-only mount would.
+    private struct Permissions {
+        /// Files that cannot be opened for writing (`EACCES`).
+        var writeProtected: Set<String> = []
+        /// Whether files can be created and removed (`EACCES` when not).
+        var directoryWritable = true
+        /// Whether the whole disk refuses writes (`EROFS`).
+        var readOnlyMedium = false
+
+        /// The error code of opening `path` for writing, creating it when `creating`; nil when allowed.
+        func denial(opening path: String, creating: Bool) -> Int32? {
+            if readOnlyMedium { return EROFS }
+            if creating ? !directoryWritable : writeProtected.contains(path) { return EACCES }
+            return nil
+        }
+    }
 
     /// An empty disk.
     package init() {
@@ -249,10 +267,33 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    // MARK: - Permissions
+
+    /// Makes `path` a file that can be read but not opened for writing (`EACCES`), as a file of mode 0444 is to
+    /// a user without privileges.
+    package func denyWriting(_ path: String) {
+        lock.withLock { _ = permissions.writeProtected.insert(path) }
+    }
+
+    /// Makes the directory refuse new files and removals (`EACCES`), as a directory without write permission.
+    package func denyDirectoryChanges() {
+        lock.withLock { permissions.directoryWritable = false }
+    }
+
+    /// Makes the whole disk refuse writes (`EROFS`), as a read-only mount or file-system snapshot.
+    package func mountReadOnly() {
+        lock.withLock { permissions.readOnlyMedium = true }
+    }
+
     // MARK: - FileSystem
 
     package func open(_ path: String, mode: FileOpenMode) throws -> (file: any StorageFile, created: Bool) {
         try lock.withLock {
+            if mode != .readOnly,
+                let code = permissions.denial(opening: path, creating: state.names[path] == nil && mode == .readWriteCreate)
+            {
+                throw StorageError.io("open", path: path, errno: code)
+            }
             if let inode = state.names[path] {
                 return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: mode == .readOnly), false)
             }
@@ -276,6 +317,8 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     package func remove(_ path: String) throws {
         try lock.withLock {
             guard state.names[path] != nil else { return }
+            if permissions.readOnlyMedium { throw StorageError.io("remove", path: path, errno: EROFS) }
+            if !permissions.directoryWritable { throw StorageError.io("remove", path: path, errno: EACCES) }
             try countOperation("remove", path)
             state.names[path] = nil
             for model in CrashModel.allCases { state.directories[model]!.pending.append(.remove(name: path)) }

@@ -1,10 +1,17 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The errors thrown by the storage layer.
 ///
 /// Every failure of the storage layer surfaces as one of these cases, never as
 /// a trap: damaged bytes on disk become ``corrupt(page:_:)`` naming the page,
 /// a failed system call becomes ``io(_:path:errno:)``.
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A system call failed. `operation` names the call, `errno` its error code.
+    /// A system call failed. `operation` names the call (`"open"`, `"read"`, `"write"`, `"sync"`, …), `errno` its
+    /// error code; the description gives the C library's words for the code (`Permission denied`).
     case io(_ operation: String, path: String, errno: Int32)
     /// Bytes read from the file do not form a valid structure. `page` is the
     /// 1-based page number (0 when no single page is to blame).
@@ -36,10 +43,25 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The operation was stopped by ``InterruptFlag/set()`` (SQLite's `sqlite3_interrupt`).
     case interrupted
 
+    /// Whether this is a failure to open a file (SQLite's `SQLITE_CANTOPEN` rather than `SQLITE_IOERR`).
+    public var isOpenFailure: Bool {
+        if case .io(let operation, _, _) = self { return operation == "open" }
+        return false
+    }
+
+    /// Whether this is a failure to open a file for writing that opening it for reading may avoid: the
+    /// permission is missing (`EACCES`, `EPERM`) or the medium is read-only (`EROFS`).
+    public var deniesWriting: Bool {
+        guard case .io(let operation, _, let code) = self, operation == "open" else { return false }
+        return code == EACCES || code == EPERM || code == EROFS
+    }
+
     public var description: String {
         switch self {
         case .io(let operation, let path, let code):
-            return "I/O error: \(operation) failed on '\(path)' (errno \(code))"
+            let cause = SystemErrorText.describe(code)
+            if isOpenFailure { return "unable to open database file '\(path)': \(cause)" }
+            return "disk I/O error: \(operation) failed on '\(path)': \(cause)"
         case .corrupt(let page, let reason):
             return page == 0 ? "database is corrupt: \(reason)" : "database is corrupt: page \(page): \(reason)"
         case .notADatabase(let reason):
@@ -55,7 +77,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .locked(let path):
             return "database is locked: '\(path)'"
         case .readOnly:
-            return "attempt to write a read-only database"
+            return "attempt to write a readonly database"
         case .cursorInvalidated:
             return "cursor used after its tree was modified"
         case .malformed(let reason):

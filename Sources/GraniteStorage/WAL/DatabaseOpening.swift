@@ -16,6 +16,8 @@ struct OpenedFiles {
     var wal: any StorageFile
     var createdDatabase = false
     var createdLog = false
+    /// Whether the files were opened without write access.
+    var readOnly = false
 
     /// Closes both files and removes those the open created: an open that fails leaves the
     /// directory as it found it.
@@ -43,18 +45,44 @@ extension SharedDatabase {
     /// under POSIX a new file survives a power cut only once its directory has been synced, and a
     /// brand-new log (after the last connection of an earlier process removed the old one) holds
     /// the commits about to be acknowledged.
+    ///
+    /// A database that exists but cannot be opened for writing (`EACCES`, `EPERM`, `EROFS`, for the file or for
+    /// the log it needs) is opened read-only, and ``OpenedFiles/readOnly`` says so.
     static func openFiles(path: String, options: StorageOptions, fileSystem: any FileSystem) throws -> OpenedFiles {
-        let walPath = path + "-wal"
-        if options.readOnly {
-            let db = try fileSystem.open(path, mode: .readOnly).file
-            guard fileSystem.exists(walPath) else { return OpenedFiles(db: db, wal: MemoryFile(path: walPath)) }
-            do {
-                return OpenedFiles(db: db, wal: try fileSystem.open(walPath, mode: .readOnly).file)
-            } catch {
-                db.close()
-                throw error
-            }
+        if options.readOnly { return try openFilesForReading(path: path, fileSystem: fileSystem) }
+        do {
+            return try openFilesForWriting(path: path, options: options, fileSystem: fileSystem)
+        } catch let error as StorageError where error.deniesWriting {
+            // A database the process may read but not write (the file's mode, a read-only medium, a directory
+            // where the log cannot be created) opens for reading, as SQLite does; when it cannot be read
+            // either, the first error is the one that names the cause.
+            guard fileSystem.exists(path), let files = try? openFilesForReading(path: path, fileSystem: fileSystem)
+            else { throw error }
+            return files
         }
+    }
+
+    /// Opens an existing database and, when there is one, its log, both without write access: nothing is
+    /// created, and a log is read but never written, so its commits are seen and never copied into the file.
+    private static func openFilesForReading(path: String, fileSystem: any FileSystem) throws -> OpenedFiles {
+        let walPath = path + "-wal"
+        let db = try fileSystem.open(path, mode: .readOnly).file
+        guard fileSystem.exists(walPath) else {
+            return OpenedFiles(db: db, wal: MemoryFile(path: walPath), readOnly: true)
+        }
+        do {
+            return OpenedFiles(db: db, wal: try fileSystem.open(walPath, mode: .readOnly).file, readOnly: true)
+        } catch {
+            db.close()
+            throw error
+        }
+    }
+
+    /// Opens the database and its log for reading and writing, creating them when allowed.
+    private static func openFilesForWriting(
+        path: String, options: StorageOptions, fileSystem: any FileSystem
+    ) throws -> OpenedFiles {
+        let walPath = path + "-wal"
         let db = try fileSystem.open(path, mode: options.create ? .readWriteCreate : .readWrite)
         do {
             let wal = try fileSystem.open(walPath, mode: .readWriteCreate)
@@ -64,11 +92,13 @@ extension SharedDatabase {
                 }
             } catch {
                 wal.file.close()
+                if wal.created { try? fileSystem.remove(walPath) }
                 throw error
             }
             return OpenedFiles(db: db.file, wal: wal.file, createdDatabase: db.created, createdLog: wal.created)
         } catch {
             db.file.close()
+            if db.created { try? fileSystem.remove(path) }
             throw error
         }
     }

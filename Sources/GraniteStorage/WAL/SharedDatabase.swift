@@ -86,6 +86,9 @@ final class SharedDatabase: @unchecked Sendable {
     /// changes it only while a single connection is open and nothing reads or writes).
     private(set) var pageSize: Int
     let readOnly: Bool
+    /// Whether the state is read-only because the files could not be opened for writing (rather than because
+    /// the first connection asked for it): any connection may then attach, read-only.
+    private let writeDenied: Bool
     let autoCheckpointFrames: Int
     let busyTimeout: Double
     private let reproducibleSalts: Bool
@@ -122,16 +125,19 @@ final class SharedDatabase: @unchecked Sendable {
         let key = fileSystem.identity + fileSystem.canonicalPath(path)
         return try registryLock.withLock {
             if let existing = registry[key] {
-                guard options.readOnly || !existing.readOnly else {
+                guard options.readOnly || !existing.readOnly || existing.writeDenied else {
                     throw StorageError.locked(path + " (already open read-only in this process)")
                 }
                 existing.monitor.withLock { existing.connections += 1 }
                 return existing
             }
             let files = try openFiles(path: path, options: options, fileSystem: fileSystem)
+            var options = options
+            let writeDenied = files.readOnly && !options.readOnly
+            options.readOnly = options.readOnly || files.readOnly
             do {
                 let shared = try SharedDatabase(
-                    dbFile: files.db, walFile: files.wal, options: options,
+                    dbFile: files.db, walFile: files.wal, options: options, writeDenied: writeDenied,
                     registration: Registration(key: key, fileSystem: fileSystem, walPath: path + "-wal"), path: path)
                 registry[key] = shared
                 return shared
@@ -148,13 +154,14 @@ final class SharedDatabase: @unchecked Sendable {
     /// Reads the files as ``recoverState(dbFile:walFile:)`` describes, and creates the database
     /// through the log (``createDatabase(durability:)``) when there is none and `options` allow it.
     init(
-        dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions,
+        dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, writeDenied: Bool = false,
         registration: Registration? = nil, path: String? = nil
     ) throws {
         self.path = path ?? dbFile.path
         self.dbFile = dbFile
         self.walFile = walFile
         self.readOnly = options.readOnly
+        self.writeDenied = writeDenied
         self.autoCheckpointFrames = options.autoCheckpointFrames
         self.busyTimeout = options.busyTimeout
         self.reproducibleSalts = options.reproducibleSalts

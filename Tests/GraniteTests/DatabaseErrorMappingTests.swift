@@ -33,6 +33,39 @@ final class DatabaseErrorMappingTests: XCTestCase {
         return dbQueue
     }
 
+    // MARK: Suggestions
+
+    /// The message of an unknown name is SQLite's text exactly, as GRDB apps compare it; the close existing name
+    /// Granite finds is in `suggestion`, not in the message.
+    func testSuggestionsStayOutOfTheMessage() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player(name TEXT)")
+            for (sql, message, suggestion) in [
+                ("SELECT * FROM playr", "no such table: playr", "player"),
+                ("SELECT nmae FROM player", "no such column: nmae", "name"),
+                ("SELECT uper(name) FROM player", "no such function: uper", "upper"),
+                ("DROP TABLE playr", "no such table: playr", "player"),
+            ] {
+                do {
+                    try db.execute(sql: sql)
+                    XCTFail("\(sql) ran")
+                } catch let error as DatabaseError {
+                    XCTAssertEqual(error.resultCode, .SQLITE_ERROR, sql)
+                    XCTAssertEqual(error.message, message, sql)
+                    XCTAssertEqual(error.suggestion, suggestion, sql)
+                    XCTAssertEqual(error.description, "SQLite error 1: \(message) - while executing `\(sql)`")
+                }
+            }
+            do {
+                try db.execute(sql: "SELECT * FROM zzzzzz")
+                XCTFail("ran")
+            } catch let error as DatabaseError {
+                XCTAssertNil(error.suggestion)
+            }
+        }
+    }
+
     // MARK: SQLEvaluationError
 
     func testIntegerOverflowInSum() throws {

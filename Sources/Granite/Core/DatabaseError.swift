@@ -28,6 +28,10 @@ public struct DatabaseError: Error, Sendable {
     public let arguments: StatementArguments?
     /// Whether ``description`` shows the arguments (see `Configuration.publicStatementArguments`).
     let publicStatementArguments: Bool
+    /// A close existing name, when the error is about an unknown table, column, index or function
+    /// (`playr` for `no such table: playr` gives `player`); nil otherwise. Granite only: it is kept out of
+    /// ``message``, which holds SQLite's text exactly.
+    public internal(set) var suggestion: String?
 
     /// Creates an error; without a message, the message is the code's meaning.
     public init(
@@ -305,23 +309,27 @@ extension DatabaseError {
     ) -> any Error {
         let code: ResultCode
         let message: String
+        var suggestion: String?
         switch error {
         case let error as DatabaseError:
             return error
         case let error as SQLExecutionError:
             code = ResultCode(rawValue: error.extendedResultCode)
-            message = error.description
+            message = error.message
+            suggestion = error.suggestion
         case let error as SQLEvaluationError:
             // Expression and function errors (integer overflow, bad arguments, non-deterministic use in an
             // index…) are all SQLITE_ERROR in SQLite.
             code = .SQLITE_ERROR
-            message = error.description
+            message = error.message
+            suggestion = error.suggestion
         case let error as SQLSyntaxError:
             code = .SQLITE_ERROR
             message = error.message
         case let error as SchemaError:
             code = .SQLITE_ERROR
-            message = error.description
+            message = error.message
+            suggestion = error.suggestion
         case let error as SQLUserFunctionError:
             // Thrown by a DatabaseFunction or DatabaseAggregate: the code and message the function chose.
             code = ResultCode(rawValue: error.resultCode)
@@ -342,9 +350,11 @@ extension DatabaseError {
         default:
             return error
         }
-        return DatabaseError(
+        var databaseError = DatabaseError(
             resultCode: code, message: message, sql: sql, arguments: arguments,
             publicStatementArguments: publicArguments)
+        databaseError.suggestion = suggestion
+        return databaseError
     }
 }
 

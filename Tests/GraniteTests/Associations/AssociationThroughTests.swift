@@ -114,4 +114,37 @@ final class AssociationThroughTests: XCTestCase {
             XCTAssertEqual(try cross.fetchCount(db), 1)
         }
     }
+    /// The columns of a recursive expression cannot be counted from its query alone, which reads the
+    /// expression itself: GRDB's error asks for them, and with them the join decodes.
+    func testAssociationToARecursiveCommonTableExpression() throws {
+        try AssociationFixtures.makeLibrary().read { db in
+            let counting = "SELECT 1 AS n UNION ALL SELECT n + 1 FROM counter WHERE n < 2"
+            let uncounted = CommonTableExpression(recursive: true, named: "counter", sql: counting)
+            let failing = Book.with(uncounted).including(
+                required: Book.association(to: uncounted) { book, counter in book[Column("id")] == counter[Column("n")] })
+            XCTAssertThrowsError(try Row.fetchAll(db, failing)) { error in
+                guard let error = error as? DatabaseError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.resultCode, .SQLITE_ERROR)
+                XCTAssertEqual(
+                    error.message,
+                    #"Can't compute the number of columns in the "counter" common table expression: "#
+                        + "no such table: counter. Check the syntax of the SQL definition, or provide the explicit "
+                        + "list of selected columns with the `columns` parameter in the CommonTableExpression "
+                        + "initializer.")
+            }
+
+            let counted = CommonTableExpression(recursive: true, named: "counter", columns: ["n"], sql: counting)
+            let request = Book.with(counted)
+                .including(required: Book.association(to: counted) { book, counter in book[Column("id")] == counter[Column("n")] })
+                .order(Column("id"))
+            XCTAssertEqual(
+                try sql(db, request),
+                #"WITH RECURSIVE "counter"("n") AS (\#(counting)) "#
+                    + #"SELECT "book".*, "counter".* FROM "book" "#
+                    + #"JOIN "counter" ON "book"."id" = "counter"."n" ORDER BY "book"."id""#)
+            let rows = try Row.fetchAll(db, request)
+            XCTAssertEqual(rows.map { $0["id"] as Int64 }, [1, 2])
+            XCTAssertEqual(rows.map { $0.scopes["counter"]?["n"] as Int64? }, [1, 2])
+        }
+    }
 }

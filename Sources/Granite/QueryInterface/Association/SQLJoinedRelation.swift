@@ -305,9 +305,24 @@ extension SQLRelation {
 
 extension SQLCTE {
     /// The number of columns of the expression: its declared columns, or those of its query.
+    ///
+    /// - Throws: when the query alone does not compile (it reads the expression itself, as a recursive one
+    ///   does, or another common table expression), GRDB's error naming the expression and asking for its
+    ///   `columns`, with the code and SQL of the compilation error.
     func columnCount(_ db: Database) throws -> Int {
-        if let columns, !columns.isEmpty { return columns.count }
+        if let columns { return columns.count }
         let context = SQLGenerationContext(db)
-        return try db.makeStatement(sql: subquery.sql(context)).columnCount
+        let sql = try subquery.sql(context)
+        do {
+            return try db.makeStatement(sql: sql).columnCount
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            let cause = ["Can't compute the number of columns in the \(String(reflecting: tableName)) common table expression", error.message]
+                .compactMap { $0 }.joined(separator: ": ")
+            throw DatabaseError(
+                resultCode: error.extendedResultCode,
+                message: cause + ". Check the syntax of the SQL definition, or provide the explicit list of selected "
+                    + "columns with the `columns` parameter in the CommonTableExpression initializer.",
+                sql: error.sql, arguments: error.arguments, publicStatementArguments: error.publicStatementArguments)
+        }
     }
 }

@@ -26,19 +26,18 @@ extension SelectCursor {
         // The representative row of the open group, in a buffer of its own: the join's row must stay as it is
         // while a finished group is emitted, since the join goes on from it.
         var representative: [Value] = []
-        var key: [UInt8] = []
-        var groupKey: [UInt8] = []
+        // The open group's key values, compared in their collations with each row's (rows equal in every key
+        // belong to the group, as SQLite compares them).
+        var groupValues = [Value](repeating: .null, count: program.groupBy.count)
         var isOpen = false
         while try nextJoinRow() {
-            try encodeGroupKey(into: &key)
-            if !isOpen || key != groupKey {
+            if try startsGroup(&groupValues, isOpen: isOpen) {
                 if isOpen {
                     try finishGroup(&representative, accumulators, emit)
                     if let enough, enough() { return }
                     for a in accumulators.indices { accumulators[a].reset(to: fresh[a]) }
                 }
                 isOpen = true
-                swap(&key, &groupKey)
                 capture(into: &representative)
             }
             let changed = try stepAggregates(&accumulators, from: 0)
@@ -69,6 +68,23 @@ extension SelectCursor {
         }
         if let having = program.having, !(try having.isTrue(&context)) { return }
         try emit()
+    }
+
+    /// Whether the current row starts a group: there is no open group, or one of its keys differs from
+    /// `groupValues` (the open group's), which then take the row's values.
+    private func startsGroup(_ groupValues: inout [Value], isOpen: Bool) throws -> Bool {
+        let groupBy = program.groupBy
+        var starts = !isOpen
+        for t in 0..<groupBy.count {
+            let slot = groupBySlots[t]
+            let value = slot >= 0 ? context.row[slot] : try groupBy[t].expression.evaluate(&context)
+            // The keys before the first that differs are equal in their collation: they may stay as they are.
+            if !starts && SQLComparison.compare(value, groupValues[t], collation: groupBy[t].collation) != 0 {
+                starts = true
+            }
+            if starts { groupValues[t] = value }
+        }
+        return starts
     }
 
     /// The current row's `GROUP BY` key: each term's value in its collation's key form, encoded.
@@ -121,7 +137,6 @@ extension SelectCursor {
         let followsMinMax = program.aggregates.contains { $0.function == .min || $0.function == .max }
         var key: [UInt8] = []
         let grouped = !program.groupBy.isEmpty
-        let groupBy = program.groupBy
         while try nextJoinRow() {
             let g: Int
             if !grouped {
@@ -132,12 +147,7 @@ extension SelectCursor {
                 }
                 g = 0
             } else {
-                key.removeAll(keepingCapacity: true)
-                for t in 0..<groupBy.count {
-                    let slot = groupBySlots[t]
-                    let value = slot >= 0 ? context.row[slot] : try groupBy[t].expression.evaluate(&context)
-                    KeyEncoding.append(groupBy[t].collation.keyForm(value), to: &key)
-                }
+                try encodeGroupKey(into: &key)
                 let (found, inserted) = groups.group(of: key)
                 g = found
                 if inserted {

@@ -1,13 +1,19 @@
 extension QueryInterfaceRequest {
     /// The region the request reads, narrowed to the rows its filter identifies by rowid (`filter(id:)`,
-    /// `filter(keys:)`, `Column("id") == 1` on an INTEGER PRIMARY KEY), or empty for ``none()``.
+    /// `filter(keys:)`, `Column("id") == 1` on an INTEGER PRIMARY KEY), or empty for ``none()``; with the
+    /// tables its `including(all:)` prefetches read, unless it is empty.
     ///
     /// ```swift
     /// try Player.filter(id: 1).databaseRegion(db) // player(id,name,score)[1]
     /// ```
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         let statement = try makePreparedRequest(db, forSingleResult: false).statement
-        return try relation.narrowed(statement.readRegion, db)
+        var region = try relation.narrowed(statement.readRegion, db)
+        let associations = relation.prefetchedAssociations
+        if !associations.isEmpty && !region.isEmpty {
+            region.formUnion(try relation.prefetchedRegion(db, associations: associations))
+        }
+        return region
     }
 }
 

@@ -29,12 +29,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, DerivableRequest,
         let sql = try relation.selectSQL(context, singleResult: singleResult)
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(context.statementArguments)
-        // An observation recording what it reads sees the rows a primary key filter identifies.
+        // An observation recording what it reads sees the rows a primary key filter identifies, and the tables
+        // the prefetches read.
         if db.isRecordingRegion { statement.narrowedRegion = try relation.narrowed(statement.readRegion, db) }
         if relation.children.isEmpty { return PreparedRequest(statement: statement) }
         var prepared = try PreparedRequest(statement: statement, adapter: relation.rowAdapter(db))
         let associations = relation.prefetchedAssociations
         if !associations.isEmpty {
+            if db.isRecordingRegion, var region = statement.narrowedRegion, !region.isEmpty {
+                region.formUnion(try relation.prefetchedRegion(db, associations: associations))
+                statement.narrowedRegion = region
+            }
             let relation = self.relation
             prepared.supplementaryFetch = { db, rows in
                 try relation.prefetch(db, associations: associations, into: rows)

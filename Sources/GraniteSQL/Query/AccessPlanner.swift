@@ -316,7 +316,10 @@ struct AccessPlanner {
         }
         switch candidate.path.method {
         case .scan, .rowidRange:
-            guard ordering.count == 1, let c = sortColumn(ordering[0]), isRowid(c) else { return nil }
+            // The rowid is unique: the terms after it, columns of this table, change nothing.
+            guard let c = sortColumn(ordering[0]), isRowid(c), ordering.allSatisfy({ sortColumn($0) != nil }) else {
+                return nil
+            }
             return descending
         case .rowids(let values):
             guard ordering.count == 1, let c = sortColumn(ordering[0]), isRowid(c) || values.count == 1 else {
@@ -359,8 +362,9 @@ struct AccessPlanner {
         return orders(candidate, ordering) != nil ? candidate : nil
     }
 
-    /// The chosen path, and whether it yields the rows in `ordering`'s order (so no sort is needed).
-    func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm]) -> (
+    /// The chosen path, and whether it yields the rows in `ordering`'s order (so no sort is needed). With
+    /// `eitherDirection`, rows in the reverse order serve too, and the path walks in the table's own order.
+    func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm], eitherDirection: Bool = false) -> (
         path: AccessPath, satisfiesOrdering: Bool
     ) {
         let all = candidates(constraints(terms))
@@ -380,7 +384,9 @@ struct AccessPlanner {
         }
         let descending = orders(best, ordering)
         var path = best.path
-        path.descending = descending ?? primaryKeyOrderIsDescending(path.method)
+        path.descending =
+            descending.map { eitherDirection ? primaryKeyOrderIsDescending(path.method) : $0 }
+            ?? primaryKeyOrderIsDescending(path.method)
         if case .index(var search) = path.method, isCovering(search.index) {
             search.covering = true
             path.method = .index(search)

@@ -12,6 +12,8 @@ struct Accumulator {
     private var minMax: SQLMinMaxAggregate
     private var concat = SQLGroupConcatAggregate()
     private var json: SQLJSONGroupAggregate
+    /// The `DISTINCT` values seen: integers (and reals equal to one) by value, others by encoded key.
+    private var seenIntegers: Set<Int64> = []
     private var seen: Set<ByteKey> = []
     /// An application-defined aggregate's maker and state (one reference, to keep accumulators small).
     private var user: UserAggregate?
@@ -61,9 +63,7 @@ struct Accumulator {
         if distinct {
             // Only the JSON aggregates take a NULL in (once): the others ignore NULLs anyway.
             guard !x.isNull || function == .jsonGroupArray else { return false }
-            var key: [UInt8] = []
-            KeyEncoding.append(collation.keyForm(x), to: &key)
-            guard seen.insert(ByteKey(key)).inserted else { return false }
+            guard isNewDistinct(x) else { return false }
         }
         switch function {
         case .countStar:
@@ -82,6 +82,36 @@ struct Accumulator {
             try userState()?.step([x])
         }
         return false
+    }
+
+    /// Whether `x` is a value this `DISTINCT` call has not seen yet (it is then remembered). A real equal to an
+    /// integer is the same value as that integer, as SQLite compares them.
+    private mutating func isNewDistinct(_ x: Value) -> Bool {
+        switch x {
+        case .integer(let i):
+            return seenIntegers.insert(i).inserted
+        case .real(let r):
+            if let i = Int64(exactly: r) { return seenIntegers.insert(i).inserted }
+        default:
+            break
+        }
+        var key: [UInt8] = []
+        KeyEncoding.append(collation.keyForm(x), to: &key)
+        return seen.insert(ByteKey(key)).inserted
+    }
+
+    /// Starts a new group: becomes `fresh` (an accumulator of the same call that has seen no row), keeping the
+    /// storage of its `DISTINCT` sets for the next group's values.
+    mutating func reset(to fresh: Accumulator) {
+        var integers = seenIntegers
+        var keys = seen
+        seenIntegers = []
+        seen = []
+        integers.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        self = fresh
+        seenIntegers = integers
+        seen = keys
     }
 
     /// Whether ``remove(_:)`` can take a row back out (as SQLite's inverse step for the function).

@@ -13,6 +13,8 @@ extension SelectCompiler {
         var plan: [(Int, String)] = []
         /// The `ORDER BY` terms left to sort by: none when the first level's access path yields the rows in order.
         var ordering: [SelectProgram.SortTerm] = []
+        /// Whether the first level yields the rows ordered by the `GROUP BY` keys, so groups are streamed.
+        var streamsGroups = false
     }
 
     /// Builds the join levels in `order`: each `WHERE` term is tested at the first level where every source it
@@ -20,7 +22,7 @@ extension SelectCompiler {
     /// each table's access path uses the terms tested at its level.
     func planLevels(
         order: [Int], scope: QueryScope, terms: [Term], from: FromSources, outputs: [CompiledExpression],
-        ordering sortTerms: [SelectProgram.SortTerm], isAggregate: Bool
+        ordering sortTerms: [SelectProgram.SortTerm], isAggregate: Bool, groupOrder: GroupOrder? = nil
     ) -> JoinLevels {
         let readers = from.readers
         let fromSubqueries = from.subqueries
@@ -29,6 +31,7 @@ extension SelectCompiler {
         var placed = Set<Int>()
         var plan: [(Int, String)] = []
         var ordering = sortTerms
+        var streamsGroups = false
         let lastLevel = order.count - 1
         var assigned = Array(repeating: false, count: terms.count)
         for (position, s) in order.enumerated() {
@@ -56,11 +59,20 @@ extension SelectCompiler {
             let earlier = placed.subtracting([s])
             switch (readers[s], fromSubqueries[s]) {
             case (let reader?, _):
-                let wantOrder = position == 0 && !isAggregate && !ordering.isEmpty ? ordering : []
+                // An aggregate's first level is asked for the GROUP BY order (its ORDER BY sorts the groups).
+                var wantOrder: [SelectProgram.SortTerm] = []
+                if position == 0 {
+                    wantOrder = isAggregate ? groupOrder?.terms ?? [] : ordering
+                }
                 var path = AccessPlanner(
                     reader: reader, source: source, sourceIndex: s, scope: scope, earlier: earlier, outputs: outputs
-                ).plan(usable.map(\.expression), ordering: wantOrder)
-                if path.satisfiesOrdering { ordering = [] }
+                ).plan(
+                    usable.map(\.expression), ordering: wantOrder,
+                    eitherDirection: isAggregate && groupOrder?.eitherDirection == true)
+                if path.satisfiesOrdering {
+                    if !isAggregate || groupOrder?.coversOrderBy == true { ordering = [] }
+                    if isAggregate { streamsGroups = true }
+                }
                 if isLeft { path.path.detail += " LEFT-JOIN" }
                 plan.append((0, path.path.detail))
                 levels.append(
@@ -105,7 +117,8 @@ extension SelectCompiler {
         }
         var preconditions: [CompiledExpression] = []
         for (t, term) in terms.enumerated() where !assigned[t] { preconditions.append(term.compiled) }
-        return JoinLevels(levels: levels, preconditions: preconditions, plan: plan, ordering: ordering)
+        return JoinLevels(
+            levels: levels, preconditions: preconditions, plan: plan, ordering: ordering, streamsGroups: streamsGroups)
     }
 
     /// The order of the join levels: the `FROM` order when there is a `LEFT JOIN`, else the order with the

@@ -109,9 +109,10 @@ struct SelectCompiler {
 
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
+        let groupOrder = Self.groupOrder(groupBy, orderBy: sortTerms, outputs: results.outputs)
         var joins = planLevels(
             order: order, scope: scope, terms: terms, from: from, outputs: results.outputs, ordering: sortTerms,
-            isAggregate: isAggregate)
+            isAggregate: isAggregate, groupOrder: groupOrder)
         if joins.levels.isEmpty && (core.from == nil) {
             joins.plan.append((0, "SCAN CONSTANT ROW"))
         }
@@ -121,7 +122,9 @@ struct SelectCompiler {
             joins.plan.insert(
                 contentsOf: Self.planLines(of: bounds.subqueries, numberedFrom: subqueries.count + 1), at: 0)
         }
-        if isAggregate && !core.groupBy.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR GROUP BY")) }
+        if isAggregate && !core.groupBy.isEmpty && !joins.streamsGroups {
+            joins.plan.append((0, "USE TEMP B-TREE FOR GROUP BY"))
+        }
         if core.distinct { joins.plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }
         if !joins.ordering.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR ORDER BY")) }
 
@@ -130,6 +133,7 @@ struct SelectCompiler {
             outputs: results.outputs, isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates,
             having: having, distinct: core.distinct, ordering: joins.ordering, bounds: bounds, subqueries: subqueries,
             plan: joins.plan)
+        program.streamsGroups = joins.streamsGroups
         watchInterruptions(program)
         return program
     }

@@ -32,7 +32,7 @@ final class SelectCursor {
     /// Whether ``current`` holds the current row (else its outputs are read from the join's slots).
     @usableFromInline @exclusivity(unchecked) var projected = true
     @exclusivity(unchecked) private var materialized = false
-    @exclusivity(unchecked) private var buffered: [[Value]] = []
+    @exclusivity(unchecked) var buffered: [[Value]] = []
     @exclusivity(unchecked) private var bufferPosition = 0
     @exclusivity(unchecked) private var sorter: Sorter?
     /// The memory a sort may use before it spills to temporary files.
@@ -83,6 +83,8 @@ final class SelectCursor {
         levelMatches = program.levels.map { $0.matchConditions.map(Condition.init) }
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
+        aggregateFilters = program.aggregates.map(\.filter)
+        hasAggregateFilters = aggregateFilters.contains { $0 != nil }
         outputSlots = program.outputs.map { $0.columnSlot ?? -1 }
         groupBySlots = program.groupBy.map { $0.expression.columnSlot ?? -1 }
         aggregateArgumentSlots = program.aggregates.map {
@@ -97,13 +99,18 @@ final class SelectCursor {
     private let levelFilters: [[Condition]]
     private let levelMatches: [[Condition]]
     private let levelIsLeft: [Bool]
-    private let aggregateArguments: [[CompiledExpression]]
+    let aggregateArguments: [[CompiledExpression]]
+    /// Each aggregate call's `FILTER (WHERE …)` condition, and whether any call has one.
+    let aggregateFilters: [CompiledExpression?]
+    let hasAggregateFilters: Bool
+    /// The argument values of an aggregate call of several arguments, kept to reuse the storage.
+    @exclusivity(unchecked) var aggregateArgumentValues: [Value] = []
     /// For each output, the slot it copies when it is a plain column reference, else −1.
     @usableFromInline let outputSlots: [Int]
     /// For each `GROUP BY` term, and for each aggregate call of one argument, the slot it reads when it is a
     /// plain column reference, else −1.
-    private let groupBySlots: [Int]
-    private let aggregateArgumentSlots: [Int]
+    let groupBySlots: [Int]
+    let aggregateArgumentSlots: [Int]
     /// Whether the outputs are all plain column references, read in place (see ``advance()``).
     private let outputsAreSlots: Bool
     /// The number of slots of the row (``QueryScope/width``), and of its enclosing queries' part.
@@ -276,7 +283,7 @@ final class SelectCursor {
 
     // MARK: Join
 
-    private func nextJoinRow() throws -> Bool {
+    func nextJoinRow() throws -> Bool {
         if joinDone { return false }
         let n = program.levels.count
         if !joinStarted {
@@ -447,7 +454,14 @@ final class SelectCursor {
             try sorter.add(row, keys: keys)
         }
         if program.isAggregate {
-            try aggregate(emit)
+            // With LIMIT and no sort (nor DISTINCT) after the grouping, streamed groups stop once enough rows are
+            // kept.
+            var enough: (() -> Bool)?
+            if sorter == nil, !program.distinct, remaining < Int.max {
+                let (needed, overflow) = remaining.addingReportingOverflow(toSkip)
+                if !overflow { enough = { self.buffered.count >= needed } }
+            }
+            try aggregate(emit, enough: enough)
         } else {
             while try nextJoinRow() { try emit() }
         }
@@ -455,95 +469,6 @@ final class SelectCursor {
             try sorter.finish()
             sortSpilled = sorter.spilled
             self.sorter = sorter
-        }
-    }
-
-    /// Groups the join's rows and calls `emit` with each group's row (aggregate results in their slots) that
-    /// passes `HAVING`.
-    private func aggregate(_ emit: () throws -> Void) throws {
-        var groups = GroupTable()
-        var groupCount = 0
-        // The accumulators of group `g` are `accumulators[g * calls ..< (g + 1) * calls]`.
-        var accumulators: [Accumulator] = []
-        var representatives: [[Value]] = []
-        let fresh = program.aggregates.map { Accumulator($0) }
-        let calls = fresh.count
-        // As in SQLite, a group's bare columns come from its first row, or, when the query has min() or max()
-        // aggregates, from the last row on which one of them changed.
-        let followsMinMax = program.aggregates.contains { $0.function == .min || $0.function == .max }
-        var arguments: [Value] = []
-        var key: [UInt8] = []
-        let grouped = !program.groupBy.isEmpty
-        let groupBy = program.groupBy
-        let aggregateArguments = self.aggregateArguments
-        let aggregateFilters = program.aggregates.map(\.filter)
-        let hasFilters = aggregateFilters.contains { $0 != nil }
-        while try nextJoinRow() {
-            let g: Int
-            if !grouped {
-                if groupCount == 0 {
-                    groupCount = 1
-                    accumulators.append(contentsOf: fresh)
-                    representatives.append(context.row)
-                }
-                g = 0
-            } else {
-                key.removeAll(keepingCapacity: true)
-                for t in 0..<groupBy.count {
-                    let slot = groupBySlots[t]
-                    let value = slot >= 0 ? context.row[slot] : try groupBy[t].expression.evaluate(&context)
-                    KeyEncoding.append(groupBy[t].collation.keyForm(value), to: &key)
-                }
-                let (found, inserted) = groups.group(of: key)
-                g = found
-                if inserted {
-                    groupCount += 1
-                    accumulators.append(contentsOf: fresh)
-                    representatives.append(context.row)
-                }
-            }
-            var changed = false
-            let first = g * calls
-            for a in 0..<calls {
-                // FILTER (WHERE …): the row does not feed this aggregate unless its condition is true.
-                if hasFilters, let filter = aggregateFilters[a], try !filter.isTrue(&context) { continue }
-                let expressions = aggregateArguments[a]
-                switch expressions.count {
-                case 0:
-                    try accumulators[first + a].step()
-                case 1:
-                    let slot = aggregateArgumentSlots[a]
-                    let value = slot >= 0 ? context.row[slot] : try expressions[0].evaluate(&context)
-                    if try accumulators[first + a].step(value, separator: nil) { changed = true }
-                default:
-                    arguments.removeAll(keepingCapacity: true)
-                    for e in expressions { arguments.append(try e.evaluate(&context)) }
-                    if try accumulators[first + a].step(arguments: arguments) { changed = true }
-                }
-            }
-            if followsMinMax && changed { representatives[g] = context.row }
-        }
-        if program.groupBy.isEmpty && groupCount == 0 {
-            groupCount = 1
-            accumulators.append(contentsOf: fresh)
-            var row = context.row
-            for source in program.scope.sources {
-                for slot in source.base..<(source.base + source.width) { row[slot] = .null }
-            }
-            representatives.append(row)
-        }
-        var order = Array(0..<groupCount)
-        if grouped {
-            let keys = groups.keys
-            order.sort { keys[$0].lexicographicallyPrecedes(keys[$1]) }
-        }
-        for g in order {
-            context.row = representatives[g]
-            for a in 0..<calls {
-                context.row[program.scope.aggregateSlot(a)] = try accumulators[g * calls + a].finish()
-            }
-            if let having = program.having, !(try having.isTrue(&context)) { continue }
-            try emit()
         }
     }
 

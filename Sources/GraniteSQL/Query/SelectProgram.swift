@@ -83,6 +83,9 @@ final class SelectProgram {
     let distinct: Bool
     /// The sort, empty when the rows already come in order (or there is no `ORDER BY`).
     let ordering: [SortTerm]
+    /// Whether the join yields the rows ordered by the `GROUP BY` keys, so that each group's rows come together
+    /// and groups are aggregated one after the other.
+    var streamsGroups = false
     /// `LIMIT` and `OFFSET` as a query without `FROM` whose one row holds the limit, then the offset if given.
     /// SQLite resolves them with no names in scope, but they may hold subqueries, which this program owns.
     let bounds: SelectProgram?

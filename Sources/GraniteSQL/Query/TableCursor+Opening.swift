@@ -71,8 +71,13 @@ extension TableCursor {
                 exhausted = true
                 return
             }
-            let unique = Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
-            prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
+            // One value (a join's `x = outer.y`) needs neither deduplicating nor sorting.
+            let unique = keys.count == 1 ? keys : Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
+            if prefixes.count == 1 && prefixes[0].isEmpty {
+                prefixes = unique
+            } else {
+                prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
+            }
         }
         low = nil
         high = nil

@@ -194,13 +194,13 @@ extension TableCursor {
     /// missing (a damaged index).
     private func loadFromIndex(_ key: [UInt8], _ row: inout [Value]) throws -> Bool {
         if covering {
-            let values = try KeyEncoding.decode(key)
-            guard case .integer(let rowid)? = values.last else {
+            try key.withUnsafeBytes { try KeyEncoding.decode($0, into: &keyValues) }
+            guard case .integer(let rowid)? = keyValues.last else {
                 throw StorageError.corrupt(page: 0, "index entry without a rowid")
             }
             row[base + columnCount] = .integer(rowid)
-            for (key, column, real) in coveringColumns where key < values.count - 1 {
-                var v = values[key]
+            for (key, column, real) in coveringColumns where key < keyValues.count - 1 {
+                var v = keyValues[key]
                 if real, case .integer(let i) = v { v = .real(Double(i)) }
                 row[base + column] = v
             }

@@ -202,6 +202,15 @@ public enum KeyEncoding {
     ///   its canonical form, a bad escape, a missing terminator, or invalid UTF-8.
     public static func decode(_ key: UnsafeRawBufferPointer) throws -> [Value] {
         var values: [Value] = []
+        try decode(key, into: &values)
+        return values
+    }
+
+    /// Decodes a key into `values`, replacing what they held: a reader of many keys keeps one array's storage.
+    ///
+    /// - Throws: as ``decode(_:)-(UnsafeRawBufferPointer)``.
+    public static func decode(_ key: UnsafeRawBufferPointer, into values: inout [Value]) throws {
+        values.removeAll(keepingCapacity: true)
         var i = 0
         let n = key.count
         while i < n {
@@ -248,7 +257,6 @@ public enum KeyEncoding {
                 throw StorageError.malformed("unknown tag 0x\(String(tag, radix: 16)) in key")
             }
         }
-        return values
     }
 
     /// The offset just after the number whose tag is at `start`, without checking its body; nil when `key`

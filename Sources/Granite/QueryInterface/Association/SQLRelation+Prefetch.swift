@@ -47,6 +47,28 @@ extension SQLRelation {
         }
     }
 
+    /// The region the prefetch queries of `associations` read (nested prefetches included), whatever rows this
+    /// relation fetches: an observation of the request must notice changes to the prefetched tables even when
+    /// there is no origin row yet, so no prefetch query runs.
+    func prefetchedRegion(_ db: Database, associations: [_SQLAssociation]) throws -> DatabaseRegion {
+        var region = DatabaseRegion()
+        for association in associations {
+            guard case .foreignKey(let pivotForeignKey) = association.pivot.condition else { continue }
+            let mapping = try pivotForeignKey.joinMapping(db, from: tableName)
+            // A placeholder value per join column: the query reads the same tables and columns for any rows.
+            let request = try prefetchRequest(for: association, mapping: mapping) { pivotColumns in
+                SQLExpression.joinFilter(pivotColumns, leftValues: [pivotColumns.map { _ in 0.databaseValue }])
+            }
+            let statement = try db.makeStatement(sql: request.relation.selectSQL(SQLGenerationContext(db)))
+            region.formUnion(statement.readRegion)
+            let nested = request.relation.prefetchedAssociations
+            if !nested.isEmpty {
+                region.formUnion(try request.relation.prefetchedRegion(db, associations: nested))
+            }
+        }
+        return region
+    }
+
     /// The query of the rows of `association` joined to the rows of this relation.
     ///
     /// A single-column join filters the pivot with the values of the fetched rows: `"authorId" IN (1, 2, 3)`.

@@ -31,11 +31,13 @@ extension Database {
     @inline(never)
     private func updateChangeFeed(_ feed: DatabaseChangeFeed) {
         let version = feed.version.load(ordering: .sequentiallyConsistent)
-        if version != changeFeedState.versionSeen {
-            changeFeedState.versionSeen = version
-            changeFeedState.isWatchedByOthers = publishesToChangeFeed && feed.isWatched(byOtherThan: self)
-        }
+        let subscriptionsChanged = version != changeFeedState.versionSeen
+        changeFeedState.versionSeen = version
+        // A connection that cannot write has no commit to tell.
         guard publishesToChangeFeed else { return }
+        if subscriptionsChanged {
+            changeFeedState.isWatchedByOthers = feed.isWatched(byOtherThan: self)
+        }
         let commit = connection.engine.lastCommitSequence
         if commit != changeFeedState.commitsSeen {
             changeFeedState.commitsSeen = commit

@@ -25,7 +25,9 @@ public struct DatabaseRegionObservation: Sendable {
     }
 
     /// Starts observing `writer`: `onChange` runs on the writer's queue, right after each commit of a transaction
-    /// that changed the region, with the connection (which it may use). The region is computed before the
+    /// that changed the region, with the connection (which it may use). A commit by another queue or pool of this
+    /// process on the same file is told too, once it has returned, from a later access of the writer's queue
+    /// (its connection then sees that commit). The region is computed before the
     /// method returns; if that fails, `onError` receives the error and the observation does not start. The
     /// observation stops when the returned cancellable is cancelled or deallocated.
     @preconcurrency

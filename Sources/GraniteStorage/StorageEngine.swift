@@ -74,6 +74,9 @@ public final class StorageEngine {
     /// The committed state the page cache reflects: frames and log generation.
     private var cacheFrames = 0
     private var cacheGeneration: UInt64 = 0
+    /// The place of this connection's latest commit among the commits of every connection to the database (0 before
+    /// its first): a change tells the layers above that a statement committed, without a callback on every commit.
+    package private(set) var lastCommitSequence: UInt64 = 0
 
     /// Opens (or creates) the database at `path`, with its log at `path-wal`.
     ///
@@ -289,6 +292,8 @@ public final class StorageEngine {
                 throw error
             }
             cacheFrames = source.committedFrames
+            // The writer lock is still held: no other commit came after this one.
+            lastCommitSequence = shared.commitSequence
             let due = source.checkpointDue
             source.checkpointDue = false
             endTransaction()
@@ -334,6 +339,15 @@ public final class StorageEngine {
 
     /// The state of the write-ahead log.
     public var walStatus: WALStatus { shared.status() }
+
+    /// The object of type `T` that every connection of this process to the same database shares, made by `make`
+    /// on first request (each in-memory database has its own). The layers above keep their per-file state in it.
+    package func sharedAttachment<T: AnyObject>(makingIfAbsent make: () -> T) -> T {
+        shared.attachment(makingIfAbsent: make)
+    }
+
+    /// The number of commits made to the database by all its connections since it was opened in this process.
+    package var latestCommitSequence: UInt64 { shared.commitSequence }
 
     /// The catalog of named trees, read and changed through the transaction in progress.
     var catalog: Catalog { Catalog(context: treeContext) }

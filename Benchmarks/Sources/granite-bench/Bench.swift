@@ -85,6 +85,7 @@ final class Benchmark {
         let recordLevel = selected.contains(.records)
         let codableLevel = selected.contains(.codable)
         let associationLevel = selected.contains(.associations)
+        let observationLevel = selected.contains(.observation)
         var parts: [String] = []
         if storage {
             parts.append(
@@ -145,6 +146,15 @@ final class Benchmark {
                 property in a JSON column), the same Swift code on Granite's DatabaseQueue and on GRDB 7.10.0's \
                 (journalMode .wal, synchronous NORMAL for both), Granite jsonCompressionThreshold 128 (and nil, \
                 untimed, for its file size), ratio column = Granite/GRDB
+                """)
+        }
+        if observationLevel {
+            parts.append(
+                """
+                observation workloads: \(options.observationWrites) one-row write transactions, the same Swift code \
+                on Granite and on GRDB 7.10.0 (DatabaseQueue with journalMode .wal, and DatabasePool; PRAGMA \
+                synchronous = NORMAL), values delivered with .async(onQueue:) on a private serial queue, latency \
+                rows in ms for information, ratio column = Granite/GRDB
                 """)
         }
         let configuration = """
@@ -208,6 +218,9 @@ final class Benchmark {
         }
         if associationLevel {
             try associationWorkloads(authors: options.authorCount, table: &table)
+        }
+        if observationLevel {
+            try observationWorkloads(writes: options.observationWrites, table: &table, notes: &notes)
         }
 
         print(configuration)
@@ -433,6 +446,15 @@ struct ReportRow {
         return ReportRow(
             workload: workload, granite: format(granite), sqlite: format(sqlite),
             ratio: sqlite > 0 ? granite / sqlite : .infinity, target: target)
+    }
+
+    /// A row measured for information only (no target): the medians of `samples` per engine, in milliseconds.
+    static func information(_ workload: String, _ samples: [[Double]]) -> ReportRow {
+        let granite = median(samples[0])
+        let sqlite = median(samples[1])
+        return ReportRow(
+            workload: workload, granite: format(granite), sqlite: format(sqlite),
+            ratio: sqlite > 0 ? granite / sqlite : .infinity, target: nil)
     }
 
     static func size(_ workload: String, _ sizes: [Int64], target: Double?) -> ReportRow {

@@ -16,6 +16,7 @@ struct BenchOptions {
     var recordCount = 100_000
     var codableCount = 10_000
     var authorCount = 10_000
+    var observationWrites = 1000
     var sqlDurability = WALSync.full
     var sqlWithoutRowid = false
     var only: Set<Workload> = Set(Workload.allCases)
@@ -49,6 +50,8 @@ struct BenchOptions {
           --sql-without-rowid
                             make the SQL workloads' player table WITHOUT ROWID
           --author-count N  authors of the association workloads, 10 books each (default 10000)
+          --observation-writes N
+                            one-row write transactions of each observation workload (default 1000)
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -85,6 +88,12 @@ struct BenchOptions {
                               associations    authors with 10 books each against GRDB
                                               7.10.0: including(all:), including(
                                               required:), annotated(with: count)
+                              observation     N one-row writes against GRDB 7.10.0,
+                                              DatabaseQueue and DatabasePool, with a
+                                              ValueObservation of the written table
+                                              (total time, commit-to-onChange latency
+                                              p50/p99), of an unrelated table, and
+                                              with none
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -145,6 +154,7 @@ struct BenchOptions {
             case "--record-count": options.recordCount = try positive()
             case "--codable-count": options.codableCount = try positive()
             case "--author-count": options.authorCount = try positive()
+            case "--observation-writes": options.observationWrites = try positive()
             case "--sql-sync":
                 let text = try value()
                 guard let level = WALSync(rawValue: text.lowercased()) else {
@@ -176,6 +186,7 @@ enum Workload: String, CaseIterable, Comparable {
     case records
     case codable
     case associations
+    case observation
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

@@ -57,6 +57,12 @@ public final class Database {
     }
     /// Whether ``recordedRegion`` is set: a flag that each statement start tests more cheaply than the optional.
     @exclusivity(unchecked) private(set) var isRecordingRegion = false
+    /// The commits of the database file, shared with the other connections of this process to it, and this
+    /// connection's view of it (Database+ChangeFeed.swift).
+    let changeFeed: DatabaseChangeFeed
+    @exclusivity(unchecked) var changeFeedState = ChangeFeedState()
+    /// Whether this connection's commits go to the change feed (it can write).
+    let publishesToChangeFeed: Bool
     /// The engine's stop requests, held here so that each statement start checks it without a retain
     /// (Database+Interrupt.swift).
     let interruption: InterruptFlag
@@ -66,6 +72,8 @@ public final class Database {
         self.configuration = configuration
         self.description = description
         interruption = connection.engine.interruption
+        changeFeed = connection.engine.sharedAttachment { DatabaseChangeFeed() }
+        publishesToChangeFeed = !configuration.readonly
         connection.foreignKeysEnabled = configuration.foreignKeysEnabled
         if let threshold = configuration.jsonCompressionThreshold, threshold < 0 {
             throw DatabaseError(
@@ -245,6 +253,7 @@ public final class Database {
     func statementDidFinish(_ statement: Statement) {
         if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
         if hasPendingTransactionEnd { deliverTransactionEnd() }
+        noteStatementForChangeFeed()
     }
 
     /// Whether profile events are traced.
@@ -263,6 +272,7 @@ public final class Database {
     func failure(_ error: any Error, in statement: Statement) -> any Error {
         if transactionDateResult != nil { forgetTransactionDateOutsideTransaction() }
         if hasPendingTransactionEnd { deliverTransactionEnd() }
+        noteStatementForChangeFeed()
         return noteFailure(
             DatabaseError.from(
                 error, sql: statement.sql, arguments: statement.arguments,

@@ -25,7 +25,9 @@ public struct DatabaseRegionObservation: Sendable {
     }
 
     /// Starts observing `writer`: `onChange` runs on the writer's queue, right after each commit of a transaction
-    /// that changed the region, with the connection (which it may use). The region is computed before the
+    /// that changed the region, with the connection (which it may use). A commit by another queue or pool of this
+    /// process on the same file is told too, once it has returned, from a later access of the writer's queue
+    /// (its connection then sees that commit). The region is computed before the
     /// method returns; if that fails, `onError` receives the error and the observation does not start. The
     /// observation stops when the returned cancellable is cancelled or deallocated.
     @preconcurrency
@@ -41,7 +43,16 @@ public struct DatabaseRegionObservation: Sendable {
                 let observer = RegionChangeObserver(region: region) { db in
                     if !holder.isCancelled { onChange(db) }
                 }
-                if holder.keep(observer) { db.add(transactionObserver: observer, extent: .observerLifetime) }
+                guard holder.keep(observer) else { return }
+                db.add(transactionObserver: observer, extent: .observerLifetime)
+                // The commits of the other connections of this process to the file (see DatabaseChangeFeed).
+                let token = db.changeFeed.subscribe(host: db) { changes in
+                    guard !holder.isCancelled, !region.intersection(changes).isEmpty else { return }
+                    writer.asyncWriteWithoutTransaction { db in
+                        if !holder.isCancelled { onChange(db) }
+                    }
+                }
+                holder.keep(subscription: token, in: db.changeFeed)
             }
         } catch {
             onError(error)
@@ -55,6 +66,7 @@ public struct DatabaseRegionObservation: Sendable {
 private final class ObserverHolder: @unchecked Sendable {
     private let lock = NSLock()
     private var observer: RegionChangeObserver?
+    private var subscription: (feed: DatabaseChangeFeed, token: UInt64)?
     private var cancelled = false
 
     var isCancelled: Bool { lock.withLock { cancelled } }
@@ -67,13 +79,26 @@ private final class ObserverHolder: @unchecked Sendable {
         }
     }
 
+    /// Keeps the subscription to the other connections' commits, to end with the observation.
+    func keep(subscription token: UInt64, in feed: DatabaseChangeFeed) {
+        let kept = lock.withLock { () -> Bool in
+            if !cancelled { subscription = (feed, token) }
+            return !cancelled
+        }
+        if !kept { feed.unsubscribe(token) }
+    }
+
     func cancel() {
-        let released = lock.withLock {
+        let (released, subscription) = lock.withLock {
             cancelled = true
-            defer { observer = nil }
-            return observer
+            defer {
+                observer = nil
+                self.subscription = nil
+            }
+            return (observer, self.subscription)
         }
         _ = released
+        if let subscription { subscription.feed.unsubscribe(subscription.token) }
     }
 }
 

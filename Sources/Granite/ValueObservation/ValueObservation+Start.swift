@@ -2,7 +2,8 @@ import Foundation
 
 extension ValueObservation {
     /// Starts observing `reader`: `onChange` receives the first value, then a fresh value after each committed
-    /// transaction that changed the observed region, through `scheduler`. `onError` receives the error that ends
+    /// transaction that changed the observed region, through `scheduler` (those committed by another queue or
+    /// pool of this process on the same file included). `onError` receives the error that ends
     /// the observation, if any. The observation stops when the returned cancellable is cancelled or
     /// deallocated. A reader that is not a writer (a ``DatabaseSnapshot``) gives its one value only.
     ///

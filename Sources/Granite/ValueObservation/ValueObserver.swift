@@ -27,6 +27,11 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
     /// that completes after a later one is dropped, since the later one saw more.
     private var fetchesStarted = 0
     private var fetchesReduced = 0
+    /// The file's change feed and the subscription to the commits of the other connections to the file.
+    private var changeFeedSubscription: (feed: DatabaseChangeFeed, token: UInt64)?
+    /// Whether a fetch for another connection's commit is scheduled and has not begun: later commits need no
+    /// other, since that fetch will see them.
+    private var isOtherCommitFetchPending = false
 
     init(
         writer: any DatabaseWriter, scheduler: any ValueObservationScheduler, observation: ValueObservation<Reducer>,
@@ -52,6 +57,8 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
             if case .regions(let regions) = tracking {
                 setRegion(try DatabaseRegion.union(regions, in: db).ignoringInternalTables())
             }
+            // Before the first fetch, so that the other connections' commits that this fetch does not see are told.
+            subscribeToOtherConnections(db)
             let fetched = try fetchOnWriter(db)
             db.add(transactionObserver: self, extent: .observerLifetime)
             guard let value = try reduce(fetched, number: nil) else { return }
@@ -64,6 +71,7 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
     /// Stops the observation: no value is delivered afterwards, and the writer forgets the observer.
     func cancel() {
         guard finish() else { return }
+        unsubscribeFromOtherConnections()
         events.didCancel?()
         writer.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
     }
@@ -71,6 +79,7 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
     /// Ends the observation with `error`, told through the scheduler.
     private func fail(_ error: any Error) {
         guard finish() else { return }
+        unsubscribeFromOtherConnections()
         writer.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
         let didFail = events.didFail
         scheduler.schedule { didFail?(error) }
@@ -117,6 +126,45 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
 
     func databaseDidRollback(_ db: Database) {
         isChanged = false
+    }
+
+    // MARK: Other connections
+
+    /// Subscribes to the commits of the other connections of this process to the file (see ``DatabaseChangeFeed``).
+    private func subscribeToOtherConnections(_ db: Database) {
+        let feed = db.changeFeed
+        let token = feed.subscribe(host: db) { [weak self] changes in self?.otherConnectionDidCommit(changes) }
+        let subscribed = lock.withLock { () -> Bool in
+            guard !isFinished else { return false }
+            changeFeedSubscription = (feed, token)
+            return true
+        }
+        if !subscribed { feed.unsubscribe(token) }
+    }
+
+    private func unsubscribeFromOtherConnections() {
+        let subscription = lock.withLock {
+            defer { changeFeedSubscription = nil }
+            return changeFeedSubscription
+        }
+        if let subscription { subscription.feed.unsubscribe(subscription.token) }
+    }
+
+    /// On the committing connection's thread: schedules a fetch on the writer when another connection committed
+    /// changes to the observed region, unless one is scheduled already.
+    private func otherConnectionDidCommit(_ changes: DatabaseRegion) {
+        let schedules = lock.withLock { () -> Bool in
+            guard !isFinished, !isOtherCommitFetchPending, !region.intersection(changes).isEmpty else { return false }
+            isOtherCommitFetchPending = true
+            return true
+        }
+        guard schedules else { return }
+        writer.asyncWriteWithoutTransaction { [self] db in
+            lock.withLock { isOtherCommitFetchPending = false }
+            guard !finished else { return }
+            events.databaseDidChange?()
+            fetchAfterCommit(db)
+        }
     }
 
     // MARK: Fetching

@@ -114,6 +114,10 @@ final class SharedDatabase: @unchecked Sendable {
     private var checkpointRunning = false
     private var generation: UInt64 = 0
     private var connections = 0
+    /// The commits published since the database was opened in this process.
+    private var commits: UInt64 = 0
+    /// The objects the layers above keep per database, by type (see ``attachment(makingIfAbsent:)``).
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
     // MARK: Opening
 
@@ -240,6 +244,20 @@ final class SharedDatabase: @unchecked Sendable {
         try? dbFile.unlock()
         dbFile.close()
         walFile.close()
+    }
+
+    // MARK: Attachments
+
+    /// The object of type `T` that the layers above keep for this database, made by `make` on first request:
+    /// every connection of this process to the database gets the same one, for as long as one is open.
+    func attachment<T: AnyObject>(makingIfAbsent make: () -> T) -> T {
+        monitor.withLock {
+            let key = ObjectIdentifier(T.self)
+            if let existing = attachments[key] as? T { return existing }
+            let made = make()
+            attachments[key] = made
+            return made
+        }
     }
 
     // MARK: Reformatting
@@ -372,6 +390,7 @@ final class SharedDatabase: @unchecked Sendable {
     ) -> Bool {
         monitor.withLock {
             index.commit(pages: pages, databaseSize: databaseSize, checksum: checksum)
+            commits &+= 1
             return index.frameCount - backfilled >= autoCheckpointFrames
         }
     }
@@ -397,6 +416,9 @@ final class SharedDatabase: @unchecked Sendable {
     func pages(inFrames range: Range<Int>) -> [PageNumber] {
         monitor.withLock { Array(index.framePages[range]) }
     }
+
+    /// The number of commits published since the database was opened in this process.
+    var commitSequence: UInt64 { monitor.withLock { commits } }
 
     /// The latest committed state's frame count and generation.
     var latest: (frames: Int, generation: UInt64) {

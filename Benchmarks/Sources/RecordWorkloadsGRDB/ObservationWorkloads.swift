@@ -1,0 +1,1 @@
+../RecordWorkloadsGranite/ObservationWorkloads.swift

@@ -104,6 +104,38 @@ final class JSONLocatedFilterDifferentialTests: XCTestCase {
                 + failures.prefix(10).joined(separator: "\n"))
     }
 
+    /// Located conditions on a virtual generated column (not stored in the record), on a WITHOUT ROWID table, on
+    /// a column added by ALTER TABLE (missing from older records), and on both tables of a join.
+    func testLocatedConditionsOnOtherTableShapesMatchSQLite() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let setup = [
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, g TEXT AS (json_object('c', a)) VIRTUAL, doc TEXT)",
+            #"INSERT INTO t(id, a, doc) VALUES (1, 'x', '{"c":"y"}'), (2, 'y', '{"c":"x"}'), (3, 'x', '{"c":"x"}')"#,
+            "CREATE TABLE w(k TEXT PRIMARY KEY, doc TEXT, n INT) WITHOUT ROWID",
+            #"INSERT INTO w VALUES ('b', '{"c":"x"}', 1), ('a', '{"c":"y"}', 2), ('c', '[1]', 3)"#,
+            #"ALTER TABLE w ADD COLUMN extra TEXT DEFAULT '{"c":"x"}'"#,
+            #"INSERT INTO w VALUES ('d', '{"c":"x"}', 4, '{"c":"z"}')"#,
+        ]
+        for statement in setup {
+            oracle.execute(statement)
+            try db.execute(statement)
+        }
+        SelectDifferentialTests.compareInOrder(
+            [
+                "SELECT id FROM t WHERE doc ->> '$.c' = 'x' ORDER BY id",
+                "SELECT id FROM t WHERE g ->> '$.c' = 'x' ORDER BY id",
+                "SELECT id, g -> '$.c' FROM t WHERE g ->> '$.c' = 'x' AND doc ->> '$.c' = 'x' ORDER BY id",
+                "SELECT k FROM w WHERE doc ->> '$.c' = 'x' ORDER BY k",
+                "SELECT k FROM w WHERE json_extract(doc, '$[0]') = 1 ORDER BY k",
+                "SELECT k FROM w WHERE extra ->> '$.c' = 'x' ORDER BY k",
+                "SELECT k FROM w WHERE extra ->> '$.c' != 'x' ORDER BY k",
+                "SELECT t.id, w.k FROM t, w WHERE w.doc ->> '$.c' = t.doc ->> '$.c' ORDER BY 1, 2",
+                "SELECT t.id, w.k FROM t JOIN w ON w.doc ->> '$.c' = 'x' WHERE t.doc ->> '$.c' = 'y' ORDER BY 1, 2",
+                "SELECT t.id, w.k FROM t LEFT JOIN w ON w.doc ->> '$.c' = 'z' WHERE t.doc ->> '$.c' = 'x' ORDER BY 1, 2",
+            ], oracle, db)
+    }
+
     /// The operand of a located condition bound as a parameter, rebound between executions of one prepared
     /// statement (the cursor reads it when it opens), gives the rows the same condition with the operand written
     /// as a constant gives.

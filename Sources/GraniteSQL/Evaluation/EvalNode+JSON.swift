@@ -80,8 +80,7 @@ extension EvalNode {
     ) throws -> JSONArgument {
         if case .locate(let path, let form) = function, arguments.count == 1 {
             let document = try arguments[0].evaluate(&context)
-            let cache = context.jsonLocations ?? JSONLocationCache()
-            context.jsonLocations = cache
+            let cache = context.sharedJSONLocations()
             do {
                 return try SQLJSONFunctions.locate(path, form, in: document, cache: cache)
             } catch {

@@ -36,6 +36,14 @@ package protocol SubqueryProvider: AnyObject {
     /// What the last located JSON call found (made by the first such call; see JSONLocatedCall.swift).
     var jsonLocations: JSONLocationCache?
 
+    /// The context's ``jsonLocations``, made on first use.
+    mutating func sharedJSONLocations() -> JSONLocationCache {
+        if let jsonLocations { return jsonLocations }
+        let made = JSONLocationCache()
+        jsonLocations = made
+        return made
+    }
+
     /// Creates a context.
     package init(row: [Value] = [], parameters: BoundParameters = BoundParameters(), subqueries: SubqueryProvider? = nil)
     {

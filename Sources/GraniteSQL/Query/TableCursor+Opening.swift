@@ -6,7 +6,10 @@ extension TableCursor {
     /// Positions the cursor before its first row; `context.row` holds the values of the earlier tables.
     func open(_ context: inout EvaluationContext) throws {
         exhausted = tree == nil
-        if !rawFilters.isEmpty { setRawOperands(context) }
+        if !rawFilters.isEmpty {
+            setRawOperands(context)
+            if rawFilters.contains(where: { $0.located != nil }) { jsonLocations = context.sharedJSONLocations() }
+        }
         positioned = false
         if method == .rowids && rowidValues.count == 1 {
             // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.

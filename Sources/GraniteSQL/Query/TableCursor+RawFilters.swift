@@ -1,5 +1,6 @@
 // Filters a TableCursor tests on a row's encoded bytes, before decoding any column: a TEXT column compared
-// with a TEXT operand.
+// with a TEXT operand, or a located JSON call on a TEXT column compared with any operand
+// (TableCursor+LocatedFilters.swift).
 
 import GraniteStorage
 
@@ -12,6 +13,9 @@ extension TableCursor {
         let collation: SQLCollation
         /// The operand: a parameter index, or −1 for ``TableCursor/rawConstants``' entry.
         let parameter: Int
+        /// For a located JSON call on the column compared with the operand, the call and the comparison's rule;
+        /// nil for the column itself compared by its bytes.
+        var located: LocatedTest? = nil
     }
 
     /// The UTF-8 bytes of a ``RawFilter``'s operand.
@@ -42,8 +46,13 @@ extension TableCursor {
                 (op, slot, rule, parameter) = (o, s, r, index)
             case .columnConstant(let o, let s, let value, let r):
                 (op, slot, rule, constant) = (o, s, r, value)
-            case .general:
-                return (filters, constants)
+            case .general(let expression):
+                guard let (filter, constant) = locatedFilter(expression, base: base, table: table) else {
+                    return (filters, constants)
+                }
+                filters.append(filter)
+                constants.append(constant)
+                continue
             }
             let column = slot - base
             guard column >= 0, column < table.columns.count, column != table.rowidAlias else {
@@ -65,10 +74,16 @@ extension TableCursor {
         if rawOperands.count != rawFilters.count {
             rawOperands = Array(repeating: RawOperand(), count: rawFilters.count)
             rawOperandTexts = Array(repeating: nil, count: rawFilters.count)
+            rawOperandValues = Array(repeating: .null, count: rawFilters.count)
         }
         for k in rawFilters.indices {
             let filter = rawFilters[k]
             let value = filter.parameter >= 0 ? context.parameters[filter.parameter] : rawConstants[k]
+            if filter.located != nil {
+                rawOperandValues[k] = value
+                rawOperands[k].active = true
+                continue
+            }
             guard case .text(let text) = value else {
                 rawOperands[k].active = false
                 continue
@@ -98,6 +113,12 @@ extension TableCursor {
         for k in 0..<rawFilters.count {
             let filter = rawFilters[k]
             let operand = rawOperands[k]
+            if let located = filter.located {
+                guard let holds = passesLocated(raw, filter, located, rawOperandValues[k]) else { return true }
+                if !holds { return false }
+                rawPassed = k + 1
+                continue
+            }
             guard operand.active, let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: limit),
                 serialType >= 12, (serialType - 12) % 3 == 0
             else { return true }

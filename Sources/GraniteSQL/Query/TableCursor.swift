@@ -17,13 +17,20 @@ final class TableCursor {
     let filters: [Condition]
     /// The leading ``filters`` of the form `column <op> ?` or `column <op> constant` (a column of this table,
     /// compared without numeric affinity), which are tested on the row's encoded bytes when the column holds
-    /// plain TEXT and the operand is TEXT: a row they reject is skipped before any column is decoded.
+    /// plain TEXT and the operand is TEXT, and of the form `json_extract(column, 'path') <op> operand` (or `->`,
+    /// `->>`; a located call, see JSONLocatedCall.swift), tested on the column's bytes when it holds plain TEXT
+    /// that is well-formed JSON: a row they reject is skipped before any column is decoded.
     let rawFilters: [RawFilter]
     /// For each of ``rawFilters``, its operand's UTF-8 bytes in this execution (inactive when the operand is not
     /// TEXT: the filter is then tested the general way). The bytes are owned by the cursor.
     @exclusivity(unchecked) var rawOperands: [RawOperand] = []
     /// For each of ``rawFilters``, the text its operand's bytes were made of, to reuse them.
     @exclusivity(unchecked) var rawOperandTexts: [String?] = []
+    /// For each of ``rawFilters`` that tests a located JSON call, its operand in this execution.
+    @exclusivity(unchecked) var rawOperandValues: [Value] = []
+    /// The evaluation context's cache of located JSON calls, shared by the located ``rawFilters`` so that the
+    /// calls on the decoded row find what the byte test found (set when the cursor opens, if it has such a filter).
+    @exclusivity(unchecked) var jsonLocations: JSONLocationCache?
     /// How many of ``filters`` (leading ones) the current row was found to pass by their byte test.
     @exclusivity(unchecked) var rawPassed = 0
     /// The columns decoded before ``filters`` are tested (all of ``needed`` when there are no filters).

@@ -109,6 +109,8 @@ final class TableFunctionCursor {
     /// path), kept while the argument stays the same (a constant path is read once).
     @exclusivity(unchecked) private var textWalkPath: Value?
     @exclusivity(unchecked) private var textWalkStart: JSONEachTextWalk.Start?
+    /// The containers open while a text walk's start node is found, kept for their storage between rows.
+    @exclusivity(unchecked) private var textWalkStack: [JSONParser.ScanContainer] = []
     /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
     private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
@@ -164,7 +166,7 @@ final class TableFunctionCursor {
         let recursive = program.function == .jsonTree
         do throws(JSONError) {
             if !recursive, let start = textWalkStart(path) {
-                textWalk = try JSONEachTextWalk(document: document, start: start)
+                textWalk = try JSONEachTextWalk(document: document, start: start, stack: &textWalkStack)
                 return
             }
             // A NULL path means no rows, but only once the document parsed (SQLite parses it first).

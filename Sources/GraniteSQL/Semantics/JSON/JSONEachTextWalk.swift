@@ -69,14 +69,16 @@ struct JSONEachTextWalk {
         isActive = false
     }
 
-    /// Starts json_each's walk over `document` (not NULL) from `start`; no rows when the path names no node.
-    init(document: Value, start: Start) throws(JSONError) {
+    /// Starts json_each's walk over `document` (not NULL) from `start`; no rows when the path names no node. The
+    /// scan that finds the start node keeps its open containers in `stack`, whose storage the caller reuses
+    /// between walks.
+    init(document: Value, start: Start, stack: inout [JSONParser.ScanContainer]) throws(JSONError) {
         self.document = document
         root = start.root
         isActive = true
         _ = try JSONParser.withText(document) { text throws(JSONError) in
             let parser = JSONParser(text)
-            guard let location = try parser.locate(start.path) else { return }
+            guard let location = try parser.locate(start.path, stack: &stack) else { return }
             try begin(at: location, parser)
         }
     }

@@ -38,14 +38,18 @@ extension SQLJSONFunction {
 }
 
 /// The node the last located call of a statement found: the calls of one row that read the same document
-/// with the same path (the three `json_extract(profile, '$.age')` of a filtered aggregate) scan its text once,
-/// as SQLite parses a row's document once for all its calls. Also the scan stack the calls reuse. A class, made
-/// by the first located call of an evaluation context, so that contexts without one carry only a nil reference.
+/// with the same path (the three `json_extract(profile, '$.age')` of a filtered aggregate, or a table cursor's
+/// test of the row's stored bytes and then the call of the same expression on the decoded value) scan its text
+/// once, as SQLite parses a row's document once for all its calls. Also the scan stack the calls reuse. A class,
+/// made by the first located call of an evaluation context (or by a cursor that tests located calls on stored
+/// bytes), so that contexts without one carry only a nil reference.
 ///
-/// Only that context's calls use it, one at a time, so its state skips dynamic exclusivity checks.
+/// The document is kept as a copy of its bytes, not as the value it came from, so that a finding made on a row's
+/// stored bytes serves the calls on its decoded value. Only that context's calls use it, one at a time, so its
+/// state skips dynamic exclusivity checks.
 package final class JSONLocationCache {
-    /// The document last scanned; held, so its text can be compared with the next call's.
-    @exclusivity(unchecked) private var document = ""
+    /// The bytes of the document last scanned, compared with the next call's.
+    @exclusivity(unchecked) private var document: [UInt8] = []
     @exclusivity(unchecked) private var path = JSONSimplePath.root
     @exclusivity(unchecked) private var location: JSONParser.Location?
     /// Whether `document`, `path` and `location` describe a finished scan.
@@ -55,14 +59,13 @@ package final class JSONLocationCache {
 
     init() {}
 
-    /// The node `path` names in `text`, the bytes of `document`, or nil when it names none.
-    func locate(
-        _ path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>, of document: String
-    ) throws(JSONError) -> JSONParser.Location? {
+    /// The node `path` names in `text`, or nil when it names none.
+    func locate(_ path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONParser.Location? {
         if isFilled && holds(text) && path == self.path { return location }
         isFilled = false
         let found = try JSONParser(text).locate(path, stack: &scanStack)
-        self.document = document
+        document.removeAll(keepingCapacity: true)
+        document.append(contentsOf: text)
         self.path = path
         location = found
         isFilled = true
@@ -71,12 +74,8 @@ package final class JSONLocationCache {
 
     /// Whether `text` is the text of the document last scanned.
     private func holds(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard document.utf8.count == text.count else { return false }
-        var held = document
-        return held.withUTF8 { bytes in
-            bytes.baseAddress == text.baseAddress
-                || CodecBytes.equalBytes(UnsafeRawBufferPointer(bytes), UnsafeRawBufferPointer(text))
-        }
+        guard document.count == text.count else { return false }
+        return document.withUnsafeBytes { CodecBytes.equalBytes($0, UnsafeRawBufferPointer(text)) }
     }
 }
 
@@ -90,12 +89,8 @@ extension SQLJSONFunctions {
         case .null:
             return null
         case .text(var text):
-            let held = text
             result = text.withUTF8 { bytes in
-                Result { () throws(JSONError) -> JSONArgument in
-                    guard let location = try cache.locate(path, in: bytes, of: held) else { return null }
-                    return try value(at: location.range, in: JSONParser(bytes), form)
-                }
+                Result { () throws(JSONError) -> JSONArgument in try locate(path, form, in: bytes, cache: cache) }
             }
         default:
             let found = try JSONParser.withText(document) { bytes throws(JSONError) -> JSONArgument in
@@ -105,6 +100,14 @@ extension SQLJSONFunctions {
             return found ?? null
         }
         return try result.get()
+    }
+
+    /// A call compiled to ``SQLJSONFunction/locate(_:_:)`` on a document of TEXT whose bytes are `text`.
+    static func locate(
+        _ path: JSONSimplePath, _ form: JSONLocatedForm, in text: UnsafeBufferPointer<UInt8>, cache: JSONLocationCache
+    ) throws(JSONError) -> JSONArgument {
+        guard let location = try cache.locate(path, in: text) else { return null }
+        return try value(at: location.range, in: JSONParser(text), form)
     }
 
     /// What a located call returns for the node at `range`.

@@ -8,6 +8,8 @@ import Foundation
 /// writer's queue; concurrent fetches complete on reader queues.
 final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecked Sendable {
     private let lock = NSLock()
+    /// Held while a fetched value is reduced and its delivery scheduled (see `reduceAndDeliver`); taken before `lock`.
+    private let deliveryOrder = NSLock()
     private let writer: any DatabaseWriter
     private let scheduler: any ValueObservationScheduler
     private let tracking: ValueObservationTracking
@@ -243,12 +245,17 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
         }
     }
 
+    /// Reduces a fetched value and schedules its delivery. On a pool, fetches end on several reader threads at
+    /// once: reducing and scheduling happen under one lock, so that values are scheduled in the order they were
+    /// reduced (a later commit's value never overtakes an earlier one's).
     private func reduceAndDeliver(_ result: Result<Reducer.Fetcher.Value, any Error>, number: Int) {
-        do {
-            guard let value = try reduce(result.get(), number: number) else { return }
-            scheduler.schedule { [self] in deliver(value) }
-        } catch {
-            fail(error)
+        deliveryOrder.withLock {
+            do {
+                guard let value = try reduce(result.get(), number: number) else { return }
+                scheduler.schedule { [self] in deliver(value) }
+            } catch {
+                fail(error)
+            }
         }
     }
 }

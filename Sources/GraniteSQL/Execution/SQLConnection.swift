@@ -346,13 +346,18 @@ public final class SQLConnection {
                 return try inTemporaryOnlyTransaction { try write(statement, parameters: parameters, cache: cache) }
             }
             var deferred = false
+            var omitted = false
             if isInTransaction, let cache {
                 switch statement.kind {
                 case .update, .delete: deferred = true
                 default: deferred = needsNoSavepoint(statement, cache)
                 }
+                cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
+                let known = cache.withoutJournal ?? runsWithoutStatementJournal(statement)
+                cache.withoutJournal = known
+                omitted = known
             }
-            return try atomically(deferringSavepoint: deferred) {
+            return try atomically(deferringSavepoint: deferred, omittingSavepoint: omitted) {
                 try write(statement, parameters: parameters, cache: cache)
             }
         }

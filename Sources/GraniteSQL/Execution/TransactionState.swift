@@ -211,6 +211,9 @@ enum StatementSavepoint {
     case deferred
     /// The statement's savepoint is open.
     case open
+    /// The statement runs without one, as SQLite runs a statement that cannot abort without a statement journal
+    /// (``SQLConnection/runsWithoutStatementJournal(_:)``): when it fails, the rows it wrote before stay.
+    case omitted
 }
 
 extension SQLConnection {
@@ -458,18 +461,25 @@ extension SQLConnection {
     /// it with ``ensureStatementSavepoint()``: a statement that does not ask (a one-row write whose checks all come
     /// before its writes, see ``needsNoSavepoint(_:_:)``) fails without having written anything, unless storage
     /// failed, which then rolls the transaction back, as SQLite does on I/O errors.
-    func atomically<T>(deferringSavepoint: Bool = false, _ body: () throws -> T) throws -> T {
+    ///
+    /// With `omittingSavepoint`, a statement inside a transaction runs with no savepoint at all, and its failure
+    /// keeps what it wrote before (see ``StatementSavepoint/omitted``).
+    func atomically<T>(
+        deferringSavepoint: Bool = false, omittingSavepoint: Bool = false, _ body: () throws -> T
+    ) throws -> T {
         if isInTransaction {
-            return try underStatementSavepoint(deferred: deferringSavepoint, body)
+            let mode: StatementSavepoint = omittingSavepoint ? .omitted : deferringSavepoint ? .deferred : .open
+            return try underStatementSavepoint(mode, body)
         }
         return try inAutocommitTransaction(body)
     }
 
-    /// Runs a writing statement inside the explicit transaction, under its statement savepoint.
-    private func underStatementSavepoint<T>(deferred: Bool, _ body: () throws -> T) throws -> T {
-        statementSavepoint = deferred ? .deferred : .none
+    /// Runs a writing statement inside the explicit transaction, under its statement savepoint (`.open` opens it
+    /// now, `.deferred` when the statement asks, `.omitted` never).
+    private func underStatementSavepoint<T>(_ mode: StatementSavepoint, _ body: () throws -> T) throws -> T {
+        statementSavepoint = mode == .open ? .none : mode
         defer { statementSavepoint = .none }
-        if !deferred {
+        if mode == .open {
             try engineSavepoint(Self.statementSavepointName)
             statementSavepoint = .open
         }
@@ -485,6 +495,8 @@ extension SQLConnection {
                 // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends.
                 report { $0.statementDidEnd(.changesUndone) }
                 try? endTransaction(commit: false)
+            } else if statementSavepoint == .omitted {
+                report { $0.statementDidEnd(.changesKept) }
             } else if open {
                 if resolution == .fail {
                     // `OR FAIL`: the statement's earlier changes stay.

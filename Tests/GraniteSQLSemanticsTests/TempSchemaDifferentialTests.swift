@@ -371,4 +371,47 @@ final class TempSchemaDifferentialTests: XCTestCase {
         }
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.prefix(30).joined(separator: "\n"))
     }
+
+    /// AUTOINCREMENT on temporary tables: their sequences live in the temporary schema's own `sqlite_sequence`,
+    /// which the unqualified name finds first, apart from the main one, and go with transactions and DROP TABLE.
+    func testTemporaryAutoincrementMatchesSQLite() throws {
+        let statements = [
+            "CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b)",
+            "INSERT INTO t(b) VALUES (1), (2)",
+            "CREATE TEMP TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b)",
+            "INSERT INTO t(b) VALUES (10)",
+            "INSERT INTO t VALUES (50, 11)",
+            "DELETE FROM t WHERE a = 50",
+            "INSERT INTO t(b) VALUES (12)",
+            "INSERT INTO main.t(b) VALUES (3)",
+            "CREATE TEMP TABLE u(a INTEGER PRIMARY KEY AUTOINCREMENT, b)",
+            "INSERT INTO u(b) VALUES (1)",
+            "BEGIN",
+            "INSERT INTO temp.u(b) VALUES (2), (3)",
+            "SELECT * FROM temp.sqlite_sequence ORDER BY name",
+            "ROLLBACK",
+            "INSERT INTO u(b) VALUES (4)",
+            "SELECT last_insert_rowid()",
+            "SELECT * FROM sqlite_sequence ORDER BY name",
+            "SELECT * FROM main.sqlite_sequence ORDER BY name",
+            "SELECT * FROM temp.sqlite_sequence ORDER BY name",
+            "SELECT * FROM temp.t",
+            "SELECT * FROM main.t",
+            "SELECT * FROM u",
+            "UPDATE temp.sqlite_sequence SET seq = 100 WHERE name = 'u'",
+            "INSERT INTO u(b) VALUES (5)",
+            "SELECT * FROM u",
+            "DROP TABLE temp.t",
+            "SELECT * FROM sqlite_sequence ORDER BY name",
+            "INSERT INTO t(b) VALUES (6)",
+            "SELECT * FROM t",
+            "DROP TABLE u",
+            "SELECT * FROM temp.sqlite_sequence ORDER BY name",
+            "SELECT * FROM sqlite_sequence ORDER BY name",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let failures = Self.compare(statements.map { ($0, true) }, oracle: oracle, db: db)
+        XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
+    }
 }

@@ -91,7 +91,11 @@ package struct SchemaCatalog: Sendable {
     @inline(__always)
     package func table(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
-        if hasTemporarySchema, let table = temporarySchemas[0].tablesByKey[key] { return table }
+        if hasTemporarySchema,
+            let table = temporarySchemas[0].tablesByKey[key] ?? temporarySchemas[0].aliasedTable(key)
+        {
+            return table
+        }
         if let table = tablesByKey[key] { return table }
         return aliasedTable(key)
     }

@@ -88,11 +88,6 @@ extension SQLConnection {
     /// Runs a schema statement on the temporary schema, in the temporary store, filling a new index from its
     /// table's rows.
     func executeInTemporarySchema(_ statement: Statement, parameters: BoundParameters) throws {
-        if case .createTable(let create) = statement.kind,
-            (try? TableDefinition(create, sql: statement.sourceText))?.isAutoincrement == true
-        {
-            throw SQLExecutionError("AUTOINCREMENT is not supported on temporary tables")
-        }
         if case .alterTable = statement.kind {
             throw SQLExecutionError("ALTER TABLE is not supported on temporary tables")
         }
@@ -110,6 +105,9 @@ extension SQLConnection {
         } else {
             try temporary.execute(statement, transaction: store.transaction)
         }
+        if case .createTable(let create) = statement.kind, temporary.table(named: create.name.name)?.isAutoincrement == true {
+            try Self.createSequenceTable(in: &temporary, transaction: store.transaction)
+        }
         catalog.setTemporarySchema(temporary)
         if case .createIndex(let create) = statement.kind,
             let table = catalog.table(QualifiedName(schema: "temp", name: create.table))
@@ -119,6 +117,15 @@ extension SQLConnection {
                 counters: counters)
             try writer.fill(index: create.name.name)
         }
+    }
+
+    /// Creates the temporary schema's own `granite_sequence` (`temp.sqlite_sequence` in SQLite) if it does not
+    /// exist yet: the sequences of the temporary AUTOINCREMENT tables.
+    private static func createSequenceTable(in temporary: inout SchemaCatalog, transaction: WriteTransaction) throws {
+        guard temporary.table(named: WriteSession.sequenceTable) == nil else { return }
+        let sql = "CREATE TABLE \(WriteSession.sequenceTable)(name,seq)"
+        guard case .createTable(let create) = try Parser.parseStatement(sql).kind else { return }
+        try temporary.createTable(create, sql: sql, transaction: transaction, allowingReservedName: true)
     }
 
     /// Runs `body` with the catalog reduced to the main schema, then puts the temporary schema back.

@@ -185,7 +185,7 @@ extension SQLConnection {
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
             if !cache.sequenceChecked, insert.table.schema == nil,
-                let table = catalog.table(named: insert.table.name), table.isAutoincrement
+                let table = catalog.table(named: insert.table.name), table.isAutoincrement, !table.isTemporary
             {
                 try createSequenceTable()
             }
@@ -307,7 +307,7 @@ extension SQLConnection {
 
     /// Creates `granite_sequence` (Granite's `sqlite_sequence`) if it does not exist yet.
     func createSequenceTable() throws {
-        guard catalog.table(named: WriteSession.sequenceTable) == nil else { return }
+        guard catalog.table(QualifiedName(schema: "main", name: WriteSession.sequenceTable)) == nil else { return }
         let sql = "CREATE TABLE \(WriteSession.sequenceTable)(name,seq)"
         guard case .createTable(let create) = try Parser.parseStatement(sql).kind else { return }
         try catalog.createTable(
@@ -317,8 +317,7 @@ extension SQLConnection {
     /// Before `DROP TABLE`: with foreign keys enabled, deletes the rows of a parent table (running the foreign
     /// key actions, failing on remaining references), and forgets an AUTOINCREMENT table's sequence.
     private func dropTable(_ drop: DropStatement, parameters: BoundParameters) throws {
-        if let schema = drop.name.schema, !SchemaNames.equal(schema, "main") { return }
-        guard let table = catalog.table(named: drop.name.name) else { return }
+        guard let table = catalog.table(drop.name) else { return }
         let session = makeSession(parameters)
         if foreignKeysEnabled, !(try session.referencing(table)).isEmpty {
             try session.prepareForeignKeys(table, asChild: false, asParent: true)

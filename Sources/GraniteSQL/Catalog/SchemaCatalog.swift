@@ -266,6 +266,10 @@ package struct SchemaCatalog: Sendable {
                 }
                 throw Self.viewConflict(view, for: conflict) ?? SchemaError("view \(view.name) may not be altered")
             }
+            if alter.table.schema != nil, table(named: alter.table.name) == nil {
+                // SQLite's message names the table as written, qualifier included.
+                throw SchemaError(.noSuchTable(Self.written(alter.table)))
+            }
             switch alter.action {
             case .renameTable(let newName):
                 try renameTable(alter.table.name, to: newName, transaction: transaction)

@@ -88,8 +88,9 @@ extension SQLConnection {
     /// Runs a schema statement on the temporary schema, in the temporary store, filling a new index from its
     /// table's rows.
     func executeInTemporarySchema(_ statement: Statement, parameters: BoundParameters) throws {
-        if case .alterTable = statement.kind {
-            throw SQLExecutionError("ALTER TABLE is not supported on temporary tables")
+        if case .alterTable(let alter) = statement.kind {
+            try alterTemporaryTable(alter, statement, parameters: parameters)
+            return
         }
         if case .createIndex(let create) = statement.kind, catalog.temporarySchema?.table(named: create.table) == nil,
             let table = catalog.mainSchema.table(named: create.table)

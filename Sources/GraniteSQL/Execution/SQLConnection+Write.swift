@@ -254,12 +254,13 @@ extension SQLConnection {
     /// After `ALTER TABLE … DROP COLUMN`: every row of `old` (the table as `oldCatalog` defined it) is written again
     /// without the value of column `position`. Rows are read whole (defaults of columns added later filled in)
     /// and encoded for the new definition; index entries hold no column positions and stay as they are.
-    private func rewriteRows(
+    /// A temporary table's rows are in `transaction`, the temporary store's.
+    func rewriteRows(
         of old: TableDefinition, in oldCatalog: SchemaCatalog, droppingColumn position: Int,
-        parameters: BoundParameters
+        parameters: BoundParameters, transaction: WriteTransaction? = nil
     ) throws {
         guard let reduced = catalog.table(named: old.name) else { return }
-        let transaction = try currentWriteTransaction()
+        let transaction = try transaction ?? currentWriteTransaction()
         let reader = try TableWriter(
             table: old, catalog: oldCatalog, transaction: transaction, parameters: parameters, counters: counters)
         let writer = try TableWriter(
@@ -275,9 +276,12 @@ extension SQLConnection {
 
     /// After `ALTER TABLE … ADD COLUMN … AS (…)`: every row of `old` is written again with the new generated column
     /// computed (rows written before hold no value for it, which would read as its default, NULL).
-    private func computeAddedColumn(of old: TableDefinition, parameters: BoundParameters) throws {
+    /// A temporary table's rows are in `transaction`, the temporary store's.
+    func computeAddedColumn(
+        of old: TableDefinition, parameters: BoundParameters, transaction: WriteTransaction? = nil
+    ) throws {
         guard let extended = catalog.table(named: old.name) else { return }
-        let transaction = try currentWriteTransaction()
+        let transaction = try transaction ?? currentWriteTransaction()
         let writer = try TableWriter(
             table: extended, catalog: catalog, transaction: transaction, parameters: parameters, counters: counters)
         writer.compressionThreshold = textCompressionThreshold
@@ -293,12 +297,12 @@ extension SQLConnection {
         }
     }
 
-    private static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
+    static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
         if case .generated = constraint.kind { return true }
         return false
     }
 
-    private static func isStoredGenerated(_ column: ColumnDefinition) -> Bool {
+    static func isStoredGenerated(_ column: ColumnDefinition) -> Bool {
         column.constraints.contains { constraint in
             if case .generated(_, stored: true) = constraint.kind { return true }
             return false

@@ -138,9 +138,10 @@ extension WriteSession {
         sequenceTargets.append(table)
     }
 
-    /// Renames the `granite_sequence` row of main table `old` (after `ALTER TABLE … RENAME TO`).
-    func renameSequence(from old: String, to new: String) throws {
-        guard let writer = try sequenceWriter(temporary: false) else { return }
+    /// Renames the `granite_sequence` row of table `old` (after `ALTER TABLE … RENAME TO`), of the temporary
+    /// schema's sequence table when `temporary`.
+    func renameSequence(from old: String, to new: String, temporary: Bool = false) throws {
+        guard let writer = try sequenceWriter(temporary: temporary) else { return }
         for row in try writer.scan() {
             guard case .text(let name) = row[0], SchemaNames.equal(name, old) else { continue }
             try writer.remove(row)

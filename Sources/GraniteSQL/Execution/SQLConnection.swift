@@ -346,7 +346,7 @@ public final class SQLConnection {
                 return try inTemporaryOnlyTransaction { try write(statement, parameters: parameters, cache: cache) }
             }
             var deferred = false
-            var omitted = false
+            var keepsPartialWrites = false
             if isInTransaction, let cache {
                 switch statement.kind {
                 case .update, .delete: deferred = true
@@ -355,9 +355,9 @@ public final class SQLConnection {
                 cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
                 let known = cache.withoutJournal ?? runsWithoutStatementJournal(statement)
                 cache.withoutJournal = known
-                omitted = known
+                keepsPartialWrites = known
             }
-            return try atomically(deferringSavepoint: deferred, omittingSavepoint: omitted) {
+            return try atomically(deferringSavepoint: deferred, keepingPartialWrites: keepsPartialWrites) {
                 try write(statement, parameters: parameters, cache: cache)
             }
         }

@@ -3,7 +3,8 @@
 // several rows and "abort": run a constraint check whose resolution is ABORT, call a (non-inlined) scalar function,
 // or fire triggers and foreign-key actions. A statement without one that fails on another error (a `datatype
 // mismatch` on an INTEGER PRIMARY KEY, a STRICT column's type) keeps the rows it wrote before it, inside an
-// explicit transaction; Granite's statement savepoint follows the same rule.
+// explicit transaction; Granite then releases its statement savepoint instead of rolling back to it (a storage
+// failure, an interrupt among them, still undoes the statement alone).
 
 extension SQLConnection {
     /// Whether SQLite would run `statement` (an INSERT or UPDATE of a table) with no statement journal: nothing

@@ -211,9 +211,6 @@ enum StatementSavepoint {
     case deferred
     /// The statement's savepoint is open.
     case open
-    /// The statement runs without one, as SQLite runs a statement that cannot abort without a statement journal
-    /// (``SQLConnection/runsWithoutStatementJournal(_:)``): when it fails, the rows it wrote before stay.
-    case omitted
 }
 
 extension SQLConnection {
@@ -462,24 +459,27 @@ extension SQLConnection {
     /// before its writes, see ``needsNoSavepoint(_:_:)``) fails without having written anything, unless storage
     /// failed, which then rolls the transaction back, as SQLite does on I/O errors.
     ///
-    /// With `omittingSavepoint`, a statement inside a transaction runs with no savepoint at all, and its failure
-    /// keeps what it wrote before (see ``StatementSavepoint/omitted``).
+    /// With `keepingPartialWrites`, a statement inside a transaction that fails on an SQL error keeps what it
+    /// wrote before, as SQLite's statement without a statement journal does
+    /// (``SQLConnection/runsWithoutStatementJournal(_:)``); a storage failure (an interrupt among them) still
+    /// undoes the statement alone.
     func atomically<T>(
-        deferringSavepoint: Bool = false, omittingSavepoint: Bool = false, _ body: () throws -> T
+        deferringSavepoint: Bool = false, keepingPartialWrites: Bool = false, _ body: () throws -> T
     ) throws -> T {
         if isInTransaction {
-            let mode: StatementSavepoint = omittingSavepoint ? .omitted : deferringSavepoint ? .deferred : .open
-            return try underStatementSavepoint(mode, body)
+            return try underStatementSavepoint(
+                deferred: deferringSavepoint, keepingPartialWrites: keepingPartialWrites, body)
         }
         return try inAutocommitTransaction(body)
     }
 
-    /// Runs a writing statement inside the explicit transaction, under its statement savepoint (`.open` opens it
-    /// now, `.deferred` when the statement asks, `.omitted` never).
-    private func underStatementSavepoint<T>(_ mode: StatementSavepoint, _ body: () throws -> T) throws -> T {
-        statementSavepoint = mode == .open ? .none : mode
+    /// Runs a writing statement inside the explicit transaction, under its statement savepoint.
+    private func underStatementSavepoint<T>(
+        deferred: Bool, keepingPartialWrites: Bool, _ body: () throws -> T
+    ) throws -> T {
+        statementSavepoint = deferred ? .deferred : .none
         defer { statementSavepoint = .none }
-        if mode == .open {
+        if !deferred {
             try engineSavepoint(Self.statementSavepointName)
             statementSavepoint = .open
         }
@@ -495,11 +495,9 @@ extension SQLConnection {
                 // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends.
                 report { $0.statementDidEnd(.changesUndone) }
                 try? endTransaction(commit: false)
-            } else if statementSavepoint == .omitted {
-                report { $0.statementDidEnd(.changesKept) }
             } else if open {
-                if resolution == .fail {
-                    // `OR FAIL`: the statement's earlier changes stay.
+                if resolution == .fail || (keepingPartialWrites && !(error is StorageError)) {
+                    // `OR FAIL`, or a statement SQLite runs without a statement journal: the earlier changes stay.
                     try engineReleaseSavepoint(Self.statementSavepointName)
                     report { $0.statementDidEnd(.changesKept) }
                 } else {

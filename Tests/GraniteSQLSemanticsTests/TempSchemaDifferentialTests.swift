@@ -474,4 +474,32 @@ final class TempSchemaDifferentialTests: XCTestCase {
         let failures = Self.compare(statements.map { ($0, true) }, oracle: oracle, db: db)
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }
+
+    /// Temporary INSTEAD OF triggers on a view of the main schema fire, and go when the view is dropped.
+    func testTemporaryTriggersOnMainViewMatchSQLite() throws {
+        let statements = [
+            "CREATE TABLE log(x)",
+            "CREATE VIEW mv AS SELECT 1 AS a",
+            "CREATE TEMP TRIGGER tt INSTEAD OF INSERT ON mv BEGIN INSERT INTO log VALUES (new.a); END",
+            "CREATE TEMP TRIGGER tu INSTEAD OF UPDATE ON main.mv BEGIN INSERT INTO log VALUES (old.a || new.a); END",
+            "CREATE TEMP TRIGGER td INSTEAD OF DELETE ON mv BEGIN INSERT INTO log VALUES (-old.a); END",
+            "CREATE TRIGGER md INSTEAD OF DELETE ON mv BEGIN INSERT INTO log VALUES ('main ' || old.a); END",
+            "INSERT INTO mv VALUES (5)",
+            "UPDATE mv SET a = 7",
+            "DELETE FROM mv",
+            "INSERT INTO main.mv VALUES (6)",
+            "SELECT * FROM log",
+            "SELECT changes()",
+            "SELECT name FROM sqlite_temp_master ORDER BY name",
+            "DROP VIEW mv",
+            "SELECT name FROM sqlite_temp_master ORDER BY name",
+            "SELECT name FROM sqlite_master ORDER BY name",
+            "CREATE VIEW mv AS SELECT 2 AS a",
+            "INSERT INTO mv VALUES (8)",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let failures = Self.compare(statements.map { ($0, true) }, oracle: oracle, db: db)
+        XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
+    }
 }

@@ -161,11 +161,21 @@ extension SQLConnection {
         }
     }
 
+    /// After `DROP VIEW` of main view `name`: the temporary triggers on it go with it, as in SQLite.
+    func dropTemporaryTriggers(onMainView name: String) throws {
+        guard catalog.mainSchema.view(named: name) == nil else { return }
+        try dropTemporaryTriggers(onMain: name)
+    }
+
     /// After `DROP TABLE` of main table `name`: the temporary triggers on it go with it, as in SQLite.
     func dropTemporaryTriggers(onMainTable name: String) throws {
-        guard let store = temporaryStore, var temporary = catalog.temporarySchema,
-            catalog.mainSchema.table(named: name) == nil
-        else { return }
+        guard catalog.mainSchema.table(named: name) == nil else { return }
+        try dropTemporaryTriggers(onMain: name)
+    }
+
+    /// Drops the temporary triggers on the main table or view `name`, which is gone.
+    private func dropTemporaryTriggers(onMain name: String) throws {
+        guard let store = temporaryStore, var temporary = catalog.temporarySchema else { return }
         let triggers = temporary.triggers(on: name).filter(\.isOnMainTable)
         guard !triggers.isEmpty else { return }
         for trigger in triggers { try temporary.dropTrigger(named: trigger.name, transaction: store.transaction) }

@@ -123,7 +123,11 @@ extension SQLConnection {
             if catalog.hasTemporarySchema {
                 // The main schema's statements see the main schema alone (`CREATE TABLE t` while `temp.t` exists).
                 let result = try onMainSchema { try write(statement, parameters: parameters, cache: cache) }
-                if case .dropTable(let drop) = statement.kind { try dropTemporaryTriggers(onMainTable: drop.name.name) }
+                switch statement.kind {
+                case .dropTable(let drop): try dropTemporaryTriggers(onMainTable: drop.name.name)
+                case .dropView(let drop): try dropTemporaryTriggers(onMainView: drop.name.name)
+                default: break
+                }
                 return result
             }
         default:

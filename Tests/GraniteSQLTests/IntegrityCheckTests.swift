@@ -105,6 +105,27 @@ final class IntegrityCheckTests: XCTestCase {
         XCTAssertEqual(try problems(db), ["non-unique entry in index \(b)", "non-unique entry in index \(k)"])
     }
 
+    /// A table argument checks that table and its indexes alone, as SQLite does: damage elsewhere is not seen.
+    func testTableArgumentChecksThatTableOnly() throws {
+        let db = try makeDatabase()
+        try damage(db) { engine, catalog in
+            XCTAssertTrue(try index("ta", engine, catalog).delete(key: KeyEncoding.encode([.text("y"), .integer(2)])))
+            try table("u", engine, catalog).replace(
+                rowid: 1, payload: RowEncoder().encode([.text("r"), .integer(1)]))
+        }
+        let t = ["row 2 missing from index ta", "wrong # of entries in index ta"]
+        let k = try XCTUnwrap(db.catalog.indexes(on: "u").first).name
+        let u = try problems(db, "PRAGMA integrity_check(U)")
+        XCTAssert(u.contains("row 1 missing from index \(k)"), "\(u)")
+        XCTAssertEqual(try problems(db, "PRAGMA integrity_check(t)"), t)
+        XCTAssertEqual(try problems(db, "SELECT * FROM pragma_integrity_check('t')"), t)
+        XCTAssertEqual(Set(try problems(db)), Set(t + u))
+        XCTAssertEqual(try problems(db, "PRAGMA quick_check(t)"), ["ok"])
+        try db.execute("CREATE VIEW v AS SELECT * FROM t")
+        XCTAssertEqual(try problems(db, "PRAGMA integrity_check(v)"), ["ok"])
+        XCTAssertThrowsError(try problems(db, "PRAGMA integrity_check(ta)"))
+    }
+
     func testNullsAndCheckConstraints() throws {
         let db = try makeDatabase()
         try damage(db) { engine, catalog in

@@ -319,8 +319,8 @@ extension DatabaseError {
             suggestion = error.suggestion
         case let error as SQLEvaluationError:
             // Expression and function errors (integer overflow, bad arguments, non-deterministic use in an
-            // index…) are all SQLITE_ERROR in SQLite.
-            code = .SQLITE_ERROR
+            // index…) are SQLITE_ERROR in SQLite, but for a value past the length limit (SQLITE_TOOBIG).
+            code = ResultCode(rawValue: error.resultCode)
             message = error.message
             suggestion = error.suggestion
         case let error as SQLSyntaxError:

@@ -38,7 +38,9 @@ package enum RestrictedUse: Sendable, Equatable {
 
     /// The functions Granite knows that SQLite registers without `SQLITE_DETERMINISTIC` (`CURRENT_*` are
     /// functions there too). The date and time functions are deterministic unless they read the clock.
-    static let nonDeterministicFunctions: Set<String> = ["random", "changes", "total_changes", "last_insert_rowid"]
+    static let nonDeterministicFunctions: Set<String> = [
+        "random", "randomblob", "changes", "total_changes", "last_insert_rowid",
+    ]
 
     /// Throws SQLite's error for what `expression` may not hold here, with names resolved by `scope`. As in
     /// SQLite's name resolution, a subquery, a parameter or an unknown name stops the walk at once, while a

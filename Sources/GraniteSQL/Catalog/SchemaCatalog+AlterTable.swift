@@ -36,6 +36,8 @@ extension SchemaCatalog {
             var replacement: IndexDefinition
             if var create = index.statement {
                 create.table = newName
+                // Stored index SQL names no schema (`CREATE INDEX temp.i` is stored as `CREATE INDEX i`).
+                create.name.schema = nil
                 replacement = try IndexDefinition(
                     create, sql: Statement.Kind.createIndex(create).description, on: renamed, rootPage: index.rootPage,
                     storageName: index.storageName, schemaRowid: index.schemaRowid)
@@ -106,9 +108,11 @@ extension SchemaCatalog {
         for index in indexes(on: table.name) {
             let replacement: IndexDefinition
             if let create = index.statement {
-                let newCreate = renamer.rename(in: create)
+                var newCreate = renamer.rename(in: create)
+                let changed = newCreate != create
+                newCreate.name.schema = nil
                 replacement = try IndexDefinition(
-                    newCreate, sql: newCreate == create ? index.sql : Statement.Kind.createIndex(newCreate).description,
+                    newCreate, sql: changed ? Statement.Kind.createIndex(newCreate).description : index.sql,
                     on: renamed, rootPage: index.rootPage, storageName: index.storageName,
                     schemaRowid: index.schemaRowid)
             } else {

@@ -102,12 +102,13 @@ extension SchemaCatalog {
         return triggers(on: table.name) + temporary.filter(\.isOnMainTable)
     }
 
-    /// The triggers on view `view` (temp first, as the view is found), in creation order.
+    /// The triggers on view `view` (temp first, as the view is found), in creation order. A main view's include
+    /// the temporary triggers on it.
     package func triggers(onView view: String) -> [TriggerDefinition] {
-        if hasTemporarySchema, temporarySchemas[0].view(named: view) != nil {
-            return temporarySchemas[0].triggers(on: view)
-        }
-        return triggers(on: view)
+        guard hasTemporarySchema else { return triggers(on: view) }
+        let temporary = temporarySchemas[0].triggers(on: view)
+        if temporarySchemas[0].view(named: view) != nil { return temporary.filter { !$0.isOnMainTable } }
+        return triggers(on: view) + temporary.filter(\.isOnMainTable)
     }
 
     /// The main schema alone (the catalog without its temporary schema).

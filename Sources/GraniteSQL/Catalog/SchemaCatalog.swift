@@ -91,7 +91,11 @@ package struct SchemaCatalog: Sendable {
     @inline(__always)
     package func table(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
-        if hasTemporarySchema, let table = temporarySchemas[0].tablesByKey[key] { return table }
+        if hasTemporarySchema,
+            let table = temporarySchemas[0].tablesByKey[key] ?? temporarySchemas[0].aliasedTable(key)
+        {
+            return table
+        }
         if let table = tablesByKey[key] { return table }
         return aliasedTable(key)
     }
@@ -261,6 +265,10 @@ package struct SchemaCatalog: Sendable {
                 case .dropColumn: conflict = .dropColumn
                 }
                 throw Self.viewConflict(view, for: conflict) ?? SchemaError("view \(view.name) may not be altered")
+            }
+            if alter.table.schema != nil, table(named: alter.table.name) == nil {
+                // SQLite's message names the table as written, qualifier included.
+                throw SchemaError(.noSuchTable(Self.written(alter.table)))
             }
             switch alter.action {
             case .renameTable(let newName):

@@ -51,7 +51,7 @@ package struct ExpressionCompiler {
         "hex": (1, 1), "quote": (1, 1), "random": (0, 0), "unicode": (1, 1), "char": (0, nil), "min": (1, nil),
         "max": (1, nil), "iif": (3, 3), "date": (0, nil), "time": (0, nil), "datetime": (0, nil),
         "julianday": (0, nil), "unixepoch": (0, nil), "strftime": (0, nil), "likely": (1, 1), "unlikely": (1, 1),
-        "printf": (0, nil), "format": (0, nil),
+        "printf": (0, nil), "format": (0, nil), "zeroblob": (1, 1), "randomblob": (1, 1),
         // The Swift string functions GRDB registers on every connection.
         "swiftlowercasestring": (1, 1), "swiftuppercasestring": (1, 1), "swiftcapitalizedstring": (1, 1),
         // Aggregates.
@@ -64,7 +64,7 @@ package struct ExpressionCompiler {
         "count", "sum", "total", "avg", "group_concat", "json_group_array", "json_group_object",
     ]
     static let nonDeterministic: Set<String> = [
-        "random", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
+        "random", "randomblob", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
     ]
 }
 
@@ -398,7 +398,9 @@ extension ExpressionCompiler {
             case .column, .exists, .subquery, .inSelect, .inTable: return false
             case .function(let call):
                 let name = SQLFormat.asciiLowercased(call.name)
-                if name == "random" || ExpressionCompiler.aggregates.contains(name) { return false }
+                if name == "random" || name == "randomblob" || ExpressionCompiler.aggregates.contains(name) {
+                    return false
+                }
                 if ConnectionCounterFunction(name: name) != nil { return false }
                 if case .list(let args, _) = call.arguments {
                     if let custom = SQLFunctionRegistry.current?.function(named: name, argumentCount: args.count),
@@ -532,7 +534,7 @@ extension ExpressionCompiler {
             }
             // SQLite codes a constant call once (`sqlite3ExprCodeRunJustOnce`), with factoring off inside it, before
             // it looks at what the function is (so this holds for the inline iif/coalesce too).
-            let factored = factoring && name != "random" && args.allSatisfy(isRuntimeConstant)
+            let factored = factoring && name != "random" && name != "randomblob" && args.allSatisfy(isRuntimeConstant)
             if factored { factoring = false }
             defer { if factored { factoring = true } }
             var nodes: [EvalNode] = []

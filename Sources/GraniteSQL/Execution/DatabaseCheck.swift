@@ -24,6 +24,9 @@ struct DatabaseCheck {
     /// Whether this is a quick check (`PRAGMA quick_check`): rows against their constraints only.
     let quick: Bool
     let limit: Int
+    /// The one table (or view, which has nothing to check) to check, with its indexes, for
+    /// `PRAGMA integrity_check(t)`; nil checks the whole database.
+    var onlyTable: String?
     /// The connection's counters, which CHECK constraints calling the counter functions read.
     let counters: ConnectionCounters?
     private(set) var problems: [String] = []
@@ -47,13 +50,26 @@ struct DatabaseCheck {
 
     /// Runs the structural check, then checks every table and its indexes.
     mutating func run() {
-        for problem in transaction.engine.checkIntegrity(maxProblems: limit).problems { report(problem) }
+        var trees: Set<String>?
+        if let onlyTable {
+            if let table = catalog.table(named: onlyTable) {
+                trees = Set([table.storageName] + catalog.indexes(of: table).map(\.storageName))
+            } else if let schema = SchemaCatalog.schemaTable(named: onlyTable) {
+                trees = [schema.storageName]
+            } else {
+                trees = []
+            }
+        }
+        for problem in transaction.engine.checkIntegrity(maxProblems: limit, trees: trees).problems {
+            report(problem)
+        }
         runLogical()
     }
 
-    /// Checks every table and its indexes (not the file's structure).
+    /// Checks every table (or only ``onlyTable``) and its indexes (not the file's structure).
     mutating func runLogical() {
         for table in catalog.tables {
+            if let onlyTable, !SchemaNames.equal(table.name, onlyTable) { continue }
             if isFull { return }
             let writer: TableWriter
             do {

@@ -72,8 +72,9 @@ extension SQLConnection {
         cache.upsert = upsert
         let returning = try cache.returning ?? insert.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
-        let (rows, tuples) = try insertSource(
-            insert, table, targets: targets, statement: statement, parameters: parameters, cache: cache)
+        let (rows, tuples, streamed) = try insertSource(
+            insert, writer, targets: targets, statement: statement, parameters: parameters, cache: cache)
+        defer { streamed?.close() }
         try prepareInsert(insert, writer, targets: targets, upsert: upsert, session: session)
         session.started = true
         session.returning = returning
@@ -118,14 +119,19 @@ extension SQLConnection {
                 for tuple in tuples { try insertRow(try row(tuple)) }
             }
         } else {
-            for supplied in rows {
+            func values(_ supplied: [Value]) throws -> [Value] {
                 var values = try writer.newRowDefaults()
                 values.reserveCapacity(values.count + 1)
                 if explicitRowid { values.append(.null) }
                 for (k, value) in supplied.enumerated() {
                     values[targets[k]] = affinities[k].apply(to: value)
                 }
-                try insertRow(consume values)
+                return values
+            }
+            if let streamed {
+                while let supplied = try streamed.next() { try insertRow(try values(supplied)) }
+            } else {
+                for supplied in rows { try insertRow(try values(supplied)) }
             }
         }
         try session.finish()
@@ -150,12 +156,15 @@ extension SQLConnection {
     }
 
     /// The rows an INSERT writes: `VALUES` tuples compiled (and cached), to be evaluated row by row as they are
-    /// inserted (as SQLite does), or the rows of `DEFAULT VALUES` or of a query, computed now.
+    /// inserted (as SQLite does), the rows of `DEFAULT VALUES` or of a query computed now, or the open cursor of
+    /// a query whose rows are inserted as it yields them (``streamsQuery(of:into:)``).
     private func insertSource(
-        _ insert: InsertStatement, _ table: TableDefinition, targets: [Int], statement: Statement,
+        _ insert: InsertStatement, _ writer: TableWriter, targets: [Int], statement: Statement,
         parameters: BoundParameters, cache: WriteCache
-    ) throws -> (rows: [[Value]], tuples: [[CompiledExpression]]?) {
+    ) throws -> (rows: [[Value]], tuples: [[CompiledExpression]]?, streamed: SelectCursor?) {
+        let table = writer.table
         var rows: [[Value]] = []
+        var streamed: SelectCursor?
         /// `VALUES` tuples, evaluated row by row as they are inserted (as SQLite does).
         var tuples: [[CompiledExpression]]?
         switch insert.source {
@@ -188,14 +197,23 @@ extension SQLConnection {
                 cache.values = compiled
                 tuples = compiled
             } else {
-                let result = try self.select(select, statement: statement, parameters: parameters)
-                if result.columns.count != targets.count {
-                    throw SQLExecutionError(Self.countMismatch(table, insert, targets.count, result.columns.count))
+                let program = try compileSelect(select, statement: statement)
+                if program.columnNames.count != targets.count {
+                    throw SQLExecutionError(
+                        Self.countMismatch(table, insert, targets.count, program.columnNames.count))
                 }
-                rows = result.rows
+                let cursor = SelectCursor(program: program)
+                cursor.sortMemoryLimit = sortMemoryLimit
+                try cursor.open(parameters: parameters)
+                if streamsQuery(of: insert, into: writer) {
+                    streamed = cursor
+                } else {
+                    defer { cursor.close() }
+                    while let row = try cursor.next() { rows.append(row) }
+                }
             }
         }
-        return (rows, tuples)
+        return (rows, tuples, streamed)
     }
 
     /// Prepares `session` for an INSERT into `writer`'s table: its foreign keys and AUTOINCREMENT sequence, and

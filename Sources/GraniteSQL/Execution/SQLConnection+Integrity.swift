@@ -3,11 +3,12 @@ import GraniteStorage
 extension SQLConnection {
     /// The problems `PRAGMA integrity_check` (or, when `quick`, `PRAGMA quick_check`) reports, up to `limit`: the
     /// storage layer's structural check, then every row and index entry (see ``DatabaseCheck``). Runs in the
-    /// caller's read transaction.
-    package func integrityProblems(quick: Bool = false, limit: Int = 100) -> [String] {
+    /// caller's read transaction. With `table`, only that table and its indexes are checked.
+    package func integrityProblems(quick: Bool = false, limit: Int = 100, table: String? = nil) -> [String] {
         guard let transaction = storageTransaction.transaction else { return ["\(StorageError.noActiveTransaction)"] }
         var check = DatabaseCheck(
             catalog: catalog, transaction: transaction, quick: quick, limit: limit, counters: counters)
+        check.onlyTable = table
         check.run()
         return check.problems
     }

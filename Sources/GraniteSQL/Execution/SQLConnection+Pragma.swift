@@ -286,17 +286,24 @@ extension SQLConnection {
     // MARK: Integrity
 
     /// `PRAGMA integrity_check[(N|table)]` and `PRAGMA quick_check[(N|table)]`: every problem found (up to N,
-    /// default 100), one per row, or `ok` (see ``DatabaseCheck``). A table argument must name a table or view (the
-    /// whole database is checked).
+    /// default 100), one per row, or `ok` (see ``DatabaseCheck``). A table argument must name a table or view:
+    /// as in SQLite, only that table and its indexes are checked (nothing for a view).
     private func integrityCheck(_ column: String, _ argument: String?) throws -> PragmaResult {
         var limit = 100
+        var table: String?
         if let argument, let number = Self.leadingInt32(argument) {
             if number > 0 { limit = number }
-        } else if let argument, catalog.table(named: argument) == nil, catalog.view(named: argument) == nil {
+        } else if let argument {
             // As SQLite, which reads an argument that does not start as a number as the table to check.
-            throw SQLExecutionError.noSuchTable(argument)
+            guard
+                catalog.table(named: argument) != nil || catalog.view(named: argument) != nil
+                    || SchemaCatalog.schemaTable(named: argument) != nil
+            else {
+                throw SQLExecutionError.noSuchTable(argument)
+            }
+            table = argument
         }
-        let problems = try reading { integrityProblems(quick: column == "quick_check", limit: limit) }
+        let problems = try reading { integrityProblems(quick: column == "quick_check", limit: limit, table: table) }
         if problems.isEmpty { return single(column, .text("ok")) }
         return ([column], problems.map { [.text($0)] })
     }

@@ -88,13 +88,9 @@ extension SQLConnection {
     /// Runs a schema statement on the temporary schema, in the temporary store, filling a new index from its
     /// table's rows.
     func executeInTemporarySchema(_ statement: Statement, parameters: BoundParameters) throws {
-        if case .createTable(let create) = statement.kind,
-            (try? TableDefinition(create, sql: statement.sourceText))?.isAutoincrement == true
-        {
-            throw SQLExecutionError("AUTOINCREMENT is not supported on temporary tables")
-        }
-        if case .alterTable = statement.kind {
-            throw SQLExecutionError("ALTER TABLE is not supported on temporary tables")
+        if case .alterTable(let alter) = statement.kind {
+            try alterTemporaryTable(alter, statement, parameters: parameters)
+            return
         }
         if case .createIndex(let create) = statement.kind, catalog.temporarySchema?.table(named: create.table) == nil,
             let table = catalog.mainSchema.table(named: create.table)
@@ -110,6 +106,9 @@ extension SQLConnection {
         } else {
             try temporary.execute(statement, transaction: store.transaction)
         }
+        if case .createTable(let create) = statement.kind, temporary.table(named: create.name.name)?.isAutoincrement == true {
+            try Self.createSequenceTable(in: &temporary, transaction: store.transaction)
+        }
         catalog.setTemporarySchema(temporary)
         if case .createIndex(let create) = statement.kind,
             let table = catalog.table(QualifiedName(schema: "temp", name: create.table))
@@ -119,6 +118,15 @@ extension SQLConnection {
                 counters: counters)
             try writer.fill(index: create.name.name)
         }
+    }
+
+    /// Creates the temporary schema's own `granite_sequence` (`temp.sqlite_sequence` in SQLite) if it does not
+    /// exist yet: the sequences of the temporary AUTOINCREMENT tables.
+    private static func createSequenceTable(in temporary: inout SchemaCatalog, transaction: WriteTransaction) throws {
+        guard temporary.table(named: WriteSession.sequenceTable) == nil else { return }
+        let sql = "CREATE TABLE \(WriteSession.sequenceTable)(name,seq)"
+        guard case .createTable(let create) = try Parser.parseStatement(sql).kind else { return }
+        try temporary.createTable(create, sql: sql, transaction: transaction, allowingReservedName: true)
     }
 
     /// Runs `body` with the catalog reduced to the main schema, then puts the temporary schema back.
@@ -153,11 +161,21 @@ extension SQLConnection {
         }
     }
 
+    /// After `DROP VIEW` of main view `name`: the temporary triggers on it go with it, as in SQLite.
+    func dropTemporaryTriggers(onMainView name: String) throws {
+        guard catalog.mainSchema.view(named: name) == nil else { return }
+        try dropTemporaryTriggers(onMain: name)
+    }
+
     /// After `DROP TABLE` of main table `name`: the temporary triggers on it go with it, as in SQLite.
     func dropTemporaryTriggers(onMainTable name: String) throws {
-        guard let store = temporaryStore, var temporary = catalog.temporarySchema,
-            catalog.mainSchema.table(named: name) == nil
-        else { return }
+        guard catalog.mainSchema.table(named: name) == nil else { return }
+        try dropTemporaryTriggers(onMain: name)
+    }
+
+    /// Drops the temporary triggers on the main table or view `name`, which is gone.
+    private func dropTemporaryTriggers(onMain name: String) throws {
+        guard let store = temporaryStore, var temporary = catalog.temporarySchema else { return }
         let triggers = temporary.triggers(on: name).filter(\.isOnMainTable)
         guard !triggers.isEmpty else { return }
         for trigger in triggers { try temporary.dropTrigger(named: trigger.name, transaction: store.transaction) }

@@ -123,7 +123,11 @@ extension SQLConnection {
             if catalog.hasTemporarySchema {
                 // The main schema's statements see the main schema alone (`CREATE TABLE t` while `temp.t` exists).
                 let result = try onMainSchema { try write(statement, parameters: parameters, cache: cache) }
-                if case .dropTable(let drop) = statement.kind { try dropTemporaryTriggers(onMainTable: drop.name.name) }
+                switch statement.kind {
+                case .dropTable(let drop): try dropTemporaryTriggers(onMainTable: drop.name.name)
+                case .dropView(let drop): try dropTemporaryTriggers(onMainView: drop.name.name)
+                default: break
+                }
                 return result
             }
         default:
@@ -185,7 +189,7 @@ extension SQLConnection {
         case .insert(let insert):
             // Databases created before `granite_sequence` existed get it on their first AUTOINCREMENT insert.
             if !cache.sequenceChecked, insert.table.schema == nil,
-                let table = catalog.table(named: insert.table.name), table.isAutoincrement
+                let table = catalog.table(named: insert.table.name), table.isAutoincrement, !table.isTemporary
             {
                 try createSequenceTable()
             }
@@ -254,12 +258,13 @@ extension SQLConnection {
     /// After `ALTER TABLE … DROP COLUMN`: every row of `old` (the table as `oldCatalog` defined it) is written again
     /// without the value of column `position`. Rows are read whole (defaults of columns added later filled in)
     /// and encoded for the new definition; index entries hold no column positions and stay as they are.
-    private func rewriteRows(
+    /// A temporary table's rows are in `transaction`, the temporary store's.
+    func rewriteRows(
         of old: TableDefinition, in oldCatalog: SchemaCatalog, droppingColumn position: Int,
-        parameters: BoundParameters
+        parameters: BoundParameters, transaction: WriteTransaction? = nil
     ) throws {
         guard let reduced = catalog.table(named: old.name) else { return }
-        let transaction = try currentWriteTransaction()
+        let transaction = try transaction ?? currentWriteTransaction()
         let reader = try TableWriter(
             table: old, catalog: oldCatalog, transaction: transaction, parameters: parameters, counters: counters)
         let writer = try TableWriter(
@@ -275,9 +280,12 @@ extension SQLConnection {
 
     /// After `ALTER TABLE … ADD COLUMN … AS (…)`: every row of `old` is written again with the new generated column
     /// computed (rows written before hold no value for it, which would read as its default, NULL).
-    private func computeAddedColumn(of old: TableDefinition, parameters: BoundParameters) throws {
+    /// A temporary table's rows are in `transaction`, the temporary store's.
+    func computeAddedColumn(
+        of old: TableDefinition, parameters: BoundParameters, transaction: WriteTransaction? = nil
+    ) throws {
         guard let extended = catalog.table(named: old.name) else { return }
-        let transaction = try currentWriteTransaction()
+        let transaction = try transaction ?? currentWriteTransaction()
         let writer = try TableWriter(
             table: extended, catalog: catalog, transaction: transaction, parameters: parameters, counters: counters)
         writer.compressionThreshold = textCompressionThreshold
@@ -293,12 +301,12 @@ extension SQLConnection {
         }
     }
 
-    private static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
+    static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
         if case .generated = constraint.kind { return true }
         return false
     }
 
-    private static func isStoredGenerated(_ column: ColumnDefinition) -> Bool {
+    static func isStoredGenerated(_ column: ColumnDefinition) -> Bool {
         column.constraints.contains { constraint in
             if case .generated(_, stored: true) = constraint.kind { return true }
             return false
@@ -307,7 +315,7 @@ extension SQLConnection {
 
     /// Creates `granite_sequence` (Granite's `sqlite_sequence`) if it does not exist yet.
     func createSequenceTable() throws {
-        guard catalog.table(named: WriteSession.sequenceTable) == nil else { return }
+        guard catalog.table(QualifiedName(schema: "main", name: WriteSession.sequenceTable)) == nil else { return }
         let sql = "CREATE TABLE \(WriteSession.sequenceTable)(name,seq)"
         guard case .createTable(let create) = try Parser.parseStatement(sql).kind else { return }
         try catalog.createTable(
@@ -317,8 +325,7 @@ extension SQLConnection {
     /// Before `DROP TABLE`: with foreign keys enabled, deletes the rows of a parent table (running the foreign
     /// key actions, failing on remaining references), and forgets an AUTOINCREMENT table's sequence.
     private func dropTable(_ drop: DropStatement, parameters: BoundParameters) throws {
-        if let schema = drop.name.schema, !SchemaNames.equal(schema, "main") { return }
-        guard let table = catalog.table(named: drop.name.name) else { return }
+        guard let table = catalog.table(drop.name) else { return }
         let session = makeSession(parameters)
         if foreignKeysEnabled, !(try session.referencing(table)).isEmpty {
             try session.prepareForeignKeys(table, asChild: false, asParent: true)

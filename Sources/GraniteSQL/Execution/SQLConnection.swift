@@ -346,13 +346,18 @@ public final class SQLConnection {
                 return try inTemporaryOnlyTransaction { try write(statement, parameters: parameters, cache: cache) }
             }
             var deferred = false
+            var keepsPartialWrites = false
             if isInTransaction, let cache {
                 switch statement.kind {
                 case .update, .delete: deferred = true
                 default: deferred = needsNoSavepoint(statement, cache)
                 }
+                cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
+                let known = cache.withoutJournal ?? runsWithoutStatementJournal(statement)
+                cache.withoutJournal = known
+                keepsPartialWrites = known
             }
-            return try atomically(deferringSavepoint: deferred) {
+            return try atomically(deferringSavepoint: deferred, keepingPartialWrites: keepsPartialWrites) {
                 try write(statement, parameters: parameters, cache: cache)
             }
         }

@@ -458,15 +458,25 @@ extension SQLConnection {
     /// it with ``ensureStatementSavepoint()``: a statement that does not ask (a one-row write whose checks all come
     /// before its writes, see ``needsNoSavepoint(_:_:)``) fails without having written anything, unless storage
     /// failed, which then rolls the transaction back, as SQLite does on I/O errors.
-    func atomically<T>(deferringSavepoint: Bool = false, _ body: () throws -> T) throws -> T {
+    ///
+    /// With `keepingPartialWrites`, a statement inside a transaction that fails on an SQL error keeps what it
+    /// wrote before, as SQLite's statement without a statement journal does
+    /// (``SQLConnection/runsWithoutStatementJournal(_:)``); a storage failure (an interrupt among them) still
+    /// undoes the statement alone.
+    func atomically<T>(
+        deferringSavepoint: Bool = false, keepingPartialWrites: Bool = false, _ body: () throws -> T
+    ) throws -> T {
         if isInTransaction {
-            return try underStatementSavepoint(deferred: deferringSavepoint, body)
+            return try underStatementSavepoint(
+                deferred: deferringSavepoint, keepingPartialWrites: keepingPartialWrites, body)
         }
         return try inAutocommitTransaction(body)
     }
 
     /// Runs a writing statement inside the explicit transaction, under its statement savepoint.
-    private func underStatementSavepoint<T>(deferred: Bool, _ body: () throws -> T) throws -> T {
+    private func underStatementSavepoint<T>(
+        deferred: Bool, keepingPartialWrites: Bool, _ body: () throws -> T
+    ) throws -> T {
         statementSavepoint = deferred ? .deferred : .none
         defer { statementSavepoint = .none }
         if !deferred {
@@ -486,8 +496,8 @@ extension SQLConnection {
                 report { $0.statementDidEnd(.changesUndone) }
                 try? endTransaction(commit: false)
             } else if open {
-                if resolution == .fail {
-                    // `OR FAIL`: the statement's earlier changes stay.
+                if resolution == .fail || (keepingPartialWrites && !(error is StorageError)) {
+                    // `OR FAIL`, or a statement SQLite runs without a statement journal: the earlier changes stay.
                     try engineReleaseSavepoint(Self.statementSavepointName)
                     report { $0.statementDidEnd(.changesKept) }
                 } else {

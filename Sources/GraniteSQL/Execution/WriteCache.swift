@@ -11,6 +11,9 @@ final class WriteCache {
     @exclusivity(unchecked) var table: TableDefinition?
     /// Whether the statement needs no statement savepoint (see `SQLConnection.needsNoSavepoint`).
     @exclusivity(unchecked) var singleWrite: Bool?
+    /// Whether SQLite runs the statement without a statement journal (see
+    /// `SQLConnection.runsWithoutStatementJournal`).
+    @exclusivity(unchecked) var withoutJournal: Bool?
     /// For UPDATE and DELETE: whether changing one row needs no statement savepoint.
     @exclusivity(unchecked) var singleRowSafe: Bool?
     /// For INSERT: whether the AUTOINCREMENT sequence table is known to exist (or not needed).
@@ -109,6 +112,7 @@ final class WriteCache {
         self.foreignKeys = foreignKeys
         table = nil
         singleWrite = nil
+        withoutJournal = nil
         singleRowSafe = nil
         sequenceChecked = false
         writer = nil

@@ -18,7 +18,7 @@ extension WriteSession {
             next = last + 1
         }
         if writer.table.isAutoincrement {
-            let key = SchemaNames.key(writer.table.name)
+            let key = Self.sequenceKey(writer.table)
             var current = try sequence(writer.table, key: key)
             guard current.value < Int64.max else { throw full }
             next = max(next, current.value + 1)
@@ -41,7 +41,7 @@ extension WriteSession {
 
     /// Raises the in-statement sequence value of AUTOINCREMENT table `table` to `rowid` if it is larger.
     func raiseSequence(_ table: TableDefinition, to rowid: Int64) throws {
-        let key = SchemaNames.key(table.name)
+        let key = Self.sequenceKey(table)
         var current = try sequence(table, key: key)
         if rowid > current.value {
             current.value = rowid
@@ -49,9 +49,20 @@ extension WriteSession {
         }
     }
 
-    private func sequenceWriter() throws -> TableWriter? {
-        guard let table = catalog.table(named: Self.sequenceTable) else { return nil }
+    /// The writer of the sequence table of the schema `table` is in (a temporary table's is `temp`'s own).
+    private func sequenceWriter(for table: TableDefinition) throws -> TableWriter? {
+        try sequenceWriter(temporary: table.isTemporary)
+    }
+
+    private func sequenceWriter(temporary: Bool) throws -> TableWriter? {
+        let name = QualifiedName(schema: temporary ? "temp" : "main", name: Self.sequenceTable)
+        guard let table = catalog.table(name) else { return nil }
         return try writer(table)
+    }
+
+    /// The key of `table`'s sequence in the statement's caches: a temporary table's apart from a main one's.
+    private static func sequenceKey(_ table: TableDefinition) -> String {
+        table.isTemporary ? "temp." + SchemaNames.key(table.name) : SchemaNames.key(table.name)
     }
 
     /// The statement's sequence entry of AUTOINCREMENT table `table`, whose name has lookup key `key`.
@@ -60,7 +71,7 @@ extension WriteSession {
     ) throws -> (rowid: Int64?, value: Int64, stored: Int64) {
         if let cached = sequences[key] { return cached }
         var result: (rowid: Int64?, value: Int64, stored: Int64) = (nil, 0, 0)
-        if let writer = try sequenceWriter() {
+        if let writer = try sequenceWriter(for: table) {
             if let hint = sequenceRowHints[key], let row = try writer.fetch(rowid: hint),
                 let found = Self.sequenceEntry(row, of: table)
             {
@@ -94,9 +105,10 @@ extension WriteSession {
     /// the statement, even when no row was inserted). An unchanged value is not rewritten; a changed one
     /// replaces the row's payload in place.
     func writeSequences() throws {
-        guard !sequenceTargets.isEmpty, let writer = try sequenceWriter() else { return }
+        guard !sequenceTargets.isEmpty else { return }
         for table in sequenceTargets {
-            let key = SchemaNames.key(table.name)
+            guard let writer = try sequenceWriter(for: table) else { continue }
+            let key = Self.sequenceKey(table)
             guard var current = sequences[key] else { continue }
             let row: [Value] = [.text(table.name), .integer(current.value), .integer(current.rowid ?? 0)]
             if let stored = current.rowid {
@@ -122,13 +134,14 @@ extension WriteSession {
     /// Registers `table` as the target of an INSERT: its sequence is stored by ``finish()``.
     func insertTarget(_ table: TableDefinition) throws {
         guard table.isAutoincrement else { return }
-        _ = try sequence(table, key: SchemaNames.key(table.name))
+        _ = try sequence(table, key: Self.sequenceKey(table))
         sequenceTargets.append(table)
     }
 
-    /// Renames the `granite_sequence` row of table `old` (after `ALTER TABLE … RENAME TO`).
-    func renameSequence(from old: String, to new: String) throws {
-        guard let writer = try sequenceWriter() else { return }
+    /// Renames the `granite_sequence` row of table `old` (after `ALTER TABLE … RENAME TO`), of the temporary
+    /// schema's sequence table when `temporary`.
+    func renameSequence(from old: String, to new: String, temporary: Bool = false) throws {
+        guard let writer = try sequenceWriter(temporary: temporary) else { return }
         for row in try writer.scan() {
             guard case .text(let name) = row[0], SchemaNames.equal(name, old) else { continue }
             try writer.remove(row)
@@ -140,8 +153,8 @@ extension WriteSession {
 
     /// Removes `table`'s `granite_sequence` row (when the table is dropped).
     func dropSequence(_ table: TableDefinition) throws {
-        guard table.isAutoincrement, let writer = try sequenceWriter() else { return }
-        let key = SchemaNames.key(table.name)
+        guard table.isAutoincrement, let writer = try sequenceWriter(for: table) else { return }
+        let key = Self.sequenceKey(table)
         if let stored = try sequence(table, key: key).rowid, let old = try writer.fetch(rowid: stored) {
             try writer.remove(old)
         }

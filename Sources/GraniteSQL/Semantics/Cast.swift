@@ -8,6 +8,9 @@ package struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConve
     package var suggestion: String?
     /// What the error is about, when it names something unknown or misused.
     package var subject: SQLErrorSubject?
+    /// SQLite's result code for the error: 1 (`SQLITE_ERROR`) but for a value past SQLite's length limit, 18
+    /// (`SQLITE_TOOBIG`).
+    package var resultCode: Int32 = 1
 
     /// Creates an error with `message`.
     package init(_ message: String) { self.message = message }
@@ -16,6 +19,13 @@ package struct SQLEvaluationError: Error, Equatable, Sendable, CustomStringConve
     package var description: String { NameSuggestions.describe(message, suggestion) }
 
     static let integerOverflow = SQLEvaluationError("integer overflow")
+
+    /// A string or blob longer than SQLite's default `SQLITE_MAX_LENGTH` (``SQLScalarFunctions/maximumLength``).
+    static let tooBig: SQLEvaluationError = {
+        var error = SQLEvaluationError("string or blob too big")
+        error.resultCode = 18
+        return error
+    }()
 }
 
 /// Errors thrown by built-in functions use the same type.

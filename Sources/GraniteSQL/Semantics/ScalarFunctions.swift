@@ -8,7 +8,11 @@ package enum SQLScalarFunctions {
         "instr", "replace", "trim", "ltrim", "rtrim", "typeof", "hex", "quote", "random", "unicode", "char",
         "min", "max", "iif", "date", "time", "datetime", "julianday", "unixepoch", "strftime",
         "swiftlowercasestring", "swiftuppercasestring", "swiftcapitalizedstring", "printf", "format",
+        "zeroblob", "randomblob",
     ]
+
+    /// SQLite's default `SQLITE_MAX_LENGTH`: the longest string or blob a function may return.
+    package static let maximumLength: Int64 = 1_000_000_000
 
     /// Calls the function `name` (case-insensitive) with already-evaluated arguments.
     package static func call(_ name: String, _ args: [Value]) throws -> Value {
@@ -87,6 +91,12 @@ package enum SQLScalarFunctions {
         case "random":
             try arity(0...0)
             return random()
+        case "zeroblob":
+            try arity(1...1)
+            return try zeroblob(args[0])
+        case "randomblob":
+            try arity(1...1)
+            return try randomblob(args[0])
         case "unicode":
             try arity(1...1)
             return unicode(args[0])
@@ -416,6 +426,23 @@ package enum SQLScalarFunctions {
 
     /// A random 64-bit integer.
     package static func random() -> Value { .integer(Int64.random(in: Int64.min...Int64.max)) }
+
+    /// `zeroblob(N)`: N zero bytes (none for N < 1), N read as `sqlite3_value_int64` reads it.
+    /// - Throws: `string or blob too big` past ``maximumLength``.
+    package static func zeroblob(_ count: Value) throws -> Value {
+        let n = max(count.sqlInteger, 0)
+        guard n <= maximumLength else { throw SQLEvaluationError.tooBig }
+        return .blob([UInt8](repeating: 0, count: Int(n)))
+    }
+
+    /// `randomblob(N)`: N random bytes, at least one.
+    /// - Throws: `string or blob too big` past ``maximumLength``.
+    package static func randomblob(_ count: Value) throws -> Value {
+        let n = max(count.sqlInteger, 1)
+        guard n <= maximumLength else { throw SQLEvaluationError.tooBig }
+        var generator = SystemRandomNumberGenerator()
+        return .blob((0..<Int(n)).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
 
     /// The code point of the first character as SQLite reads it (``SQLTextCharacters/read(_:at:)``), NULL for
     /// NULL or empty text.

@@ -55,7 +55,10 @@ extension StorageEngine {
     /// Checks the whole file; problems are reported, not thrown, so that one
     /// damaged page does not hide the others. Checks what the transaction in progress sees (its own changes
     /// included); with none in progress, begins a read transaction for the check and ends it after.
-    public func checkIntegrity(maxProblems: Int = 100) -> IntegrityReport {
+    ///
+    /// With `trees`, only the trees of those names are checked, and not the freelist nor whether every page is
+    /// accounted for (which needs every tree): a check of one table and its indexes.
+    public func checkIntegrity(maxProblems: Int = 100, trees: Set<String>? = nil) -> IntegrityReport {
         let ownRead: ReadTransaction?
         do {
             ownRead = isInTransaction ? nil : try beginRead()
@@ -64,7 +67,7 @@ extension StorageEngine {
         }
         defer { try? ownRead?.commit() }
         var checker = IntegrityChecker(context: treeContext, maxProblems: maxProblems)
-        checker.run()
+        if let trees { checker.run(only: trees) } else { checker.run() }
         return checker.report
     }
 }
@@ -134,6 +137,16 @@ private struct IntegrityChecker {
         }
         for n in 2..<max(report.owners.count, 2) where report.owners[n] == nil {
             problem("page \(n) is neither in a tree nor on the freelist (leaked)")
+        }
+        try? pager.safePoint()
+    }
+
+    /// Checks the trees named `names` alone.
+    mutating func run(only names: Set<String>) {
+        do {
+            for info in try Catalog(context: context).all() where names.contains(info.name) { checkTree(info) }
+        } catch {
+            problem("catalog: \(error)")
         }
         try? pager.safePoint()
     }

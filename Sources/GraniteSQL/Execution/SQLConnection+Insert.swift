@@ -35,20 +35,33 @@ extension SQLConnection {
         session.singleRowInsert = plan.singleRowInsert
         session.started = true
         var context: EvaluationContext?
+        func value(_ source: WriteCache.ValueSource) throws -> Value {
+            switch source {
+            case .parameter(let index): return parameters[index]
+            case .constant(let constant): return constant
+            case .expression(let expression):
+                if context == nil { context = EvaluationContext(parameters: parameters) }
+                return try expression.evaluate(&context!)
+            }
+        }
         for tuple in plan.tuples {
-            var values = try writer.newRowDefaults()
-            values.reserveCapacity(values.count + 1)
-            if plan.explicitRowid { values.append(.null) }
-            for k in tuple.indices {
-                let value: Value
-                switch tuple[k] {
-                case .parameter(let index): value = parameters[index]
-                case .constant(let constant): value = constant
-                case .expression(let expression):
-                    if context == nil { context = EvaluationContext(parameters: parameters) }
-                    value = try expression.evaluate(&context!)
+            var values: [Value]
+            if plan.targetsEveryColumnInOrder {
+                // The row is the tuple's values, made in place: no copy of the defaults to overwrite one by one
+                // (and, as in SQLite, no default evaluated when no column takes it). Room for the rowid slot.
+                values = try Array(unsafeUninitializedCapacity: tuple.count + 1) { row, initialized in
+                    for k in tuple.indices {
+                        row.initializeElement(at: k, to: plan.affinities[k].apply(to: try value(tuple[k])))
+                        initialized = k + 1
+                    }
                 }
-                values[plan.targets[k]] = plan.affinities[k].apply(to: value)
+            } else {
+                values = try writer.newRowDefaults()
+                values.reserveCapacity(values.count + 1)
+                if plan.explicitRowid { values.append(.null) }
+                for k in tuple.indices {
+                    values[plan.targets[k]] = plan.affinities[k].apply(to: try value(tuple[k]))
+                }
             }
             _ = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert)
         }
@@ -90,7 +103,8 @@ extension SQLConnection {
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
                 tuples: tuples, targets: targets, affinities: affinities, resolution: insert.orAction, upsert: upsert,
-                singleRowInsert: session.singleRowInsert, explicitRowid: targets.contains(table.columns.count))
+                singleRowInsert: session.singleRowInsert, explicitRowid: targets.contains(table.columns.count),
+                columnCount: table.columns.count)
         }
         func insertRow(_ values: consuming [Value]) throws {
             _ = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert)

@@ -32,9 +32,9 @@ extension _DatabaseInteger {
     /// nil for NULL, else ``init(sqliteStatement:index:)``, reading the column once for the common case.
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        if let v = sqliteStatement.storedInteger(atIndex: index) { return Self(exactly: v) }
         switch sqliteStatement.value(atIndex: index) {
         case .null: return nil
-        case .integer(let v): return Self(exactly: v)
         default: return Self(sqliteStatement: sqliteStatement, index: index)
         }
     }
@@ -43,7 +43,7 @@ extension _DatabaseInteger {
     /// does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if case .integer(let v) = sqliteStatement.value(atIndex: index) {
+        if let v = sqliteStatement.storedInteger(atIndex: index) {
             guard let x = Self(exactly: v) else { return nil }
             self = x
         } else {

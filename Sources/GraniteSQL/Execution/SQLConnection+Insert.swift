@@ -35,38 +35,43 @@ extension SQLConnection {
         session.singleRowInsert = plan.singleRowInsert
         session.started = true
         var context: EvaluationContext?
-        func value(_ source: WriteCache.ValueSource) throws -> Value {
-            switch source {
-            case .parameter(let index): return parameters[index]
-            case .constant(let constant): return constant
-            case .expression(let expression):
-                if context == nil { context = EvaluationContext(parameters: parameters) }
-                return try expression.evaluate(&context!)
-            }
-        }
         for tuple in plan.tuples {
             var values: [Value]
             if plan.targetsEveryColumnInOrder {
-                // The row is the tuple's values, made in place: no copy of the defaults to overwrite one by one
-                // (and, as in SQLite, no default evaluated when no column takes it). Room for the rowid slot.
-                values = try Array(unsafeUninitializedCapacity: tuple.count + 1) { row, initialized in
-                    for k in tuple.indices {
-                        row.initializeElement(at: k, to: plan.affinities[k].apply(to: try value(tuple[k])))
-                        initialized = k + 1
-                    }
+                // The row is the tuple's values: no copy of the defaults to overwrite one by one (and, as in SQLite,
+                // no default evaluated when no column takes it). Room for the rowid slot.
+                values = []
+                values.reserveCapacity(tuple.count + 1)
+                for k in tuple.indices {
+                    values.append(plan.affinities[k].apply(to: try value(of: tuple[k], parameters, &context)))
                 }
             } else {
                 values = try writer.newRowDefaults()
                 values.reserveCapacity(values.count + 1)
                 if plan.explicitRowid { values.append(.null) }
                 for k in tuple.indices {
-                    values[plan.targets[k]] = plan.affinities[k].apply(to: try value(tuple[k]))
+                    values[plan.targets[k]] = plan.affinities[k].apply(
+                        to: try value(of: tuple[k], parameters, &context))
                 }
             }
             _ = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert)
         }
         try session.finish()
         return (session.returning?.names ?? [], session.returnedRows)
+    }
+
+    /// The value `source` gives a planned INSERT, the context made on the first expression that needs one.
+    @inline(__always)
+    private func value(
+        of source: WriteCache.ValueSource, _ parameters: BoundParameters, _ context: inout EvaluationContext?
+    ) throws -> Value {
+        switch source {
+        case .parameter(let index): return parameters[index]
+        case .constant(let constant): return constant
+        case .expression(let expression):
+            if context == nil { context = EvaluationContext(parameters: parameters) }
+            return try expression.evaluate(&context!)
+        }
     }
 
     func insert(

@@ -231,19 +231,19 @@ final class SelectCursor {
 
     /// Column `index` of the current row when it is an INTEGER, else nil. Read in place: ``column(_:)`` returns a
     /// copy, which costs two calls per value (copy and destroy), even of a number.
-    @inlinable
+    @inlinable @inline(__always)
     func integerColumn(_ index: Int) -> Int64? {
         projected ? Self.integer(in: current, at: index) : Self.integer(in: context.row, at: outputSlots[index])
     }
 
     /// Whether column `index` of the current row is NULL, read in place (see ``integerColumn(_:)``).
-    @inlinable
+    @inlinable @inline(__always)
     func columnIsNull(_ index: Int) -> Bool {
         projected ? Self.isNull(in: current, at: index) : Self.isNull(in: context.row, at: outputSlots[index])
     }
 
     /// `values[index]` when it is an INTEGER, read through the buffer: a switch on the array's element copies it.
-    @inlinable
+    @inlinable @inline(__always)
     static func integer(in values: [Value], at index: Int) -> Int64? {
         values.withUnsafeBufferPointer { buffer in
             precondition(index >= 0 && index < buffer.count, "column index out of range")
@@ -253,7 +253,7 @@ final class SelectCursor {
     }
 
     /// Whether `values[index]` is NULL, read through the buffer (see ``integer(in:at:)``).
-    @inlinable
+    @inlinable @inline(__always)
     static func isNull(in values: [Value], at index: Int) -> Bool {
         values.withUnsafeBufferPointer { buffer in
             precondition(index >= 0 && index < buffer.count, "column index out of range")

@@ -189,7 +189,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     }
 
     /// The next value; throws ``RowDecodingError`` when it cannot be decoded.
-    @inlinable
+    @inlinable @inline(__always)
     public func next() throws -> Value? {
         guard try execution.advance() else { return nil }
         // Without an adapter the column is 0: a literal index keeps that path as cheap as a fixed column.

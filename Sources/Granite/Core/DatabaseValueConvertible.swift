@@ -111,8 +111,18 @@ public struct SQLiteStatement {
     /// Whether the value at `index` is NULL.
     @inlinable
     public func isNull(atIndex index: CInt) -> Bool {
-        if case .null = value(atIndex: index) { return true }
+        if let prepared { return prepared._withUnsafeGuaranteedRef { $0.columnIsNull(at: Int(index)) } }
+        if case .null = values[Int(index)] { return true }
         return false
+    }
+
+    /// The value at `index` when it is an INTEGER, else nil: a running statement's is read in place, without the
+    /// copy of the value that ``value(atIndex:)`` makes.
+    @inlinable
+    func storedInteger(atIndex index: CInt) -> Int64? {
+        if let prepared { return prepared._withUnsafeGuaranteedRef { $0.integerColumn(at: Int(index)) } }
+        if case .integer(let i) = values[Int(index)] { return i }
+        return nil
     }
 
     /// The value at `index`.

@@ -29,27 +29,28 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 public protocol _DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
 
 extension _DatabaseInteger {
-    /// nil for NULL, else ``init(sqliteStatement:index:)``, reading the column once for the common case.
+    /// nil for NULL, else ``init(sqliteStatement:index:)``; an INTEGER is read in place.
     @inlinable
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
-        switch sqliteStatement.value(atIndex: index) {
-        case .null: return nil
-        case .integer(let v): return Self(exactly: v)
-        default: return Self(sqliteStatement: sqliteStatement, index: index)
-        }
+        if let v = sqliteStatement.storedInteger(atIndex: index) { return Self(exactly: v) }
+        return fromOtherStatementValue(sqliteStatement, index)
+    }
+
+    /// ``fromStatement(_:atUncheckedIndex:)`` of a value that is not an INTEGER: out of line, so that the integer
+    /// path stays small enough to inline into the cursors' loops.
+    @inlinable @inline(never)
+    static func fromOtherStatementValue(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> Self? {
+        if sqliteStatement.isNull(atIndex: index) { return nil }
+        return Self(exactly: sqliteStatement.int64(atIndex: index))
     }
 
     /// The column converted as SQLite's `sqlite3_column_int64` does (text and blobs convert too); nil when it
     /// does not fit.
     @inlinable
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if case .integer(let v) = sqliteStatement.value(atIndex: index) {
-            guard let x = Self(exactly: v) else { return nil }
-            self = x
-        } else {
-            guard let x = Self(exactly: sqliteStatement.int64(atIndex: index)) else { return nil }
-            self = x
-        }
+        let v = sqliteStatement.storedInteger(atIndex: index) ?? sqliteStatement.int64(atIndex: index)
+        guard let x = Self(exactly: v) else { return nil }
+        self = x
     }
 }
 

@@ -234,6 +234,23 @@ public final class PreparedStatement {
         return bufferedColumn(at: index)
     }
 
+    /// ``column(at:)`` when it is an INTEGER, else nil; read in place, without the copy of the value that
+    /// ``column(at:)`` returns (the integer fast path of `Int.fetchAll` and `row[0] as Int`).
+    @inlinable @inline(__always)
+    package func integerColumn(at index: Int) -> Int64? {
+        if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.integerColumn(index) } }
+        if case .integer(let i) = bufferedColumn(at: index) { return i }
+        return nil
+    }
+
+    /// Whether ``column(at:)`` is NULL, read in place (see ``integerColumn(at:)``).
+    @inlinable @inline(__always)
+    package func columnIsNull(at index: Int) -> Bool {
+        if let liveCursor { return liveCursor._withUnsafeGuaranteedRef { $0.columnIsNull(index) } }
+        if case .null = bufferedColumn(at: index) { return true }
+        return false
+    }
+
     /// The value of result column `index` of the current row, like ``column(at:)``, or NULL when the statement
     /// has no current row (it is done or was reset).
     @inlinable

@@ -36,24 +36,42 @@ extension SQLConnection {
         session.started = true
         var context: EvaluationContext?
         for tuple in plan.tuples {
-            var values = try writer.newRowDefaults()
-            values.reserveCapacity(values.count + 1)
-            if plan.explicitRowid { values.append(.null) }
-            for k in tuple.indices {
-                let value: Value
-                switch tuple[k] {
-                case .parameter(let index): value = parameters[index]
-                case .constant(let constant): value = constant
-                case .expression(let expression):
-                    if context == nil { context = EvaluationContext(parameters: parameters) }
-                    value = try expression.evaluate(&context!)
+            var values: [Value]
+            if plan.targetsEveryColumnInOrder {
+                // The row is the tuple's values: no copy of the defaults to overwrite one by one (and, as in SQLite,
+                // no default evaluated when no column takes it). Room for the rowid slot.
+                values = []
+                values.reserveCapacity(tuple.count + 1)
+                for k in tuple.indices {
+                    values.append(plan.affinities[k].apply(to: try value(of: tuple[k], parameters, &context)))
                 }
-                values[plan.targets[k]] = plan.affinities[k].apply(to: value)
+            } else {
+                values = try writer.newRowDefaults()
+                values.reserveCapacity(values.count + 1)
+                if plan.explicitRowid { values.append(.null) }
+                for k in tuple.indices {
+                    values[plan.targets[k]] = plan.affinities[k].apply(
+                        to: try value(of: tuple[k], parameters, &context))
+                }
             }
             _ = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert)
         }
         try session.finish()
         return (session.returning?.names ?? [], session.returnedRows)
+    }
+
+    /// The value `source` gives a planned INSERT, the context made on the first expression that needs one.
+    @inline(__always)
+    private func value(
+        of source: WriteCache.ValueSource, _ parameters: BoundParameters, _ context: inout EvaluationContext?
+    ) throws -> Value {
+        switch source {
+        case .parameter(let index): return parameters[index]
+        case .constant(let constant): return constant
+        case .expression(let expression):
+            if context == nil { context = EvaluationContext(parameters: parameters) }
+            return try expression.evaluate(&context!)
+        }
     }
 
     func insert(
@@ -91,7 +109,8 @@ extension SQLConnection {
             // and evaluate the cached VALUES directly.
             cache.insertPlan = WriteCache.InsertPlan(
                 tuples: tuples, targets: targets, affinities: affinities, resolution: insert.orAction, upsert: upsert,
-                singleRowInsert: session.singleRowInsert, explicitRowid: targets.contains(table.columns.count))
+                singleRowInsert: session.singleRowInsert, explicitRowid: targets.contains(table.columns.count),
+                columnCount: table.columns.count)
         }
         func insertRow(_ values: consuming [Value]) throws {
             _ = try session.insert(writer, consume values, resolution: insert.orAction, upsert: upsert)

@@ -90,10 +90,14 @@ final class WriteCache {
         let singleRowInsert: Bool
         /// Whether a target is the hidden rowid (the slot after the declared columns).
         let explicitRowid: Bool
+        /// Whether the targets are every declared column of the table, in order: a row is then the tuple's values
+        /// alone, no column taking its default.
+        let targetsEveryColumnInOrder: Bool
 
         init(
             tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],
-            resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool, explicitRowid: Bool
+            resolution: ConflictResolution?, upsert: [UpsertPlan], singleRowInsert: Bool, explicitRowid: Bool,
+            columnCount: Int
         ) {
             self.tuples = tuples.map { $0.map(ValueSource.init) }
             self.targets = targets
@@ -102,6 +106,7 @@ final class WriteCache {
             self.upsert = upsert
             self.singleRowInsert = singleRowInsert
             self.explicitRowid = explicitRowid
+            targetsEveryColumnInOrder = targets.elementsEqual(0..<columnCount)
         }
     }
 

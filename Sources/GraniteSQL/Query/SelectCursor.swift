@@ -236,6 +236,39 @@ final class SelectCursor {
         projected ? current[index] : context.row[outputSlots[index]]
     }
 
+    /// Column `index` of the current row when it is an INTEGER, else nil. Read in place: ``column(_:)`` returns a
+    /// copy, which costs two calls per value (copy and destroy), even of a number.
+    @inlinable @inline(__always)
+    func integerColumn(_ index: Int) -> Int64? {
+        projected ? Self.integer(in: current, at: index) : Self.integer(in: context.row, at: outputSlots[index])
+    }
+
+    /// Whether column `index` of the current row is NULL, read in place (see ``integerColumn(_:)``).
+    @inlinable @inline(__always)
+    func columnIsNull(_ index: Int) -> Bool {
+        projected ? Self.isNull(in: current, at: index) : Self.isNull(in: context.row, at: outputSlots[index])
+    }
+
+    /// `values[index]` when it is an INTEGER, read through the buffer: a switch on the array's element copies it.
+    @inlinable @inline(__always)
+    static func integer(in values: [Value], at index: Int) -> Int64? {
+        values.withUnsafeBufferPointer { buffer in
+            precondition(index >= 0 && index < buffer.count, "column index out of range")
+            if case .integer(let i) = buffer[index] { return i }
+            return nil
+        }
+    }
+
+    /// Whether `values[index]` is NULL, read through the buffer (see ``integer(in:at:)``).
+    @inlinable @inline(__always)
+    static func isNull(in values: [Value], at index: Int) -> Bool {
+        values.withUnsafeBufferPointer { buffer in
+            precondition(index >= 0 && index < buffer.count, "column index out of range")
+            if case .null = buffer[index] { return true }
+            return false
+        }
+    }
+
     /// The current row as an array (see ``next()`` for how its storage is shared).
     func currentRow() -> [Value] {
         if !projected {

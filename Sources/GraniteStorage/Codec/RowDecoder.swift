@@ -423,13 +423,20 @@ public struct RowDecoder {
         default:
             switch (column.serialType - 12) % 3 {
             case 0:
-                return Value.text(utf8: UnsafeRawBufferPointer(start: start, count: column.length))
+                return Self.textValue(UnsafeRawBufferPointer(start: start, count: column.length))
             case 1:
                 return .blob([UInt8](UnsafeRawBufferPointer(start: start, count: column.length)))
             default:
                 return try inflatedValue(at: index)
             }
         }
+    }
+
+    /// ``Value/text(utf8:)`` of a plain text body. Out of line: inlined, its UTF-8 check made ``value(at:)`` save
+    /// and restore more registers on every call, numbers included.
+    @inline(never)
+    static func textValue(_ utf8: UnsafeRawBufferPointer) -> Value {
+        Value.text(utf8: utf8)
     }
 
     /// All values of the row, in column order.

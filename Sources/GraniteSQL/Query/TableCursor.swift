@@ -63,8 +63,6 @@ final class TableCursor {
     let covering: Bool
 
     @exclusivity(unchecked) var decoder = RowDecoder()
-    /// The values of the current index entry of a covering search, kept to reuse the array's storage.
-    @exclusivity(unchecked) var keyValues: [Value] = []
     @exclusivity(unchecked) var cursor: TreeCursor?
     @exclusivity(unchecked) var rowids: [Int64] = []
     /// The rowid of a `.rowids` method of one value (nil when the value is no integer), kept out of ``rowids``

@@ -29,6 +29,12 @@ struct AccessPlanner {
         var collation: SQLCollation
         /// The affinity of the value side, when it has one (a column or a CAST).
         var valueAffinity: SQLAffinity?
+        /// The position of the term it comes from among the terms planned with.
+        var term: Int = 0
+        /// Whether it is `column = value` (not `IS`, which matches NULL) with a value that reads the same each
+        /// time it is evaluated (a column, literal or parameter): an index search with it finds exactly the rows
+        /// the term accepts whenever the search's probe is exact (see ``TableCursor/searchIsExact``).
+        var isPlainEquality = false
     }
 
     /// Resolves names for value expressions: only sources in `allowed`, enclosing queries and parameters.
@@ -84,7 +90,11 @@ struct AccessPlanner {
     /// The usable constraints among `terms`.
     func constraints(_ terms: [SQLExpression]) -> [Constraint] {
         var result: [Constraint] = []
-        for term in terms {
+        for (position, term) in terms.enumerated() {
+            let first = result.count
+            defer {
+                for k in first..<result.count { result[k].term = position }
+            }
             switch term.kind {
             case .binary(let op, let l, let r):
                 let ops: [BinaryOperator: (Operator, Operator)] = [
@@ -97,16 +107,16 @@ struct AccessPlanner {
                     if op == .is, v.constantValue?.isNull ?? true { continue }
                     result.append(
                         Constraint(
-                            column: c.column, op: direct, values: [v], collation: c.collation, valueAffinity: v.affinity
-                        ))
+                            column: c.column, op: direct, values: [v], collation: c.collation, valueAffinity: v.affinity,
+                            isPlainEquality: op == .equal && Self.isStable(r)))
                 } else if let c = column(r), let v = value(l) {
                     if op == .is, v.constantValue?.isNull ?? true { continue }
                     // The comparison uses the left operand's collation when it is a column.
                     let collation = v.collation ?? c.collation
                     result.append(
                         Constraint(
-                            column: c.column, op: flipped, values: [v], collation: collation, valueAffinity: v.affinity)
-                    )
+                            column: c.column, op: flipped, values: [v], collation: collation, valueAffinity: v.affinity,
+                            isPlainEquality: op == .equal && Self.isStable(l)))
                 }
             case .between(let e, let low, let high, negated: false):
                 guard let c = column(e), let lo = value(low), let hi = value(high) else { continue }
@@ -135,6 +145,14 @@ struct AccessPlanner {
         return result
     }
 
+    /// Whether `e` gives the same value each time it is evaluated in one execution of the query.
+    private static func isStable(_ e: SQLExpression) -> Bool {
+        switch e.kind {
+        case .column, .literal, .parameter: return true
+        default: return false
+        }
+    }
+
     /// Whether an index column of `affinity` can be searched with a value of `valueAffinity`: SQLite converts
     /// the column side in some mixed comparisons, which the stored keys cannot reproduce.
     private static func searchable(column affinity: SQLAffinity, value: SQLAffinity?) -> Bool {
@@ -157,6 +175,9 @@ struct AccessPlanner {
         var singleEqualities: Int?
         /// For index searches: the constrained columns as `EXPLAIN QUERY PLAN` lists them (`a=?`, `b>?`).
         var constraintText: [String] = []
+        /// For index searches: the terms (positions among those planned with) that every entry an exact search
+        /// finds satisfies.
+        var impliedTerms: [Int] = []
     }
 
     /// The `EXPLAIN QUERY PLAN` line of a search (or, without constraints, an ordered scan) of index `k`.
@@ -229,6 +250,7 @@ struct AccessPlanner {
         var lows: [KeyBound] = []
         var highs: [KeyBound] = []
         var single = true
+        var implied: [Int] = []
         for indexColumn in index.columns {
             guard case .column(let c) = indexColumn.target,
                 let collation = SQLCollation(name: indexColumn.collation ?? "BINARY")
@@ -244,7 +266,10 @@ struct AccessPlanner {
                     }
             }
             let columnName = table.columns[c].name
-            if let eq = usable.first(where: { $0.op == .equal }) {
+            if let eq = usable.first(where: { $0.op == .equal && $0.isPlainEquality })
+                ?? usable.first(where: { $0.op == .equal })
+            {
+                if eq.isPlainEquality { implied.append(eq.term) }
                 equalities.append(eq.values)
                 parts.append("\(columnName)=?")
                 continue
@@ -278,7 +303,7 @@ struct AccessPlanner {
         return Candidate(
             path: AccessPath(method: .index(search), detail: indexDetail(k, parts, covering: false)), score: score,
             rows: rows,
-            singleEqualities: single ? equalities.count : nil, constraintText: parts)
+            singleEqualities: single ? equalities.count : nil, constraintText: parts, impliedTerms: implied)
     }
 
     private func pow10(_ n: Int) -> Double {
@@ -364,8 +389,10 @@ struct AccessPlanner {
 
     /// The chosen path, and whether it yields the rows in `ordering`'s order (so no sort is needed). With
     /// `eitherDirection`, rows in the reverse order serve too, and the path walks in the table's own order.
+    /// `impliedTerms` are the positions among `terms` of those an index search finds only rows satisfying,
+    /// when its probe is exact (``TableCursor/searchIsExact``): the level tests them only when it is not.
     func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm], eitherDirection: Bool = false) -> (
-        path: AccessPath, satisfiesOrdering: Bool
+        path: AccessPath, satisfiesOrdering: Bool, impliedTerms: [Int]
     ) {
         let all = candidates(constraints(terms))
         var best = all[0]
@@ -392,7 +419,9 @@ struct AccessPlanner {
             path.method = .index(search)
             path.detail = indexDetail(search.index, best.constraintText, covering: true)
         }
-        return (path, descending != nil)
+        let implied: [Int]
+        if case .index = path.method { implied = best.impliedTerms } else { implied = [] }
+        return (path, descending != nil, implied)
     }
 
     /// Whether a search of a `WITHOUT ROWID` table's primary key index walks it backwards when no order is asked

@@ -38,23 +38,43 @@ extension SelectCompiler {
             let source = scope.sources[s]
             let isLeft = leftJoined.contains(s)
             placed.insert(s)
-            var matchConditions: [CompiledExpression] = []
-            var filters: [CompiledExpression] = []
+            // The terms placed at this level, each a match condition (a LEFT JOIN's ON term) or a filter; those
+            // the access path may use, with their positions in `terms`.
+            var levelTerms: [(term: Int, isMatch: Bool)] = []
             var usable: [Term] = []
+            var usableIndices: [Int] = []
             for (t, term) in terms.enumerated() where !assigned[t] {
                 let ready = term.hasSubquery ? position == lastLevel : term.sources.isSubset(of: placed)
                 if let on = term.onOf {
                     // A LEFT JOIN's ON terms are tested at its own level.
                     guard on == s else { continue }
                     assigned[t] = true
-                    matchConditions.append(term.compiled)
+                    levelTerms.append((t, true))
                     usable.append(term)
+                    usableIndices.append(t)
                     continue
                 }
                 guard ready else { continue }
                 assigned[t] = true
-                filters.append(term.compiled)
-                if !isLeft { usable.append(term) }
+                levelTerms.append((t, false))
+                if !isLeft {
+                    usable.append(term)
+                    usableIndices.append(t)
+                }
+            }
+            var matchConditions: [CompiledExpression] = []
+            var filters: [CompiledExpression] = []
+            var impliedConditions: [CompiledExpression] = []
+            func distributeTerms(implied: Set<Int>) {
+                for (t, isMatch) in levelTerms {
+                    if implied.contains(t) {
+                        impliedConditions.append(terms[t].compiled)
+                    } else if isMatch {
+                        matchConditions.append(terms[t].compiled)
+                    } else {
+                        filters.append(terms[t].compiled)
+                    }
+                }
             }
             let earlier = placed.subtracting([s])
             switch (readers[s], fromSubqueries[s]) {
@@ -75,11 +95,13 @@ extension SelectCompiler {
                 }
                 if isLeft { path.path.detail += " LEFT-JOIN" }
                 plan.append((0, path.path.detail))
+                distributeTerms(implied: Set(path.impliedTerms.map { usableIndices[$0] }))
                 levels.append(
                     .init(
                         source: source, kind: .table(reader, path.path), matchConditions: matchConditions,
-                        filters: filters, isLeft: isLeft))
+                        filters: filters, isLeft: isLeft, impliedConditions: impliedConditions))
             case (nil, let program?):
+                distributeTerms(implied: [])
                 plan.append((0, "SCAN \(source.name)"))
                 for line in program.plan { plan.append((line.depth + 1, line.detail)) }
                 levels.append(
@@ -87,6 +109,7 @@ extension SelectCompiler {
                         source: source, kind: .subquery(program), matchConditions: matchConditions,
                         filters: filters, isLeft: isLeft))
             default:
+                distributeTerms(implied: [])
                 if let function = from.tableFunctions[s] {
                     let index = function.function.indexNumber(argumentCount: function.arguments.count)
                     plan.append((0, "SCAN \(source.name) VIRTUAL TABLE INDEX \(index):"))

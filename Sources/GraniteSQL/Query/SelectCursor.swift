@@ -81,6 +81,7 @@ final class SelectCursor {
         nullEmitted = Array(repeating: false, count: n)
         levelFilters = filters.map { $0.map(Condition.init) }
         levelMatches = program.levels.map { $0.matchConditions.map(Condition.init) }
+        levelImplied = program.levels.map { $0.impliedConditions.map(Condition.init) }
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
         aggregateFilters = program.aggregates.map(\.filter)
@@ -98,6 +99,8 @@ final class SelectCursor {
 
     private let levelFilters: [[Condition]]
     private let levelMatches: [[Condition]]
+    /// Per level, the terms its table's index search guarantees when its probe is exact.
+    private let levelImplied: [[Condition]]
     private let levelIsLeft: [Bool]
     let aggregateArguments: [[CompiledExpression]]
     /// Each aggregate call's `FILTER (WHERE …)` condition, and whether any call has one.
@@ -442,6 +445,11 @@ final class SelectCursor {
                 fromPositions[k] += 1
                 let base = program.levels[k].source.base
                 for (c, v) in values.enumerated() { context.row[base + c] = v }
+            }
+            if !levelImplied[k].isEmpty, let table = tables[k], !table.searchIsExact,
+                !(try passes(levelImplied[k]))
+            {
+                continue
             }
             if try passes(levelMatches[k]) {
                 if levelIsLeft[k] { matched[k] = true }

@@ -27,6 +27,10 @@ final class SelectProgram {
         /// The terms tested once the level has a row (for a `LEFT JOIN`, possibly its NULL row).
         let filters: [CompiledExpression]
         let isLeft: Bool
+        /// Terms taken out of ``matchConditions`` (or of ``filters`` when the level is not a `LEFT JOIN`'s) because
+        /// the table's index search finds only rows that satisfy them: tested only on the rows of a search whose
+        /// probe was not exact (``TableCursor/searchIsExact``).
+        var impliedConditions: [CompiledExpression] = []
     }
 
     /// One aggregate function call.

@@ -57,6 +57,7 @@ extension TableCursor {
     private func openIndex(_ search: IndexSearch, _ context: inout EvaluationContext) throws {
         var prefixes: [[UInt8]] = [[]]
         var complete = true
+        var exact = true
         for (position, values) in search.equalities.enumerated() {
             let (affinity, collation) = indexRules[position]
             var keys: [[UInt8]] = []
@@ -67,6 +68,7 @@ extension TableCursor {
                     complete = false
                     break
                 }
+                if exact && !Self.probeIsExact(v, affinity: affinity) { exact = false }
                 keys.append(key)
             }
             if !complete { break }
@@ -82,6 +84,7 @@ extension TableCursor {
                 prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
             }
         }
+        searchIsExact = complete && exact
         low = nil
         high = nil
         if complete, search.equalities.count < indexRules.count {
@@ -110,5 +113,19 @@ extension TableCursor {
         self.prefixes = path.descending ? prefixes.reversed() : prefixes
         prefixPosition = 0
         if cursor == nil { cursor = try reader.indexes[search.index].tree.makeCursor() }
+    }
+
+    /// Whether `value`, searched for in an index column of `affinity`, is already of the type SQLite's `=`
+    /// would compare it as (the key was built without converting it), so that equal keys mean `=` holds.
+    static func probeIsExact(_ value: Value, affinity: SQLAffinity) -> Bool {
+        switch (affinity, value) {
+        case (.integer, .integer), (.real, .integer), (.numeric, .integer): return true
+        case (.integer, .real(let d)), (.real, .real(let d)), (.numeric, .real(let d)): return !d.isNaN
+        case (.text, .text): return true
+        case (.blob, .real(let d)): return !d.isNaN
+        case (.blob, .null): return false
+        case (.blob, _): return true
+        default: return false
+        }
     }
 }

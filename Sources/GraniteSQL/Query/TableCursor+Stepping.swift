@@ -194,17 +194,7 @@ extension TableCursor {
     /// missing (a damaged index).
     private func loadFromIndex(_ key: [UInt8], _ row: inout [Value]) throws -> Bool {
         if covering {
-            try key.withUnsafeBytes { try KeyEncoding.decode($0, into: &keyValues) }
-            guard case .integer(let rowid)? = keyValues.last else {
-                throw StorageError.corrupt(page: 0, "index entry without a rowid")
-            }
-            row[base + columnCount] = .integer(rowid)
-            for (key, column, real) in coveringColumns where key < keyValues.count - 1 {
-                var v = keyValues[key]
-                if real, case .integer(let i) = v { v = .real(Double(i)) }
-                row[base + column] = v
-            }
-            if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
+            try key.withUnsafeBytes { try loadCovered($0, &row) }
             return true
         }
         guard let rowid = try key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {
@@ -215,6 +205,34 @@ extension TableCursor {
             guard try tableCursor.seek(rowid: rowid) else { return false }
             return try load(tableCursor, &row)
         }
+    }
+
+    /// Writes the columns a covering index entry holds, and its rowid (its last value), straight into their
+    /// slots: the values before the last needed one are stepped through, the rest of the entry is not decoded.
+    private func loadCovered(_ key: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
+        guard let rowid = try KeyEncoding.trailingInteger(key) else {
+            throw StorageError.corrupt(page: 0, "index entry without a rowid")
+        }
+        row[base + columnCount] = .integer(rowid)
+        var offset = 0
+        var position = 0
+        var next = 0
+        let wanted = coveringColumns
+        while next < wanted.count, offset < key.count {
+            let (value, end) = try KeyEncoding.value(key, at: offset)
+            // The last value is the rowid: an entry with fewer values than the index has columns leaves the
+            // missing ones as they were.
+            guard end < key.count else { break }
+            if wanted[next].key == position {
+                var v = value
+                if wanted[next].real, case .integer(let i) = v { v = .real(Double(i)) }
+                row[base + wanted[next].column] = v
+                next += 1
+            }
+            offset = end
+            position += 1
+        }
+        if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
     }
 
     /// The cursor over the table tree that index entries are looked up in (made on first use), as an unmanaged

@@ -70,8 +70,6 @@ final class TableCursor {
     let covering: Bool
 
     @exclusivity(unchecked) var decoder = RowDecoder()
-    /// The values of the current index entry of a covering search, kept to reuse the array's storage.
-    @exclusivity(unchecked) var keyValues: [Value] = []
     @exclusivity(unchecked) var cursor: TreeCursor?
     @exclusivity(unchecked) var rowids: [Int64] = []
     /// The rowid of a `.rowids` method of one value (nil when the value is no integer), kept out of ``rowids``
@@ -83,6 +81,11 @@ final class TableCursor {
     @exclusivity(unchecked) var prefixPosition = 0
     /// Whether `prefixes[prefixPosition]` is empty (no equality columns).
     @exclusivity(unchecked) var prefixIsEmpty = true
+    /// Whether the open index search found its keys from probes that compare with the indexed columns exactly
+    /// as SQL's `=` does: no affinity conversion changed a probe's type (a number for a numeric column, TEXT for a
+    /// TEXT one, any non-NULL value for a BLOB one) and every equality column got a key. Every entry such a search
+    /// yields then satisfies the level's ``SelectProgram/Level/impliedConditions``.
+    @exclusivity(unchecked) var searchIsExact = false
     @exclusivity(unchecked) var low: [UInt8]?
     @exclusivity(unchecked) var high: [UInt8]?
     @exclusivity(unchecked) var lowKey: [UInt8] = []

@@ -212,50 +212,52 @@ public enum KeyEncoding {
     public static func decode(_ key: UnsafeRawBufferPointer, into values: inout [Value]) throws {
         values.removeAll(keepingCapacity: true)
         var i = 0
+        while i < key.count {
+            let (value, end) = try self.value(key, at: i)
+            values.append(value)
+            i = end
+        }
+    }
+
+    /// Decodes the value whose tag is at `start` (within `key`), and returns it with the offset just after it:
+    /// a reader that wants only some of a key's values steps through it without collecting them.
+    ///
+    /// - Throws: as ``decode(_:)-(UnsafeRawBufferPointer)``.
+    public static func value(_ key: UnsafeRawBufferPointer, at start: Int) throws -> (Value, Int) {
+        var i = start
         let n = key.count
-        while i < n {
-            let tag = key[i]
-            if isNumberTag(tag) {
-                let (value, end) = try number(key, at: i)
-                values.append(value)
-                i = end
-                continue
-            }
-            i += 1
-            switch tag {
-            case nullTag:
-                values.append(.null)
-            case textTag, blobTag:
-                var bytes: [UInt8] = []
-                var terminated = false
-                while i < n {
-                    let byte = key[i]
-                    i += 1
-                    if byte != 0 {
-                        bytes.append(byte)
-                        continue
-                    }
-                    guard i < n else { break }
-                    let next = key[i]
-                    i += 1
-                    if next == 0xFF {
-                        bytes.append(0)
-                    } else if next == 0x01 {
-                        terminated = true
-                        break
-                    } else {
-                        throw StorageError.malformed("invalid escape 0x00 0x\(String(next, radix: 16)) in key")
-                    }
+        let tag = key[i]
+        if isNumberTag(tag) { return try number(key, at: i) }
+        i += 1
+        switch tag {
+        case nullTag:
+            return (.null, i)
+        case textTag, blobTag:
+            var bytes: [UInt8] = []
+            var terminated = false
+            while i < n {
+                let byte = key[i]
+                i += 1
+                if byte != 0 {
+                    bytes.append(byte)
+                    continue
                 }
-                guard terminated else { throw StorageError.malformed("unterminated text or blob in key") }
-                if tag == blobTag {
-                    values.append(.blob(bytes))
+                guard i < n else { break }
+                let next = key[i]
+                i += 1
+                if next == 0xFF {
+                    bytes.append(0)
+                } else if next == 0x01 {
+                    terminated = true
+                    break
                 } else {
-                    values.append(.text(utf8: bytes))
+                    throw StorageError.malformed("invalid escape 0x00 0x\(String(next, radix: 16)) in key")
                 }
-            default:
-                throw StorageError.malformed("unknown tag 0x\(String(tag, radix: 16)) in key")
             }
+            guard terminated else { throw StorageError.malformed("unterminated text or blob in key") }
+            return (tag == blobTag ? .blob(bytes) : .text(utf8: bytes), i)
+        default:
+            throw StorageError.malformed("unknown tag 0x\(String(tag, radix: 16)) in key")
         }
     }
 

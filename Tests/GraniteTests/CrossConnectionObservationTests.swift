@@ -2,45 +2,6 @@ import Foundation
 import Granite
 import XCTest
 
-/// Values received on any thread; a test waits until one satisfies a condition.
-private final class Received<Value: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var values: [Value] = []
-    private var errors: [any Error] = []
-
-    func append(_ value: Value) {
-        condition.withLock {
-            values.append(value)
-            condition.broadcast()
-        }
-    }
-
-    func fail(_ error: any Error) {
-        condition.withLock {
-            errors.append(error)
-            condition.broadcast()
-        }
-    }
-
-    /// Waits until the latest value satisfies `isDone` (failing the test after 20 seconds without one).
-    @discardableResult
-    func wait(
-        until isDone: (Value) -> Bool, file: StaticString = #filePath, line: UInt = #line
-    ) -> [Value] {
-        condition.withLock {
-            let deadline = Date().addingTimeInterval(20)
-            while errors.isEmpty && !(values.last.map(isDone) ?? false) && condition.wait(until: deadline) {}
-            if let error = errors.first { XCTFail("observation failed: \(error)", file: file, line: line) }
-            if !(values.last.map(isDone) ?? false) {
-                XCTFail("no expected value among \(values)", file: file, line: line)
-            }
-            return values
-        }
-    }
-
-    var all: [Value] { condition.withLock { values } }
-}
-
 /// A counter shared with callbacks.
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
@@ -91,12 +52,12 @@ final class CrossConnectionObservationTests: XCTestCase {
 
     private func observeCount(
         in reader: some DatabaseReader, fetches: Counter? = nil
-    ) -> (Received<Int>, AnyDatabaseCancellable) {
-        let received = Received<Int>()
+    ) -> (ObservationInbox<Int>, AnyDatabaseCancellable) {
+        let received = ObservationInbox<Int>()
         let observation = Self.playerCount.handleEvents(willFetch: { fetches?.increment() })
         let cancellable = observation.start(
             in: reader, scheduling: .async(onQueue: notifications), onError: received.fail,
-            onChange: received.append)
+            onChange: received.receive)
         return (received, cancellable)
     }
 
@@ -152,7 +113,7 @@ final class CrossConnectionObservationTests: XCTestCase {
         try writerQueue.write { db in try db.execute(sql: "DELETE FROM player") }
         observedQueue.inDatabase { _ in }
         notifications.sync {}
-        XCTAssertEqual(received.all.last, 1, "nothing after cancellation")
+        XCTAssertEqual(received.received.last, 1, "nothing after cancellation")
     }
 
     func testTransactionObserversHearOnlyTheirOwnConnection() throws {
@@ -176,13 +137,13 @@ final class CrossConnectionObservationTests: XCTestCase {
         let writerQueue = try DatabaseQueue(path: path)
         try createTables(writerQueue)
         let observedQueue = try DatabaseQueue(path: path)
-        let changes = Received<Int>()
+        let changes = ObservationInbox<Int>()
         let counter = Counter()
         let cancellable = DatabaseRegionObservation(tracking: Table("player")).start(
             in: observedQueue, onError: changes.fail,
             onChange: { db in
                 counter.increment()
-                changes.append((try? Int.fetchOne(db, sql: "SELECT count(*) FROM player")) ?? -1)
+                changes.receive((try? Int.fetchOne(db, sql: "SELECT count(*) FROM player")) ?? -1)
             })
         try writerQueue.write { db in try db.execute(sql: "INSERT INTO team(id, name) VALUES (1, 'Reds')") }
         observedQueue.inDatabase { _ in }
@@ -221,7 +182,7 @@ final class CrossConnectionObservationTests: XCTestCase {
         try createTables(writerQueue)
         let observedQueue = try DatabaseQueue(path: path)
         var cancellable: AnyDatabaseCancellable?
-        var received: Received<Int>?
+        var received: ObservationInbox<Int>?
         try writerQueue.write { db in
             try db.execute(sql: "INSERT INTO player(id, name) VALUES (1, 'Arthur')")
             let observation = observeCount(in: observedQueue)

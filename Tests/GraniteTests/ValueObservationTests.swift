@@ -2,47 +2,6 @@ import Foundation
 import Granite
 import XCTest
 
-/// Collects values and errors from any thread, and lets a test wait for a number of them.
-private final class Inbox<Value: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var values: [Value] = []
-    private var errors: [any Error] = []
-
-    func receive(_ value: Value) {
-        condition.withLock {
-            values.append(value)
-            condition.broadcast()
-        }
-    }
-
-    func fail(_ error: any Error) {
-        condition.withLock {
-            errors.append(error)
-            condition.broadcast()
-        }
-    }
-
-    /// The values, once there are at least `count` (or after 10 seconds, failing the test).
-    func wait(for count: Int, file: StaticString = #filePath, line: UInt = #line) -> [Value] {
-        condition.withLock {
-            let deadline = Date().addingTimeInterval(10)
-            while values.count < count && condition.wait(until: deadline) {}
-            if values.count < count { XCTFail("only \(values.count) of \(count) values", file: file, line: line) }
-            return values
-        }
-    }
-
-    func waitForError() -> (any Error)? {
-        condition.withLock {
-            let deadline = Date().addingTimeInterval(10)
-            while errors.isEmpty && condition.wait(until: deadline) {}
-            return errors.first
-        }
-    }
-
-    var received: [Value] { condition.withLock { values } }
-}
-
 private struct Player: Codable, FetchableRecord, PersistableRecord, Equatable, Sendable {
     var id: Int64
     var name: String
@@ -80,7 +39,7 @@ final class ValueObservationTests: XCTestCase {
 
     func testInitialValueThenOneValuePerChangingTransaction() throws {
         let dbQueue = try makeQueue()
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM player")! }
         let cancellable = observation.start(
             in: dbQueue, scheduling: .async(onQueue: queue), onError: inbox.fail, onChange: inbox.receive)
@@ -108,7 +67,7 @@ final class ValueObservationTests: XCTestCase {
 
     func testRecordsAndRemoveDuplicates() throws {
         let dbQueue = try makeQueue()
-        let inbox = Inbox<[Player]>()
+        let inbox = ObservationInbox<[Player]>()
         let observation = ValueObservation.tracking { db in try Player.order(Column("id")).fetchAll(db) }
             .removeDuplicates()
         let cancellable = observation.start(
@@ -129,8 +88,8 @@ final class ValueObservationTests: XCTestCase {
         try dbQueue.write { db in
             try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 10), (2, 'Barbara', 20)")
         }
-        let inbox = Inbox<String?>()
-        let regions = Inbox<String>()
+        let inbox = ObservationInbox<String?>()
+        let regions = ObservationInbox<String>()
         let observation = ValueObservation.tracking { db in
             try String.fetchOne(db, Table("player").select(Column("name")).filter(key: 1))
         }.handleEvents(willTrackRegion: { regions.receive($0.description) })
@@ -147,7 +106,7 @@ final class ValueObservationTests: XCTestCase {
 
     func testRegionFollowsTheFetch() throws {
         let dbQueue = try makeQueue()
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         // The second table is read only once the first has a row: tracking(_:) follows the region.
         let observation = ValueObservation.tracking { db -> Int in
             let players = try Int.fetchOne(db, sql: "SELECT count(*) FROM player")!
@@ -166,8 +125,8 @@ final class ValueObservationTests: XCTestCase {
 
     func testConstantAndExplicitRegions() throws {
         let dbQueue = try makeQueue()
-        let constant = Inbox<Int>()
-        let explicit = Inbox<Int>()
+        let constant = ObservationInbox<Int>()
+        let explicit = ObservationInbox<Int>()
         let c1 = ValueObservation.trackingConstantRegion { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM player")!
         }.start(in: dbQueue, scheduling: .async(onQueue: queue), onError: constant.fail, onChange: constant.receive)
@@ -191,7 +150,7 @@ final class ValueObservationTests: XCTestCase {
 
     func testMapAndErrors() throws {
         let dbQueue = try makeQueue()
-        let inbox = Inbox<String>()
+        let inbox = ObservationInbox<String>()
         struct TooMany: Error {}
         let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM player")! }
             .map { count -> String in
@@ -210,7 +169,7 @@ final class ValueObservationTests: XCTestCase {
         queue.sync {}
         XCTAssertEqual(inbox.received, ["0 player(s)", "1 player(s)"])
         // A fetch that fails from the start reports its error.
-        let failing = Inbox<Int>()
+        let failing = ObservationInbox<Int>()
         let c2 = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM missing")! }
             .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: failing.fail, onChange: failing.receive)
         let error = failing.waitForError() as? DatabaseError
@@ -226,7 +185,7 @@ final class ValueObservationTests: XCTestCase {
             func write(_ string: String) { lock.withLock { text += string } }
         }
         let lines = Lines()
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM team")! }
             .print("teams", to: lines)
             .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: inbox.fail, onChange: inbox.receive)
@@ -264,7 +223,7 @@ final class ValueObservationTests: XCTestCase {
     func testPoolObservationNeverMissesTheLastCommit() async throws {
         let (dbPool, directory) = try makePool()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         let cancellable = ValueObservation.tracking { db in
             try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(score), 0) FROM player")!
         }.start(in: dbPool, scheduling: .async(onQueue: queue), onError: inbox.fail, onChange: inbox.receive)
@@ -298,7 +257,7 @@ final class ValueObservationTests: XCTestCase {
     func testPoolObservationFollowsChangingRegions() throws {
         let (dbPool, directory) = try makePool()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         let cancellable = ValueObservation.tracking { db -> Int in
             let players = try Int.fetchOne(db, sql: "SELECT count(*) FROM player")!
             guard players > 0 else { return -1 }
@@ -317,7 +276,7 @@ final class ValueObservationTests: XCTestCase {
 
     func testRequiresWriteAccess() throws {
         let dbQueue = try makeQueue()
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         var observation = ValueObservation.tracking { db -> Int in
             try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS scratch(x)")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM player")!
@@ -335,7 +294,7 @@ final class ValueObservationTests: XCTestCase {
         let (dbPool, directory) = try makePool()
         defer { try? FileManager.default.removeItem(at: directory) }
         let snapshot = try dbPool.makeSnapshot()
-        let inbox = Inbox<Int>()
+        let inbox = ObservationInbox<Int>()
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM player")! }
             .start(in: snapshot, scheduling: .async(onQueue: queue), onError: inbox.fail, onChange: inbox.receive)
         XCTAssertEqual(inbox.wait(for: 1), [0])
@@ -344,14 +303,14 @@ final class ValueObservationTests: XCTestCase {
 
     func testSharedObservationFetchesOnceForAllSubscribers() throws {
         let dbQueue = try makeQueue()
-        let fetches = Inbox<Int>()
+        let fetches = ObservationInbox<Int>()
         let shared = ValueObservation.tracking { db -> Int in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM player")!
             fetches.receive(count)
             return count
         }.shared(in: dbQueue, scheduling: .async(onQueue: queue))
-        let first = Inbox<Int>()
-        let second = Inbox<Int>()
+        let first = ObservationInbox<Int>()
+        let second = ObservationInbox<Int>()
         let c1 = shared.start(onError: first.fail, onChange: first.receive)
         XCTAssertEqual(first.wait(for: 1), [0])
         // A late subscriber gets the latest value without a fetch.
@@ -368,7 +327,7 @@ final class ValueObservationTests: XCTestCase {
         queue.sync {}
         XCTAssertEqual(fetches.received, [0, 1])
         // ... and a new subscriber starts a fresh one.
-        let third = Inbox<Int>()
+        let third = ObservationInbox<Int>()
         let c3 = shared.start(onError: third.fail, onChange: third.receive)
         XCTAssertEqual(third.wait(for: 1), [2])
         withExtendedLifetime(c3) {}

@@ -38,46 +38,24 @@ final class AssociationRegionTests: XCTestCase {
         try dbQueue.write { db in
             try db.execute(sql: "DELETE FROM book; DELETE FROM author")
         }
-        let received = Received()
+        let received = ObservationInbox<[Int]>()
         let queue = DispatchQueue(label: "AssociationRegionTests")
         let observation = ValueObservation.tracking { db in
             try AuthorInfo.fetchAll(db, Author.including(all: Author.books).order(Column("id")))
         }
         let cancellable = observation.start(
             in: dbQueue, scheduling: .async(onQueue: queue), onError: { XCTFail("\($0)") },
-            onChange: { received.append($0.map { $0.books.count }) })
-        XCTAssertEqual(received.wait(for: 1), [[]])
+            onChange: { received.receive($0.map { $0.books.count }) })
+        XCTAssertEqual(received.wait(for: 1, timeout: 60), [[]])
 
         // No author: the prefetch never ran, yet its table is observed.
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO book VALUES (10, NULL, 'Orphan', 2000)") }
-        XCTAssertEqual(received.wait(for: 2), [[], []])
+        XCTAssertEqual(received.wait(for: 2, timeout: 60), [[], []])
 
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO author VALUES (1, 'Victor Hugo', NULL)") }
-        XCTAssertEqual(received.wait(for: 3), [[], [], [0]])
+        XCTAssertEqual(received.wait(for: 3, timeout: 60), [[], [], [0]])
         try dbQueue.write { db in try db.execute(sql: "UPDATE book SET authorId = 1") }
-        XCTAssertEqual(received.wait(for: 4), [[], [], [0], [1]])
+        XCTAssertEqual(received.wait(for: 4, timeout: 60), [[], [], [0], [1]])
         cancellable.cancel()
-    }
-}
-
-/// The values an observation delivered, waited for without timing assertions: a wait ends when the count is
-/// reached (or after a long bound that only a failing test reaches).
-private final class Received: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var values: [[Int]] = []
-
-    func append(_ value: [Int]) {
-        condition.lock()
-        values.append(value)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait(for count: Int) -> [[Int]] {
-        condition.lock()
-        defer { condition.unlock() }
-        let limit = Date().addingTimeInterval(60)
-        while values.count < count && condition.wait(until: limit) {}
-        return values
     }
 }

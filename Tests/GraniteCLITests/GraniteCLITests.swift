@@ -269,7 +269,9 @@ final class GraniteCLITests: XCTestCase {
         let checkJSON = try json(granite("check", damaged, "--json"))
         XCTAssertEqual(checkJSON["ok"] as? Bool, false)
 
-        for arguments in [["pages", damaged], ["page", damaged, "\(page)"], ["tree", damaged, "player"]] {
+        for arguments in [
+            ["pages", damaged], ["page", damaged, "\(page)"], ["tree", damaged, "player"], ["stats", damaged],
+        ] {
             let result = try granite(arguments)
             XCTAssertTrue(result.exited, "\(arguments) crashed: \(result.stderr)")
             XCTAssertNotEqual(result.status, 0, "\(arguments) succeeded on a damaged file")
@@ -289,7 +291,8 @@ final class GraniteCLITests: XCTestCase {
         for file in [text.path, random.path, empty.path, missing.path, directory.path] {
             for arguments in [
                 ["info", file], ["pages", file], ["page", file, "1"], ["page", file, "2", "--hex"],
-                ["tree", file, "people"], ["check", file], ["check", file, "--json"],
+                ["tree", file, "people"], ["check", file], ["check", file, "--json"], ["stats", file],
+                ["stats", file, "--json"],
             ] {
                 let result = try granite(arguments)
                 XCTAssertTrue(result.exited, "\(arguments) crashed: \(result.stderr)")

@@ -28,7 +28,7 @@ struct InfoCommand: ParsableCommand {
                     file: file, fileSize: try read.engine.file.size(), header: HeaderReport(read.engine.pager.header),
                     wal: WALStatusReport(
                         read.engine.walStatus, present: FileManager.default.fileExists(atPath: file + "-wal")),
-                    trees: try read.trees().map { TreeEntry(name: $0.name, kind: $0.kind.description, root: $0.root) }
+                    trees: try Self.treeEntries(read)
                 )
             }
             if output.json {
@@ -38,12 +38,26 @@ struct InfoCommand: ParsableCommand {
             }
         }
     }
+
+    /// The catalog's trees, each under the name of the SQL table or index it holds.
+    static func treeEntries(_ read: ReadTransaction) throws -> [TreeEntry] {
+        let names = TreeNames(read)
+        return try read.trees().map {
+            TreeEntry(
+                name: names.name(of: $0.name), kind: names.kind(of: $0.name, storageKind: $0.kind), tree: $0.name,
+                root: $0.root)
+        }
+    }
 }
 
 /// A catalog entry.
 struct TreeEntry: Codable {
+    /// The SQL table or index the tree holds (the storage name for a tree no SQL object owns).
     var name: String
+    /// "table" or "index".
     var kind: String
+    /// The tree's storage name (`t:1`, `i:2`).
+    var tree: String
     var root: UInt32
 }
 
@@ -75,8 +89,8 @@ struct InfoReport: Codable {
         }
         printLines(aligned(walLines))
         print("trees (\(trees.count))")
-        var table = TextTable(header: ["name", "kind", "root"], rightAligned: [2])
-        table.rows = trees.map { [$0.name, $0.kind, "\($0.root)"] }
+        var table = TextTable(header: ["name", "kind", "tree", "root"], rightAligned: [3])
+        table.rows = trees.map { [$0.name, $0.kind, $0.tree, "\($0.root)"] }
         printLines(table.render(indent: "  "))
     }
 }

@@ -23,7 +23,9 @@ struct PagesCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try withDatabase(file) { read in try PagesReport(file: file, engine: read.engine) }
+            let report = try withDatabase(file) { read in
+                try PagesReport(file: file, engine: read.engine, names: TreeNames(read))
+            }
             if output.json {
                 try printJSON(report)
             } else {
@@ -42,7 +44,10 @@ struct PagesCommand: ParsableCommand {
 struct PageSummary: Codable {
     var number: UInt32
     var type: String
+    /// The SQL table or index that owns the page (the storage name for a tree no SQL object owns).
     var tree: String?
+    /// The owning tree's storage name (`t:1`, `i:2`).
+    var storageTree: String?
     var cells: Int?
     var usedBytes: Int?
     var availableBytes: Int?
@@ -75,7 +80,7 @@ struct PagesReport: Codable {
     var pages: [PageSummary] = []
     var totals: PagesTotals
 
-    init(file: String, engine: StorageEngine) throws {
+    init(file: String, engine: StorageEngine, names: TreeNames) throws {
         self.file = file
         pageSize = engine.pager.pageSize
         let owners = engine.checkIntegrity().owners
@@ -86,7 +91,7 @@ struct PagesReport: Codable {
         guard count >= 1 else { return }
         for number in 1...count {
             let summary = try PagesReport.summarize(
-                engine.describePage(number), owner: owners[safe: Int(number)] ?? nil)
+                engine.describePage(number), owner: owners[safe: Int(number)] ?? nil, names: names)
             pages.append(summary)
             totals.pages += 1
             totals.pagesByType[summary.type, default: 0] += 1
@@ -100,11 +105,11 @@ struct PagesReport: Codable {
         }
     }
 
-    static func summarize(_ d: PageDescription, owner: PageOwner?) -> PageSummary {
+    static func summarize(_ d: PageDescription, owner: PageOwner?, names: TreeNames) -> PageSummary {
         let free = owner?.isFreeLeaf ?? false
         var s = PageSummary(
             number: d.number, type: free ? "free" : d.type?.description ?? "unknown(\(d.typeByte))",
-            tree: owner?.tree, checksumValid: d.checksumValid)
+            tree: owner?.tree.map(names.name(of:)), storageTree: owner?.tree, checksumValid: d.checksumValid)
         if free { return s }
         if !d.checksumValid {
             s.problem = d.problem.map { "checksum mismatch; \($0)" } ?? "checksum mismatch"

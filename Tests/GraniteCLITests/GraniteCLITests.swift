@@ -178,6 +178,17 @@ final class GraniteCLITests: XCTestCase {
         let pageCount = try XCTUnwrap(header["pageCount"] as? Int)
         XCTAssertEqual(infoJSON["fileSize"] as? Int, pageCount * 4096)
         XCTAssertEqual((infoJSON["trees"] as? [Any])?.count, 6)
+        // Trees go by the SQL object they hold, with their storage name beside it.
+        let infoTrees = try XCTUnwrap(infoJSON["trees"] as? [[String: Any]])
+        let playerTree = try XCTUnwrap(infoTrees.first { $0["name"] as? String == "player" }, "\(infoTrees)")
+        XCTAssertEqual(playerTree["tree"] as? String, "t:3")
+        XCTAssertEqual(playerTree["kind"] as? String, "table")
+        let scoreTree = try XCTUnwrap(infoTrees.first { $0["name"] as? String == "player_on_score" })
+        XCTAssertEqual(scoreTree["tree"] as? String, "i:5")
+        XCTAssertEqual(scoreTree["kind"] as? String, "index")
+        XCTAssertTrue(
+            info.stdout.split(separator: "\n").contains { $0.contains("player_on_score") && $0.contains("i:5") },
+            info.stdout)
 
         let pages = try granite("pages", path)
         XCTAssertEqual(pages.status, 0, pages.stderr)
@@ -187,6 +198,11 @@ final class GraniteCLITests: XCTestCase {
         let pageList = try XCTUnwrap(pagesJSON["pages"] as? [[String: Any]])
         XCTAssertEqual(pageList.count, pageCount)
         XCTAssertEqual(pageList.first?["type"] as? String, "header")
+        let playerPages = pageList.filter { $0["tree"] as? String == "player" }
+        XCTAssertFalse(playerPages.isEmpty)
+        XCTAssertTrue(playerPages.allSatisfy { $0["storageTree"] as? String == "t:3" })
+        XCTAssertFalse(pageList.contains { $0["tree"] as? String == "t:3" })
+        XCTAssertTrue(pages.stdout.contains("player_on_score"), String(pages.stdout.prefix(2000)))
         let totals = try XCTUnwrap(pagesJSON["totals"] as? [String: Any])
         XCTAssertGreaterThan(totals["plainBytes"] as? Int ?? 0, totals["storedBytes"] as? Int ?? .max)
 

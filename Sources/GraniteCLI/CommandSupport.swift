@@ -60,10 +60,37 @@ func openExisting(_ path: String, readOnly: Bool) throws -> StorageEngine {
     guard !isDirectory.boolValue else {
         throw CLIError("\(path) is a directory, not a database file")
     }
+    try refuseSQLiteFile(path)
     var options = StorageOptions()
     options.readOnly = readOnly
     options.create = false
     return try StorageEngine(path: path, options: options)
+}
+
+/// The 16 bytes every SQLite 3 database file starts with.
+let sqliteMagic = Array("SQLite format 3".utf8) + [0]
+
+/// Throws a message that says what the file is and how to convert it when `path` is an SQLite database (which
+/// would otherwise be refused as "not a Granite database" without a hint).
+func refuseSQLiteFile(_ path: String) throws {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return }
+    defer { try? handle.close() }
+    guard let prefix = try? handle.read(upToCount: sqliteMagic.count), [UInt8](prefix) == sqliteMagic else { return }
+    throw CLIError(
+        "\(path) is an SQLite database, not a Granite one: convert it with `granite import`, "
+            + "or with `sqlite3 \(path) .dump | granite sql NEW.granite`")
+}
+
+/// Opens the database of `granite sql`: the file at `path`, created if missing, or a private in-memory database
+/// for `:memory:` or no path (as `sqlite3` does).
+func openForSQL(_ path: String?) throws -> StorageEngine {
+    guard let path, path != ":memory:" else { return try StorageEngine.inMemory() }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw CLIError("\(path) is a directory, not a database file")
+    }
+    try refuseSQLiteFile(path)
+    return try StorageEngine(path: path, options: StorageOptions())
 }
 
 /// Opens an existing database read-only.

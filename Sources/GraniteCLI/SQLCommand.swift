@@ -21,8 +21,8 @@ struct SQLCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database file (created if missing).")
-    var file: String
+    @Argument(help: "The database file (created if missing); `:memory:` or none for an in-memory database.")
+    var file: String?
 
     @Argument(help: "SQL statements to run; standard input is read when absent.")
     var sql: String?
@@ -48,11 +48,7 @@ struct SQLCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw CLIError("\(file) is a directory, not a database file")
-            }
-            let engine = try StorageEngine(path: file, options: StorageOptions())
+            let engine = try openForSQL(file)
             let session: SQLSession
             do {
                 session = SQLSession(connection: try SQLConnection(engine: engine), format: format)

@@ -53,12 +53,13 @@ final class GraniteCLITests: XCTestCase {
         try Self.run(arguments, in: directory)
     }
 
-    /// Runs the `granite` binary with `arguments` in `directory`; output goes
+    /// Runs the `granite` binary with `arguments` in `directory`, reading `standardInput` when given; output goes
     /// through files (pipes could fill up and block the child).
-    static func run(_ arguments: [String], in directory: URL) throws -> RunResult {
+    static func run(_ arguments: [String], in directory: URL, standardInput: URL? = nil) throws -> RunResult {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
+        if let standardInput { process.standardInput = try FileHandle(forReadingFrom: standardInput) }
         process.currentDirectoryURL = directory
         let out = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = directory.appendingPathComponent("stderr-\(UUID().uuidString)")

@@ -82,8 +82,24 @@ struct DemoReport: Codable {
             || sql.hasPrefix("PRAGMA index_info")
     }
 
+    /// Set in a debug build, whose timings are several times those of a release build.
+    var debugBuild = DemoReport.isDebugBuild
+
+    static var isDebugBuild: Bool {
+        #if DEBUG
+            return true
+        #else
+            return false
+        #endif
+    }
+
     func printText() {
         print("Granite demo: the record API on \(file)")
+        if debugBuild {
+            print(
+                "(a debug build: the timings below are 5-10 times those of a release build; "
+                    + "`swift build -c release --product granite` for those)")
+        }
         for (number, step) in steps.enumerated() {
             print("")
             print("\(number + 1). \(step.title)" + String(format: "  (%.1f ms)", step.milliseconds))

@@ -121,6 +121,21 @@ final class StatsCommandTests: XCTestCase {
         XCTAssert(detail.stdout.contains("\(Self.rows) values"), detail.stdout)
     }
 
+    /// The demo measures the compressed text it wrote on its own; stats finds the same figures in the file.
+    func testCompressionFiguresMatchTheDemosOwnCount() throws {
+        let path = directory.appendingPathComponent("demo.granite").path
+        let demo = try object(try granite("demo", path, "--json"))
+        let compression = try XCTUnwrap(demo["compression"] as? [String: Any])
+        let stats = try object(try granite("stats", path, "--json"))
+        let objects = try XCTUnwrap(stats["objects"] as? [[String: Any]])
+        let player = try XCTUnwrap(objects.first { $0["name"] as? String == "player" })
+        XCTAssertEqual(player["compressedValues"] as? Int, compression["compressedValues"] as? Int)
+        XCTAssertEqual(player["compressedPlainBytes"] as? Int, compression["plainBytes"] as? Int)
+        XCTAssertEqual(player["compressedStoredBytes"] as? Int, compression["storedBytes"] as? Int)
+        XCTAssertEqual(player["compressionSavings"] as? Int, compression["savedBytes"] as? Int)
+        XCTAssertEqual(player["entries"] as? Int, demo["players"] as? Int)
+    }
+
     func testSVGPageMapHasOneSquarePerPageAndALegend() throws {
         let path = try makeBookFile()
         let svgPath = directory.appendingPathComponent("map.svg").path

@@ -44,7 +44,7 @@ struct TreeCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let requested = catalog ? "(catalog)" : name ?? "(catalog)"
-            let (tree, problems) = try withDatabase(file) { read -> (TreeReport, [String]) in
+            let (tree, problems, object) = try withDatabase(file) { read -> (TreeReport, [String], String) in
                 let wanted = try Self.storageName(of: requested, in: read)
                 if wanted != "(catalog)", try read.treeInfo(named: wanted) == nil {
                     let names = try read.trees().map(\.name)
@@ -55,12 +55,13 @@ struct TreeCommand: ParsableCommand {
                 guard let statistics = report.trees.first(where: { $0.info.name == wanted }) else {
                     throw CLIError("tree '\(wanted)' was not reached by the integrity check")
                 }
-                return (TreeReport(statistics), report.problems)
+                return (TreeReport(statistics), report.problems, TreeNames(read).name(of: wanted))
             }
             if output.json {
                 try printJSON(tree)
             } else {
-                print("tree \(tree.name) (\(tree.kind)), root page \(tree.root)")
+                let storage = object == tree.name ? "" : ", tree \(tree.name)"
+                print("\(object) (\(tree.kind)\(storage)), root page \(tree.root)")
                 let lines = [
                     ("depth", "\(tree.depth)"),
                     ("entries", grouped(tree.entries)),

@@ -248,6 +248,7 @@ final class GraniteCLITests: XCTestCase {
         let tree = try granite("tree", path, "player")
         XCTAssertEqual(tree.status, 0, tree.stderr)
         XCTAssertTrue(tree.stdout.contains("4,737"), tree.stdout)
+        XCTAssertTrue(tree.stdout.hasPrefix("player (table, tree t:3), root page "), tree.stdout)
         let treeJSON = try json(granite("tree", path, "player", "--json"))
         XCTAssertEqual(treeJSON["entries"] as? Int, Self.demoPlayers)
         XCTAssertEqual(treeJSON["kind"] as? String, "table")

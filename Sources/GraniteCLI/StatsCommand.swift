@@ -55,6 +55,9 @@ struct StatsCommand: ParsableCommand {
             }
             if !report.problems.isEmpty {
                 for problem in report.problems { printError("granite: \(problem)") }
+                if report.omittedProblems > 0 {
+                    printError("granite: and \(grouped(report.omittedProblems)) more problem(s) not listed")
+                }
                 printError("granite: \(file) is damaged; the figures above are incomplete (run `granite check`)")
                 throw ExitCode.failure
             }
@@ -129,8 +132,10 @@ struct StatsReport: Codable {
     var unattributedPages: Int
     /// Every table and index, the catalog included, largest first.
     var objects: [ObjectStats]
-    /// Damage met on the way, one line each; empty for a sound file.
+    /// Damage met on the way, one line each (the first 100); empty for a sound file.
     var problems: [String]
+    /// Problems found beyond those listed.
+    var omittedProblems: Int
 
     init(file: String, analysis: SpaceAnalysis, names: TreeNames) {
         self.file = file
@@ -143,6 +148,7 @@ struct StatsReport: Codable {
         objects = analysis.trees.map { ObjectStats($0, names: names, pageCount: analysis.pageCount) }
             .sorted { ($0.pages, $1.name) > ($1.pages, $0.name) }
         problems = analysis.problems
+        omittedProblems = analysis.omittedProblems
     }
 
     /// The one-screen summary: one line per object, largest first, then the free and leaked pages.

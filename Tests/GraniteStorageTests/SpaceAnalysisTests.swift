@@ -200,5 +200,10 @@ final class SpaceAnalysisTests: XCTestCase {
         XCTAssertEqual(after.trees[t].leafPages, before.trees[t].leafPages - 1)
         XCTAssertEqual(after.trees.first { $0.info.name == "i" }?.entries, 2_000)
         XCTAssertEqual(after.unattributedPages, 0)
+        // Problems past the limit are counted, not listed, and the walk still goes over the whole file.
+        let limited = try reopened.analyzeSpace(maxProblems: 0)
+        XCTAssertEqual(limited.problems, [])
+        XCTAssertEqual(limited.omittedProblems, 1)
+        XCTAssertEqual(limited.trees, after.trees)
     }
 }

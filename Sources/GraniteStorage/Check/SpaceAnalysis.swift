@@ -65,8 +65,11 @@ package struct SpaceAnalysis: Sendable {
     package var pages: [PageUse]
     /// The catalog (index 0), then every tree the catalog lists, in catalog order.
     package var trees: [TreeSpace] = []
-    /// Every page that could not be read or attributed, or a pointer that goes wrong, in one line each.
+    /// Every page that could not be read or attributed, or a pointer that goes wrong, in one line each (at most
+    /// `maxProblems` of them).
     package var problems: [String] = []
+    /// Problems found beyond those kept in ``problems``.
+    package var omittedProblems = 0
 
     /// Pages of the given use.
     package func count(_ use: PageUse) -> Int { pages.dropFirst().filter { $0 == use }.count }
@@ -106,8 +109,13 @@ private struct SpaceWalk {
             pages: Array(repeating: .unattributed, count: count + 1))
     }
 
+    /// Records a problem; past `maxProblems` only counts it (the walk goes on, so the figures stay whole).
     mutating func problem(_ text: String) {
-        if analysis.problems.count < maxProblems { analysis.problems.append(text) }
+        if analysis.problems.count < maxProblems {
+            analysis.problems.append(text)
+        } else {
+            analysis.omittedProblems += 1
+        }
     }
 
     /// Records what page `number` holds; false (and a problem) when it is out of range or already taken.
@@ -155,7 +163,6 @@ private struct SpaceWalk {
         var stack: [(page: PageNumber, depth: Int)] = [(info.root, 0)]
         var previousLeaf: PageNumber? = nil
         while let (number, depth) = stack.popLast() {
-            guard analysis.problems.count < maxProblems else { break }
             guard claim(number, .tree(index), from: "tree '\(info.name)'") else { continue }
             switch measurePage(number, depth: depth, of: tree, into: &space, tree: index) {
             case .interior(let children):

@@ -61,7 +61,7 @@ extension Database {
 }
 
 /// The observer of ``Database/afterNextTransaction(onCommit:onRollback:)``: no change interests it.
-private final class TransactionEndHandler: TransactionObserver {
+private final class TransactionEndHandler: ReusableEventKindAnswers {
     let onCommit: @Sendable (Database) -> Void
     let onRollback: @Sendable (Database) -> Void
 
@@ -71,6 +71,7 @@ private final class TransactionEndHandler: TransactionObserver {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    var eventKindAnswersRevision: EventKindAnswersRevision? { nil }
     func databaseDidChange(with event: DatabaseEvent) {}
     func databaseDidCommit(_ db: Database) { onCommit(db) }
     func databaseDidRollback(_ db: Database) { onRollback(db) }

@@ -71,7 +71,7 @@ final class DatabaseChangeFeed: @unchecked Sendable {
 /// The transaction observer that notes, for the change feed, the rows that the connection's transaction changes
 /// (in the tables of the file: temporary tables are the connection's own). Installed only while observations of
 /// other connections watch the file.
-final class ChangeFeedRecorder: TransactionObserver {
+final class ChangeFeedRecorder: ReusableEventKindAnswers {
     /// The changes of the running transaction, and of the last committed one not published yet.
     private var running = DatabaseRegion()
     private(set) var committed: DatabaseRegion?
@@ -84,6 +84,8 @@ final class ChangeFeedRecorder: TransactionObserver {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    /// None: the recorder wants every change, always.
+    var eventKindAnswersRevision: EventKindAnswersRevision? { nil }
 
     func databaseDidChange() {
         running = .fullDatabase

@@ -14,10 +14,11 @@ final class DatabaseObservationBroker: SQLChangeObserver {
     /// The registered observers, in registration order.
     private(set) var observers: [RegisteredTransactionObserver] = []
 
-    /// The shape of the latest row change of the running statement, and the observers that observe it:
-    /// `observes(eventsOfKind:)` is asked once per statement and kind, not once per row.
-    private var cachedShape: EventShape?
-    private var cachedRecipients: [RegisteredTransactionObserver] = []
+    /// The observers that observe each shape of row change seen lately: `observes(eventsOfKind:)` is asked once
+    /// per statement and kind, not once per row. When every observer's answers are reusable (see
+    /// ``ReusableEventKindAnswers``), the decisions outlive the statement, so that a row of a table nobody
+    /// observes costs one comparison; they are dropped when the observers, their answers or the schema change.
+    private var decisions = EventRecipientDecisions()
 
     /// The open savepoints, each with the position in ``buffer`` of its first event.
     private var savepoints: [(name: String, bufferStart: Int)] = []
@@ -41,19 +42,23 @@ final class DatabaseObservationBroker: SQLChangeObserver {
 
     func add(_ observer: some TransactionObserver, extent: Database.TransactionObservationExtent) {
         observers.append(RegisteredTransactionObserver(observer, extent: extent))
-        cachedShape = nil
+        decisions.observersDidChange(observers)
     }
 
     func remove(_ observer: some TransactionObserver) {
         if let index = observers.firstIndex(where: { $0.wraps(observer) }) { observers.remove(at: index) }
-        cachedShape = nil
+        decisions.observersDidChange(observers)
     }
 
     func disableUntilNextTransaction(_ observer: some TransactionObserver) {
         guard let registered = observers.first(where: { $0.wraps(observer) }) else { return }
         registered.isEnabled = false
-        cachedShape = nil
+        hasDisabledObservers = true
+        decisions.forget()
     }
+
+    /// Whether an observer stopped observing changes until the transaction ends.
+    private var hasDisabledObservers = false
 
     /// Tells the observers of `eventKinds` that the database changed in a way no event describes.
     func notifyChanges(withEventsOfKinds eventKinds: [DatabaseEventKind]) {
@@ -68,27 +73,24 @@ final class DatabaseObservationBroker: SQLChangeObserver {
 
     func rowDidChange(_ change: SQLRowChange) {
         let shape = EventShape(change)
-        if shape != cachedShape {
-            let kind = shape.eventKind
-            cachedRecipients = observers.filter { $0.isEnabled && $0.observes(kind) }
-            cachedShape = shape
-        }
-        guard !cachedRecipients.isEmpty else { return }
+        let recipients = decisions.recipients(
+            for: shape, schemaVersion: { database.connection.catalog.schemaVersion },
+            ask: { kind in observers.filter { $0.isEnabled && $0.observes(kind) } })
+        guard !recipients.isEmpty else { return }
         let event = DatabaseEvent(
             kind: shape.eventKindCode, databaseName: change.isTemporary ? "temp" : "main", tableName: change.tableName,
             rowID: change.rowid)
         if savepoints.isEmpty {
-            let recipients = cachedRecipients
             Self.withCurrent(self) {
                 for registered in recipients { registered.databaseDidChange(with: event) }
             }
         } else {
-            buffer.append((event, cachedRecipients))
+            buffer.append((event, recipients))
         }
     }
 
     func statementDidEnd(_ result: SQLStatementResult) {
-        cachedShape = nil
+        decisions.statementDidEnd()
         if result == .changesUndone && buffer.count > statementBufferStart {
             buffer.removeSubrange(statementBufferStart...)
         }
@@ -129,7 +131,6 @@ final class DatabaseObservationBroker: SQLChangeObserver {
         savepoints.removeAll()
         buffer.removeAll()
         statementBufferStart = 0
-        cachedShape = nil
         pendingEnd = end
         database.hasPendingTransactionEnd = true
     }
@@ -139,15 +140,27 @@ final class DatabaseObservationBroker: SQLChangeObserver {
     func deliverTransactionEnd() {
         guard let end = pendingEnd else { return }
         pendingEnd = nil
+        var hasLeavingObservers = false
         for registered in observers {
+            let stays: Bool
             switch end {
-            case .commit: registered.databaseDidCommit(database)
-            case .rollback: registered.databaseDidRollback(database)
+            case .commit: stays = registered.databaseDidCommit(database)
+            case .rollback: stays = registered.databaseDidRollback(database)
+            }
+            if !stays {
+                registered.isLeaving = true
+                hasLeavingObservers = true
             }
         }
-        observers.removeAll { !$0.isObserving }
-        for registered in observers { registered.isEnabled = true }
-        cachedShape = nil
+        if hasLeavingObservers {
+            observers.removeAll { $0.isLeaving }
+            decisions.observersDidChange(observers)
+        }
+        if hasDisabledObservers {
+            hasDisabledObservers = false
+            for registered in observers { registered.isEnabled = true }
+            decisions.forget()
+        }
     }
 
     private func deliverBufferedEvents() {
@@ -193,34 +206,5 @@ final class DatabaseObservationBroker: SQLChangeObserver {
         pthread_setspecific(currentKey, Unmanaged.passUnretained(broker).toOpaque())
         defer { pthread_setspecific(currentKey, previous) }
         body()
-    }
-}
-
-/// What decides which observers want a row change: its kind, table and assigned columns.
-private struct EventShape: Equatable {
-    var kind: SQLRowChange.Kind
-    var tableName: String
-    var columnNames: [String]?
-
-    init(_ change: SQLRowChange) {
-        kind = change.kind
-        tableName = change.tableName
-        columnNames = change.updatedColumnNames
-    }
-
-    var eventKind: DatabaseEventKind {
-        switch kind {
-        case .insert: return .insert(tableName: tableName)
-        case .delete: return .delete(tableName: tableName)
-        case .update: return .update(tableName: tableName, columnNames: Set(columnNames ?? []))
-        }
-    }
-
-    var eventKindCode: DatabaseEvent.Kind {
-        switch kind {
-        case .insert: return .insert
-        case .delete: return .delete
-        case .update: return .update
-        }
     }
 }

@@ -103,8 +103,10 @@ private final class ObserverHolder: @unchecked Sendable {
 }
 
 /// Notes whether a transaction changed the region, and tells so after the commit.
-private final class RegionChangeObserver: TransactionObserver {
+private final class RegionChangeObserver: ReusableEventKindAnswers {
     let region: DatabaseRegion
+    /// None: the region, which alone decides ``observes(eventsOfKind:)``, never changes.
+    var eventKindAnswersRevision: EventKindAnswersRevision? { nil }
     let onChange: (Database) -> Void
     private var isChanged = false
 

@@ -4,11 +4,21 @@ final class RegisteredTransactionObserver {
     let extent: Database.TransactionObservationExtent
     /// Whether changes are delivered (false after `stopObservingDatabaseChangesUntilNextTransaction()`).
     var isEnabled = true
+    /// Set at the end of a transaction when the observer is to be unregistered (gone, or registered for that
+    /// transaction only).
+    var isLeaving = false
+    /// Whether the observer's ``observes(_:)`` answers may be kept beyond the statement that asked (see
+    /// ``ReusableEventKindAnswers``), and the revision that tells when they may have changed.
+    let answersAreReusable: Bool
+    let answersRevision: EventKindAnswersRevision?
     private weak var weakObserver: (any TransactionObserver)?
     private var strongObserver: (any TransactionObserver)?
 
     init(_ observer: any TransactionObserver, extent: Database.TransactionObservationExtent) {
         self.extent = extent
+        let reusable = observer as? any ReusableEventKindAnswers
+        answersAreReusable = reusable != nil
+        answersRevision = reusable?.eventKindAnswersRevision
         if extent == .observerLifetime {
             weakObserver = observer
         } else {
@@ -18,10 +28,6 @@ final class RegisteredTransactionObserver {
 
     /// The observer, while it is alive and registered.
     var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
-
-    /// Whether the observer is still registered: alive, and not a `.nextTransaction` observer whose transaction
-    /// ended.
-    var isObserving: Bool { observer != nil }
 
     func wraps(_ other: any TransactionObserver) -> Bool { observer === other }
 
@@ -41,12 +47,20 @@ final class RegisteredTransactionObserver {
         try observer?.databaseWillCommit()
     }
 
-    func databaseDidCommit(_ db: Database) {
-        endingTransaction()?.databaseDidCommit(db)
+    /// Tells the observer of the commit; returns whether it stays registered (false when it is gone, or was
+    /// registered for this transaction only). An observer that goes away during the callback is found gone at a
+    /// later transaction end: reading the weak reference again for every transaction would cost every write.
+    func databaseDidCommit(_ db: Database) -> Bool {
+        guard let observer = endingTransaction() else { return false }
+        observer.databaseDidCommit(db)
+        return extent != .nextTransaction
     }
 
-    func databaseDidRollback(_ db: Database) {
-        endingTransaction()?.databaseDidRollback(db)
+    /// Tells the observer of the rollback; returns whether it stays registered (see ``databaseDidCommit(_:)``).
+    func databaseDidRollback(_ db: Database) -> Bool {
+        guard let observer = endingTransaction() else { return false }
+        observer.databaseDidRollback(db)
+        return extent != .nextTransaction
     }
 
     /// The observer to tell of the end of the transaction. A `.nextTransaction` observer is released first, so

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Thread safety: the reducer, the region and the flags are guarded by `lock`. Transaction callbacks run on the
 /// writer's queue; concurrent fetches complete on reader queues.
-final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecked Sendable {
+final class ValueObserver<Reducer: ValueReducer>: ReusableEventKindAnswers, @unchecked Sendable {
     private let lock = NSLock()
     /// Held while a fetched value is reduced and its delivery scheduled (see `reduceAndDeliver`); taken before `lock`.
     private let deliveryOrder = NSLock()
@@ -21,6 +21,8 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
     private var reducer: Reducer
     /// The observed region (guarded by `lock`; read on the writer's queue by the transaction callbacks).
     private var region = DatabaseRegion()
+    /// Advanced after each change of ``region``, which alone decides ``observes(eventsOfKind:)``.
+    let eventKindAnswersRevision: EventKindAnswersRevision? = EventKindAnswersRevision()
     /// Whether the current transaction changed the region (writer's queue only).
     private var isChanged = false
     /// Whether the observation ended (cancelled or failed).
@@ -224,6 +226,7 @@ final class ValueObserver<Reducer: ValueReducer>: TransactionObserver, @unchecke
 
     private func setRegion(_ newRegion: DatabaseRegion) {
         lock.withLock { region = newRegion }
+        eventKindAnswersRevision?.advance()
         events.willTrackRegion?(newRegion)
     }
 

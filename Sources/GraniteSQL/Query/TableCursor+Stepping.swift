@@ -210,10 +210,6 @@ extension TableCursor {
     /// Writes the columns a covering index entry holds, and its rowid (its last value), straight into their
     /// slots: the values before the last needed one are stepped through, the rest of the entry is not decoded.
     private func loadCovered(_ key: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
-        guard let rowid = try KeyEncoding.trailingInteger(key) else {
-            throw StorageError.corrupt(page: 0, "index entry without a rowid")
-        }
-        row[base + columnCount] = .integer(rowid)
         var offset = 0
         var position = 0
         var next = 0
@@ -232,6 +228,12 @@ extension TableCursor {
             offset = end
             position += 1
         }
+        // The rowid is searched for from where the stepping stopped, at a value's start: the values before are
+        // not read again.
+        guard let rowid = try KeyEncoding.trailingInteger(UnsafeRawBufferPointer(rebasing: key[offset...])) else {
+            throw StorageError.corrupt(page: 0, "index entry without a rowid")
+        }
+        row[base + columnCount] = .integer(rowid)
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
     }
 

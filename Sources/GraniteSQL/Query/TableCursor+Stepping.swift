@@ -91,7 +91,8 @@ extension TableCursor {
                     let prefix = prefixes[prefixPosition]
                     prefixIsEmpty = prefix.isEmpty
                     positioned = true
-                    lowKey = prefix + (low ?? [])
+                    // Without a lower bound the prefix itself is the key to seek: shared, not copied.
+                    lowKey = low.map { prefix + $0 } ?? prefix
                     highKey = high.map { prefix + $0 }
                     if descending {
                         // Just above the keys to visit. Without an upper bound: the first key whose number continues

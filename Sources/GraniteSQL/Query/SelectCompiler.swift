@@ -128,6 +128,7 @@ struct SelectCompiler {
         if core.distinct { joins.plan.append((0, "USE TEMP B-TREE FOR DISTINCT")) }
         if !joins.ordering.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR ORDER BY")) }
 
+        aggregates = Self.droppingImpliedDistinct(aggregates, levels: joins.levels, groupBy: groupBy)
         let program = SelectProgram(
             columnNames: results.names, scope: scope, levels: joins.levels, preconditions: joins.preconditions,
             outputs: results.outputs, isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates,

@@ -79,8 +79,13 @@ extension SelectCursor {
             let slot = groupBySlots[t]
             let value = slot >= 0 ? context.row[slot] : try groupBy[t].expression.evaluate(&context)
             // The keys before the first that differs are equal in their collation: they may stay as they are.
-            if !starts && SQLComparison.compare(value, groupValues[t], collation: groupBy[t].collation) != 0 {
-                starts = true
+            // Two integers (rowid keys, mostly) are compared as such: no collation applies to them.
+            if !starts {
+                if case .integer(let i) = value, case .integer(let j) = groupValues[t] {
+                    if i != j { starts = true }
+                } else if SQLComparison.compare(value, groupValues[t], collation: groupBy[t].collation) != 0 {
+                    starts = true
+                }
             }
             if starts { groupValues[t] = value }
         }

@@ -82,6 +82,7 @@ final class SelectCursor {
         levelFilters = filters.map { $0.map(Condition.init) }
         levelMatches = program.levels.map { $0.matchConditions.map(Condition.init) }
         levelImplied = program.levels.map { $0.impliedConditions.map(Condition.init) }
+        levelHasImplied = program.levels.map { !$0.impliedConditions.isEmpty }
         levelIsLeft = program.levels.map(\.isLeft)
         aggregateArguments = program.aggregates.map(\.arguments)
         aggregateFilters = program.aggregates.map(\.filter)
@@ -101,6 +102,9 @@ final class SelectCursor {
     private let levelMatches: [[Condition]]
     /// Per level, the terms its table's index search guarantees when its probe is exact.
     private let levelImplied: [[Condition]]
+    /// Per level, whether it has ``levelImplied`` terms: read for every candidate row, where a flag costs less
+    /// than taking the level's array out of ``levelImplied``.
+    private let levelHasImplied: [Bool]
     private let levelIsLeft: [Bool]
     let aggregateArguments: [[CompiledExpression]]
     /// Each aggregate call's `FILTER (WHERE …)` condition, and whether any call has one.
@@ -450,9 +454,7 @@ final class SelectCursor {
                 let base = program.levels[k].source.base
                 for (c, v) in values.enumerated() { context.row[base + c] = v }
             }
-            if !levelImplied[k].isEmpty, let table = tables[k], !table.searchIsExact,
-                !(try passes(levelImplied[k]))
-            {
+            if levelHasImplied[k], let table = tables[k], !table.searchIsExact, !(try passes(levelImplied[k])) {
                 continue
             }
             if try passes(levelMatches[k]) {

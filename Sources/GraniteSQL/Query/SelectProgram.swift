@@ -49,7 +49,9 @@ final class SelectProgram {
         let arguments: [CompiledExpression]
         /// The `FILTER (WHERE …)` condition: rows for which it is not true do not feed the aggregate.
         let filter: CompiledExpression?
-        let distinct: Bool
+        /// Whether repeated values are taken once. Cleared by the compiler when the join cannot repeat the
+        /// argument's value within a group (see ``SelectCompiler/droppingImpliedDistinct(_:levels:groupBy:)``).
+        var distinct: Bool
         let collation: SQLCollation
         /// The application's aggregate, for ``Function/user``.
         var userFunction: SQLCustomFunction? = nil

@@ -91,7 +91,8 @@ extension TableCursor {
                     let prefix = prefixes[prefixPosition]
                     prefixIsEmpty = prefix.isEmpty
                     positioned = true
-                    lowKey = prefix + (low ?? [])
+                    // Without a lower bound the prefix itself is the key to seek: shared, not copied.
+                    lowKey = low.map { prefix + $0 } ?? prefix
                     highKey = high.map { prefix + $0 }
                     if descending {
                         // Just above the keys to visit. Without an upper bound: the first key whose number continues
@@ -210,10 +211,6 @@ extension TableCursor {
     /// Writes the columns a covering index entry holds, and its rowid (its last value), straight into their
     /// slots: the values before the last needed one are stepped through, the rest of the entry is not decoded.
     private func loadCovered(_ key: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
-        guard let rowid = try KeyEncoding.trailingInteger(key) else {
-            throw StorageError.corrupt(page: 0, "index entry without a rowid")
-        }
-        row[base + columnCount] = .integer(rowid)
         var offset = 0
         var position = 0
         var next = 0
@@ -232,6 +229,12 @@ extension TableCursor {
             offset = end
             position += 1
         }
+        // The rowid is searched for from where the stepping stopped, at a value's start: the values before are
+        // not read again.
+        guard let rowid = try KeyEncoding.trailingInteger(UnsafeRawBufferPointer(rebasing: key[offset...])) else {
+            throw StorageError.corrupt(page: 0, "index entry without a rowid")
+        }
+        row[base + columnCount] = .integer(rowid)
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
     }
 

@@ -292,8 +292,14 @@ public final class TreeCursor {
             currentRowid = cell.rowid
         } else {
             try tree.withKey(leaf, cell) { key in
-                currentKey.removeAll(keepingCapacity: true)
-                currentKey.append(contentsOf: key)
+                // Neighbouring keys often have the same length: then the bytes are copied over the last key's in
+                // place, which costs less than emptying the array and appending them.
+                if !key.isEmpty, key.count == currentKey.count, let source = key.baseAddress {
+                    currentKey.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: key.count) }
+                } else {
+                    currentKey.removeAll(keepingCapacity: true)
+                    currentKey.append(contentsOf: key)
+                }
             }
         }
         generation = tree.context.generation

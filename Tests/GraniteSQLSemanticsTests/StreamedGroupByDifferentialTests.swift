@@ -275,4 +275,37 @@ final class StreamedGroupByDifferentialTests: XCTestCase {
                 actual.contains("USE TEMP B-TREE FOR ORDER BY"), sortedAfterwards.contains(sql), sql)
         }
     }
+
+    /// Groups kept in the group table (no index on the key) whose bare columns follow `max()` or `min()`: the
+    /// representative row is overwritten each time the aggregate changes (on every row when the column rises with
+    /// the rowid), and must end as the row of the last change, as in SQLite.
+    func testBareColumnsFollowingMinMaxMatchSQLite() throws {
+        let setup = [
+            "CREATE TABLE r(id INTEGER PRIMARY KEY, g TEXT, name TEXT, x REAL, y INTEGER)",
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
+            INSERT INTO r SELECT i, 'g' || (i % 4), 'name ' || i, i * 1.5, (i * 37) % 23 FROM n
+            """,
+        ]
+        let statements = [
+            "SELECT g, name, count(*), max(x) FROM r GROUP BY g ORDER BY g",
+            "SELECT g, name, y, max(y) FROM r GROUP BY g ORDER BY g",
+            "SELECT g, name, min(y), id FROM r GROUP BY g ORDER BY g",
+            "SELECT name, max(x), x FROM r",
+            "SELECT g, name, max(x) FROM r WHERE y > 5 GROUP BY g HAVING count(*) > 3 ORDER BY g",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for statement in setup {
+            oracle.execute(statement)
+            try db.execute(statement)
+        }
+        for sql in statements {
+            let expected = SelectDifferentialTests.sqlite(oracle, sql)
+            let actual = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) {
+                XCTFail("\(sql): \(why)")
+            }
+        }
+    }
 }

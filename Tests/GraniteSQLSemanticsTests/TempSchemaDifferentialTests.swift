@@ -502,4 +502,60 @@ final class TempSchemaDifferentialTests: XCTestCase {
         let failures = Self.compare(statements.map { ($0, true) }, oracle: oracle, db: db)
         XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
     }
+
+    /// A main trigger's program names the main schema's tables and views only, even where a temporary object
+    /// shadows them (a missing one is `main.x`); a temporary trigger's looks in the temporary schema first. The
+    /// temporary triggers on a main table still fire on the main trigger's writes.
+    func testMainTriggerBodyBindsToMainSchemaMatchesSQLite() throws {
+        let statements = [
+            "CREATE TABLE t(a)",
+            "CREATE TABLE log(x)",
+            "CREATE TABLE src(v)",
+            "CREATE VIEW sv AS SELECT 'main view' AS v",
+            "INSERT INTO src VALUES ('main src')",
+            """
+            CREATE TRIGGER tr AFTER INSERT ON t BEGIN
+              INSERT INTO log SELECT v FROM src;
+              INSERT INTO log SELECT (SELECT group_concat(v) FROM src) || new.a;
+              INSERT INTO log SELECT v FROM sv WHERE EXISTS (SELECT 1 FROM src);
+              UPDATE src SET v = v || '+' WHERE new.a = 3;
+            END
+            """,
+            "CREATE TEMP TABLE log(x)",
+            "CREATE TEMP TABLE src(v)",
+            "CREATE TEMP VIEW sv AS SELECT 'temp view' AS v",
+            "INSERT INTO src VALUES ('temp src')",
+            "INSERT INTO t VALUES (1)",
+            "SELECT * FROM main.log",
+            "SELECT * FROM temp.log",
+            "CREATE TEMP TRIGGER tt AFTER INSERT ON main.log BEGIN INSERT INTO log SELECT new.x || ' ' || v FROM src; END",
+            "INSERT INTO t VALUES (2)",
+            "INSERT INTO t VALUES (3)",
+            "SELECT * FROM main.log",
+            "SELECT * FROM temp.log",
+            "SELECT * FROM main.src",
+            "SELECT * FROM temp.src",
+            "CREATE TEMP TABLE onlytemp(z)",
+            "CREATE TRIGGER td AFTER DELETE ON t BEGIN INSERT INTO onlytemp VALUES (old.a); END",
+            "DELETE FROM t WHERE a = 1",
+            "DROP TRIGGER td",
+            "CREATE TRIGGER tu AFTER UPDATE ON t BEGIN SELECT * FROM onlytemp; END",
+            "UPDATE t SET a = 4 WHERE a = 2",
+            "DROP TRIGGER tu",
+            "CREATE TRIGGER tw AFTER UPDATE ON t WHEN (SELECT count(*) FROM src) = 1 BEGIN DELETE FROM src; END",
+            "UPDATE t SET a = 5 WHERE a = 3",
+            "SELECT * FROM main.src",
+            "SELECT * FROM temp.src",
+            "CREATE TEMP TRIGGER ttd AFTER DELETE ON t BEGIN INSERT INTO log SELECT 'temp trigger ' || v FROM src; END",
+            "DELETE FROM t",
+            "SELECT * FROM main.log",
+            "SELECT * FROM temp.log",
+            "CREATE TEMP TRIGGER ttm AFTER INSERT ON t BEGIN DELETE FROM nowhere; END",
+            "INSERT INTO t VALUES (6)",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let failures = Self.compare(statements.map { ($0, true) }, oracle: oracle, db: db)
+        XCTAssert(failures.isEmpty, "\(failures.count) mismatches:\n" + failures.joined(separator: "\n"))
+    }
 }

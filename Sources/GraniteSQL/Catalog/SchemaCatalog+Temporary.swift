@@ -20,10 +20,11 @@ extension SchemaCatalog {
         // Reloaded triggers learn which are on main tables from the schema they replace (the stored text says
         // so only for `ON main.t`), and otherwise from whether the temporary schema has their table.
         let previous = temporarySchema?.triggersByKey ?? [:]
-        for (key, var trigger) in temporary.triggersByKey where !trigger.isOnMainTable {
-            if let known = previous[key], known.schemaRowid == trigger.schemaRowid {
+        for (key, var trigger) in temporary.triggersByKey where !trigger.isOnMainTable || !trigger.isTemporary {
+            trigger.isTemporary = true
+            if !trigger.isOnMainTable, let known = previous[key], known.schemaRowid == trigger.schemaRowid {
                 trigger.isOnMainTable = known.isOnMainTable
-            } else {
+            } else if !trigger.isOnMainTable {
                 trigger.isOnMainTable =
                     temporary.tablesByKey[SchemaNames.key(trigger.table)] == nil
                     && temporary.viewsByKey[SchemaNames.key(trigger.table)] == nil

@@ -15,7 +15,7 @@ extension SchemaCatalog {
     /// The view named `name` (ASCII case-insensitive), if any: the temporary schema's first.
     package func view(named name: String) -> ViewDefinition? {
         let key = SchemaNames.key(name)
-        if hasTemporarySchema, let view = temporarySchemas[0].viewsByKey[key] { return view }
+        if hasTemporarySchema, !bindsNamesToMain, let view = temporarySchemas[0].viewsByKey[key] { return view }
         return viewsByKey[key]
     }
 

@@ -62,6 +62,9 @@ package struct SchemaCatalog: Sendable {
     /// Whether this catalog is a connection's temporary schema (its objects are marked temporary, and `temp` is the
     /// qualifier its statements accept).
     package internal(set) var isTemporary = false
+    /// Whether unqualified names skip the temporary schema: set while the body of a main trigger is compiled and
+    /// run, as SQLite binds the names a main object's statements use to the main schema.
+    package var bindsNamesToMain = false
 
     /// An empty catalog (use ``load(transaction:)`` to read a database's schema).
     package init() {}
@@ -84,14 +87,15 @@ package struct SchemaCatalog: Sendable {
     }
 
     /// The table named `name` (ASCII case-insensitive), if any: the temporary schema's first, as SQLite resolves
-    /// an unqualified name (see ``table(_:)`` for `main.` and `temp.`).
+    /// an unqualified name outside a main trigger (see ``bindsNamesToMain``; ``table(_:)`` for `main.` and
+    /// `temp.`).
     ///
     /// `sqlite_sequence` names Granite's `granite_sequence`, as scripts written for SQLite (the output of
     /// `sqlite3 .dump` among them) read and write it under that name.
     @inline(__always)
     package func table(named name: String) -> TableDefinition? {
         let key = SchemaNames.key(name)
-        if hasTemporarySchema,
+        if hasTemporarySchema, !bindsNamesToMain,
             let table = temporarySchemas[0].tablesByKey[key] ?? temporarySchemas[0].aliasedTable(key)
         {
             return table

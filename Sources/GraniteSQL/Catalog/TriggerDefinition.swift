@@ -19,6 +19,9 @@ package struct TriggerDefinition: Sendable, Equatable {
     /// For a temporary trigger, whether its table is a main table (`ON main.t`, or `ON t` when the temporary
     /// schema had no `t`): it fires on that table's changes, and goes when that table is dropped.
     package var isOnMainTable = false
+    /// Whether the trigger belongs to the temporary schema: its body's unqualified names look there first, where
+    /// a main trigger's see the main schema alone.
+    package var isTemporary = false
 
     /// Creates the definition of the trigger `create` declares, stored as `sql`.
     package init(_ create: CreateTriggerStatement, sql: String, schemaRowid: Int64 = 0) {

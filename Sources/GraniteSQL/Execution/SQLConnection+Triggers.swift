@@ -26,28 +26,52 @@ extension SQLConnection {
     ) throws {
         for trigger in triggers.triggers(insert: insert, update: update, updated: updated, delete: delete)
         where !trigger.isChecked {
-            let program = try triggers.program(of: trigger)
-            if let when = program.when, case .select(let condition) = when.kind {
-                _ = try compileSelect(condition, statement: when)
-            }
-            for step in program.body {
-                let statement = step.statement
-                let target: QualifiedName
-                switch statement.kind {
-                case .select(let query):
-                    _ = try compileSelect(query, statement: statement)
-                    continue
-                case .insert(let insert): target = insert.table
-                case .update(let update): target = update.table
-                case .delete(let delete): target = delete.table
-                default: continue
-                }
-                if catalog.table(named: target.name) == nil, catalog.view(named: target.name) == nil {
-                    throw SQLExecutionError.noSuchTable(target.name)
-                }
-            }
+            try bindingNames(of: trigger) { try check(trigger, of: triggers) }
             trigger.isChecked = true
         }
+    }
+
+    /// Compiles the queries of `trigger`'s program and looks up the tables its statements write.
+    private func check(_ trigger: CompiledTrigger, of triggers: TableTriggers) throws {
+        let program = try triggers.program(of: trigger)
+        if let when = program.when, case .select(let condition) = when.kind {
+            _ = try compileSelect(condition, statement: when)
+        }
+        for step in program.body {
+            let statement = step.statement
+            let target: QualifiedName
+            switch statement.kind {
+            case .select(let query):
+                _ = try compileSelect(query, statement: statement)
+                continue
+            case .insert(let insert): target = insert.table
+            case .update(let update): target = update.table
+            case .delete(let delete): target = delete.table
+            default: continue
+            }
+            if catalog.table(named: target.name) == nil, catalog.view(named: target.name) == nil {
+                throw SQLExecutionError.noSuchTable(unboundTableName(target))
+            }
+        }
+    }
+
+    /// Runs `body` with the names of `trigger`'s program bound as SQLite binds them: a main trigger's to the main
+    /// schema alone (a temporary table shadowing a main one is not seen, and a missing table is reported as
+    /// `main.x`), a temporary trigger's to the temporary schema first, then main.
+    func bindingNames<T>(of trigger: CompiledTrigger, _ body: () throws -> T) throws -> T {
+        let toMain = !trigger.definition.isTemporary
+        let saved = catalog.bindsNamesToMain
+        if saved == toMain { return try body() }
+        catalog.bindsNamesToMain = toMain
+        defer { catalog.bindsNamesToMain = saved }
+        return try body()
+    }
+
+    /// The name a statement's missing table is reported under: `main.x` for the unqualified `x` of a main
+    /// trigger's program, as SQLite says.
+    func unboundTableName(_ name: QualifiedName) -> String {
+        if let schema = name.schema { return "\(schema).\(name.name)" }
+        return catalog.bindsNamesToMain ? "main.\(name.name)" : name.name
     }
 
     /// After `ALTER TABLE … DROP COLUMN` or `RENAME`: refuses the change when a trigger no longer compiles, as
@@ -113,18 +137,20 @@ extension SQLConnection {
                 changes = changesBefore
             }
             do {
-                if let when = program.when, case .select(let condition) = when.kind,
-                    try select(condition, statement: when, parameters: parameters).rows.isEmpty
-                {
-                    continue
-                }
-                for step in program.body {
-                    let (statement, stepCache) = step.statement(resolvedBy: resolution)
-                    let cache = reentered ? WriteCache() : stepCache
-                    if case .select(let query) = statement.kind {
-                        _ = try select(query, statement: statement, parameters: parameters)
-                    } else {
-                        _ = try write(statement, parameters: parameters, cache: cache)
+                try bindingNames(of: trigger) {
+                    if let when = program.when, case .select(let condition) = when.kind,
+                        try select(condition, statement: when, parameters: parameters).rows.isEmpty
+                    {
+                        return
+                    }
+                    for step in program.body {
+                        let (statement, stepCache) = step.statement(resolvedBy: resolution)
+                        let cache = reentered ? WriteCache() : stepCache
+                        if case .select(let query) = statement.kind {
+                            _ = try select(query, statement: statement, parameters: parameters)
+                        } else {
+                            _ = try write(statement, parameters: parameters, cache: cache)
+                        }
                     }
                 }
             } catch let raise as TriggerRaise {

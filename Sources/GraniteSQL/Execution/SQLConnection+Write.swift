@@ -8,7 +8,7 @@ extension SQLConnection {
             if let view = catalog.view(name) {
                 throw SQLExecutionError("cannot modify \(view.name) because it is a view")
             }
-            throw SQLExecutionError.noSuchTable(name.schema.map { "\($0).\(name.name)" } ?? name.name)
+            throw SQLExecutionError.noSuchTable(unboundTableName(name))
         }
         return table
     }

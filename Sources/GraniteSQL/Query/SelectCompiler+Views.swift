@@ -66,10 +66,11 @@ extension SelectCompiler {
     }
 
     /// The name a missing table is reported under: SQLite qualifies the tables a main view's query names with
-    /// their schema, so that inside a view `x` is reported as `main.x` (a temporary view's names stay bare).
+    /// their schema, so that inside a view `x` is reported as `main.x` (a temporary view's names stay bare), and
+    /// so are a main trigger's.
     func missingTableName(_ name: QualifiedName) -> String {
         if let schema = name.schema { return "\(schema).\(name.name)" }
-        return readsStoredQuery ? "main.\(name.name)" : name.name
+        return readsStoredQuery || catalog.bindsNamesToMain ? "main.\(name.name)" : name.name
     }
 
     /// The columns a compiled `FROM` subquery (or view) gives its source, named `names`.

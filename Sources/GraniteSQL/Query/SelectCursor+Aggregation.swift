@@ -127,6 +127,17 @@ extension SelectCursor {
         return changed
     }
 
+    /// Copies `row` into `representative`, a row of the same layout, in place: assigning it would share the
+    /// row's buffer, which the cursor's next write into the row then copies whole (an allocation and a release
+    /// per row when `max()` rises on every row, as over a column that grows with the rowid).
+    private static func overwrite(_ representative: inout [Value], with row: [Value]) {
+        guard representative.count == row.count else {
+            representative = row
+            return
+        }
+        for k in row.indices { representative[k] = row[k] }
+    }
+
     /// Groups the join's rows in any order: numbers each group's key in a table, keeps every group's
     /// accumulators and first row, and emits the groups in key order once the join is done.
     private func aggregateInGroupTable(_ emit: () throws -> Void) throws {
@@ -162,7 +173,7 @@ extension SelectCursor {
                 }
             }
             let changed = try stepAggregates(&accumulators, from: g * calls)
-            if followsMinMax && changed { representatives[g] = context.row }
+            if followsMinMax && changed { Self.overwrite(&representatives[g], with: context.row) }
         }
         if program.groupBy.isEmpty && groupCount == 0 {
             groupCount = 1

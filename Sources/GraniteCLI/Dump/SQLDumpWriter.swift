@@ -1,0 +1,141 @@
+// The text of `granite dump`: which objects and rows, in which order.
+
+import GraniteSQL
+import GraniteStorage
+
+/// Writes a database as an SQL script on standard output, streaming the rows through a small buffer.
+struct SQLDumpWriter {
+    let connection: SQLConnection
+    let includesSchema: Bool
+    let includesRows: Bool
+    private var buffer: [UInt8] = []
+    private static let flushSize = 1 << 16
+
+    init(connection: SQLConnection, includesSchema: Bool, includesRows: Bool) {
+        self.connection = connection
+        self.includesSchema = includesSchema
+        self.includesRows = includesRows
+        buffer.reserveCapacity(Self.flushSize + 4096)
+    }
+
+    /// A row of `sqlite_master`.
+    private struct SchemaObject {
+        var type: String
+        var name: String
+        var tableName: String
+        var sql: String
+    }
+
+    /// Writes the script: the tables (each CREATE TABLE then its rows), the AUTOINCREMENT counters, then the
+    /// indexes, triggers and views, in the order they were created, all in one transaction. With `names`, only
+    /// those tables and views, and the indexes and triggers of those tables.
+    mutating func dump(selecting names: [String]) throws {
+        let objects = try schemaObjects()
+        let selection = try selectedNames(names, among: objects)
+        func isSelected(_ object: SchemaObject) -> Bool {
+            selection.map { $0.contains(object.tableName.lowercased()) || $0.contains(object.name.lowercased()) }
+                ?? true
+        }
+        let tables = objects.filter { $0.type == "table" && isSelected($0) }
+
+        write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
+        for table in tables {
+            if includesSchema { write(table.sql + ";\n") }
+            if includesRows { try writeRows(of: table.name) }
+        }
+        if includesRows { try writeSequences(of: tables.map(\.name), isWholeDatabase: selection == nil) }
+        if includesSchema {
+            for object in objects where object.type != "table" && isSelected(object) {
+                write(object.sql + ";\n")
+            }
+        }
+        write("COMMIT;\n")
+        flush()
+    }
+
+    /// The user's tables, indexes, triggers and views, in creation order; not the internal tables
+    /// (`sqlite_…`, `granite_…`) nor the automatic indexes, which have no SQL.
+    private func schemaObjects() throws -> [SchemaObject] {
+        let result = try connection.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL")
+        return result.rows.compactMap { row -> SchemaObject? in
+            guard row.count == 4, case .text(let type) = row[0], case .text(let name) = row[1],
+                case .text(let tableName) = row[2], case .text(let sql) = row[3]
+            else { return nil }
+            let lowercased = name.lowercased()
+            if lowercased.hasPrefix("sqlite_") || lowercased.hasPrefix("granite_") { return nil }
+            return SchemaObject(type: type, name: name, tableName: tableName, sql: sql)
+        }
+    }
+
+    /// The lowercased names to dump, nil for all; throws for a name that is no table or view.
+    private func selectedNames(_ names: [String], among objects: [SchemaObject]) throws -> Set<String>? {
+        guard !names.isEmpty else { return nil }
+        let known = Set(objects.filter { $0.type == "table" || $0.type == "view" }.map { $0.name.lowercased() })
+        for name in names where !known.contains(name.lowercased()) {
+            throw CLIError("no such table: \(name)")
+        }
+        return Set(names.map { $0.lowercased() })
+    }
+
+    /// One INSERT per row of `tableName`, in rowid order (primary key order for a WITHOUT ROWID table).
+    /// Generated columns are left out (they cannot be inserted), with the other columns named.
+    private mutating func writeRows(of tableName: String) throws {
+        guard let table = connection.catalog.table(named: tableName) else { return }
+        let stored = table.columns.filter { $0.generated == nil }
+        let names = stored.map { SQLLiteral.identifier($0.name) }
+        var select = "SELECT " + names.joined(separator: ", ") + " FROM " + SQLLiteral.identifier(table.name)
+        if table.hasRowid {
+            let columnNames = Set(table.columns.map { $0.name.lowercased() })
+            if let rowid = ["rowid", "_rowid_", "oid"].first(where: { !columnNames.contains($0) }) {
+                select += " ORDER BY " + rowid
+            }
+        }
+        var prefix = "INSERT INTO " + SQLLiteral.identifier(table.name)
+        if stored.count != table.columns.count { prefix += "(" + names.joined(separator: ",") + ")" }
+        let prefixBytes = Array((prefix + " VALUES(").utf8)
+
+        let statement = try connection.prepare(select)
+        let count = statement.columnCount
+        while try statement.stepRow() {
+            buffer.append(contentsOf: prefixBytes)
+            for index in 0..<count {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                SQLLiteral.append(statement.column(at: index), to: &buffer)
+            }
+            buffer.append(contentsOf: ");\n".utf8)
+            if buffer.count >= Self.flushSize { flush() }
+        }
+    }
+
+    /// The AUTOINCREMENT counters of the dumped tables, under SQLite's name for their table (which Granite
+    /// reads as its own `granite_sequence`).
+    private mutating func writeSequences(of tableNames: [String], isWholeDatabase: Bool) throws {
+        guard connection.catalog.table(named: "granite_sequence") != nil else { return }
+        let dumped = Set(tableNames.map { $0.lowercased() })
+        let rows = try connection.query("SELECT name, seq FROM granite_sequence").rows.filter { row in
+            if case .text(let name) = row.first { return dumped.contains(name.lowercased()) }
+            return false
+        }
+        guard !rows.isEmpty else { return }
+        if isWholeDatabase { write("DELETE FROM sqlite_sequence;\n") }
+        for row in rows {
+            guard row.count == 2, case .text(let name) = row[0] else { continue }
+            if !isWholeDatabase { write("DELETE FROM sqlite_sequence WHERE name = " + SQLLiteral.string(name) + ";\n") }
+            buffer.append(contentsOf: "INSERT INTO sqlite_sequence VALUES(".utf8)
+            SQLLiteral.append(row[0], to: &buffer)
+            buffer.append(UInt8(ascii: ","))
+            SQLLiteral.append(row[1], to: &buffer)
+            buffer.append(contentsOf: ");\n".utf8)
+        }
+    }
+
+    private mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.flushSize { flush() }
+    }
+
+    private mutating func flush() {
+        writeOutput(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

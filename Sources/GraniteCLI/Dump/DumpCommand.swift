@@ -14,7 +14,9 @@ struct DumpCommand: ParsableCommand {
             (INSERT statements), the AUTOINCREMENT counters (sqlite_sequence), then the indexes, triggers and \
             views. `granite sql NEW < dump.sql` and `sqlite3 NEW < dump.sql` load it back into the same data: \
             types, NULLs, blobs, reals to the last bit and text with any bytes. The file is opened read-only \
-            and read from one snapshot; rows are streamed.
+            and read from one snapshot; rows are streamed. With --dialect postgres, the tables and rows load \
+            into psql (types by affinity, primary keys, NOT NULL, AUTOINCREMENT as identity); indexes, views \
+            and triggers come as comments.
             """
     )
 
@@ -24,6 +26,9 @@ struct DumpCommand: ParsableCommand {
     @Argument(help: "Tables (and views) to dump, with their indexes and triggers; all when absent.")
     var tables: [String] = []
 
+    @Option(name: .long, help: "The SQL dialect: sqlite (for granite sql and sqlite3) or postgres (for psql).")
+    var dialect = "sqlite"
+
     @Flag(name: .long, help: "Write the rows only, without CREATE statements.")
     var dataOnly = false
 
@@ -32,14 +37,23 @@ struct DumpCommand: ParsableCommand {
 
     func validate() throws {
         if dataOnly && schemaOnly { throw ValidationError("--data-only and --schema-only cannot be used together") }
+        if !["sqlite", "postgres"].contains(dialect) {
+            throw ValidationError("--dialect must be sqlite or postgres, not \(dialect)")
+        }
     }
 
     func run() throws {
         try reportingErrors {
             try withDatabase(file) { read in
                 let connection = try SQLConnection(readingIn: read)
-                var writer = SQLDumpWriter(connection: connection, includesSchema: !dataOnly, includesRows: !schemaOnly)
-                try writer.dump(selecting: tables)
+                if dialect == "postgres" {
+                    var writer = PostgresDumpWriter(
+                        connection: connection, includesSchema: !dataOnly, includesRows: !schemaOnly)
+                    try writer.dump(selecting: tables)
+                } else {
+                    var writer = SQLDumpWriter(connection: connection, includesSchema: !dataOnly, includesRows: !schemaOnly)
+                    try writer.dump(selecting: tables)
+                }
             }
         }
     }

@@ -18,63 +18,24 @@ struct SQLDumpWriter {
         buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
-    /// A row of `sqlite_master`.
-    private struct SchemaObject {
-        var type: String
-        var name: String
-        var tableName: String
-        var sql: String
-    }
-
     /// Writes the script: the tables (each CREATE TABLE then its rows), the AUTOINCREMENT counters, then the
     /// indexes, triggers and views, in the order they were created, all in one transaction. With `names`, only
     /// those tables and views, and the indexes and triggers of those tables.
     mutating func dump(selecting names: [String]) throws {
-        let objects = try schemaObjects()
-        let selection = try selectedNames(names, among: objects)
-        func isSelected(_ object: SchemaObject) -> Bool {
-            selection.map { $0.contains(object.tableName.lowercased()) || $0.contains(object.name.lowercased()) }
-                ?? true
-        }
-        let tables = objects.filter { $0.type == "table" && isSelected($0) }
+        let schema = try DumpSchema(connection, selecting: names)
+        let tables = schema.tables
 
         write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
         for table in tables {
             if includesSchema { write(table.sql + ";\n") }
             if includesRows { try writeRows(of: table.name) }
         }
-        if includesRows { try writeSequences(of: tables.map(\.name), isWholeDatabase: selection == nil) }
+        if includesRows { try writeSequences(of: tables.map(\.name), isWholeDatabase: schema.isWholeDatabase) }
         if includesSchema {
-            for object in objects where object.type != "table" && isSelected(object) {
-                write(object.sql + ";\n")
-            }
+            for object in schema.otherObjects { write(object.sql + ";\n") }
         }
         write("COMMIT;\n")
         flush()
-    }
-
-    /// The user's tables, indexes, triggers and views, in creation order; not the internal tables
-    /// (`sqlite_…`, `granite_…`) nor the automatic indexes, which have no SQL.
-    private func schemaObjects() throws -> [SchemaObject] {
-        let result = try connection.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL")
-        return result.rows.compactMap { row -> SchemaObject? in
-            guard row.count == 4, case .text(let type) = row[0], case .text(let name) = row[1],
-                case .text(let tableName) = row[2], case .text(let sql) = row[3]
-            else { return nil }
-            let lowercased = name.lowercased()
-            if lowercased.hasPrefix("sqlite_") || lowercased.hasPrefix("granite_") { return nil }
-            return SchemaObject(type: type, name: name, tableName: tableName, sql: sql)
-        }
-    }
-
-    /// The lowercased names to dump, nil for all; throws for a name that is no table or view.
-    private func selectedNames(_ names: [String], among objects: [SchemaObject]) throws -> Set<String>? {
-        guard !names.isEmpty else { return nil }
-        let known = Set(objects.filter { $0.type == "table" || $0.type == "view" }.map { $0.name.lowercased() })
-        for name in names where !known.contains(name.lowercased()) {
-            throw CLIError("no such table: \(name)")
-        }
-        return Set(names.map { $0.lowercased() })
     }
 
     /// One INSERT per row of `tableName`, in rowid order (primary key order for a WITHOUT ROWID table).

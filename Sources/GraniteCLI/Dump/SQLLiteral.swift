@@ -83,6 +83,14 @@ enum SQLLiteral {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
+    /// Upper-case hex digits of `bytes`.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        appendHex(bytes, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static func appendHex(_ bytes: [UInt8], to out: inout [UInt8]) {
         for byte in bytes {
             out.append(hexDigits[Int(byte >> 4)])

@@ -3,19 +3,17 @@
 import GraniteSQL
 import GraniteStorage
 
-/// Writes a database as an SQL script on standard output, streaming the rows through a small buffer.
+/// Writes a database as an SQL script for `granite sql` and `sqlite3` on standard output, rows streamed.
 struct SQLDumpWriter {
     let connection: SQLConnection
     let includesSchema: Bool
     let includesRows: Bool
-    private var buffer: [UInt8] = []
-    private static let flushSize = 1 << 16
+    private var output = DumpOutput()
 
     init(connection: SQLConnection, includesSchema: Bool, includesRows: Bool) {
         self.connection = connection
         self.includesSchema = includesSchema
         self.includesRows = includesRows
-        buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
     /// Writes the script: the tables (each CREATE TABLE then its rows), the AUTOINCREMENT counters, then the
@@ -35,7 +33,7 @@ struct SQLDumpWriter {
             for object in schema.otherObjects { write(object.sql + ";\n") }
         }
         write("COMMIT;\n")
-        flush()
+        output.flush()
     }
 
     /// One INSERT per row of `tableName`, in rowid order (primary key order for a WITHOUT ROWID table).
@@ -58,13 +56,13 @@ struct SQLDumpWriter {
         let statement = try connection.prepare(select)
         let count = statement.columnCount
         while try statement.stepRow() {
-            buffer.append(contentsOf: prefixBytes)
+            output.bytes.append(contentsOf: prefixBytes)
             for index in 0..<count {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                SQLLiteral.append(statement.column(at: index), to: &buffer)
+                if index > 0 { output.bytes.append(UInt8(ascii: ",")) }
+                SQLLiteral.append(statement.column(at: index), to: &output.bytes)
             }
-            buffer.append(contentsOf: ");\n".utf8)
-            if buffer.count >= Self.flushSize { flush() }
+            output.bytes.append(contentsOf: ");\n".utf8)
+            output.flushIfFull()
         }
     }
 
@@ -82,21 +80,15 @@ struct SQLDumpWriter {
         for row in rows {
             guard row.count == 2, case .text(let name) = row[0] else { continue }
             if !isWholeDatabase { write("DELETE FROM sqlite_sequence WHERE name = " + SQLLiteral.string(name) + ";\n") }
-            buffer.append(contentsOf: "INSERT INTO sqlite_sequence VALUES(".utf8)
-            SQLLiteral.append(row[0], to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            SQLLiteral.append(row[1], to: &buffer)
-            buffer.append(contentsOf: ");\n".utf8)
+            output.write("INSERT INTO sqlite_sequence VALUES(")
+            SQLLiteral.append(row[0], to: &output.bytes)
+            output.bytes.append(UInt8(ascii: ","))
+            SQLLiteral.append(row[1], to: &output.bytes)
+            output.write(");\n")
         }
     }
 
     private mutating func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= Self.flushSize { flush() }
-    }
-
-    private mutating func flush() {
-        writeOutput(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        output.write(text)
     }
 }

@@ -17,7 +17,7 @@ struct Granite: ParsableCommand {
         subcommands: [
             DemoCommand.self, InfoCommand.self, PagesCommand.self, PageCommand.self, TreeCommand.self,
             StatsCommand.self, CheckCommand.self, WalCommand.self, CheckpointCommand.self, TortureCommand.self,
-            SQLCommand.self,
+            SQLCommand.self, DumpCommand.self,
         ]
     )
 }

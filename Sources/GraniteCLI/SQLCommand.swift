@@ -16,8 +16,8 @@ struct SQLCommand: ParsableCommand {
             (separated by `;`). Each statement runs in its own transaction unless the script uses \
             BEGIN/COMMIT. The first error stops the run (statements before it stay committed) with a \
             message on standard error and a non-zero exit status. When standard input is a terminal \
-            and no SQL is given, an interactive prompt starts. Dot commands (.tables, .schema, \
-            .indexes, .help, .quit) work at the prompt and in piped input.
+            and no SQL is given, an interactive prompt starts. Dot commands (.tables, .schema, .mode, \
+            .headers, .dump, .indexes, .help, .quit) work at the prompt and in piped input.
             """
     )
 
@@ -33,17 +33,43 @@ struct SQLCommand: ParsableCommand {
     @Flag(name: .long, help: "Print results as a JSON array of objects, like `sqlite3 -json`.")
     var json = false
 
-    @Flag(name: .long, help: "Print a header line with the column names in CSV output.")
+    @Flag(name: .long, help: "Print one `name = value` line per column, like `sqlite3 -line`.")
+    var line = false
+
+    @Flag(name: .long, help: "Print values separated by `|`, like `sqlite3 -list`.")
+    var list = false
+
+    @Flag(name: .long, help: "Print values as SQL literals, like `sqlite3 -quote`.")
+    var quote = false
+
+    @Flag(name: .long, help: "Print a grid drawn with box characters, like `sqlite3 -box`.")
+    var box = false
+
+    @Flag(name: .long, help: "Print a Markdown table, like `sqlite3 -markdown`.")
+    var markdown = false
+
+    @Flag(name: .long, help: "Print a header line with the column names in CSV, list and quote output.")
     var header = false
 
+    /// The modes chosen with flags, by name.
+    private var chosenModes: [String] {
+        [("csv", csv), ("json", json), ("line", line), ("list", list), ("quote", quote), ("box", box),
+         ("markdown", markdown)].filter(\.1).map(\.0)
+    }
+
     func validate() throws {
-        if csv && json { throw ValidationError("--csv and --json cannot be used together") }
+        let modes = chosenModes
+        if modes.count > 1 {
+            throw ValidationError(modes.map { "--" + $0 }.joined(separator: ", ") + " cannot be used together")
+        }
     }
 
     var format: ResultFormat {
-        if csv { return .csv(header: header) }
-        if json { return .json }
-        return .table
+        switch chosenModes.first {
+        case "csv": return .csv(header: header)
+        case let mode?: return ResultFormat(mode: mode, header: header) ?? .table
+        case nil: return .table
+        }
     }
 
     func run() throws {
@@ -86,7 +112,10 @@ func writeOutput(_ text: String) {
 /// One run of `granite sql`: feeds input lines through a statement scanner and executes what completes.
 final class SQLSession {
     let connection: SQLConnection
-    let format: ResultFormat
+    /// The output mode (`.mode`, `.headers`).
+    var format: ResultFormat
+    /// Whether modes with a column-name row print it (`.headers on|off`); kept across `.mode` changes.
+    private var showsHeader: Bool
     /// At the prompt an error is reported and the session goes on; otherwise the first error stops it.
     var interactive = false
     /// Set by `.quit` / `.exit`.
@@ -102,6 +131,10 @@ final class SQLSession {
     init(connection: SQLConnection, format: ResultFormat) {
         self.connection = connection
         self.format = format
+        switch format {
+        case .csv(let header, _), .list(let header), .quote(let header): showsHeader = header
+        case .table, .json, .line, .box, .markdown: showsHeader = false
+        }
     }
 
     /// Runs a whole script given as one string; false after an error.
@@ -278,8 +311,11 @@ final class SQLSession {
     // MARK: Dot commands
 
     static let help = """
+        .dump [TABLE...]   Write the database (or TABLEs) as SQL, as `granite dump` does
+        .headers on|off    Print the column names in csv, list and quote modes
         .help              Show this message
         .indexes [TABLE]   List the indexes (of TABLE)
+        .mode MODE         Set the output mode: box, column, csv, json, line, list, markdown, quote
         .quit / .exit      Leave the shell
         .schema [NAME]     Show the CREATE statements (of the table, index or view NAME)
         .tables            List the tables and views
@@ -295,6 +331,21 @@ final class SQLSession {
             quitRequested = true
         case (".help", _):
             writeOutput(Self.help)
+        case (".mode", 1):
+            guard let mode = ResultFormat(mode: arguments[0], header: showsHeader) else {
+                throw CLIError("unknown mode \"\(arguments[0])\"; modes: \(ResultFormat.modeNames.joined(separator: ", "))")
+            }
+            format = mode
+        case (".headers", 1), (".header", 1):
+            switch arguments[0].lowercased() {
+            case "on", "yes", "true", "1": showsHeader = true
+            case "off", "no", "false", "0": showsHeader = false
+            default: throw CLIError("\".headers\" takes on or off, not \"\(arguments[0])\"")
+            }
+            format = format.withHeader(showsHeader)
+        case (".dump", _):
+            var writer = SQLDumpWriter(connection: connection, includesSchema: true, includesRows: true)
+            try writer.dump(selecting: arguments.map(Self.unquoted))
         case (".tables", 0):
             let names = (catalog.tables.map(\.name) + catalog.views.map(\.name)).sorted()
             writeOutput(names.map { $0 + "\n" }.joined())

@@ -61,6 +61,9 @@ public final class Database {
     /// connection's view of it (Database+ChangeFeed.swift).
     let changeFeed: DatabaseChangeFeed
     @exclusivity(unchecked) var changeFeedState = ChangeFeedState()
+    /// While a request dump runs its prefetches, told about each prefetch query before it runs, so that the
+    /// dump prints its rows too (Database+Dump.swift).
+    @exclusivity(unchecked) var prefetchWillExecute: ((QueryInterfaceRequest<Row>, [String]) throws -> Void)?
     /// Whether this connection's commits go to the change feed (it can write).
     let publishesToChangeFeed: Bool
     /// The engine's stop requests, held here so that each statement start checks it without a retain

@@ -14,6 +14,8 @@ import GraniteStorage
 struct CSVFormatter: ResultFormatter {
     /// Whether the first line holds the column names (quoted by the same rules).
     var header: Bool = false
+    /// Whether lines end with CR LF, as after the shell's `.mode csv` (its `-csv` option keeps LF).
+    var crlf: Bool = false
 
     func format(columns: [String], rows: [[Value]], into out: inout [UInt8]) {
         if header && !columns.isEmpty {
@@ -21,7 +23,7 @@ struct CSVFormatter: ResultFormatter {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.appendField(Array(name.utf8), to: &out)
             }
-            out.append(UInt8(ascii: "\n"))
+            endLine(&out)
         }
         for row in rows {
             for (i, value) in row.enumerated() {
@@ -35,8 +37,13 @@ struct CSVFormatter: ResultFormatter {
                 case .blob(let bytes), .invalidUTF8Text(let bytes): Self.appendField(bytes, to: &out)
                 }
             }
-            out.append(UInt8(ascii: "\n"))
+            endLine(&out)
         }
+    }
+
+    private func endLine(_ out: inout [UInt8]) {
+        if crlf { out.append(UInt8(ascii: "\r")) }
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// Whether a byte forces quoting (the shell's `needCsvQuote` table: 0x00–0x20, `"`, `'`, 0x7F–0xFF).

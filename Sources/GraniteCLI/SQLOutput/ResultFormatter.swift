@@ -28,17 +28,62 @@ extension ResultFormatter {
 enum ResultFormat: Sendable, Equatable {
     /// Aligned columns with a header and a separator line (the default).
     case table
-    /// `sqlite3 -csv` compatible; `header` adds the column-name row (`sqlite3 -csv -header`).
-    case csv(header: Bool)
+    /// `sqlite3 -csv` compatible; `header` adds the column-name row (`sqlite3 -csv -header`); `crlf` ends lines
+    /// with CR LF, as the shell's `.mode csv` does.
+    case csv(header: Bool, crlf: Bool = false)
     /// An array of objects, one per row (`sqlite3 -json` style).
     case json
+    /// `sqlite3 -line`: one `name = value` line per column.
+    case line
+    /// `sqlite3 -list`: values separated by `|`; `header` adds the column names.
+    case list(header: Bool)
+    /// `sqlite3 -quote`: values as SQL literals; `header` adds the column names.
+    case quote(header: Bool)
+    /// `sqlite3 -box`: a grid drawn with box-drawing characters.
+    case box
+    /// `sqlite3 -markdown`: a pipe table.
+    case markdown
+
+    /// The names `.mode` accepts (`column` is Granite's aligned table, the default).
+    static let modeNames = ["box", "column", "csv", "json", "line", "list", "markdown", "quote"]
+
+    /// The mode named `name` (see ``modeNames``) as `.mode` sets it, with the column-name row when `header` and
+    /// the mode has one.
+    init?(mode name: String, header: Bool) {
+        switch name {
+        case "column", "table": self = .table
+        case "csv": self = .csv(header: header, crlf: true)
+        case "json": self = .json
+        case "line": self = .line
+        case "list": self = .list(header: header)
+        case "quote": self = .quote(header: header)
+        case "box": self = .box
+        case "markdown": self = .markdown
+        default: return nil
+        }
+    }
+
+    /// The same mode, with or without the column-name row (modes without one are unchanged).
+    func withHeader(_ header: Bool) -> ResultFormat {
+        switch self {
+        case .csv(_, let crlf): return .csv(header: header, crlf: crlf)
+        case .list: return .list(header: header)
+        case .quote: return .quote(header: header)
+        case .table, .json, .line, .box, .markdown: return self
+        }
+    }
 
     /// The formatter implementing this mode.
     var formatter: any ResultFormatter {
         switch self {
         case .table: return TableFormatter()
-        case .csv(let header): return CSVFormatter(header: header)
+        case .csv(let header, let crlf): return CSVFormatter(header: header, crlf: crlf)
         case .json: return JSONRowsFormatter()
+        case .line: return LineFormatter()
+        case .list(let header): return ListFormatter(header: header)
+        case .quote(let header): return QuoteFormatter(header: header)
+        case .box: return BoxFormatter(style: .box)
+        case .markdown: return BoxFormatter(style: .markdown)
         }
     }
 }

@@ -25,6 +25,10 @@ extension SQLRelation {
     /// records them in the rows' ``Row/prefetchedRows``.
     func prefetch(_ db: Database, associations: [_SQLAssociation], into originRows: [Row]) throws {
         guard let firstOriginRow = originRows.first else { return }
+        // A dump's hook sees the queries of this level only: the dump prints the nested levels itself.
+        let willExecute = db.prefetchWillExecute
+        db.prefetchWillExecute = nil
+        defer { db.prefetchWillExecute = willExecute }
         for association in associations {
             guard case .foreignKey(let pivotForeignKey) = association.pivot.condition else {
                 throw DatabaseError(
@@ -37,9 +41,10 @@ extension SQLRelation {
                 let leftValues = originRows.map { row in leftIndexes.map { row.databaseValue(atIndex: $0) } }
                 return SQLExpression.joinFilter(pivotColumns, leftValues: leftValues)
             }
+            let keyPath = association.steps.map(\.keyName)
+            try willExecute?(request, keyPath)
             let prefetchedRows = try request.fetchAll(db)
             let groups = try prefetchedRows.grouped(byColumns: mapping.map { "grdb_" + $0.right })
-            let keyPath = association.steps.map(\.keyName)
             for row in originRows {
                 let key = leftIndexes.map { row.databaseValue(atIndex: $0) }
                 row.prefetchedRows.setRows(groups[key, default: []], forKeyPath: keyPath)

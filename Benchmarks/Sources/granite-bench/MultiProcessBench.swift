@@ -51,6 +51,7 @@ extension Benchmark {
                     guard case .measured(let sample) = outcome else {
                         if case .couldNotOpen(let message) = outcome { openFailure[index] = message }
                         log("\(name): second process could not open: \(openFailure[index] ?? "")")
+                        log("\(name), one process at a time instead: \(try checkOneProcessAtATime(engine: engine))")
                         continue
                     }
                     let sum = sample.readsPerSecond.reduce(0, +)
@@ -85,41 +86,73 @@ extension Benchmark {
     private func runMultiProcessCase(
         engine: MultiProcessChildArguments.Engine, readers: Int, path: String, run: Int
     ) throws -> MultiProcessOutcome {
-        let rows = options.multiProcessRows
-        let setup = try openMultiProcessConnection(engine, path: path, settings: settings, create: true)
-        if let granite = setup as? GraniteMultiProcessConnection { try granite.populate(rows: rows) }
-        if let sqlite = setup as? SQLiteMultiProcessConnection { try sqlite.populate(rows: rows) }
-        try setup.close()
-
-        func arguments(_ role: MultiProcessChildArguments.Role, seed: UInt64) -> MultiProcessChildArguments {
-            MultiProcessChildArguments(
-                role: role, engine: engine, path: path, rows: rows, seconds: options.multiProcessSeconds,
-                seed: seed, settings: settings)
+        try createMultiProcessDatabase(engine: engine, path: path)
+        let roles = [.writer] + [MultiProcessChildArguments.Role](repeating: .reader, count: readers)
+        let seed = options.seed ^ UInt64(run) &* 0x100 ^ UInt64(readers)
+        let outcome = try runChildren(engine: engine, roles: roles, path: path, seed: seed)
+        if case .measured(let sample) = outcome {
+            try verifyMultiProcessTotals(engine: engine, path: path, commits: sample.commits)
         }
-        // The writer first: with it open, every reader is a second process on the database.
+        return outcome
+    }
+
+    /// For an engine that cannot run two processes on one database: its writer child alone, then one reader child
+    /// alone, untimed, so that the children's code and checks still run. Returns a line for the log.
+    private func checkOneProcessAtATime(engine: MultiProcessChildArguments.Engine) throws -> String {
+        let runDirectory = "\(directory)/multiprocess-\(engine.rawValue)-sequential"
+        try FileSystem.makeDirectory(runDirectory)
+        defer { FileSystem.remove(runDirectory) }
+        let path = "\(runDirectory)/db"
+        try createMultiProcessDatabase(engine: engine, path: path)
+        guard case .measured(let written) = try runChildren(engine: engine, roles: [.writer], path: path, seed: 1),
+            case .measured(let read) = try runChildren(engine: engine, roles: [.reader], path: path, seed: 2)
+        else { throw BenchError("\(engine): a child alone could not open the database") }
+        try verifyMultiProcessTotals(engine: engine, path: path, commits: written.commits)
+        return "\(written.commits) commits by the writer alone, then \(Int(read.readsPerSecond.reduce(0, +))) reads/s "
+            + "by one reader alone, rows checked"
+    }
+
+    /// The workload's table with `--mp-rows` rows at version 0, created in this process and closed again.
+    private func createMultiProcessDatabase(engine: MultiProcessChildArguments.Engine, path: String) throws {
+        let setup = try openMultiProcessConnection(engine, path: path, settings: settings, create: true)
+        if let granite = setup as? GraniteMultiProcessConnection {
+            try granite.populate(rows: options.multiProcessRows)
+        }
+        if let sqlite = setup as? SQLiteMultiProcessConnection { try sqlite.populate(rows: options.multiProcessRows) }
+        try setup.close()
+    }
+
+    /// Starts one child per role, in order, each once the one before it has the database open; sends them `go`
+    /// together once all are ready, and collects what they report. A child that cannot open the database ends the
+    /// case as ``MultiProcessOutcome/couldNotOpen(_:)`` (unless it is the first: nothing else holds the file then).
+    private func runChildren(
+        engine: MultiProcessChildArguments.Engine, roles: [MultiProcessChildArguments.Role], path: String,
+        seed: UInt64
+    ) throws -> MultiProcessOutcome {
         var children: [BenchChild] = []
         defer { for child in children { child.stop() } }
-        let seed = options.seed ^ UInt64(run) &* 0x100 ^ UInt64(readers)
-        for number in 0...readers {
+        for (number, role) in roles.enumerated() {
             let child = try BenchChild(
-                arguments: arguments(number == 0 ? .writer : .reader, seed: seed &+ UInt64(number)))
+                arguments: MultiProcessChildArguments(
+                    role: role, engine: engine, path: path, rows: options.multiProcessRows,
+                    seconds: options.multiProcessSeconds, seed: seed &+ UInt64(number), settings: settings))
             children.append(child)
             let first = child.readLine()
             if first == "ready" { continue }
             let message = first.flatMap { $0.hasPrefix("open-failed ") ? String($0.dropFirst(12)) : nil }
             guard let message else {
-                throw BenchError("\(engine) child \(number) ended before it was ready (\(first ?? "no output"))")
+                throw BenchError("\(engine) \(role) child ended before it was ready (\(first ?? "no output"))")
             }
-            if number == 0 { throw BenchError("\(engine): the writer process could not open: \(message)") }
+            if number == 0 { throw BenchError("\(engine): the first process could not open: \(message)") }
             return .couldNotOpen(message)
         }
         for child in children { child.send("go") }
         var sample = MultiProcessSample()
-        for (number, child) in children.enumerated() {
+        for (child, role) in zip(children, roles) {
             let words = (child.readLine() ?? "").split(separator: " ").map(String.init)
             let status = child.wait()
             guard status == 0, words.first == "result" else {
-                fail("multiprocess \(engine), \(readers) readers: child \(number) exited with status \(status)")
+                fail("multiprocess \(engine), \(roles.count) processes: a \(role) exited with status \(status)")
                 continue
             }
             let values = Dictionary(
@@ -127,23 +160,24 @@ extension Benchmark {
                 uniquingKeysWith: { first, _ in first })
             let seconds = (values["nanoseconds"] ?? 0) / 1e9
             guard seconds > 0 else { continue }
-            if number == 0 {
+            switch role {
+            case .writer:
                 sample.commits = Int(values["commits"] ?? 0)
                 sample.commitsPerSecond = Double(sample.commits) / seconds
                 sample.p50 = (values["p50"] ?? 0) / 1e6
                 sample.p99 = (values["p99"] ?? 0) / 1e6
-            } else {
+            case .reader:
                 sample.readsPerSecond.append((values["reads"] ?? 0) / seconds)
             }
         }
-        try verifyMultiProcessTotals(engine: engine, path: path, rows: rows, commits: sample.commits)
         return .measured(sample)
     }
 
     /// After the children: every row is still there, and the versions add up to the writer's commits.
-    private func verifyMultiProcessTotals(
-        engine: MultiProcessChildArguments.Engine, path: String, rows: Int, commits: Int
-    ) throws {
+    private func verifyMultiProcessTotals(engine: MultiProcessChildArguments.Engine, path: String, commits: Int)
+        throws
+    {
+        let rows = options.multiProcessRows
         let connection = try openMultiProcessConnection(engine, path: path, settings: settings, create: false)
         let (count, sum) = try connection.totals()
         try connection.close()

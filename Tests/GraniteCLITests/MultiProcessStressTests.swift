@@ -100,6 +100,7 @@ final class MultiProcessStressTests: XCTestCase {
             readers.append(reader)
         }
         usleep(UInt32(seconds * 400_000))
+        firstWriter.waitForAcks(5)  // a loaded machine may start processes slowly: kill after some commits
         XCTAssertTrue(firstWriter.killChild(), "\(context): first writer: \(firstWriter.stderr)")
         let secondWriter = try startWriter()
         for (index, reader) in readers.enumerated() {
@@ -109,6 +110,7 @@ final class MultiProcessStressTests: XCTestCase {
             let summary = readerSummary(reader.lines)
             XCTAssertGreaterThan(summary?.reads ?? 0, 0, "\(context): reader \(index) printed \(reader.lines)")
         }
+        secondWriter.waitForAcks(5)
         XCTAssertTrue(secondWriter.killChild(), "\(context): second writer: \(secondWriter.stderr)")
 
         let firstAcks = firstWriter.acks

@@ -1,10 +1,17 @@
-// `granite torture FILE`: a hidden subcommand for the crash tests. It commits
-// bank transfers forever and acknowledges each commit on standard output, so a
-// test can SIGKILL it at any moment and check what the database kept.
+// `granite torture FILE`: a hidden subcommand for the crash and multi-process
+// tests. As a writer it commits bank transfers forever and acknowledges each
+// commit on standard output, so a test can SIGKILL it at any moment and check
+// what the database kept; as a reader it checks the bank's invariants on one
+// snapshot after another while writers in other processes commit.
 
 import ArgumentParser
 import Foundation
 import GraniteStorage
+
+/// The `--role` values.
+enum TortureRole: String, ExpressibleByArgument, CaseIterable {
+    case writer, reader
+}
 
 /// The `--durability` values, one per ``Durability``.
 enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable {
@@ -23,27 +30,38 @@ enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable {
 ///
 /// The database holds a table `accounts` (rowid 1...N, each row one integer
 /// balance, all starting at 1000), a table `meta` (rowid 1: the number of the
-/// last committed transfer) and a table `padding` (large rows inserted and
-/// deleted now and then, so that overflow chains are written and freed).
-/// Each transaction reads meta n, moves a random amount between two random
-/// accounts, writes meta n + 1, commits, then prints `ack <n + 1>` and flushes.
-/// So at any moment: the balances sum to N × 1000, and a database that acked n
+/// last committed transfer), a table `transfers` (rowid n: from, to and amount
+/// of transfer n) and a table `padding` (large rows inserted and deleted now
+/// and then, so that overflow chains are written and freed). Each transaction
+/// reads meta n, moves a random amount between two random accounts, logs it as
+/// transfer n + 1, writes meta n + 1, commits, then prints `ack <n + 1>` and
+/// flushes. So at any moment: the balances sum to N × 1000, the transfers are
+/// exactly 1...n and account for every balance, and a database that acked n
 /// holds n or n + 1.
+///
+/// With `--role reader` it writes nothing: it prints `ready`, then checks those
+/// invariants on one read transaction after another (see ``BankAuditor``) and
+/// exits with status 1 and a message on the first violation, or prints
+/// `reads <snapshots> transfers <n>` when its --duration or --reads is over.
 struct TortureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "torture",
         abstract: "Commit random bank transfers forever, acknowledging each (for crash tests).",
         discussion: """
-            Creates FILE if needed (tables accounts, meta and padding, in one transaction), prints \
-            `ready`, then loops: one transfer per write transaction, `ack <n>` printed and flushed \
-            after each commit. Stops only when killed, when its parent process goes away, or after \
-            --transactions commits.
+            Creates FILE if needed (tables accounts, meta, transfers and padding, in one transaction), \
+            prints `ready`, then loops: one transfer per write transaction, `ack <n>` printed and flushed \
+            after each commit. Stops only when killed, when its parent process goes away, after \
+            --transactions commits or after --duration seconds. With --role reader: checks the bank's \
+            invariants on one snapshot after another, exiting with status 1 on a violation.
             """,
         shouldDisplay: false
     )
 
     @Argument(help: "The database file (created when missing).")
     var file: String
+
+    @Option(name: .long, help: "writer (commits transfers) or reader (checks snapshots).")
+    var role: TortureRole = .writer
 
     @Option(name: .long, help: "Number of accounts.")
     var accounts = 100
@@ -63,37 +81,88 @@ struct TortureCommand: ParsableCommand {
     @Option(name: .long, help: "Stop (closing the database normally) after this many commits; 0 = never.")
     var transactions = 0
 
+    @Option(name: .long, help: "Reader: stop after this many snapshots; 0 = never.")
+    var reads = 0
+
+    @Option(name: .long, help: "Stop (closing the database normally) after this many seconds; 0 = never.")
+    var duration: Double = 0
+
     func validate() throws {
         guard accounts >= 2 else { throw ValidationError("--accounts must be at least 2") }
         guard autoCheckpoint >= 1 else { throw ValidationError("--auto-checkpoint must be at least 1") }
         guard cacheSize >= 16 else { throw ValidationError("--cache-size must be at least 16") }
         guard transactions >= 0 else { throw ValidationError("--transactions must not be negative") }
+        guard reads >= 0 else { throw ValidationError("--reads must not be negative") }
+        guard duration >= 0, duration.isFinite else { throw ValidationError("--duration must not be negative") }
     }
 
     func run() throws {
         try reportingErrors {
-            let seed = self.seed ?? UInt64.random(in: .min ... .max)
-            printError("granite torture: seed \(seed)")
-            var options = StorageOptions()
-            options.durability = durability.durability
-            options.autoCheckpointFrames = autoCheckpoint
-            options.cacheSize = cacheSize
-            let engine = try StorageEngine(path: file, options: options)
-            defer { try? engine.close() }
-            var bank = try Bank(engine: engine, accounts: accounts, seed: seed)
-            print("ready")
-            fflush(nil)
-            let parent = getppid()
-            var committed = 0
-            while transactions == 0 || committed < transactions {
-                guard getppid() == parent else { return }  // orphaned: the test that started us is gone
+            switch role {
+            case .writer: try runWriter()
+            case .reader: try runReader()
+            }
+        }
+    }
+
+    /// The wall-clock moment after which the loop stops, or nil without --duration.
+    private var deadline: Date? {
+        duration > 0 ? Date(timeIntervalSinceNow: duration) : nil
+    }
+
+    /// Commits transfers until killed, orphaned, or past --transactions or --duration.
+    private func runWriter() throws {
+        let seed = self.seed ?? UInt64.random(in: .min ... .max)
+        printError("granite torture: seed \(seed)")
+        var options = StorageOptions()
+        options.durability = durability.durability
+        options.autoCheckpointFrames = autoCheckpoint
+        options.cacheSize = cacheSize
+        let engine = try StorageEngine(path: file, options: options)
+        defer { try? engine.close() }
+        var bank = try Bank(engine: engine, accounts: accounts, seed: seed)
+        print("ready")
+        fflush(nil)
+        let parent = getppid()
+        let deadline = self.deadline
+        var committed = 0
+        while transactions == 0 || committed < transactions {
+            guard getppid() == parent else { return }  // orphaned: the test that started us is gone
+            if let deadline, Date() >= deadline { return }
+            do {
                 if let n = try bank.transfer() {
                     print("ack \(n)")
                     fflush(nil)
                     committed += 1
                 }
+            } catch StorageError.busy {
+                continue  // another process's writer held the lock past the busy time-out: try again
             }
         }
+    }
+
+    /// Checks snapshots until killed, orphaned, or past --reads or --duration; throws on a violated invariant.
+    private func runReader() throws {
+        let engine = try openExisting(file, readOnly: false)
+        defer { try? engine.close() }
+        var auditor = try BankAuditor(engine: engine, accounts: accounts)
+        print("ready")
+        fflush(nil)
+        let parent = getppid()
+        let deadline = self.deadline
+        var snapshots = 0
+        while reads == 0 || snapshots < reads {
+            guard getppid() == parent else { return }
+            if let deadline, Date() >= deadline { break }
+            do {
+                try auditor.auditSnapshot()
+                snapshots += 1
+            } catch StorageError.busy {
+                continue  // a checkpoint or recovery in another process: take the next snapshot
+            }
+        }
+        print("reads \(snapshots) transfers \(auditor.lastTransfer)")
+        fflush(nil)
     }
 }
 
@@ -103,6 +172,7 @@ struct Bank {
     let accounts: Int
     let accountsTable: TableTree
     let metaTable: TableTree
+    let transfersTable: TableTree
     let paddingTable: TableTree
     var random: SplitMix64
     let encoder = RowEncoder()
@@ -121,12 +191,14 @@ struct Bank {
             let initial = encoder.encode([.integer(1000)])
             for rowid in 1...Int64(accounts) { try table.insert(rowid: rowid, payload: initial) }
             try write.createTable(named: "meta").insert(rowid: 1, payload: encoder.encode([.integer(0)]))
+            _ = try write.createTable(named: "transfers")
             _ = try write.createTable(named: "padding")
             try write.commit()
         }
         let read = try engine.beginRead()
         accountsTable = try read.table(named: "accounts")
         metaTable = try read.table(named: "meta")
+        transfersTable = try read.table(named: "transfers")
         paddingTable = try read.table(named: "padding")
         let existing = try accountsTable.count()
         try read.commit()
@@ -165,6 +237,8 @@ struct Bank {
             let toBalance = try integer(accountsTable, to)
             try accountsTable.replace(rowid: from, payload: encoder.encode([.integer(fromBalance - amount)]))
             try accountsTable.replace(rowid: to, payload: encoder.encode([.integer(toBalance + amount)]))
+            try transfersTable.insert(
+                rowid: n + 1, payload: encoder.encode([.integer(from), .integer(to), .integer(amount)]))
             try metaTable.replace(rowid: 1, payload: encoder.encode([.integer(n + 1)]))
             if random.next(below: 4) == 0 { try changePadding() }
             if random.next(below: 64) == 0 {

@@ -107,6 +107,18 @@ final class TortureProcess {
         return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
     }
 
+    /// Reads the child's output to its end and waits for it to exit (SIGKILLing it after `timeout` seconds).
+    /// Returns whether it exited with status 0.
+    func finish(timeout: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            guard readSome(timeout: deadline.timeIntervalSinceNow) else { break }
+        }
+        if !endOfOutput { _ = kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
     /// The transfer numbers acknowledged so far.
     var acks: [Int64] {
         lines.compactMap { $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil }

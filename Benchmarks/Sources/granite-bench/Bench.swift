@@ -9,6 +9,11 @@ import Foundation
 @main
 enum GraniteBench {
     static func main() {
+        if CommandLine.arguments.dropFirst().first == "--mp-child" {
+            MultiProcessChild.main(Array(CommandLine.arguments.dropFirst()))
+        }
+        // A child that died early must not kill the parent writing to its pipe.
+        signal(SIGPIPE, SIG_IGN)
         let options: BenchOptions
         do {
             guard let parsed = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
@@ -86,6 +91,8 @@ final class Benchmark {
         let codableLevel = selected.contains(.codable)
         let associationLevel = selected.contains(.associations)
         let observationLevel = selected.contains(.observation)
+        let multiProcess = selected.contains(.multiprocess)
+        let poolLevel = selected.contains(.pool)
         var parts: [String] = []
         if storage {
             parts.append(
@@ -157,6 +164,27 @@ final class Benchmark {
                 rows in ms for information, ratio column = Granite/GRDB
                 """)
         }
+        if multiProcess {
+            parts.append(
+                """
+                multi-process workload: \(options.multiProcessRows) rows of \(MultiProcessTable.payloadBytes)-byte \
+                payloads, \(Self.multiProcessReaderCounts.map(String.init).joined(separator: "/")) reader processes \
+                (point lookups, each its own read) and one writer process (one-row update transactions) for \
+                \(options.multiProcessSeconds) s; GraniteSQL durability .normal vs SQLite C API journal_mode=WAL + \
+                synchronous=NORMAL; rate rows: the engines' columns are operations per second and the ratio is \
+                Granite's time per operation over SQLite's
+                """)
+        }
+        if poolLevel {
+            parts.append(
+                """
+                pool workload: \(options.multiProcessRows) Player records, DatabasePool with \
+                \(Self.multiProcessReaderCounts.map(String.init).joined(separator: "/")) reader threads \
+                (Player.fetchOne(db, id:), each its own read) and one writer thread (one-record update \
+                transactions) for \(options.multiProcessSeconds) s, the same Swift code on Granite and on GRDB \
+                7.10.0 (synchronous NORMAL); rate rows as above, ratio column = Granite/GRDB
+                """)
+        }
         let configuration = """
             Configuration: workloads \(selected.sorted().map(\.rawValue).joined(separator: ",")), \
             \(parts.joined(separator: "; ")); runs \(runs) (median reported), \
@@ -221,6 +249,12 @@ final class Benchmark {
         }
         if observationLevel {
             try observationWorkloads(writes: options.observationWrites, table: &table, notes: &notes)
+        }
+        if multiProcess {
+            try multiProcessWorkloads(table: &table, notes: &notes)
+        }
+        if poolLevel {
+            try poolWorkloads(table: &table, notes: &notes)
         }
 
         print(configuration)
@@ -441,6 +475,21 @@ struct ReportRow {
     var target: Double?
 
     static func time(_ workload: String, _ samples: [[Double]], target: Double) -> ReportRow {
+        milliseconds(workload, samples, target: target)
+    }
+
+    /// A row measured for information only (no target): the medians of `samples` per engine, in milliseconds.
+    static func information(_ workload: String, _ samples: [[Double]]) -> ReportRow {
+        milliseconds(workload, samples, target: nil)
+    }
+
+    /// The medians of `samples` per engine in milliseconds; an engine without samples (it could not run) shows
+    /// "not run" and the row has no ratio.
+    private static func milliseconds(_ workload: String, _ samples: [[Double]], target: Double?) -> ReportRow {
+        guard !samples[0].isEmpty, !samples[1].isEmpty else {
+            let text = samples.map { $0.isEmpty ? "not run" : format(median($0)) }
+            return ReportRow(workload: workload, granite: text[0], sqlite: text[1], ratio: .nan, target: nil)
+        }
         let granite = median(samples[0])
         let sqlite = median(samples[1])
         return ReportRow(
@@ -448,13 +497,20 @@ struct ReportRow {
             ratio: sqlite > 0 ? granite / sqlite : .infinity, target: target)
     }
 
-    /// A row measured for information only (no target): the medians of `samples` per engine, in milliseconds.
-    static func information(_ workload: String, _ samples: [[Double]]) -> ReportRow {
-        let granite = median(samples[0])
-        let sqlite = median(samples[1])
+    /// A row of rates (operations per second, higher is better): the medians of `samples` per engine, and as
+    /// ratio SQLite's rate over Granite's, that is Granite's time per operation over SQLite's, so that targets
+    /// read as for times. Without samples for an engine (it could not run) the row says so.
+    static func rate(_ workload: String, _ samples: [[Double]], target: Double?) -> ReportRow {
+        let medians = samples.map { $0.isEmpty ? nil : median($0) }
+        let text = medians.map { $0.map { String(format: "%.0f", $0) } ?? "not run" }
+        let ratio: Double
+        if let granite = medians[0], let sqlite = medians[1] {
+            ratio = granite > 0 ? sqlite / granite : .infinity
+        } else {
+            ratio = .nan
+        }
         return ReportRow(
-            workload: workload, granite: format(granite), sqlite: format(sqlite),
-            ratio: sqlite > 0 ? granite / sqlite : .infinity, target: nil)
+            workload: workload, granite: text[0], sqlite: text[1], ratio: ratio, target: ratio.isNaN ? nil : target)
     }
 
     static func size(_ workload: String, _ sizes: [Int64], target: Double?) -> ReportRow {
@@ -465,7 +521,8 @@ struct ReportRow {
 
     var markdown: String {
         guard let target else {
-            return "| \(workload) | \(granite) | \(sqlite) | \(String(format: "%.2f", ratio)) | — | (information) |"
+            let ratioText = ratio.isNaN ? "—" : String(format: "%.2f", ratio)
+            return "| \(workload) | \(granite) | \(sqlite) | \(ratioText) | — | (information) |"
         }
         let met = ratio <= target ? "yes" : "no"
         return

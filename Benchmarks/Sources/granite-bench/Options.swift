@@ -17,6 +17,8 @@ struct BenchOptions {
     var codableCount = 10_000
     var authorCount = 10_000
     var observationWrites = 1000
+    var multiProcessRows = 100_000
+    var multiProcessSeconds = 2.0
     var sqlDurability = WALSync.full
     var sqlWithoutRowid = false
     var only: Set<Workload> = Set(Workload.allCases)
@@ -52,6 +54,8 @@ struct BenchOptions {
           --author-count N  authors of the association workloads, 10 books each (default 10000)
           --observation-writes N
                             one-row write transactions of each observation workload (default 1000)
+          --mp-rows N       rows of the multiprocess and pool workloads' table (default 100000)
+          --mp-duration S   seconds each multiprocess and pool case runs (default 2)
           --sql-sync LEVEL  full or normal: Granite durability and SQLite synchronous
                             (journal_mode=WAL) in the SQL workloads (default full)
           --only LIST       comma-separated workloads to run (default: all):
@@ -94,6 +98,18 @@ struct BenchOptions {
                                               (total time, commit-to-onChange latency
                                               p50/p99), of an unrelated table, and
                                               with none
+                              multiprocess    this binary started again as child
+                                              processes: 1, 2 and 4 reader processes
+                                              doing point lookups (each its own read)
+                                              while a writer process commits one-row
+                                              transactions, --mp-duration seconds;
+                                              GraniteSQL vs SQLite's C API (WAL,
+                                              synchronous NORMAL): reads/s, commits/s,
+                                              commit latency p50/p99
+                              pool            the same in one process against GRDB
+                                              7.10.0: DatabasePool with 1, 2 and 4
+                                              reader threads doing Player.fetchOne(db,
+                                              id:) while one writer commits
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
           --seed S          seed for payloads, insert order and lookup keys
@@ -155,6 +171,13 @@ struct BenchOptions {
             case "--codable-count": options.codableCount = try positive()
             case "--author-count": options.authorCount = try positive()
             case "--observation-writes": options.observationWrites = try positive()
+            case "--mp-rows": options.multiProcessRows = try positive()
+            case "--mp-duration":
+                let text = try value()
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw BenchError("--mp-duration expects a positive number of seconds, got '\(text)'")
+                }
+                options.multiProcessSeconds = seconds
             case "--sql-sync":
                 let text = try value()
                 guard let level = WALSync(rawValue: text.lowercased()) else {
@@ -187,6 +210,8 @@ enum Workload: String, CaseIterable, Comparable {
     case codable
     case associations
     case observation
+    case multiprocess
+    case pool
 
     static let groups: [String: [Workload]] = [
         "all": allCases,

@@ -1,0 +1,1 @@
+../RecordWorkloadsGranite/PoolWorkloads.swift

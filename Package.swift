@@ -23,9 +23,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Atomic loads and stores on memory shared between processes (the `-shm` index): our own C, no dependency.
+        .target(name: "CGraniteAtomics"),
         .target(
             name: "GraniteStorage",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib", "CGraniteAtomics"]
         ),
         .target(name: "GraniteSQL", dependencies: ["GraniteStorage"]),
         .target(name: "Granite", dependencies: ["GraniteSQL", "GraniteStorage"]),

@@ -36,7 +36,13 @@ struct SQLCommand: ParsableCommand {
     @Flag(name: .long, help: "Print a header line with the column names in CSV output.")
     var header = false
 
+    @Option(
+        name: .customLong("busy-timeout"),
+        help: "Seconds to wait for another process's write lock before failing with 'database is locked'.")
+    var busyTimeout = 5.0
+
     func validate() throws {
+        if !(busyTimeout >= 0) { throw ValidationError("--busy-timeout must be a number of seconds, 0 or more") }
         if csv && json { throw ValidationError("--csv and --json cannot be used together") }
     }
 
@@ -52,7 +58,9 @@ struct SQLCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw CLIError("\(file) is a directory, not a database file")
             }
-            let engine = try StorageEngine(path: file, options: StorageOptions())
+            var options = StorageOptions()
+            options.crossProcessBusyTimeout = busyTimeout
+            let engine = try StorageEngine(path: file, options: options)
             let session: SQLSession
             do {
                 session = SQLSession(connection: try SQLConnection(engine: engine), format: format)

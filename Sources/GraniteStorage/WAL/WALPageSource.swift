@@ -38,8 +38,8 @@ final class WALPageSource: PageSource {
 
     // MARK: Transactions
 
-    func beginRead() {
-        snapshot = shared.beginRead()
+    func beginRead() throws {
+        snapshot = try shared.beginRead()
     }
 
     func beginWrite() throws {

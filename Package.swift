@@ -56,7 +56,8 @@ let package = Package(
         .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL", "GraniteStorage", "GraniteTestSupport"]),
         .testTarget(
             name: "GraniteTests",
-            dependencies: ["Granite", "GraniteSQL", "GraniteStorage", "GraniteTestSupport"]
+            // The `granite` binary plays the other process of the cross-process pool tests.
+            dependencies: ["Granite", "GraniteSQL", "GraniteStorage", "GraniteTestSupport", "granite"]
         ),
         // GRDB-style client code compiled in Swift 5 language mode, as many apps still are.
         .testTarget(

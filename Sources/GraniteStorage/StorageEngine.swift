@@ -123,7 +123,8 @@ public final class StorageEngine {
 
     private init(shared: SharedDatabase, options: StorageOptions) throws {
         self.shared = shared
-        source = WALPageSource(shared: shared, durability: options.durability)
+        source = WALPageSource(
+            shared: shared, durability: options.durability, processBusyTimeout: options.crossProcessBusyTimeout)
         do {
             try source.beginRead()
             pager = try Pager(
@@ -304,7 +305,8 @@ public final class StorageEngine {
             let due = source.checkpointDue
             source.checkpointDue = false
             endTransaction()
-            if due { _ = try? shared.checkpoint(.passive, durability: durability) }
+            // An automatic checkpoint never waits for another process's checkpoint: the next commit tries again.
+            if due { _ = try? shared.checkpoint(.passive, durability: durability, processBusyTimeout: 0) }
         }
     }
 
@@ -325,7 +327,7 @@ public final class StorageEngine {
     /// Copies committed log frames into the database file.
     @discardableResult
     public func checkpoint(_ mode: CheckpointMode = .passive) throws -> CheckpointResult {
-        try shared.checkpoint(mode, durability: durability)
+        try shared.checkpoint(mode, durability: durability, processBusyTimeout: source.processBusyTimeout)
     }
 
     /// Frees the page cache of this connection when no transaction is in progress (pages are read again when

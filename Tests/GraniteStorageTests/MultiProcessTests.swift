@@ -208,6 +208,36 @@ final class MultiProcessTests: XCTestCase {
         try c.close()
     }
 
+    /// The shared index holds what FORMAT.md § "Several processes" says, word by word.
+    func testTheSharedIndexBytesAreTheDocumentedOnes() throws {
+        let a = try open("A", autoCheckpoint: 1_000_000)
+        try Bank.create(a)
+        var rng = SplitMix64(seed: 9)
+        _ = try Bank.transfer(a, &rng)
+        let bytes = try POSIXFile(path: path + "-shm", create: false).read(count: SharedIndexRegion.size, at: 0)
+        XCTAssertEqual(bytes.count, 4096)
+        let words = bytes.withUnsafeBytes { raw in
+            (0..<11).map { raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self) }
+        }
+        XCTAssertEqual(Array(bytes[0..<8]), Array("GraniteS".utf8))
+        XCTAssertEqual(words[1], 1)
+        XCTAssertEqual(words[2] & 1, 0, "sequence even at rest")
+        let status = a.walStatus
+        let header = try XCTUnwrap(status.header)
+        XCTAssertEqual(words[4], UInt64(header.checkpointSequence) | 1 << 32)
+        XCTAssertEqual(words[5], UInt64(header.salt1) | UInt64(header.salt2) << 32)
+        XCTAssertEqual(words[6], UInt64(status.frames))
+        let checksum = bytes.withUnsafeBytes { Checksum.xxh64($0.baseAddress! + 24, count: 40) }
+        XCTAssertEqual(words[8], checksum)
+        XCTAssertTrue(words[10] != words[3] || words[9] == 0, "nothing of this generation is copied yet")
+        try a.checkpoint(.passive)
+        let copied = try POSIXFile(path: path + "-shm", create: false).read(count: 16, at: 72)
+        XCTAssertEqual(copied.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }, UInt64(status.frames))
+        XCTAssertEqual(copied.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self) }, words[3])
+        XCTAssertTrue(bytes[88...].allSatisfy { $0 == 0 })
+        try a.close()
+    }
+
     /// A read-only process takes part: it sees new commits, and its snapshot holds back checkpoints.
     func testAReadOnlyProcessFollowsTheWriter() throws {
         let a = try open("A", autoCheckpoint: 1_000_000)

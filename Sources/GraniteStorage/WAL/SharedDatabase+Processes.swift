@@ -259,7 +259,7 @@ extension SharedDatabase {
     /// ``checkpoint(_:durability:)`` across processes: under the checkpoint lock, copies the frames that no
     /// snapshot of any process needs from the log (below the lowest reader mark), and records the count.
     func sharedCheckpoint(
-        _ mode: CheckpointMode, coordinator: ProcessCoordinator, durability: Durability
+        _ mode: CheckpointMode, coordinator: ProcessCoordinator, durability: Durability, timeout: Double
     ) throws -> CheckpointResult {
         guard let region = coordinator.region else { throw StorageError.invalidArgument("no shared index") }
         let deadline = Monitor.deadline(after: busyTimeout)
@@ -277,7 +277,7 @@ extension SharedDatabase {
                 monitor.broadcast()
             }
         }
-        guard try coordinator.waitForLock(ProcessCoordinator.checkpointer, timeout: processBusyTimeout) else {
+        guard try coordinator.waitForLock(ProcessCoordinator.checkpointer, timeout: timeout) else {
             throw StorageError.busy("another process is checkpointing")
         }
         defer { coordinator.unlock(ProcessCoordinator.checkpointer) }

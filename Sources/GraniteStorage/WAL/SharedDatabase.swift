@@ -333,7 +333,10 @@ final class SharedDatabase: @unchecked Sendable {
     /// snapshot of the latest state. Restarts the log first when every frame
     /// is in the file and no snapshot still reads the log (syncing the new log header unless `durability` is
     /// ``Durability/off``).
-    func beginWrite(durability: Durability) throws -> WALSnapshot {
+    ///
+    /// `processBusyTimeout` is how long the connection waits for another process's writer (nil: the
+    /// database's ``processBusyTimeout``).
+    func beginWrite(durability: Durability, processBusyTimeout: Double? = nil) throws -> WALSnapshot {
         guard !readOnly else { throw StorageError.readOnly }
         let deadline = Monitor.deadline(after: busyTimeout)
         try monitor.withLock {
@@ -346,7 +349,8 @@ final class SharedDatabase: @unchecked Sendable {
         }
         do {
             // Another process's writer is waited for outside the monitor, so that this process's readers go on.
-            if let coordinator, try !coordinator.waitForLock(ProcessCoordinator.writer, timeout: processBusyTimeout) {
+            let timeout = processBusyTimeout ?? self.processBusyTimeout
+            if let coordinator, try !coordinator.waitForLock(ProcessCoordinator.writer, timeout: timeout) {
                 throw StorageError.busy("another process is writing")
             }
             return try monitor.withLock {
@@ -493,10 +497,14 @@ final class SharedDatabase: @unchecked Sendable {
     /// ``Durability/off``, the log is synced before the copy and the database file after it, so that the copy
     /// never outruns the commits it copies: this is what makes ``Durability/normal`` consistent.
     @discardableResult
-    func checkpoint(_ mode: CheckpointMode, durability: Durability) throws -> CheckpointResult {
+    func checkpoint(
+        _ mode: CheckpointMode, durability: Durability, processBusyTimeout: Double? = nil
+    ) throws -> CheckpointResult {
         guard !readOnly else { throw StorageError.readOnly }
         if let coordinator, coordinator.region != nil {
-            return try sharedCheckpoint(mode, coordinator: coordinator, durability: durability)
+            return try sharedCheckpoint(
+                mode, coordinator: coordinator, durability: durability,
+                timeout: processBusyTimeout ?? self.processBusyTimeout)
         }
         let deadline = Monitor.deadline(after: busyTimeout)
         // Only one checkpoint at a time; the writer does not restart the log meanwhile.

@@ -23,9 +23,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Atomic loads and stores on memory shared between processes (the `-shm` index): our own C, no dependency.
+        .target(name: "CGraniteAtomics"),
         .target(
             name: "GraniteStorage",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib", "CGraniteAtomics"]
         ),
         .target(name: "GraniteSQL", dependencies: ["GraniteStorage"]),
         .target(name: "Granite", dependencies: ["GraniteSQL", "GraniteStorage"]),
@@ -54,7 +56,8 @@ let package = Package(
         .testTarget(name: "GraniteSQLTests", dependencies: ["GraniteSQL", "GraniteStorage", "GraniteTestSupport"]),
         .testTarget(
             name: "GraniteTests",
-            dependencies: ["Granite", "GraniteSQL", "GraniteStorage", "GraniteTestSupport"]
+            // The `granite` binary plays the other process of the cross-process pool tests.
+            dependencies: ["Granite", "GraniteSQL", "GraniteStorage", "GraniteTestSupport", "granite"]
         ),
         // GRDB-style client code compiled in Swift 5 language mode, as many apps still are.
         .testTarget(

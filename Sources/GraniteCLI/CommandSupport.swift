@@ -83,14 +83,17 @@ func refuseSQLiteFile(_ path: String) throws {
 
 /// Opens the database of `granite sql`: the file at `path`, created if missing, or a private in-memory database
 /// for `:memory:` or no path (as `sqlite3` does).
-func openForSQL(_ path: String?) throws -> StorageEngine {
+/// `busyTimeout`: seconds a write waits for another process's writer before failing with "database is locked".
+func openForSQL(_ path: String?, busyTimeout: Double = 5) throws -> StorageEngine {
     guard let path, path != ":memory:" else { return try StorageEngine.inMemory() }
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
         throw CLIError("\(path) is a directory, not a database file")
     }
     try refuseSQLiteFile(path)
-    return try StorageEngine(path: path, options: StorageOptions())
+    var options = StorageOptions()
+    options.crossProcessBusyTimeout = busyTimeout
+    return try StorageEngine(path: path, options: options)
 }
 
 /// Opens an existing database read-only.

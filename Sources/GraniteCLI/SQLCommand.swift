@@ -51,6 +51,11 @@ struct SQLCommand: ParsableCommand {
     @Flag(name: .long, help: "Print a header line with the column names in CSV, list and quote output.")
     var header = false
 
+    @Option(
+        name: .customLong("busy-timeout"),
+        help: "Seconds to wait for another process's write lock before failing with 'database is locked'.")
+    var busyTimeout = 5.0
+
     /// The modes chosen with flags, by name.
     private var chosenModes: [String] {
         [("csv", csv), ("json", json), ("line", line), ("list", list), ("quote", quote), ("box", box),
@@ -58,6 +63,7 @@ struct SQLCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if !(busyTimeout >= 0) { throw ValidationError("--busy-timeout must be a number of seconds, 0 or more") }
         let modes = chosenModes
         if modes.count > 1 {
             throw ValidationError(modes.map { "--" + $0 }.joined(separator: ", ") + " cannot be used together")
@@ -74,7 +80,7 @@ struct SQLCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let engine = try openForSQL(file)
+            let engine = try openForSQL(file, busyTimeout: busyTimeout)
             let session: SQLSession
             do {
                 session = SQLSession(connection: try SQLConnection(engine: engine), format: format)

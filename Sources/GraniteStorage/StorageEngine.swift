@@ -17,9 +17,16 @@ public struct StorageOptions: Sendable {
     public var autoCheckpointFrames = 1000
     /// Seconds to wait for the writer lock or for readers before `busy`.
     public var busyTimeout: Double = 5
+    /// Seconds to wait for a lock that another process holds (its writer lock, its checkpoint) before `busy`;
+    /// nil waits ``busyTimeout``, 0 fails at once (GRDB's `.immediateError`). Connections of one process wait
+    /// for each other up to ``busyTimeout`` whatever this says.
+    public var crossProcessBusyTimeout: Double?
     /// Tests only: derive log salts from the checkpoint sequence instead of
     /// drawing them at random, so that a log's bytes are reproducible.
     var reproducibleSalts = false
+    /// Tests only: a name that makes this open behave as if made by another process (its own shared state,
+    /// descriptors and locks), so that one test process can play several.
+    var simulatedProcess = ""
 
     /// Whether commits sync at all: `true` is ``Durability/full``, `false` ``Durability/off``.
     public var synchronous: Bool {
@@ -116,9 +123,10 @@ public final class StorageEngine {
 
     private init(shared: SharedDatabase, options: StorageOptions) throws {
         self.shared = shared
-        source = WALPageSource(shared: shared, durability: options.durability)
-        source.beginRead()
+        source = WALPageSource(
+            shared: shared, durability: options.durability, processBusyTimeout: options.crossProcessBusyTimeout)
         do {
+            try source.beginRead()
             pager = try Pager(
                 source: source, cacheSize: options.cacheSize, readOnly: options.readOnly || shared.readOnly)
             try StorageEngine.checkFileHoldsPages(pager: pager, shared: shared, snapshot: source.snapshot)
@@ -168,7 +176,7 @@ public final class StorageEngine {
         }
         guard pageSize != pager.pageSize else { return }
         try shared.reformat(pageSize: pageSize, durability: durability)
-        source.beginRead()
+        try source.beginRead()
         defer { source.end() }
         let newPager = try Pager(
             source: source, cacheSize: pager.cache.capacity, readOnly: pager.isReadOnly,
@@ -211,7 +219,7 @@ public final class StorageEngine {
     @discardableResult
     public func beginRead() throws -> ReadTransaction {
         guard state == .none else { throw StorageError.invalidArgument("a transaction is already in progress") }
-        source.beginRead()
+        try source.beginRead()
         state = .read
         try adoptSnapshot()
         return ReadTransaction(engine: self, serial: startSerial())
@@ -297,7 +305,8 @@ public final class StorageEngine {
             let due = source.checkpointDue
             source.checkpointDue = false
             endTransaction()
-            if due { _ = try? shared.checkpoint(.passive, durability: durability) }
+            // An automatic checkpoint never waits for another process's checkpoint: the next commit tries again.
+            if due { _ = try? shared.checkpoint(.passive, durability: durability, processBusyTimeout: 0) }
         }
     }
 
@@ -318,7 +327,7 @@ public final class StorageEngine {
     /// Copies committed log frames into the database file.
     @discardableResult
     public func checkpoint(_ mode: CheckpointMode = .passive) throws -> CheckpointResult {
-        try shared.checkpoint(mode, durability: durability)
+        try shared.checkpoint(mode, durability: durability, processBusyTimeout: source.processBusyTimeout)
     }
 
     /// Frees the page cache of this connection when no transaction is in progress (pages are read again when

@@ -293,24 +293,23 @@ final class CrashTests: XCTestCase {
 
     // MARK: Locks
 
-    /// A read-write connection in this process locks other processes out until it closes.
-    func testReadWriteConnectionLocksOtherProcessesOut() throws {
-        let path = directory.appendingPathComponent("locked.granite").path
+    /// A read-write connection in this process leaves other processes free to read, inspect and checkpoint;
+    /// the log stays until the last process closes.
+    func testOtherProcessesWorkWhileAConnectionHasTheDatabaseOpen() throws {
+        let path = directory.appendingPathComponent("shared.granite").path
         let engine = try StorageEngine(path: path)
         try engine.beginWrite()
         try engine.createTable(named: "t").insert(rowid: 1, payload: RowEncoder().encode([.integer(7)]))
         try engine.commit()
 
-        for arguments in [["info", path], ["check", path], ["checkpoint", path], ["torture", path]] {
+        for arguments in [["info", path], ["check", path], ["checkpoint", path]] {
             let result = try granite(arguments)
             XCTAssertTrue(result.exited, "\(arguments) crashed: \(result.stderr)")
-            XCTAssertEqual(result.status, 1, "\(arguments) succeeded while the database is locked: \(result.stdout)")
-            XCTAssertTrue(result.stderr.contains("locked"), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.status, 0, "\(arguments) failed while another process has the file: \(result.stderr)")
         }
-        // The raw log decoder needs no lock.
         let wal = try granite("wal", path)
         XCTAssertEqual(wal.status, 0, wal.stderr)
-        XCTAssertTrue(wal.stdout.contains("committed"), wal.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the log went while a process uses it")
 
         try engine.close()
         let info = try granite("info", path)

@@ -135,7 +135,14 @@ public struct Configuration: Sendable {
         options.durability = durability ?? defaultDurability
         // In-process connections share the writer lock, and a checkpoint waits for readers briefly: the engine's
         // short default wait stays under `.immediateError`, so that a pool never fails spuriously.
-        if case .timeout(let seconds) = busyMode { options.busyTimeout = seconds }
+        // Another process's lock is waited for as the busy mode says.
+        switch busyMode {
+        case .timeout(let seconds):
+            options.busyTimeout = seconds
+            options.crossProcessBusyTimeout = seconds
+        case .immediateError: options.crossProcessBusyTimeout = 0
+        case .callback: break
+        }
         return options
     }
 }

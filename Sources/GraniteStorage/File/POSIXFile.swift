@@ -230,12 +230,75 @@ public final class POSIXFile: StorageFile, @unchecked Sendable {
 
     /// Issues one non-blocking whole-file lock request; `false` means another holder conflicts.
     private func setLock(type: Int32) throws -> Bool {
+        // Length 0: to the end of the file, however large it grows.
+        try setLock(type: type, start: 0, length: 0)
+    }
+
+    // MARK: Byte-range locks
+
+    /// Takes a lock on the bytes `range` without waiting; returns `false` when another holder conflicts.
+    ///
+    /// The bytes need not exist: the cross-process protocol (FORMAT.md § "Several processes") locks bytes far
+    /// beyond the end of the database. A lock already held through this object on part of the range is
+    /// converted (shared to exclusive, or back); a refused conversion keeps what was held. An exclusive lock
+    /// needs write access.
+    public func tryLock(_ kind: FileLockKind, range: Range<Int64>) throws -> Bool {
+        guard !range.isEmpty else { return true }
+        return try setLock(
+            type: kind == .shared ? F_RDLCK : F_WRLCK, start: range.lowerBound, length: range.count)
+    }
+
+    /// Releases whatever this object holds on the bytes `range`.
+    public func unlock(range: Range<Int64>) throws {
+        guard !range.isEmpty else { return }
+        _ = try setLock(type: F_UNLCK, start: range.lowerBound, length: range.count)
+    }
+
+    /// A lock held through another descriptor (in this process or another) that would refuse a lock of
+    /// `kind` on `range`: its bytes and kind, or nil when none would. When several conflict, the system names
+    /// one of them, not necessarily the lowest.
+    public func conflictingLock(_ kind: FileLockKind, range: Range<Int64>) throws
+        -> (range: Range<Int64>, kind: FileLockKind)?
+    {
+        guard !range.isEmpty else { return nil }
+        let fd = try openDescriptor("lock")
+        var request = flock()
+        request.l_type = Int16(truncatingIfNeeded: kind == .shared ? F_RDLCK : F_WRLCK)
+        request.l_whence = Int16(truncatingIfNeeded: SEEK_SET)
+        request.l_start = off_t(range.lowerBound)
+        request.l_len = off_t(range.count)
+        request.l_pid = 0
+        while fcntl(fd, POSIXFile.testLockCommand, &request) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw StorageError.io("lock", path: path, errno: code)
+        }
+        guard Int32(request.l_type) != F_UNLCK else { return nil }
+        let start = Int64(request.l_start)
+        let end = request.l_len == 0 ? Int64.max : start + Int64(request.l_len)
+        return (start..<end, Int32(request.l_type) == F_RDLCK ? .shared : .exclusive)
+    }
+
+    /// Whether the file's last name was removed since it was opened (another process closed the database
+    /// last and removed its log): writing to it would write to no file anyone else can open.
+    public var isUnlinked: Bool {
+        get throws {
+            let fd = try openDescriptor("size")
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw StorageError.io("size", path: path, errno: errno) }
+            return info.st_nlink == 0
+        }
+    }
+
+    /// Issues one non-blocking lock request on `length` bytes from `start`; `false` means another holder
+    /// conflicts.
+    private func setLock(type: Int32, start: Int64, length: Int) throws -> Bool {
         let fd = try openDescriptor("lock")
         var request = flock()
         request.l_type = Int16(truncatingIfNeeded: type)
         request.l_whence = Int16(truncatingIfNeeded: SEEK_SET)
-        request.l_start = 0
-        request.l_len = 0  // to the end of the file, however large it grows
+        request.l_start = off_t(start)
+        request.l_len = off_t(length)
         request.l_pid = 0  // required by open-file-description locks
         while fcntl(fd, POSIXFile.setLockCommand, &request) != 0 {
             let code = errno
@@ -249,9 +312,12 @@ public final class POSIXFile: StorageFile, @unchecked Sendable {
     #if os(Linux)
         /// `F_OFD_SETLK` (37 on every Linux architecture); Glibc exports it only under `_GNU_SOURCE`.
         private static let setLockCommand: Int32 = 37
+        /// `F_OFD_GETLK` (36 on every Linux architecture).
+        private static let testLockCommand: Int32 = 36
     #else
         /// Process-owned record locks where open-file-description locks are unavailable.
         private static let setLockCommand: Int32 = F_SETLK
+        private static let testLockCommand: Int32 = F_GETLK
     #endif
 
     /// Deletes the file at `path` (`unlink`); a missing file is not an error.

@@ -83,7 +83,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformed(let reason):
             return "malformed data: \(reason)"
         case .busy(let reason):
-            return "database is busy: \(reason)"
+            // SQLite's words for SQLITE_BUSY, which this error becomes at the API.
+            return "database is locked (\(reason))"
         case .noActiveTransaction:
             return "no transaction is in progress"
         case .interrupted:

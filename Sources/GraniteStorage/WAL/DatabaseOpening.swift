@@ -150,7 +150,7 @@ extension SharedDatabase {
     }
 
     /// The log's header when it is complete and valid.
-    private static func readLogHeader(_ file: any StorageFile) throws -> WALHeader? {
+    static func readLogHeader(_ file: any StorageFile) throws -> WALHeader? {
         guard let reading = try LogHeaderReading.read(file, databasePageSize: nil), reading.isValid else { return nil }
         return reading.header
     }

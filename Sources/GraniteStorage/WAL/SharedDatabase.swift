@@ -8,48 +8,6 @@
     import Darwin
 #endif
 
-/// How hard a commit works to survive a power cut: SQLite's `PRAGMA synchronous` levels in WAL mode. Each
-/// connection has its own level, which governs the syncs of the commits and checkpoints it runs.
-public enum Durability: String, Sendable, CaseIterable {
-    /// The log is synced at every commit: a commit that returned survives.
-    case full
-    /// The log is synced only before a checkpoint: a power cut may lose the
-    /// latest commits, never consistency.
-    case normal
-    /// Nothing is ever synced: a power cut may lose commits and leave the database corrupt (a crash of the
-    /// process alone loses nothing, since the operating system keeps the written pages).
-    case off
-    /// SQLite's EXTRA: in WAL mode, the same syncs as ``full`` (its extra sync is for the rollback journal,
-    /// which Granite does not have).
-    case extra
-
-    /// Whether a commit syncs the log before it returns.
-    var syncsCommits: Bool { self == .full || self == .extra }
-
-    /// Whether anything is ever synced (checkpoints, log restarts, database creation).
-    var syncs: Bool { self != .off }
-}
-
-/// What a checkpoint may wait for.
-public enum CheckpointMode: String, Sendable, CaseIterable {
-    /// Copies what no live snapshot still needs; never waits.
-    case passive
-    /// Waits (up to the busy time-out) for older snapshots to end, then copies every committed frame.
-    case full
-    /// Like `full`, then empties the log file.
-    case truncate
-}
-
-/// The outcome of a checkpoint.
-public struct CheckpointResult: Sendable, Equatable {
-    /// Committed frames in the log when the checkpoint began.
-    public var logFrames: Int
-    /// Frames now copied into the database file.
-    public var backfilledFrames: Int
-    /// Whether the log was emptied.
-    public var truncated: Bool
-}
-
 /// The log's state, for inspection (`granite info`).
 public struct WALStatus: Sendable, Equatable {
     /// The log header, nil when the log is absent, empty or ignored.
@@ -91,6 +49,11 @@ final class SharedDatabase: @unchecked Sendable {
     private let writeDenied: Bool
     let autoCheckpointFrames: Int
     let busyTimeout: Double
+    /// Seconds to wait for a lock another process holds (its writer, its checkpoint).
+    let processBusyTimeout: Double
+    /// This process's side of the cross-process protocol: nil for files no other process can open
+    /// (in-memory and simulated files, explicit files), which a whole-file lock keeps to this process.
+    let coordinator: ProcessCoordinator?
     private let reproducibleSalts: Bool
     /// How a database opened by path is found again and closed: nil for explicit files.
     private let registration: Registration?
@@ -104,15 +67,19 @@ final class SharedDatabase: @unchecked Sendable {
         var walPath: String
     }
 
-    private let monitor = Monitor()
+    let monitor = Monitor()
     // Guarded by `monitor`:
-    private(set) var walHeader: WALHeader?
-    private var index = WALIndex()
-    private var backfilled = 0
-    private var readers: [Int: Int] = [:]
-    private var writerActive = false
-    private var checkpointRunning = false
-    private var generation: UInt64 = 0
+    var walHeader: WALHeader?
+    var index = WALIndex()
+    /// Frames copied into the file; with a ``coordinator``, the shared index holds the count instead.
+    var backfilled = 0
+    /// Live snapshots by frame count; with a ``coordinator``, each key's reader mark is held.
+    var readers: [Int: Int] = [:]
+    var writerActive = false
+    var checkpointRunning = false
+    var generation: UInt64 = 0
+    /// The shared index's sequence number when this process last brought its frame map up to it.
+    var seenSequence = UInt64.max
     private var connections = 0
     /// The commits published since the database was opened in this process.
     private var commits: UInt64 = 0
@@ -126,7 +93,7 @@ final class SharedDatabase: @unchecked Sendable {
 
     /// The shared state for the file at `path`, opened on first use.
     static func open(path: String, options: StorageOptions, fileSystem: any FileSystem) throws -> SharedDatabase {
-        let key = fileSystem.identity + fileSystem.canonicalPath(path)
+        let key = options.simulatedProcess + fileSystem.identity + fileSystem.canonicalPath(path)
         return try registryLock.withLock {
             if let existing = registry[key] {
                 guard options.readOnly || !existing.readOnly || existing.writeDenied else {
@@ -135,17 +102,23 @@ final class SharedDatabase: @unchecked Sendable {
                 existing.monitor.withLock { existing.connections += 1 }
                 return existing
             }
-            let files = try openFiles(path: path, options: options, fileSystem: fileSystem)
+            var files = try openFiles(path: path, options: options, fileSystem: fileSystem)
             var options = options
             let writeDenied = files.readOnly && !options.readOnly
             options.readOnly = options.readOnly || files.readOnly
+            var coordinator: ProcessCoordinator?
             do {
+                if fileSystem is POSIXFileSystem {
+                    coordinator = try coordinate(path: path, files: &files, options: options, fileSystem: fileSystem)
+                }
                 let shared = try SharedDatabase(
                     dbFile: files.db, walFile: files.wal, options: options, writeDenied: writeDenied,
-                    registration: Registration(key: key, fileSystem: fileSystem, walPath: path + "-wal"), path: path)
+                    registration: Registration(key: key, fileSystem: fileSystem, walPath: path + "-wal"), path: path,
+                    coordinator: coordinator)
                 registry[key] = shared
                 return shared
             } catch {
+                coordinator?.close()
                 files.abandon(path: path, fileSystem: fileSystem)
                 throw error
             }
@@ -159,7 +132,7 @@ final class SharedDatabase: @unchecked Sendable {
     /// through the log (``createDatabase(durability:)``) when there is none and `options` allow it.
     init(
         dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, writeDenied: Bool = false,
-        registration: Registration? = nil, path: String? = nil
+        registration: Registration? = nil, path: String? = nil, coordinator: ProcessCoordinator? = nil
     ) throws {
         self.path = path ?? dbFile.path
         self.dbFile = dbFile
@@ -168,9 +141,11 @@ final class SharedDatabase: @unchecked Sendable {
         self.writeDenied = writeDenied
         self.autoCheckpointFrames = options.autoCheckpointFrames
         self.busyTimeout = options.busyTimeout
+        self.processBusyTimeout = options.crossProcessBusyTimeout ?? options.busyTimeout
+        self.coordinator = coordinator
         self.reproducibleSalts = options.reproducibleSalts
         self.registration = registration
-        guard try dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
+        guard try coordinator != nil || dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
             throw StorageError.locked(dbFile.path)
         }
         do {
@@ -179,6 +154,7 @@ final class SharedDatabase: @unchecked Sendable {
                 pageSize = recovered.pageSize
                 walHeader = recovered.walHeader
                 index = recovered.index
+                try joinSharedIndex()
             } else {
                 guard options.create, !options.readOnly else { throw StorageError.notADatabase("the file is empty") }
                 guard PageLayout.isValidPageSize(options.pageSize) else {
@@ -188,12 +164,14 @@ final class SharedDatabase: @unchecked Sendable {
                 pageSize = options.pageSize
                 // A log without a committed database belongs to no database: a creation cut short, or
                 // the leftover of an earlier file of the same name. It must not apply to this one.
-                try walFile.truncate(to: 0)
+                if coordinator?.isFirst ?? true { try walFile.truncate(to: 0) }
+                try joinSharedIndex()
                 try createDatabase(durability: options.durability)
             }
+            try coordinator?.endInitialisation()
             connections = 1
         } catch {
-            try? dbFile.unlock()
+            if coordinator == nil { try? dbFile.unlock() }
             throw error
         }
     }
@@ -235,13 +213,20 @@ final class SharedDatabase: @unchecked Sendable {
     /// directory is synced, and this one need not be, because a log that a power cut brings back is
     /// empty and holds no commit.
     private func close(checkpointing: Bool, durability: Durability) {
-        if checkpointing, !readOnly, let result = try? checkpoint(.truncate, durability: durability),
+        // With other processes still there, the log stays: they use it.
+        let last = coordinator?.becomeLast() ?? true
+        if checkpointing, !readOnly, last, let result = try? checkpoint(.truncate, durability: durability),
             result.truncated, let registration
         {
             walFile.close()
             try? registration.fileSystem.remove(registration.walPath)
         }
-        try? dbFile.unlock()
+        if let coordinator {
+            if last && !readOnly { try? registration?.fileSystem.remove(coordinator.shmPath) }
+            coordinator.close()
+        } else {
+            try? dbFile.unlock()
+        }
         dbFile.close()
         walFile.close()
     }
@@ -280,7 +265,9 @@ final class SharedDatabase: @unchecked Sendable {
         }
         // A registered file is held under the registry lock, so that no connection attaches half-way.
         if registration != nil {
-            try SharedDatabase.registryLock.withLock { try discardPages(newPageSize: newPageSize, durability: durability) }
+            try SharedDatabase.registryLock.withLock {
+                try discardPages(newPageSize: newPageSize, durability: durability)
+            }
         } else {
             try discardPages(newPageSize: newPageSize, durability: durability)
         }
@@ -288,9 +275,12 @@ final class SharedDatabase: @unchecked Sendable {
 
     private func discardPages(newPageSize: Int, durability: Durability) throws {
         try monitor.withLock {
-            guard connections == 1, !writerActive, !checkpointRunning, readers.values.allSatisfy({ $0 == 0 }) else {
+            guard connections == 1, !writerActive, !checkpointRunning, readers.values.allSatisfy({ $0 == 0 }),
+                coordinator?.becomeLast() ?? true
+            else {
                 throw StorageError.busy("the page size can change only while one connection is open and idle")
             }
+            defer { try? coordinator?.rejoin() }
             if try dbFile.size() > 0 {
                 try dbFile.truncate(to: 0)
                 if durability.syncs { try dbFile.sync() }
@@ -302,27 +292,40 @@ final class SharedDatabase: @unchecked Sendable {
             readers = [:]
             generation &+= 1
             pageSize = newPageSize
+            publishLocalState()
         }
         try createDatabase(durability: durability)
     }
 
     // MARK: Snapshots and the writer lock
 
-    /// Begins a read snapshot on the latest committed state.
-    func beginRead() -> WALSnapshot {
-        monitor.withLock {
-            readers[index.frameCount, default: 0] += 1
-            return WALSnapshot(limit: index.frameCount, generation: generation, lastChecksum: index.lastChecksum)
+    /// Begins a read snapshot on the latest committed state (in any process).
+    func beginRead() throws -> WALSnapshot {
+        try monitor.withLock {
+            guard coordinator?.region != nil else {
+                readers[index.frameCount, default: 0] += 1
+                return WALSnapshot(limit: index.frameCount, generation: generation, lastChecksum: index.lastChecksum)
+            }
+            return try beginSharedRead()
         }
     }
 
     /// Ends a read snapshot.
     func endRead(_ snapshot: WALSnapshot) {
         monitor.withLock {
-            if let count = readers[snapshot.limit] {
-                readers[snapshot.limit] = count > 1 ? count - 1 : nil
-            }
+            dropReader(snapshot.limit)
             monitor.broadcast()
+        }
+    }
+
+    /// With the monitor held: forgets one snapshot of `limit` frames, and its reader mark with the last one.
+    func dropReader(_ limit: Int) {
+        guard let count = readers[limit] else { return }
+        if count > 1 {
+            readers[limit] = count - 1
+        } else {
+            readers[limit] = nil
+            coordinator?.releaseMark(limit)
         }
     }
 
@@ -330,35 +333,67 @@ final class SharedDatabase: @unchecked Sendable {
     /// snapshot of the latest state. Restarts the log first when every frame
     /// is in the file and no snapshot still reads the log (syncing the new log header unless `durability` is
     /// ``Durability/off``).
-    func beginWrite(durability: Durability) throws -> WALSnapshot {
+    ///
+    /// `processBusyTimeout` is how long the connection waits for another process's writer (nil: the
+    /// database's ``processBusyTimeout``).
+    func beginWrite(durability: Durability, processBusyTimeout: Double? = nil) throws -> WALSnapshot {
         guard !readOnly else { throw StorageError.readOnly }
         let deadline = Monitor.deadline(after: busyTimeout)
-        return try monitor.withLock {
+        try monitor.withLock {
             while writerActive {
                 guard monitor.wait(until: deadline) || !writerActive else {
                     throw StorageError.busy("another connection is writing")
                 }
             }
             writerActive = true
-            do {
-                try restartLogIfPossible(durability: durability)
-            } catch {
-                writerActive = false
-                throw error
-            }
-            readers[index.frameCount, default: 0] += 1
-            return WALSnapshot(limit: index.frameCount, generation: generation, lastChecksum: index.lastChecksum)
         }
+        do {
+            // Another process's writer is waited for outside the monitor, so that this process's readers go on.
+            let timeout = processBusyTimeout ?? self.processBusyTimeout
+            if let coordinator, try !coordinator.waitForLock(ProcessCoordinator.writer, timeout: timeout) {
+                throw StorageError.busy("another process is writing")
+            }
+            return try monitor.withLock {
+                try refresh()
+                try restartLogIfPossible(durability: durability)
+                try registerReader(index.frameCount)
+                return WALSnapshot(limit: index.frameCount, generation: generation, lastChecksum: index.lastChecksum)
+            }
+        } catch {
+            monitor.withLock {
+                releaseWriterLock()
+                monitor.broadcast()
+            }
+            throw error
+        }
+    }
+
+    /// With the monitor held: gives up the writer lock, in this process and across processes.
+    private func releaseWriterLock() {
+        coordinator?.unlock(ProcessCoordinator.writer)
+        writerActive = false
     }
 
     /// With the monitor held and the writer lock taken: starts a new log
     /// generation when the log is absent, or fully copied and unread.
     private func restartLogIfPossible(durability: Durability) throws {
+        if let coordinator, coordinator.region != nil {
+            return try restartSharedLogIfPossible(coordinator, durability: durability)
+        }
         if walHeader != nil {
             guard index.frameCount > 0, backfilled == index.frameCount, !checkpointRunning,
                 readers.keys.allSatisfy({ $0 == 0 })
             else { return }
         }
+        walHeader = try writeNewLogHeader(durability: durability)
+        index = WALIndex()
+        backfilled = 0
+        generation &+= 1
+    }
+
+    /// Writes the header of a new log generation (the next checkpoint sequence, new salts), synced unless
+    /// `durability` is ``Durability/off``.
+    func writeNewLogHeader(durability: Durability) throws -> WALHeader {
         let sequence = (walHeader?.checkpointSequence ?? 0) &+ 1
         var salts = (UInt32(0), UInt32(0))
         if reproducibleSalts {
@@ -376,10 +411,7 @@ final class SharedDatabase: @unchecked Sendable {
         // crash could pair the old header with a prefix of the old frames
         // (those not yet overwritten), a state older than the database file.
         if durability.syncs { try walFile.sync() }
-        walHeader = header
-        index = WALIndex()
-        backfilled = 0
-        generation &+= 1
+        return header
     }
 
     /// Publishes the writer's frames as a commit: snapshots begun from now on
@@ -391,6 +423,10 @@ final class SharedDatabase: @unchecked Sendable {
         monitor.withLock {
             index.commit(pages: pages, databaseSize: databaseSize, checksum: checksum)
             commits &+= 1
+            if let region = coordinator?.region {
+                publishLocalState()
+                return index.frameCount - region.backfilled(generation: generation) >= autoCheckpointFrames
+            }
             return index.frameCount - backfilled >= autoCheckpointFrames
         }
     }
@@ -398,10 +434,8 @@ final class SharedDatabase: @unchecked Sendable {
     /// Ends the writer's snapshot and releases the writer lock.
     func endWrite(_ snapshot: WALSnapshot) {
         monitor.withLock {
-            if let count = readers[snapshot.limit] {
-                readers[snapshot.limit] = count > 1 ? count - 1 : nil
-            }
-            writerActive = false
+            dropReader(snapshot.limit)
+            releaseWriterLock()
             monitor.broadcast()
         }
     }
@@ -431,7 +465,8 @@ final class SharedDatabase: @unchecked Sendable {
         return monitor.withLock {
             WALStatus(
                 header: walHeader, frames: index.frameCount, commits: index.commits.count,
-                backfilledFrames: backfilled, readers: readers.values.reduce(0, +), fileSize: size)
+                backfilledFrames: coordinator?.region?.backfilled(generation: generation) ?? backfilled,
+                readers: readers.values.reduce(0, +), fileSize: size)
         }
     }
 
@@ -462,8 +497,15 @@ final class SharedDatabase: @unchecked Sendable {
     /// ``Durability/off``, the log is synced before the copy and the database file after it, so that the copy
     /// never outruns the commits it copies: this is what makes ``Durability/normal`` consistent.
     @discardableResult
-    func checkpoint(_ mode: CheckpointMode, durability: Durability) throws -> CheckpointResult {
+    func checkpoint(
+        _ mode: CheckpointMode, durability: Durability, processBusyTimeout: Double? = nil
+    ) throws -> CheckpointResult {
         guard !readOnly else { throw StorageError.readOnly }
+        if let coordinator, coordinator.region != nil {
+            return try sharedCheckpoint(
+                mode, coordinator: coordinator, durability: durability,
+                timeout: processBusyTimeout ?? self.processBusyTimeout)
+        }
         let deadline = Monitor.deadline(after: busyTimeout)
         // Only one checkpoint at a time; the writer does not restart the log meanwhile.
         let (target, safe, work, databaseSize, alreadyDone, header):
@@ -492,23 +534,7 @@ final class SharedDatabase: @unchecked Sendable {
         }
         var done = alreadyDone
         if safe > alreadyDone, let header {
-            if durability.syncs { try walFile.sync() }
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
-            defer { buffer.deallocate() }
-            for (page, frame) in work {
-                let offset = header.frameOffset(frame) + Int64(WALHeader.frameHeaderSize)
-                guard
-                    try walFile.readFully(
-                        into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
-                else { throw StorageError.corrupt(page: page, "write-ahead log frame \(frame) is missing") }
-                try dbFile.write(
-                    UnsafeRawBufferPointer(start: buffer, count: pageSize), at: Int64(page - 1) * Int64(pageSize))
-            }
-            if let size = databaseSize {
-                let bytes = Int64(size) * Int64(pageSize)
-                if try dbFile.size() != bytes { try dbFile.truncate(to: bytes) }
-            }
-            if durability.syncs { try dbFile.sync() }
+            try copyFrames(work, header: header, databaseSize: databaseSize, durability: durability)
             done = safe
             monitor.withLock { backfilled = max(backfilled, safe) }
         }
@@ -531,5 +557,28 @@ final class SharedDatabase: @unchecked Sendable {
             }
         }
         return CheckpointResult(logFrames: target, backfilledFrames: done, truncated: truncated)
+    }
+
+    /// Copies each page's frame in `work` into the database file and sets its size to `databaseSize` pages:
+    /// the log synced before, the file after (unless `durability` is ``Durability/off``).
+    func copyFrames(
+        _ work: [(page: PageNumber, frame: Int)], header: WALHeader, databaseSize: UInt32?, durability: Durability
+    ) throws {
+        if durability.syncs { try walFile.sync() }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+        defer { buffer.deallocate() }
+        for (page, frame) in work {
+            let offset = header.frameOffset(frame) + Int64(WALHeader.frameHeaderSize)
+            guard
+                try walFile.readFully(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset)
+            else { throw StorageError.corrupt(page: page, "write-ahead log frame \(frame) is missing") }
+            try dbFile.write(
+                UnsafeRawBufferPointer(start: buffer, count: pageSize), at: Int64(page - 1) * Int64(pageSize))
+        }
+        if let size = databaseSize {
+            let bytes = Int64(size) * Int64(pageSize)
+            if try dbFile.size() != bytes { try dbFile.truncate(to: bytes) }
+        }
+        if durability.syncs { try dbFile.sync() }
     }
 }

@@ -27,9 +27,13 @@ final class WALPageSource: PageSource {
     /// cost about ten instructions per commit).
     @exclusivity(unchecked) var durability: Durability
 
-    init(shared: SharedDatabase, durability: Durability) {
+    /// How long this connection waits for another process's writer lock (nil: the database's default).
+    let processBusyTimeout: Double?
+
+    init(shared: SharedDatabase, durability: Durability, processBusyTimeout: Double? = nil) {
         self.shared = shared
         self.durability = durability
+        self.processBusyTimeout = processBusyTimeout
     }
 
     deinit {
@@ -38,12 +42,12 @@ final class WALPageSource: PageSource {
 
     // MARK: Transactions
 
-    func beginRead() {
-        snapshot = shared.beginRead()
+    func beginRead() throws {
+        snapshot = try shared.beginRead()
     }
 
     func beginWrite() throws {
-        let s = try shared.beginWrite(durability: durability)
+        let s = try shared.beginWrite(durability: durability, processBusyTimeout: processBusyTimeout)
         snapshot = s
         isWriter = true
         writePosition = s.limit

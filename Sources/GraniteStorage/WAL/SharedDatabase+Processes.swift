@@ -86,19 +86,23 @@ extension SharedDatabase {
     /// (a memory load when it did not).
     func refresh() throws {
         guard let coordinator, let region = coordinator.region, region.sequence != seenSequence else { return }
-        for _ in 0..<8 {
+        // A log restart or truncation rewrites the log's header, and syncs it, before it publishes the new state:
+        // a process reading in between finds a header the index does not name. It waits a moment for the
+        // publication, then goes for the writer lock, under which the question is settled: the restarter has
+        // published by the time it lets the lock go, or died before publishing, and then the index is rebuilt.
+        var waiter = LockWaiter(timeout: region.isReadOnly ? max(busyTimeout, 1) : 1)
+        while true {
             switch region.read() {
             case .stable(let state, let sequence):
                 if try adopt(state) {
                     seenSequence = sequence
                     return
                 }
-            // The log started over between the read of the index and the read of the log's header: again.
+                if !waiter.pause() { return try repairSharedIndex(coordinator, region: region) }
             case .changing, .invalid:
                 return try repairSharedIndex(coordinator, region: region)
             }
         }
-        throw StorageError.corrupt(page: 0, "the write-ahead log does not match its shared index")
     }
 
     /// Takes `state` as this process's view; false when the log's header is not the one `state` names.

@@ -369,6 +369,14 @@ public final class StorageEngine {
         set { source.durability = newValue }
     }
 
+    /// Seconds this connection waits for a lock another process holds (its writer lock, its checkpoint) before
+    /// ``StorageError/busy(_:)``: ``StorageOptions/crossProcessBusyTimeout`` at open, or the database's
+    /// ``StorageOptions/busyTimeout`` when that was nil; `PRAGMA busy_timeout` sets it. 0 fails at once.
+    public var processBusyTimeout: Double {
+        get { source.processBusyTimeout ?? shared.processBusyTimeout }
+        set { source.processBusyTimeout = max(0, newValue) }
+    }
+
     /// Ends any transaction (rolling back uncommitted changes) and closes
     /// the connection; the last connection to a file checkpoints and removes the log.
     public func close() throws {

@@ -181,6 +181,29 @@ final class MultiProcessCLITests: XCTestCase {
         XCTAssertEqual(try sql("SELECT sum(balance) FROM account").stdout.split(separator: "\n").last, "210")
     }
 
+    func testPragmaBusyTimeoutSetsHowLongAWriteWaitsForAnotherProcess() throws {
+        try makeTable(rows: 2)
+        let writer = try shell()
+        try writer.run("BEGIN; UPDATE account SET balance = balance - 10 WHERE id = 1;")
+
+        // The flag says wait two minutes; the pragma, as in SQLite, overrides it for this connection.
+        let immediate = try sql(
+            "PRAGMA busy_timeout = 0; UPDATE account SET balance = balance + 10 WHERE id = 2", busy: 120)
+        XCTAssertEqual(immediate.status, 1, immediate.stdout)
+        XCTAssertTrue(immediate.stderr.contains("database is locked"), immediate.stderr)
+        XCTAssertEqual(immediate.stdout.split(separator: "\n").last, "0")
+
+        let patient = try shell(["--busy-timeout", "0"])
+        XCTAssertEqual(try patient.run("PRAGMA busy_timeout = 120000;"), ["120000"])
+        patient.send("UPDATE account SET balance = balance + 10 WHERE id = 2;\nSELECT 'patient';\n")
+        try writer.run("COMMIT;")
+        XCTAssertTrue(try patient.run("SELECT sum(balance) FROM account;").contains("200"))
+        XCTAssertEqual(patient.finish(), 0)
+        XCTAssertEqual(writer.finish(), 0)
+        let balances = try sql("SELECT balance FROM account ORDER BY id").stdout.split(separator: "\n")
+        XCTAssertEqual(balances.suffix(2), ["90", "110"])
+    }
+
     func testAWriterKilledHoldingTheWriteLockLosesNothingCommitted() throws {
         try makeTable(rows: 4)
         let writer = try shell()

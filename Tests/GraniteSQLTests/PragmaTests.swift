@@ -295,6 +295,23 @@ final class PragmaTests: XCTestCase {
         }
     }
 
+    /// SQLite's readings of the argument: milliseconds, a fraction dropped, a negative number or a word as 0.
+    func testBusyTimeoutReadsAndSetsTheConnectionsWaitForOtherProcesses() throws {
+        var options = StorageOptions()
+        options.busyTimeout = 2.5
+        let db = try SQLConnection(engine: try StorageEngine.inMemory(options: options))
+        assertPragma(db, "PRAGMA busy_timeout", ["timeout"], [[.integer(2500)]])
+        assertPragma(db, "PRAGMA busy_timeout = 250", ["timeout"], [[.integer(250)]])
+        XCTAssertEqual(db.engine.processBusyTimeout, 0.25)
+        assertPragma(db, "PRAGMA busy_timeout = 1.7", ["timeout"], [[.integer(1)]])
+        assertPragma(db, "PRAGMA busy_timeout = -5", ["timeout"], [[.integer(0)]])
+        assertPragma(db, "PRAGMA busy_timeout = 'abc'", ["timeout"], [[.integer(0)]])
+        assertPragma(db, "PRAGMA busy_timeout", ["timeout"], [[.integer(0)]])
+        options.crossProcessBusyTimeout = 0
+        let immediate = try SQLConnection(engine: try StorageEngine.inMemory(options: options))
+        assertPragma(immediate, "PRAGMA busy_timeout", ["timeout"], [[.integer(0)]])
+    }
+
     func testSchemaVersionChangesWithTheSchema() throws {
         let db = try connection()
         let before = try db.query("PRAGMA schema_version")

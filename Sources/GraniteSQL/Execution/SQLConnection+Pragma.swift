@@ -111,6 +111,7 @@ extension SQLConnection {
         case "journal_mode":
             return single("journal_mode", .text("wal"))
         case "synchronous": return try synchronousPragma(argument)
+        case "busy_timeout": return busyTimeoutPragma(argument)
         case "encoding": return try encodingPragma(argument)
         default:
             return ([], [])

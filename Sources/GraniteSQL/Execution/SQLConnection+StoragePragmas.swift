@@ -21,6 +21,19 @@ extension SQLConnection {
         return ([], [])
     }
 
+    /// `PRAGMA busy_timeout` and `PRAGMA busy_timeout = ms`: how long this connection's writes wait for another
+    /// process's writer lock (connections of one process wait for each other as the database was opened).
+    ///
+    /// As in SQLite both forms answer one row, `timeout`, in milliseconds; the argument is read as an integer
+    /// (a fraction is dropped, a word or a negative number means 0, which fails at once with SQLITE_BUSY).
+    func busyTimeoutPragma(_ argument: String?) -> PragmaResult {
+        if let argument {
+            engine.processBusyTimeout = Double(max(0, Self.leadingInteger(argument))) / 1000
+        }
+        let milliseconds = (engine.processBusyTimeout * 1000).rounded(.towardZero)
+        return (["timeout"], [[.integer(milliseconds < 9.2e18 ? Int64(milliseconds) : Int64.max)]])
+    }
+
     /// `PRAGMA page_size` (the page size of the file) and `PRAGMA page_size = N`.
     ///
     /// As in SQLite, a size that is not a power of two in 512…65536 is ignored, and so is any size once the database

@@ -27,8 +27,9 @@ final class WALPageSource: PageSource {
     /// cost about ten instructions per commit).
     @exclusivity(unchecked) var durability: Durability
 
-    /// How long this connection waits for another process's writer lock (nil: the database's default).
-    let processBusyTimeout: Double?
+    /// How long this connection waits for another process's writer lock (nil: the database's default);
+    /// `PRAGMA busy_timeout` changes it between statements, on the connection's thread.
+    var processBusyTimeout: Double?
 
     init(shared: SharedDatabase, durability: Durability, processBusyTimeout: Double? = nil) {
         self.shared = shared

@@ -22,7 +22,7 @@ public struct DebugDumpFormat: Sendable {
     /// What is printed for NULL.
     public var nullValue: String
 
-    private var hasPrintedRow = false
+    private var lines = SeparatedRowLines()
 
     /// Creates a debug format.
     ///
@@ -40,22 +40,18 @@ public struct DebugDumpFormat: Sendable {
 extension DebugDumpFormat: DumpFormat {
     /// Prints the header before the first row if asked, then the row's values on one line.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if !hasPrintedRow {
-            hasPrintedRow = true
-            if header { stream.writeLine(statement.columnNames.joined(separator: separator)) }
+        let nullValue = nullValue
+        lines.write(statement, header: header, separator: separator, to: &stream) {
+            Self.render($0, nullValue: nullValue)
         }
-        let line = statement.dumpedColumnIndexes
-            .map { render(statement.dumpedValue(at: $0)) }
-            .joined(separator: separator)
-        stream.writeLine(line)
     }
 
     /// Makes the format ready for the next statement.
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        hasPrintedRow = false
+        lines.reset()
     }
 
-    private func render(_ value: GraniteStorage.Value) -> String {
+    private static func render(_ value: GraniteStorage.Value, nullValue: String) -> String {
         switch value {
         case .null: return nullValue
         case .integer(let integer): return String(integer)
@@ -68,7 +64,7 @@ extension DebugDumpFormat: DumpFormat {
         }
     }
 
-    private func uuidBytes(_ b: [UInt8]) -> uuid_t {
+    private static func uuidBytes(_ b: [UInt8]) -> uuid_t {
         (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
     }
 }

@@ -1,3 +1,5 @@
+import GraniteStorage
+
 /// A type that prints the rows of statements, for the dump methods such as
 /// ``Database/dumpSQL(_:format:to:)`` and ``DatabaseReader/dumpContent(format:to:)``.
 ///
@@ -80,4 +82,26 @@ public enum DumpTableHeaderOptions: Sendable {
 
     /// Names are always printed.
     case always
+}
+
+/// The lines of the debug, list and quote formats: before a statement's first row, the column names when the
+/// format prints a header; then one line per row, its values rendered and joined by the separator.
+struct SeparatedRowLines: Sendable {
+    private var hasPrintedRow = false
+
+    /// Writes `statement`'s current row (and, before its first, the header if `header`).
+    mutating func write(
+        _ statement: Statement, header: Bool, separator: String, to stream: inout DumpStream,
+        name: (String) -> String = { $0 }, value: (GraniteStorage.Value) -> String
+    ) {
+        if !hasPrintedRow {
+            hasPrintedRow = true
+            if header { stream.writeLine(statement.columnNames.map(name).joined(separator: separator)) }
+        }
+        stream.writeLine(
+            statement.dumpedColumnIndexes.map { value(statement.dumpedValue(at: $0)) }.joined(separator: separator))
+    }
+
+    /// Makes the lines ready for the next statement.
+    mutating func reset() { hasPrintedRow = false }
 }

@@ -20,7 +20,7 @@ public struct ListDumpFormat: Sendable {
     /// What is printed for NULL.
     public var nullValue: String
 
-    private var hasPrintedRow = false
+    private var lines = SeparatedRowLines()
 
     /// Creates a list format.
     ///
@@ -38,19 +38,15 @@ public struct ListDumpFormat: Sendable {
 extension ListDumpFormat: DumpFormat {
     /// Prints the header before the first row if asked, then the row's values on one line.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if !hasPrintedRow {
-            hasPrintedRow = true
-            if header { stream.writeLine(statement.columnNames.joined(separator: separator)) }
+        let nullValue = nullValue
+        lines.write(statement, header: header, separator: separator, to: &stream) {
+            $0.dumpedPlainText(nullValue: nullValue)
         }
-        let line = statement.dumpedColumnIndexes
-            .map { statement.dumpedValue(at: $0).dumpedPlainText(nullValue: nullValue) }
-            .joined(separator: separator)
-        stream.writeLine(line)
     }
 
     /// Makes the format ready for the next statement.
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        hasPrintedRow = false
+        lines.reset()
     }
 }
 

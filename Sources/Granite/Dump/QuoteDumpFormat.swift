@@ -19,7 +19,7 @@ public struct QuoteDumpFormat: Sendable {
     /// What is printed between two values of a row.
     public var separator: String
 
-    private var hasPrintedRow = false
+    private var lines = SeparatedRowLines()
 
     /// Creates a quote format.
     ///
@@ -35,22 +35,14 @@ public struct QuoteDumpFormat: Sendable {
 extension QuoteDumpFormat: DumpFormat {
     /// Prints the header before the first row if asked, then the row's values on one line.
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if !hasPrintedRow {
-            hasPrintedRow = true
-            if header {
-                let names = statement.columnNames.map { GraniteStorage.Value.text($0).quotedSQL }
-                stream.writeLine(names.joined(separator: separator))
-            }
-        }
-        let line = statement.dumpedColumnIndexes
-            .map { statement.dumpedValue(at: $0).quotedSQL }
-            .joined(separator: separator)
-        stream.writeLine(line)
+        lines.write(
+            statement, header: header, separator: separator, to: &stream,
+            name: { GraniteStorage.Value.text($0).quotedSQL }, value: { $0.quotedSQL })
     }
 
     /// Makes the format ready for the next statement.
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        hasPrintedRow = false
+        lines.reset()
     }
 }
 

@@ -268,11 +268,7 @@ extension SharedDatabase {
         guard let region = coordinator.region else { throw StorageError.invalidArgument("no shared index") }
         let deadline = Monitor.deadline(after: busyTimeout)
         try monitor.withLock {
-            while checkpointRunning {
-                guard monitor.wait(until: deadline) || !checkpointRunning else {
-                    throw StorageError.busy("another checkpoint is running")
-                }
-            }
+            try waitWhile({ checkpointRunning }, until: deadline, busy: "another checkpoint is running")
             checkpointRunning = true
         }
         defer {

@@ -299,6 +299,15 @@ final class SharedDatabase: @unchecked Sendable {
 
     // MARK: Snapshots and the writer lock
 
+    /// With the monitor held: waits while `isTaken` holds (another connection of this process has the writer
+    /// role or runs a checkpoint), until `deadline`.
+    /// - Throws: ``StorageError/busy(_:)`` with `reason` when the deadline passes first.
+    func waitWhile(_ isTaken: () -> Bool, until deadline: timespec, busy reason: String) throws {
+        while isTaken() {
+            guard monitor.wait(until: deadline) || !isTaken() else { throw StorageError.busy(reason) }
+        }
+    }
+
     /// Begins a read snapshot on the latest committed state (in any process).
     func beginRead() throws -> WALSnapshot {
         try monitor.withLock {
@@ -340,11 +349,7 @@ final class SharedDatabase: @unchecked Sendable {
         guard !readOnly else { throw StorageError.readOnly }
         let deadline = Monitor.deadline(after: busyTimeout)
         try monitor.withLock {
-            while writerActive {
-                guard monitor.wait(until: deadline) || !writerActive else {
-                    throw StorageError.busy("another connection is writing")
-                }
-            }
+            try waitWhile({ writerActive }, until: deadline, busy: "another connection is writing")
             writerActive = true
         }
         do {
@@ -510,11 +515,7 @@ final class SharedDatabase: @unchecked Sendable {
         // Only one checkpoint at a time; the writer does not restart the log meanwhile.
         let (target, safe, work, databaseSize, alreadyDone, header):
             (Int, Int, [(page: PageNumber, frame: Int)], UInt32?, Int, WALHeader?) = try monitor.withLock {
-                while checkpointRunning {
-                    guard monitor.wait(until: deadline) || !checkpointRunning else {
-                        throw StorageError.busy("another checkpoint is running")
-                    }
-                }
+                try waitWhile({ checkpointRunning }, until: deadline, busy: "another checkpoint is running")
                 var safe = min(index.frameCount, readers.keys.min() ?? index.frameCount)
                 if mode != .passive {
                     while safe < index.frameCount {

@@ -104,23 +104,28 @@ final class SharedIndexRegion: @unchecked Sendable {
                 if attempt > 16 { sched_yield() }
                 continue
             }
-            let words = (3..<9).map { granite_atomic_load_relaxed(base + $0) }
+            // Words 3 ..< 9 in a tuple: a reader after every commit of another process allocates nothing.
+            let words = (
+                granite_atomic_load_relaxed(base + 3), granite_atomic_load_relaxed(base + 4),
+                granite_atomic_load_relaxed(base + 5), granite_atomic_load_relaxed(base + 6),
+                granite_atomic_load_relaxed(base + 7), granite_atomic_load_relaxed(base + 8)
+            )
             let magic = load(.magic)
             let version = load(.version)
             granite_atomic_fence_acquire()
             guard granite_atomic_load_relaxed(base + Word.sequence.rawValue) == before else { continue }
             guard magic == SharedIndexRegion.magic, version == SharedIndexRegion.version,
-                words[5] == SharedIndexRegion.checksum(words[0..<5])
+                words.5 == SharedIndexRegion.checksum((words.0, words.1, words.2, words.3, words.4))
             else { return .invalid }
-            let present = words[1] >> 32 & 1 == 1
+            let present = words.1 >> 32 & 1 == 1
             let state = SharedLogState(
-                generation: words[0],
+                generation: words.0,
                 logHeader: present
                     ? (
-                        UInt32(truncatingIfNeeded: words[1]), UInt32(truncatingIfNeeded: words[2]),
-                        UInt32(truncatingIfNeeded: words[2] >> 32)
+                        UInt32(truncatingIfNeeded: words.1), UInt32(truncatingIfNeeded: words.2),
+                        UInt32(truncatingIfNeeded: words.2 >> 32)
                     ) : nil,
-                frameCount: Int(clamping: words[3]), lastChecksum: words[4])
+                frameCount: Int(clamping: words.3), lastChecksum: words.4)
             return .stable(state, sequence: before)
         }
         return .changing
@@ -133,16 +138,19 @@ final class SharedIndexRegion: @unchecked Sendable {
         let odd = (load(.sequence) | 1) &+ 2
         store(.sequence, odd)
         granite_atomic_fence_release()
-        var words = [UInt64](repeating: 0, count: 5)
-        words[0] = state.generation
+        var logWords: (UInt64, UInt64) = (0, 0)
         if let header = state.logHeader {
-            words[1] = UInt64(header.checkpointSequence) | 1 << 32
-            words[2] = UInt64(header.salt1) | UInt64(header.salt2) << 32
+            logWords = (
+                UInt64(header.checkpointSequence) | 1 << 32, UInt64(header.salt1) | UInt64(header.salt2) << 32
+            )
         }
-        words[3] = UInt64(state.frameCount)
-        words[4] = state.lastChecksum
-        for (i, word) in words.enumerated() { granite_atomic_store_relaxed(base + 3 + i, word) }
-        store(.checksum, SharedIndexRegion.checksum(words[...]))
+        let words = (state.generation, logWords.0, logWords.1, UInt64(state.frameCount), state.lastChecksum)
+        granite_atomic_store_relaxed(base + 3, words.0)
+        granite_atomic_store_relaxed(base + 4, words.1)
+        granite_atomic_store_relaxed(base + 5, words.2)
+        granite_atomic_store_relaxed(base + 6, words.3)
+        granite_atomic_store_relaxed(base + 7, words.4)
+        store(.checksum, SharedIndexRegion.checksum(words))
         store(.magic, SharedIndexRegion.magic)
         store(.version, SharedIndexRegion.version)
         granite_atomic_store_release(base + Word.sequence.rawValue, odd &+ 1)
@@ -164,7 +172,8 @@ final class SharedIndexRegion: @unchecked Sendable {
         granite_atomic_store_release(base + Word.backfilledGeneration.rawValue, generation)
     }
 
-    private static func checksum(_ words: ArraySlice<UInt64>) -> UInt64 {
-        Array(words).withUnsafeBytes { Checksum.xxh64($0.baseAddress!, count: $0.count) }
+    /// XXH64 of the five state words, in their in-memory order (the tuple's layout: five contiguous words).
+    private static func checksum(_ words: (UInt64, UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
+        withUnsafeBytes(of: words) { Checksum.xxh64($0.baseAddress!, count: $0.count) }
     }
 }

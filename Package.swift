@@ -10,7 +10,10 @@ let package = Package(
         .executable(name: "granite", targets: ["granite"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation --target Granite` builds the DocC catalog (a plugin only: nothing of
+        // it is linked into any product).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(

@@ -25,7 +25,7 @@ extension AnyDatabaseReader: DatabaseReader {
     /// - Throws: What the wrapped reader throws.
     public func close() throws { try base.close() }
 
-    /// Runs `value` in a read of the wrapped reader (see ``DatabaseReader/read(_:)``).
+    /// Runs `value` in a read of the wrapped reader (see `DatabaseReader/read(_:)`).
     ///
     /// - Throws: What the wrapped reader or `value` throws.
     @_disfavoredOverload

@@ -1,6 +1,6 @@
 extension Database {
     /// One of SQLite's storage classes, named as they are spelled in SQL: the target type of
-    /// ``cast(_:as:)``.
+    /// `cast(_:as:)`.
     ///
     /// ```swift
     /// Player.select(cast(Column("score"), as: .text))
@@ -13,7 +13,7 @@ extension Database {
         public let rawValue: String
 
         /// A storage class spelled `rawValue` in SQL. The text is not checked: SQLite gives any type name an
-        /// affinity, so `StorageClass(rawValue: "NUMERIC")` is a valid target of ``cast(_:as:)``.
+        /// affinity, so `StorageClass(rawValue: "NUMERIC")` is a valid target of `cast(_:as:)`.
         public init(rawValue: String) {
             self.rawValue = rawValue
         }

@@ -79,7 +79,7 @@ extension DatabaseSnapshot: DatabaseSnapshotReader {
         reader.async { db in db.refusingWrites { value(.success(db)) } }
     }
 
-    /// Runs `value` on the snapshot: the same as ``read(_:)`` (a snapshot has no unsafe access).
+    /// Runs `value` on the snapshot: the same as `read(_:)` (a snapshot has no unsafe access).
     ///
     /// - Throws: What `value` throws.
     @_disfavoredOverload
@@ -87,7 +87,7 @@ extension DatabaseSnapshot: DatabaseSnapshotReader {
         try read(value)
     }
 
-    /// Runs `value` on the snapshot: the same as ``read(_:)``.
+    /// Runs `value` on the snapshot: the same as `read(_:)`.
     public func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await read(value)
     }

@@ -35,6 +35,8 @@ extension Row {
 
     /// A cursor over the rows of a prepared statement.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the rows (see ``RowAdapter``); the cursor's reused row is the adapted row.
     /// - throws: A ``DatabaseError`` when the arguments or the adapter do not fit the statement.
     public static func fetchCursor(
@@ -45,6 +47,8 @@ extension Row {
 
     /// Every row of a prepared statement.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the rows (see ``RowAdapter``).
     public static func fetchAll(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
@@ -77,6 +81,8 @@ extension Row {
 
     /// The distinct rows of a prepared statement.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the rows (see ``RowAdapter``).
     public static func fetchSet(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
@@ -86,6 +92,8 @@ extension Row {
 
     /// The first row of a prepared statement, if any.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the row (see ``RowAdapter``).
     public static func fetchOne(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil

@@ -117,6 +117,7 @@ extension Row {
     /// Calls `body` with the blob (or text bytes) of the column, nil for NULL or a missing column.
     ///
     /// - parameter column: The column, looked up by name (case-insensitively).
+    /// - parameter body: Reads the data, which is valid only during the call.
     /// - returns: What `body` returns; the data must not escape `body`.
     public func withUnsafeData<T>(at column: some ColumnExpression, _ body: (Data?) throws -> T) throws -> T {
         try withUnsafeData(named: column.name, body)

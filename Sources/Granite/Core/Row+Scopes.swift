@@ -266,7 +266,7 @@ extension Row {
     }
 
     /// The record of the scope named `scope`; a missing scope or a scope of NULLs is a programmer error, as in
-    /// GRDB (use ``decode(_:forKey:)`` to catch it).
+    /// GRDB (use `decode(_:forKey:)` to catch it).
     public subscript<Record: FetchableRecord>(_ scope: String) -> Record {
         try! decode(Record.self, forKey: scope)
     }

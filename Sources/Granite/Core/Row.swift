@@ -290,7 +290,7 @@ public final class Row {
     }
 
     /// The value at `index` converted to `Value` through its fast path; throws ``RowDecodingError``. Always
-    /// inlined, like ``fastDecode(_:at:)``: `row[0]` costs no call.
+    /// inlined, like `fastDecode(_:at:)`: `row[0]` costs no call.
     @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int

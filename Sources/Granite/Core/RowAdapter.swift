@@ -226,7 +226,7 @@ private func checkAdapterRange(lowerBound: Int, upperBound: Int, columnCount: In
 }
 
 /// An adapter that defines scopes: named sub-rows, each adapted from the whole fetched row, that records decode
-/// from with ``Row/decode(_:forKey:)`` or the `row["scope"]` subscript.
+/// from with `Row/decode(_:forKey:)` or the `row["scope"]` subscript.
 ///
 /// ```swift
 /// let adapter = ScopeAdapter([

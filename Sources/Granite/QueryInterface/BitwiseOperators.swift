@@ -81,7 +81,7 @@ extension SQLExpression.AssociativeBinaryOperator {
 }
 
 extension ColumnExpression {
-    /// `"column" = "column" & value`, for ``QueryInterfaceRequest/updateAll(_:onConflict:_:)-([ColumnAssignment])``.
+    /// `"column" = "column" & value`, for `QueryInterfaceRequest/updateAll(_:onConflict:_:)`.
     public static func &= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
         column.set(to: column & value)
     }

@@ -1,4 +1,4 @@
-/// An assignment of an ``QueryInterfaceRequest/updateAll(_:onConflict:_:)-([ColumnAssignment])`` request.
+/// An assignment of an `QueryInterfaceRequest/updateAll(_:onConflict:_:)` request.
 ///
 /// ```swift
 /// try Player.updateAll(db, Column("score").set(to: 0))

@@ -20,7 +20,9 @@ extension Table where RowDecoder: TableRecord {
     /// Updates all rows with an assignment built from the record's columns, and returns the number of
     /// updated rows: `try Table<Player>("player").updateAll(db) { $0.score += 1 }`.
     ///
+    /// - parameter db: A connection in a write access.
     /// - parameter conflictResolution: The `UPDATE OR …` policy; nil uses the record type's default.
+    /// - parameter assignment: Builds the assignment from the record type's columns.
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
@@ -32,7 +34,9 @@ extension Table where RowDecoder: TableRecord {
     /// Updates all rows with assignments built from the record's columns, and returns the number of
     /// updated rows: `try Table<Player>("player").updateAll(db) { [$0.score.set(to: 0), $0.bonus.set(to: nil)] }`.
     ///
+    /// - parameter db: A connection in a write access.
     /// - parameter conflictResolution: The `UPDATE OR …` policy; nil uses the record type's default.
+    /// - parameter assignments: Builds the assignments from the record type's columns.
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
@@ -46,7 +50,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     /// Updates the rows of the request with an assignment built from the record's columns, and returns the
     /// number of updated rows: `try Player.filter { $0.team == "red" }.updateAll(db) { $0.score += 1 }`.
     ///
+    /// - parameter db: A connection in a write access.
     /// - parameter conflictResolution: The `UPDATE OR …` policy; nil uses the record type's default.
+    /// - parameter assignment: Builds the assignment from the record type's columns.
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,

@@ -104,6 +104,8 @@ extension FetchableRecord {
 
     /// A cursor over the records of a prepared statement.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the rows the records decode from (see ``RowAdapter``).
     public static func fetchCursor(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
@@ -113,6 +115,8 @@ extension FetchableRecord {
 
     /// The records of a prepared statement.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the rows the records decode from (see ``RowAdapter``).
     public static func fetchAll(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
@@ -122,6 +126,8 @@ extension FetchableRecord {
 
     /// The first record of a prepared statement, if any.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the row the record decodes from (see ``RowAdapter``).
     public static func fetchOne(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil
@@ -167,6 +173,8 @@ extension FetchableRecord where Self: Hashable {
 
     /// The distinct records of a prepared statement.
     ///
+    /// - parameter statement: A prepared statement.
+    /// - parameter arguments: Replaces the statement's arguments when not nil.
     /// - parameter adapter: Adapts the rows the records decode from (see ``RowAdapter``).
     public static func fetchSet(
         _ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil

@@ -22,6 +22,7 @@ extension MutablePersistableRecord {
     /// try player.insert(db) // INSERT INTO "player" ("id", "name") VALUES (?,?)
     /// ```
     ///
+    /// - parameter db: A connection in a write access.
     /// - parameter conflictResolution: defaults to the insert resolution of ``persistenceConflictPolicy``.
     public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil)
         throws

@@ -25,6 +25,7 @@ extension MutablePersistableRecord {
     /// ```
     ///
     /// - parameters:
+    ///   - db: A connection in a write access.
     ///   - conflictTarget: the columns of the unique index that detects conflicts (any by default).
     ///   - strategy: which columns are overwritten on conflict (all but the key columns by default).
     ///   - assignments: explicit assignments on conflict, given the `excluded` alias of the proposed row.

@@ -205,6 +205,7 @@ open class Record {
     /// }
     /// ```
     ///
+    /// - parameter db: The connection that writes the record.
     /// - parameter insert: Inserts the record and returns what the insertion stored, including its rowid.
     /// - throws: The error thrown by `insert`, or any error that cancels the insertion.
     open func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws {
@@ -220,6 +221,7 @@ open class Record {
 
     /// Called before the record is updated. Overrides must call `super`.
     ///
+    /// - parameter db: The connection that writes the record.
     /// - parameter columns: The updated columns.
     /// - throws: Any error, which cancels the update.
     open func willUpdate(_ db: Database, columns: Set<String>) throws {}
@@ -227,6 +229,7 @@ open class Record {
     /// Wraps the update, which `update` performs and which must run once. Overrides must call `super`
     /// (which runs `update`), for the record to remember its updated values.
     ///
+    /// - parameter db: The connection that writes the record.
     /// - parameter columns: The updated columns.
     /// - parameter update: Updates the record; its result is for Granite's use.
     /// - throws: The error thrown by `update`, or any error that cancels the update.
@@ -248,6 +251,7 @@ open class Record {
     /// Wraps the insertion, update, save or upsert, which `save` performs and which must run once.
     /// Overrides must call `super` (which runs `save`).
     ///
+    /// - parameter db: The connection that writes the record.
     /// - parameter save: Writes the record; its result is for Granite's use.
     /// - throws: The error thrown by `save`, or any error that cancels the write.
     open func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
@@ -268,6 +272,7 @@ open class Record {
     /// (which runs `delete`): afterwards the record no longer matches a database row, and all its columns
     /// count as changed.
     ///
+    /// - parameter db: The connection that writes the record.
     /// - parameter delete: Deletes the record and returns whether a row was deleted.
     /// - throws: The error thrown by `delete`, or any error that cancels the deletion.
     open func aroundDelete(_ db: Database, delete: () throws -> Bool) throws {

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Aggregates combine with operators and functions (`Author.books.count * 2`, `abs(…)`); the combination
-/// has no name, until ``forKey(_:)`` gives it one.
+/// has no name, until `forKey(_:)` gives it one.
 public struct AssociationAggregate<RowDecoder>: Sendable {
     /// The associations the aggregate joins, each aliased by the alias its expression refers to.
     var joins: [_SQLAssociation]
@@ -153,7 +153,7 @@ extension AssociationToMany {
     }
 
     /// The sum of `expression` as a double (0.0 without records), named `"bookPagesSum"` for a column, as
-    /// ``sum(_:)-5t8rj``: `TOTAL("book"."pages")`.
+    /// `sum(_:)`: `TOTAL("book"."pages")`.
     public func total(_ expression: some SQLSpecificExpressible) -> AssociationAggregate<OriginRowDecoder> {
         makeAggregate(
             .aggregate("TOTAL", [expression.sqlExpression]),

@@ -9,7 +9,7 @@
 /// ```
 ///
 /// Its key is the singular name of the destination table (`"author"`), unless given with `key:` or
-/// ``AssociationToOne/forKey(_:)``.
+/// `AssociationToOne/forKey(_:)`.
 public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
     public typealias OriginRowDecoder = Origin
     public typealias RowDecoder = Destination

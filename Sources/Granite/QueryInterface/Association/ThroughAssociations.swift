@@ -56,6 +56,9 @@ public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
 extension TableRecord {
     /// The association to the records that `target` leads to from the records of `pivot`.
     ///
+    /// - parameter destination: The type of the records the association leads to.
+    /// - parameter pivot: An association from this record type to the intermediate records.
+    /// - parameter target: An association from the intermediate records to the destination.
     /// - parameter key: The key of the association; the key of `target` when nil.
     public static func hasMany<Pivot: Association, Target: Association>(
         _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
@@ -67,6 +70,9 @@ extension TableRecord {
 
     /// The association to the record that `target` leads to from the record of `pivot`.
     ///
+    /// - parameter destination: The type of the records the association leads to.
+    /// - parameter pivot: An association from this record type to the intermediate records.
+    /// - parameter target: An association from the intermediate records to the destination.
     /// - parameter key: The key of the association; the key of `target` when nil.
     public static func hasOne<Pivot: AssociationToOne, Target: AssociationToOne>(
         _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil

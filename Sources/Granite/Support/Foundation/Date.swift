@@ -122,14 +122,14 @@ extension Date: StatementColumnConvertible {
     }
 }
 
-/// `NSDate` is stored and decoded as ``Date``.
+/// `NSDate` is stored and decoded as `Date`.
 extension NSDate: DatabaseValueConvertible {
-    /// TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC, as ``Date``.
+    /// TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC, as `Date`.
     public var databaseValue: DatabaseValue {
         Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate).databaseValue
     }
 
-    /// The date that ``Date`` decodes, or nil.
+    /// The date that `Date` decodes, or nil.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         guard let date = Date.fromDatabaseValue(dbValue) else { return nil }
         return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate) as? Self

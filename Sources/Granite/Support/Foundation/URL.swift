@@ -17,7 +17,7 @@ extension URL: DatabaseValueConvertible {
     }
 }
 
-/// `NSURL` is stored and decoded as ``URL``.
+/// `NSURL` is stored and decoded as `URL`.
 extension NSURL: DatabaseValueConvertible {
     /// The absolute string as TEXT.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(absoluteString)) }

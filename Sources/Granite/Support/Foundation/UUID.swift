@@ -50,7 +50,7 @@ extension UUID: StatementColumnConvertible {
     }
 }
 
-/// `NSUUID` is stored and decoded as ``UUID``.
+/// `NSUUID` is stored and decoded as `UUID`.
 extension NSUUID: DatabaseValueConvertible {
     /// The 16 bytes of the UUID as a BLOB.
     public var databaseValue: DatabaseValue {
@@ -59,7 +59,7 @@ extension NSUUID: DatabaseValueConvertible {
         return DatabaseValue(storage: .blob(Data(bytes)))
     }
 
-    /// A UUID from a 16-byte BLOB or a TEXT, as ``UUID``; nil otherwise.
+    /// A UUID from a 16-byte BLOB or a TEXT, as `UUID`; nil otherwise.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         guard let uuid = UUID.fromDatabaseValue(dbValue) else { return nil }
         return withUnsafeBytes(of: uuid.uuid) { buffer -> Self? in

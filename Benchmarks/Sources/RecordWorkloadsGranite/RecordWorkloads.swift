@@ -72,7 +72,7 @@ public struct RecordResult: Equatable, CustomStringConvertible {
     public var description: String { "\(count) records, checksum \(String(checksum, radix: 16))" }
 }
 
-/// One database and the record workloads run on it, in order: insert, fetchAll, fetchOne(id:), order+limit,
+/// One database and the record workloads run on it, in order: insert, fetchAll, fetchCursor, fetchOne(id:), order+limit,
 /// unindexed filter, updates, deletes, one-record transactions, then `close()` before the file size is read.
 public final class RecordHarness {
     let dbQueue: DatabaseQueue
@@ -81,9 +81,13 @@ public final class RecordHarness {
     var pending: [Player] = []
     /// The records read or written by the last workload, digested after its timing.
     var produced: [Player] = []
+    /// Count and digest of records a cursor workload read without keeping them.
+    var streamed: (count: Int, checksum: UInt64) = (0, 0)
 
     /// Teams of the players: the unindexed filter selects one of them.
     public static let teamCount = 50
+    /// How many filters the filter workload runs, each returning a fiftieth of the table.
+    public static let filterCount = 20
 
     /// Opens (creates) the database at `path`: WAL, synchronous NORMAL, table `player` with an index on score.
     public init(path: String, recordCount: Int) throws {
@@ -124,10 +128,11 @@ public final class RecordHarness {
 
     /// Count and digest of the last workload's records (untimed), then forgets them.
     public func takeResult() -> RecordResult {
-        var checksum: UInt64 = 0
+        var checksum = streamed.checksum
         for player in produced { checksum = checksum &* 31 &+ player.digest() }
-        let result = RecordResult(count: produced.count, checksum: checksum)
+        let result = RecordResult(count: streamed.count + produced.count, checksum: checksum)
         produced = []
+        streamed = (0, 0)
         return result
     }
 
@@ -144,6 +149,20 @@ public final class RecordHarness {
     /// Fetches the whole table.
     public func fetchAll() throws {
         produced = try dbQueue.read { db in try Player.fetchAll(db) }
+    }
+
+    /// Iterates the whole table through a cursor, digesting each record as it comes and keeping none.
+    public func fetchCursor() throws {
+        streamed = try dbQueue.read { db in
+            var count = 0
+            var checksum: UInt64 = 0
+            let cursor = try Player.fetchCursor(db)
+            while let player = try cursor.next() {
+                count += 1
+                checksum = checksum &* 31 &+ player.digest()
+            }
+            return (count, checksum)
+        }
     }
 
     /// `count` fetches of one record by id.

@@ -88,6 +88,7 @@ final class Benchmark {
         let json = selected.contains(.json)
         let rowLevel = selected.contains(.rows)
         let recordLevel = selected.contains(.records)
+        let synthesizedLevel = selected.contains(.synthesized)
         let codableLevel = selected.contains(.codable)
         let associationLevel = selected.contains(.associations)
         let observationLevel = selected.contains(.observation)
@@ -144,6 +145,15 @@ final class Benchmark {
                 record workloads: \(options.recordCount) Player records (hand-written init(row:)/encode(to:)), \
                 the same Swift code on Granite's DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, \
                 PRAGMA synchronous = NORMAL for both), ratio column = Granite/GRDB
+                """)
+        }
+        if synthesizedLevel {
+            parts.append(
+                """
+                synthesized-Codable record workloads: \(options.synthesizedCount) SynthesizedPlayer records \
+                (conformances synthesized by Codable: Date, UUID, string enum, optional column), the same Swift code \
+                on Granite's DatabaseQueue and on GRDB 7.10.0's (journalMode .wal, synchronous NORMAL for both), \
+                ratio column = Granite/GRDB, target 0.5
                 """)
         }
         if codableLevel {
@@ -239,7 +249,10 @@ final class Benchmark {
             try rowWorkloads(rows: options.rowCount, table: &table)
         }
         if recordLevel {
-            try recordWorkloads(records: options.recordCount, table: &table, notes: &notes)
+            try recordWorkloads(kind: .handWritten, records: options.recordCount, table: &table, notes: &notes)
+        }
+        if synthesizedLevel {
+            try recordWorkloads(kind: .synthesized, records: options.synthesizedCount, table: &table, notes: &notes)
         }
         if codableLevel {
             try codableWorkloads(records: options.codableCount, table: &table, notes: &notes)

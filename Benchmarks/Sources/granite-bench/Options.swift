@@ -15,6 +15,7 @@ struct BenchOptions {
     var rowCount = 100_000
     var recordCount = 100_000
     var codableCount = 10_000
+    var synthesizedCount = 100_000
     var authorCount = 10_000
     var observationWrites = 1000
     var multiProcessRows = 100_000
@@ -49,6 +50,9 @@ struct BenchOptions {
           --row-count N     rows of the row workloads' table (default 100000)
           --record-count N  records of the record workloads' table (default 100000)
           --codable-count N records of each Codable workload's table (default 10000)
+          --synthesized-count N
+                            records of the synthesized-Codable record workloads' table
+                            (default 100000)
           --sql-without-rowid
                             make the SQL workloads' player table WITHOUT ROWID
           --author-count N  authors of the association workloads, 10 books each (default 10000)
@@ -81,9 +85,14 @@ struct BenchOptions {
                                               inserts, Row cursor, Int.fetchAll
                               records         Granite's record API against GRDB
                                               7.10.0 on SQLite (WAL, synchronous
-                                              NORMAL): insert, fetchAll, fetchOne(id:),
-                                              order+limit, filter, update, delete,
-                                              one-record transactions, file size
+                                              NORMAL): insert, fetchAll, fetchCursor,
+                                              fetchOne(id:), order+limit, filter,
+                                              update, delete, one-record
+                                              transactions, file size
+                              synthesized     the same with a record whose Codable
+                                              conformance is synthesized (Date, UUID,
+                                              string enum, optional column; the
+                                              filter returns a fifth of the table)
                               codable         Codable records with a nested JSON
                                               array property against GRDB 7.10.0
                                               (WAL, synchronous NORMAL): insert,
@@ -169,6 +178,7 @@ struct BenchOptions {
             case "--row-count": options.rowCount = try positive()
             case "--record-count": options.recordCount = try positive()
             case "--codable-count": options.codableCount = try positive()
+            case "--synthesized-count": options.synthesizedCount = try positive()
             case "--author-count": options.authorCount = try positive()
             case "--observation-writes": options.observationWrites = try positive()
             case "--mp-rows": options.multiProcessRows = try positive()
@@ -207,6 +217,7 @@ enum Workload: String, CaseIterable, Comparable {
     case json
     case rows
     case records
+    case synthesized
     case codable
     case associations
     case observation

@@ -2,30 +2,65 @@ import Foundation
 import RecordWorkloadsGRDB
 import RecordWorkloadsGranite
 
-/// The record workloads (`--only records`): the same Swift source (RecordWorkloads.swift) compiled against Granite
-/// and against GRDB 7.10.0 on SQLite, timed in the same run.
+/// The record workloads, the same Swift source compiled against Granite and against GRDB 7.10.0 on SQLite, timed in
+/// the same run: `--only records` with hand-written `init(row:)`/`encode(to:)` (RecordWorkloads.swift), and
+/// `--only synthesized` with conformances synthesized by `Codable` (SynthesizedWorkloads.swift).
 extension Benchmark {
+    /// Which record type the workloads use.
+    enum RecordWorkloadKind {
+        case handWritten, synthesized
+
+        /// The first word of each report line.
+        var labelPrefix: String { self == .handWritten ? "Records" : "Synthesized Codable" }
+        /// What the record is, for the report lines.
+        var recordName: String { self == .handWritten ? "Player" : "SynthesizedPlayer" }
+        /// The directory-name part and the log prefix.
+        var tag: String { self == .handWritten ? "records" : "synthesized" }
+        /// How many filters the filter phase runs, and what each returns.
+        var filters: (count: Int, share: String) {
+            switch self {
+            case .handWritten: return (RecordWorkloadsGranite.RecordHarness.filterCount, "a fiftieth")
+            case .synthesized: return (RecordWorkloadsGranite.SynthesizedHarness.filterCount, "a fifth")
+            }
+        }
+        /// Where the ratios must stay: issue targets of 1.0× (hand-written) and 0.5× (synthesized) GRDB's time.
+        var target: Double { self == .handWritten ? 1.0 : 0.5 }
+
+        func makeRunner(engine: Int, path: String, records: Int) throws -> any RecordWorkloadRunner {
+            switch (self, engine) {
+            case (.handWritten, 0): return try RecordWorkloadsGranite.RecordHarness(path: path, recordCount: records)
+            case (.handWritten, _): return try RecordWorkloadsGRDB.RecordHarness(path: path, recordCount: records)
+            case (.synthesized, 0): return try RecordWorkloadsGranite.SynthesizedHarness(path: path, recordCount: records)
+            case (.synthesized, _): return try RecordWorkloadsGRDB.SynthesizedHarness(path: path, recordCount: records)
+            }
+        }
+    }
+
     private enum RecordPhase: Int, CaseIterable {
-        case insert, fetchAll, fetchOne, topScores, filter, update, delete, transactions
+        case insert, fetchAll, fetchCursor, fetchOne, topScores, filter, update, delete, transactions
 
         static let lookups = 10_000
         static let topScoreQueries = 1_000
-        static let filters = 20
         static let updates = 10_000
         static let deletes = 10_000
         static let transactionCount = 1_000
 
-        func label(records: Int) -> String {
+        func label(records: Int, kind: RecordWorkloadKind) -> String {
+            let prefix = kind.labelPrefix
+            let name = kind.recordName
             switch self {
-            case .insert: return "Records: insert \(records) Player records, one transaction"
-            case .fetchAll: return "Records: Player.fetchAll (\(records) records)"
-            case .fetchOne: return "Records: Player.fetchOne(db, id:) ×\(Self.lookups)"
+            case .insert: return "\(prefix): insert \(records) \(name) records, one transaction"
+            case .fetchAll: return "\(prefix): \(name).fetchAll (\(records) records)"
+            case .fetchCursor: return "\(prefix): \(name).fetchCursor, iterated (\(records) records)"
+            case .fetchOne: return "\(prefix): \(name).fetchOne(db, id:) ×\(Self.lookups)"
             case .topScores:
-                return "Records: Player.order(score.desc).limit(100) (indexed) ×\(Self.topScoreQueries)"
-            case .filter: return "Records: Player.filter(team == …) (unindexed) ×\(Self.filters)"
-            case .update: return "Records: update(db) ×\(Self.updates), one transaction"
-            case .delete: return "Records: deleteOne(db, id:) ×\(Self.deletes), one transaction"
-            case .transactions: return "Records: \(Self.transactionCount) one-record write transactions"
+                return "\(prefix): \(name).order(score.desc).limit(100) (indexed) ×\(Self.topScoreQueries)"
+            case .filter:
+                let filters = kind.filters
+                return "\(prefix): \(name).filter(team == …) (unindexed, \(filters.share) each) ×\(filters.count)"
+            case .update: return "\(prefix): update(db) ×\(Self.updates), one transaction"
+            case .delete: return "\(prefix): deleteOne(db, id:) ×\(Self.deletes), one transaction"
+            case .transactions: return "\(prefix): \(Self.transactionCount) one-record write transactions"
             }
         }
     }
@@ -41,36 +76,37 @@ extension Benchmark {
     }
 
     /// Runs the phases on one engine in a fresh directory.
-    private func runRecordPhases(records: Int, directory: String, engine: Int) throws -> RecordRun {
-        let path = "\(directory)/db"
-        let harness: any RecordWorkloadRunner =
-            engine == 0
-            ? GraniteRecordRunner(try RecordWorkloadsGranite.RecordHarness(path: path, recordCount: records))
-            : GRDBRecordRunner(try RecordWorkloadsGRDB.RecordHarness(path: path, recordCount: records))
+    private func runRecordPhases(
+        kind: RecordWorkloadKind, records: Int, directory: String, engine: Int
+    ) throws -> RecordRun {
+        let harness = try kind.makeRunner(engine: engine, path: "\(directory)/db", records: records)
         var run = RecordRun()
         run.synchronous = try harness.synchronousLevel()
         func timed(_ name: String, _ body: () throws -> Void) rethrows {
             let start = MonotonicClock.nanoseconds()
             try body()
             run.times.append(MonotonicClock.nanoseconds() - start)
-            run.results[name] = harness.takeResult()
+            run.results[name] = harness.takeOutcome()
         }
         try timed("insert") { try harness.insertAll() }
         try timed("fetchAll") { try harness.fetchAll() }
+        try timed("fetchCursor") { try harness.fetchCursor() }
         try timed("fetchOne") { try harness.fetchByID(count: RecordPhase.lookups) }
         try timed("topScores") { try harness.topScores(count: RecordPhase.topScoreQueries) }
-        try timed("filter") { try harness.filterTeam(count: RecordPhase.filters) }
+        try timed("filter") { try harness.filterTeam(count: kind.filters.count) }
         try timed("update") { try harness.update(count: RecordPhase.updates) }
         try timed("delete") { run.deleted = try harness.delete(count: RecordPhase.deletes) }
         try timed("transactions") { try harness.insertTransactions(count: RecordPhase.transactionCount) }
         try harness.finalContents()
-        run.results["final contents"] = harness.takeResult()
+        run.results["final contents"] = harness.takeOutcome()
         try harness.close()
         (run.fileSize, run.files) = try FileSystem.totalFileSize(inDirectory: directory)
         return run
     }
 
-    func recordWorkloads(records: Int, table: inout [ReportRow], notes: inout [String]) throws {
+    func recordWorkloads(
+        kind: RecordWorkloadKind, records: Int, table: inout [ReportRow], notes: inout [String]
+    ) throws {
         var times = [[[Double]]](repeating: [[], []], count: RecordPhase.allCases.count)
         var sizes: [[Int64]] = [[], []]
         var files: [[String]] = [[], []]
@@ -78,19 +114,19 @@ extension Benchmark {
             var outcomes: [RecordRun?] = [nil, nil]
             for index in engineOrder(run: run) {
                 let name = index == 0 ? "Granite" : "GRDB"
-                let runDirectory = "\(directory)/records-\(name.lowercased())-\(run)"
+                let runDirectory = "\(directory)/\(kind.tag)-\(name.lowercased())-\(run)"
                 try FileSystem.makeDirectory(runDirectory)
-                let result = try runRecordPhases(records: records, directory: runDirectory, engine: index)
+                let result = try runRecordPhases(kind: kind, records: records, directory: runDirectory, engine: index)
                 if let keep = ProcessInfo.processInfo.environment["GRANITE_BENCH_KEEP"] {
                     // Kept for inspection (`granite info`, `sqlite3 … dbstat`): moved out of the work directory.
                     try? FileManager.default.moveItem(
-                        atPath: runDirectory, toPath: "\(keep)/records-\(name.lowercased())-\(run)")
+                        atPath: runDirectory, toPath: "\(keep)/\(kind.tag)-\(name.lowercased())-\(run)")
                 }
                 FileSystem.remove(runDirectory)
                 if result.synchronous != 1 {
-                    fail("\(name) records: PRAGMA synchronous is \(result.synchronous), expected 1 (NORMAL)")
+                    fail("\(name) \(kind.tag): PRAGMA synchronous is \(result.synchronous), expected 1 (NORMAL)")
                 }
-                var line = "Records run \(run + 1)/\(options.runs): \(name)"
+                var line = "\(kind.labelPrefix) run \(run + 1)/\(options.runs): \(name)"
                 for phase in RecordPhase.allCases {
                     let ms = milliseconds(result.times[phase.rawValue])
                     times[phase.rawValue][index].append(ms)
@@ -104,36 +140,40 @@ extension Benchmark {
             }
             guard let granite = outcomes[0], let grdb = outcomes[1] else { continue }
             if granite.deleted != grdb.deleted {
-                fail("records: Granite deleted \(granite.deleted) records, GRDB \(grdb.deleted)")
+                fail("\(kind.tag): Granite deleted \(granite.deleted) records, GRDB \(grdb.deleted)")
             }
             for (phase, expected) in grdb.results.sorted(by: { $0.key < $1.key }) {
                 let actual = granite.results[phase]
                 if actual != expected {
-                    fail("records \(phase): Granite \(actual.map(\.description) ?? "nothing"), GRDB \(expected)")
+                    fail("\(kind.tag) \(phase): Granite \(actual.map(\.description) ?? "nothing"), GRDB \(expected)")
                 }
             }
             if run == 0 {
                 let final = grdb.results["final contents"].map(\.description) ?? "?"
-                log("records: both engines end with \(final); \(grdb.deleted) deleted")
+                log("\(kind.tag): both engines end with \(final); \(grdb.deleted) deleted")
             }
         }
         for phase in RecordPhase.allCases {
-            table.append(.time(phase.label(records: records), times[phase.rawValue], target: 1.0))
+            table.append(.time(phase.label(records: records, kind: kind), times[phase.rawValue], target: kind.target))
         }
         let medianSizes = sizes.map { Int64(median($0.map(Double.init))) }
-        table.append(.size("Records: database file size after close (bytes)", medianSizes, target: 1.0))
+        table.append(
+            .size("\(kind.labelPrefix): database file size after close (bytes)", medianSizes, target: 1.0))
         notes.append(
-            "Record file size = every file left in the database directory after `dbQueue.close()`: "
+            "\(kind.labelPrefix) file size = every file left in the database directory after `dbQueue.close()`: "
                 + "Granite \(files[0].joined(separator: ", ")); GRDB \(files[1].joined(separator: ", ")).")
     }
 }
 
-/// The workloads of one engine, behind one interface for the timing loop.
+/// The workloads of one engine, behind one interface for the timing loop: each harness, compiled against Granite
+/// or against GRDB, provides them with the same names.
 protocol RecordWorkloadRunner {
     func synchronousLevel() throws -> Int
-    func takeResult() -> RecordOutcome
+    /// The count and digest of the last workload's records, in the Granite module's type.
+    func takeOutcome() -> RecordOutcome
     func insertAll() throws
     func fetchAll() throws
+    func fetchCursor() throws
     func fetchByID(count: Int) throws
     func topScores(count: Int) throws
     func filterTeam(count: Int) throws
@@ -147,39 +187,24 @@ protocol RecordWorkloadRunner {
 /// Both modules define their own `RecordResult`; the Granite one is the common currency.
 typealias RecordOutcome = RecordWorkloadsGranite.RecordResult
 
-struct GraniteRecordRunner: RecordWorkloadRunner {
-    let harness: RecordWorkloadsGranite.RecordHarness
-    init(_ harness: RecordWorkloadsGranite.RecordHarness) { self.harness = harness }
-    func synchronousLevel() throws -> Int { try harness.synchronousLevel() }
-    func takeResult() -> RecordOutcome { harness.takeResult() }
-    func insertAll() throws { try harness.insertAll() }
-    func fetchAll() throws { try harness.fetchAll() }
-    func fetchByID(count: Int) throws { try harness.fetchByID(count: count) }
-    func topScores(count: Int) throws { try harness.topScores(count: count) }
-    func filterTeam(count: Int) throws { try harness.filterTeam(count: count) }
-    func update(count: Int) throws { try harness.update(count: count) }
-    func delete(count: Int) throws -> Int { try harness.delete(count: count) }
-    func insertTransactions(count: Int) throws { try harness.insertTransactions(count: count) }
-    func finalContents() throws { try harness.finalContents() }
-    func close() throws { try harness.close() }
+extension RecordWorkloadsGranite.RecordHarness: RecordWorkloadRunner {
+    func takeOutcome() -> RecordOutcome { takeResult() }
 }
 
-struct GRDBRecordRunner: RecordWorkloadRunner {
-    let harness: RecordWorkloadsGRDB.RecordHarness
-    init(_ harness: RecordWorkloadsGRDB.RecordHarness) { self.harness = harness }
-    func synchronousLevel() throws -> Int { try harness.synchronousLevel() }
-    func takeResult() -> RecordOutcome {
-        let result = harness.takeResult()
+extension RecordWorkloadsGranite.SynthesizedHarness: RecordWorkloadRunner {
+    func takeOutcome() -> RecordOutcome { takeResult() }
+}
+
+extension RecordWorkloadsGRDB.RecordHarness: RecordWorkloadRunner {
+    func takeOutcome() -> RecordOutcome {
+        let result = takeResult()
         return RecordOutcome(count: result.count, checksum: result.checksum)
     }
-    func insertAll() throws { try harness.insertAll() }
-    func fetchAll() throws { try harness.fetchAll() }
-    func fetchByID(count: Int) throws { try harness.fetchByID(count: count) }
-    func topScores(count: Int) throws { try harness.topScores(count: count) }
-    func filterTeam(count: Int) throws { try harness.filterTeam(count: count) }
-    func update(count: Int) throws { try harness.update(count: count) }
-    func delete(count: Int) throws -> Int { try harness.delete(count: count) }
-    func insertTransactions(count: Int) throws { try harness.insertTransactions(count: count) }
-    func finalContents() throws { try harness.finalContents() }
-    func close() throws { try harness.close() }
+}
+
+extension RecordWorkloadsGRDB.SynthesizedHarness: RecordWorkloadRunner {
+    func takeOutcome() -> RecordOutcome {
+        let result = takeResult()
+        return RecordOutcome(count: result.count, checksum: result.checksum)
+    }
 }

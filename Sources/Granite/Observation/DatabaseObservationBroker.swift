@@ -32,6 +32,12 @@ final class DatabaseObservationBroker: SQLChangeObserver {
     /// The transaction end not told yet.
     private(set) var pendingEnd: TransactionEnd?
 
+    /// Whether every registered observer lets a transaction that told it of no change end unheard (see
+    /// ``SilentWithoutChanges``).
+    private var allSilentWithoutChanges = false
+    /// Whether the running transaction told (or buffered for) an observer a change: its end must then be told.
+    private var toldOfChanges = false
+
     init(database: Database) {
         self.database = database
     }
@@ -42,12 +48,17 @@ final class DatabaseObservationBroker: SQLChangeObserver {
 
     func add(_ observer: some TransactionObserver, extent: Database.TransactionObservationExtent) {
         observers.append(RegisteredTransactionObserver(observer, extent: extent))
-        decisions.observersDidChange(observers)
+        observersDidChange()
     }
 
     func remove(_ observer: some TransactionObserver) {
         if let index = observers.firstIndex(where: { $0.wraps(observer) }) { observers.remove(at: index) }
+        observersDidChange()
+    }
+
+    private func observersDidChange() {
         decisions.observersDidChange(observers)
+        allSilentWithoutChanges = observers.allSatisfy(\.isSilentWithoutChanges)
     }
 
     func disableUntilNextTransaction(_ observer: some TransactionObserver) {
@@ -62,6 +73,7 @@ final class DatabaseObservationBroker: SQLChangeObserver {
 
     /// Tells the observers of `eventKinds` that the database changed in a way no event describes.
     func notifyChanges(withEventsOfKinds eventKinds: [DatabaseEventKind]) {
+        toldOfChanges = true
         Self.withCurrent(self) {
             for registered in observers where registered.isEnabled {
                 if eventKinds.contains(where: registered.observes) { registered.databaseDidChange() }
@@ -77,6 +89,7 @@ final class DatabaseObservationBroker: SQLChangeObserver {
             for: shape, schemaVersion: { database.connection.catalog.schemaVersion },
             ask: { kind in observers.filter { $0.isEnabled && $0.observes(kind) } })
         guard !recipients.isEmpty else { return }
+        toldOfChanges = true
         let event = DatabaseEvent(
             kind: shape.eventKindCode, databaseName: change.isTemporary ? "temp" : "main", tableName: change.tableName,
             rowID: change.rowid)
@@ -117,6 +130,7 @@ final class DatabaseObservationBroker: SQLChangeObserver {
     }
 
     func transactionWillCommit() throws {
+        guard !endsUnheard else { return }
         deliverBufferedEvents()
         for registered in observers { try registered.databaseWillCommit() }
     }
@@ -128,11 +142,22 @@ final class DatabaseObservationBroker: SQLChangeObserver {
     // MARK: Transaction ends
 
     private func transactionDidEnd(_ end: TransactionEnd) {
-        savepoints.removeAll()
-        buffer.removeAll()
+        if !savepoints.isEmpty { savepoints.removeAll() }
+        if !buffer.isEmpty { buffer.removeAll() }
         statementBufferStart = 0
+        if endsUnheard { return }
+        toldOfChanges = false
         pendingEnd = end
         database.hasPendingTransactionEnd = true
+    }
+
+    /// Whether the running transaction may end without a word to the observers: it told none of them of a change,
+    /// and each lets such a transaction end unheard. (Nothing is buffered then, no observer is disabled, and
+    /// none is to be forgotten, except one held weakly that went away: that one is found here, and makes the
+    /// end be told as usual so that it is forgotten.)
+    private var endsUnheard: Bool {
+        allSilentWithoutChanges && !toldOfChanges && !observers.isEmpty && !hasDisabledObservers
+            && !observers.contains(where: \.isGone)
     }
 
     /// Tells the observers how the transaction ended, then forgets those whose registration ended with it and
@@ -154,7 +179,7 @@ final class DatabaseObservationBroker: SQLChangeObserver {
         }
         if hasLeavingObservers {
             observers.removeAll { $0.isLeaving }
-            decisions.observersDidChange(observers)
+            observersDidChange()
         }
         if hasDisabledObservers {
             hasDisabledObservers = false

@@ -30,6 +30,17 @@ private final class AskedObserver: TransactionObserver {
     func databaseDidRollback(_ db: Database) {}
 }
 
+/// An embedder's observer that wants no change and counts the transaction ends it hears.
+private final class EndCountingObserver: TransactionObserver {
+    var commits = 0
+    var rollbacks = 0
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { commits += 1 }
+    func databaseDidRollback(_ db: Database) { rollbacks += 1 }
+}
+
 /// The broker keeps which observers want the changes of each table from one statement and transaction to the
 /// next when their answers allow it: these tests check that a write into an unobserved table is told to nobody,
 /// and that nothing the broker kept hides a change from an observer added, a region that grew, or a schema that
@@ -133,6 +144,50 @@ final class ObservationDecisionTests: XCTestCase {
         let afterSchemaChange = teamChanges.value
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO team DEFAULT VALUES") }
         XCTAssertEqual(teamChanges.value, afterSchemaChange + 1)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    /// With only observations that want none of its changes, a transaction ends without a word to them; an
+    /// embedder's observer still hears every end (GRDB tells each observer of each commit and rollback), and the
+    /// savepoints and changes of the transactions that ended unheard are not carried into the next ones.
+    func testTransactionsTheObservationsIgnoreEndUnheardWhileAnEmbedderHearsEveryEnd() throws {
+        let dbQueue = try makeQueue()
+        let teamChanges = Counter()
+        let cancellable = DatabaseRegionObservation(tracking: Table("team"))
+            .start(in: dbQueue, onError: { XCTFail("\($0)") }) { _ in teamChanges.increment() }
+        let embedderObserver = EndCountingObserver()
+        dbQueue.add(transactionObserver: embedderObserver)
+        try insertPlayer(dbQueue)
+        try insertPlayer(dbQueue)
+        try? dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player(name) VALUES ('rolled back')")
+            throw DatabaseError(resultCode: .SQLITE_ABORT)
+        }
+        XCTAssertEqual(embedderObserver.commits, 2)
+        XCTAssertEqual(embedderObserver.rollbacks, 1)
+        XCTAssertEqual(teamChanges.value, 0)
+
+        dbQueue.remove(transactionObserver: embedderObserver)
+        try insertPlayer(dbQueue)
+        try dbQueue.write { db in
+            try db.execute(sql: "SAVEPOINT s; INSERT INTO player(name) VALUES ('y'); ROLLBACK TO s; RELEASE s")
+            try db.execute(sql: "SAVEPOINT open; INSERT INTO player(name) VALUES ('z')")
+        }
+        XCTAssertEqual(teamChanges.value, 0)
+        // A team row inserted under a savepoint is told when the savepoint is released, and the observation hears
+        // of the commit.
+        try dbQueue.write { db in
+            try db.execute(sql: "SAVEPOINT t; INSERT INTO team(name) VALUES ('Reds'); RELEASE t")
+        }
+        XCTAssertEqual(teamChanges.value, 1)
+        // One undone by `ROLLBACK TO` is not.
+        try dbQueue.write { db in
+            try db.execute(sql: "SAVEPOINT t; INSERT INTO team(name) VALUES ('Blues'); ROLLBACK TO t; RELEASE t")
+        }
+        XCTAssertEqual(teamChanges.value, 1)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO team(name) VALUES ('Greens')") }
+        XCTAssertEqual(teamChanges.value, 2)
+        XCTAssertEqual(embedderObserver.commits, 2)
         withExtendedLifetime(cancellable) {}
     }
 

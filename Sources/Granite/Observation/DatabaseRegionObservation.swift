@@ -103,7 +103,7 @@ private final class ObserverHolder: @unchecked Sendable {
 }
 
 /// Notes whether a transaction changed the region, and tells so after the commit.
-private final class RegionChangeObserver: ReusableEventKindAnswers {
+private final class RegionChangeObserver: ReusableEventKindAnswers, SilentWithoutChanges {
     let region: DatabaseRegion
     /// None: the region, which alone decides ``observes(eventsOfKind:)``, never changes.
     var eventKindAnswersRevision: EventKindAnswersRevision? { nil }

@@ -11,6 +11,9 @@ final class RegisteredTransactionObserver {
     /// ``ReusableEventKindAnswers``), and the revision that tells when they may have changed.
     let answersAreReusable: Bool
     let answersRevision: EventKindAnswersRevision?
+    /// Whether the end of a transaction that told the observer of no change may be kept from it (see
+    /// ``SilentWithoutChanges``).
+    let isSilentWithoutChanges: Bool
     private weak var weakObserver: (any TransactionObserver)?
     private var strongObserver: (any TransactionObserver)?
 
@@ -19,6 +22,8 @@ final class RegisteredTransactionObserver {
         let reusable = observer as? any ReusableEventKindAnswers
         answersAreReusable = reusable != nil
         answersRevision = reusable?.eventKindAnswersRevision
+        // One registered for the next transaction only must hear of its end, to be forgotten.
+        isSilentWithoutChanges = observer is any SilentWithoutChanges && extent != .nextTransaction
         if extent == .observerLifetime {
             weakObserver = observer
         } else {
@@ -28,6 +33,9 @@ final class RegisteredTransactionObserver {
 
     /// The observer, while it is alive and registered.
     var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
+
+    /// Whether the observer is gone (it was held weakly).
+    var isGone: Bool { strongObserver == nil && weakObserver == nil }
 
     func wraps(_ other: any TransactionObserver) -> Bool { observer === other }
 

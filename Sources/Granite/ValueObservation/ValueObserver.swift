@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Thread safety: the reducer, the region and the flags are guarded by `lock`. Transaction callbacks run on the
 /// writer's queue; concurrent fetches complete on reader queues.
-final class ValueObserver<Reducer: ValueReducer>: ReusableEventKindAnswers, @unchecked Sendable {
+final class ValueObserver<Reducer: ValueReducer>: ReusableEventKindAnswers, SilentWithoutChanges, @unchecked Sendable {
     private let lock = NSLock()
     /// Held while a fetched value is reduced and its delivery scheduled (see `reduceAndDeliver`); taken before `lock`.
     private let deliveryOrder = NSLock()

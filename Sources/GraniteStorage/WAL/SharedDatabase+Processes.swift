@@ -238,7 +238,12 @@ extension SharedDatabase {
     func restartSharedLogIfPossible(_ coordinator: ProcessCoordinator, durability: Durability) throws {
         guard let region = coordinator.region else { return }
         if walHeader != nil {
-            guard index.frameCount > 0, !checkpointRunning, try coordinator.tryLock(ProcessCoordinator.checkpointer)
+            // Most writes find frames not copied yet. The count, read first without the checkpoint lock, spares them
+            // two lock calls: it only says that no restart is possible now (a checkpoint that completes meanwhile
+            // lets the next write restart), and it is read again under the lock.
+            guard index.frameCount > 0, !checkpointRunning,
+                region.backfilled(generation: generation) == index.frameCount,
+                try coordinator.tryLock(ProcessCoordinator.checkpointer)
             else { return }
             defer { coordinator.unlock(ProcessCoordinator.checkpointer) }
             guard region.backfilled(generation: generation) == index.frameCount,

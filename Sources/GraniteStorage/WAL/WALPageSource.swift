@@ -55,16 +55,23 @@ final class WALPageSource: PageSource {
         writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.lastChecksum
         frames.removeAll(keepingCapacity: true)
         rechainFrom = nil
-        uncommitted.removeAll()
-        pendingPages.removeAll()
+        forgetWrittenPages()
+    }
+
+    /// Empties the map and the list of the pages the transaction wrote. Their storage is kept for the next
+    /// transaction, so that a one-row write allocates neither, unless a large transaction grew them: emptying a
+    /// large table costs its capacity at every transaction, and the memory would stay held.
+    private func forgetWrittenPages() {
+        let keepsStorage = uncommitted.capacity <= 256
+        uncommitted.removeAll(keepingCapacity: keepsStorage)
+        pendingPages.removeAll(keepingCapacity: keepsStorage)
     }
 
     /// Ends the transaction (after a commit was published, or to roll back).
     func end() {
         guard let s = snapshot else { return }
         if isWriter {
-            uncommitted.removeAll()
-            pendingPages.removeAll()
+            forgetWrittenPages()
             isWriter = false
             shared.endWrite(s)
         } else {
@@ -217,8 +224,7 @@ final class WALPageSource: PageSource {
     /// next transaction overwrites them, and recovery never counts them.
     func discardUncommitted() -> Bool {
         guard let s = snapshot else { return true }
-        uncommitted.removeAll()
-        pendingPages.removeAll()
+        forgetWrittenPages()
         writePosition = s.limit
         writeChecksum = s.limit == 0 ? (shared.walHeader?.seed ?? 0) : s.lastChecksum
         frames.removeAll(keepingCapacity: true)

@@ -52,7 +52,7 @@ final class SharedDatabase: @unchecked Sendable {
     /// Seconds to wait for a lock another process holds (its writer, its checkpoint).
     let processBusyTimeout: Double
     /// This process's side of the cross-process protocol: nil for files no other process can open
-    /// (in-memory and simulated files, explicit files), which a whole-file lock keeps to this process.
+    /// (in-memory and explicit files), which a whole-file lock keeps to this process.
     let coordinator: ProcessCoordinator?
     private let reproducibleSalts: Bool
     /// How a database opened by path is found again and closed: nil for explicit files.
@@ -108,8 +108,8 @@ final class SharedDatabase: @unchecked Sendable {
             options.readOnly = options.readOnly || files.readOnly
             var coordinator: ProcessCoordinator?
             do {
-                if fileSystem is POSIXFileSystem {
-                    coordinator = try coordinate(path: path, files: &files, options: options, fileSystem: fileSystem)
+                if let sharing = fileSystem as? any ProcessSharingFileSystem {
+                    coordinator = try coordinate(path: path, files: &files, options: options, fileSystem: sharing)
                 }
                 let shared = try SharedDatabase(
                     dbFile: files.db, walFile: files.wal, options: options, writeDenied: writeDenied,

@@ -331,6 +331,11 @@ extension SharedDatabase {
 
     /// With the monitor and the checkpoint lock held: empties the log when every frame is in the file, no
     /// writer (in any process) is active and no snapshot reads the log.
+    ///
+    /// The empty log is published before the file is truncated: a process that dies in between leaves an index
+    /// that names no log over a file that still holds frames, all of them copied, which nobody reads and the next
+    /// writer's new header disowns. In the other order, a death in between would leave an index naming frames
+    /// that are gone, which no other process could read.
     private func truncateSharedLog(
         _ coordinator: ProcessCoordinator, region: SharedIndexRegion, durability: Durability
     ) throws -> Bool {
@@ -341,12 +346,12 @@ extension SharedDatabase {
             try coordinator.tryLock(ProcessCoordinator.logReaders)
         else { return false }
         defer { coordinator.unlock(ProcessCoordinator.logReaders) }
-        try walFile.truncate(to: 0)
-        if durability.syncs { try walFile.sync() }
         walHeader = nil
         index = WALIndex()
         generation &+= 1
         publishLocalState()
+        try walFile.truncate(to: 0)
+        if durability.syncs { try walFile.sync() }
         return true
     }
 }

@@ -89,6 +89,34 @@ final class ReadOnlyOpeningTests: XCTestCase {
         XCTAssertEqual(snapshot.files, before, "a read-only medium was written")
     }
 
+    /// A file system that refuses byte-range locks: no process can write there (Granite never writes without the
+    /// writer lock), so a read-only open reads without locks and without the shared index, as SQLite's
+    /// `immutable` does, the log's commits included; a read-write open fails naming the lock, changing nothing.
+    func testAReadOnlyOpenReadsWithoutLocksWhereTheFileSystemRefusesThem() throws {
+        let disk = SimulatedFileSystem()
+        let writer = try StorageEngine(path: path, fileSystem: disk)
+        try fill(writer, rows: 10)
+        _ = try writer.checkpoint(.truncate)
+        try fill(writer, rows: 7, from: 11)
+        let copy = disk.crash(.posix, .keepUnsynced)
+        try writer.close()
+        copy.refuseLocks()
+        let before = copy.files
+        XCTAssertThrowsError(try StorageEngine(path: path, fileSystem: copy)) { error in
+            guard case .io("lock", _, ENOLCK)? = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        var options = StorageOptions()
+        options.readOnly = true
+        let reader = try StorageEngine(path: path, options: options, fileSystem: copy)
+        let other = try StorageEngine(path: path, options: options, fileSystem: copy.process("P"))
+        for engine in [reader, other] {
+            assertReadOnly(engine)
+            XCTAssertEqual(try rowCount(engine), 17, "the commits held by the log were not read")
+            try closeChecked(engine, "read without locks")
+        }
+        XCTAssertEqual(copy.files, before, "a read-only open without locks changed the disk")
+    }
+
     func testEveryConnectionToADatabaseOpenedReadOnlyForLackOfPermissionIsReadOnly() throws {
         let disk = try diskWithClosedDatabase(rows: 3)
         disk.mountReadOnly()

@@ -17,7 +17,7 @@ struct TwoProcessWorkload {
     /// The single-process workload with the same durability: its check judges the disks this one leaves.
     let checker: PowerLossWorkload
 
-    init(seed: UInt64, steps: Int = 14, durability: Durability = .full) {
+    init(seed: UInt64, steps: Int = 10, durability: Durability = .full) {
         self.seed = seed
         self.steps = steps
         checker = PowerLossWorkload(seed: seed, durability: durability)

@@ -116,6 +116,8 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         var directoryWritable = true
         /// Whether the whole disk refuses writes (`EROFS`).
         var readOnlyMedium = false
+        /// Whether byte-range locks fail (`ENOLCK`).
+        var locksRefused = false
 
         /// The error code of opening `path` for writing, creating it when `creating`; nil when allowed.
         func denial(opening path: String, creating: Bool) -> Int32? {
@@ -297,6 +299,17 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     /// Makes the whole disk refuse writes (`EROFS`), as a read-only mount or file-system snapshot.
     package func mountReadOnly() {
         lock.withLock { permissions.readOnlyMedium = true }
+    }
+
+    /// Makes every byte-range lock request fail with `ENOLCK`, as a network file system without a lock service
+    /// answers.
+    package func refuseLocks() {
+        lock.withLock { permissions.locksRefused = true }
+    }
+
+    /// Whether byte-range locks fail (``refuseLocks()``).
+    var refusesLocks: Bool {
+        lock.withLock { permissions.locksRefused }
     }
 
     // MARK: - FileSystem

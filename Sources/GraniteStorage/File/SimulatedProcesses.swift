@@ -302,6 +302,12 @@ final class SimulatedFile: UnlinkDetectingFile, ByteRangeLockingFile, @unchecked
         try owner?.checkAlive(operation, path: path)
     }
 
+    /// Checks the handle for a byte-range lock call, which a disk that refuses locks fails.
+    private func checkLocking() throws {
+        try checkUsable("lock")
+        if disk.refusesLocks { throw StorageError.io("lock", path: path, errno: ENOLCK) }
+    }
+
     /// Checks the handle and counts one changing call of its process.
     private func beginChange(_ operation: String) throws {
         try checkUsable(operation)
@@ -345,20 +351,20 @@ final class SimulatedFile: UnlinkDetectingFile, ByteRangeLockingFile, @unchecked
     func unlock() throws {}
 
     func tryLock(_ kind: FileLockKind, range: Range<Int64>) throws -> Bool {
-        try checkUsable("lock")
+        try checkLocking()
         if kind == .exclusive && isReadOnly { throw StorageError.io("lock", path: path, errno: EBADF) }
         return disk.sharing.tryLock(
             kind, range: range, inode: inode, holder: ObjectIdentifier(self), owner: owner.map(ObjectIdentifier.init))
     }
 
     func unlock(range: Range<Int64>) throws {
-        try checkUsable("lock")
+        try checkLocking()
         disk.sharing.unlock(range: range, inode: inode, holder: ObjectIdentifier(self))
     }
 
     func conflictingLock(_ kind: FileLockKind, range: Range<Int64>) throws -> (range: Range<Int64>, kind: FileLockKind)?
     {
-        try checkUsable("lock")
+        try checkLocking()
         return disk.sharing.conflicting(kind, range: range, inode: inode, holder: ObjectIdentifier(self))
     }
 

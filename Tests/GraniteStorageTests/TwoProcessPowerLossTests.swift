@@ -112,10 +112,11 @@ final class TwoProcessPowerLossTests: XCTestCase {
     /// written, synced, the file written, synced, the log restarted): B takes the writer lock A held, sees A's
     /// commit whole or not at all, and goes on; nothing acknowledged is lost.
     func testAWriterKilledAtEveryStepOfACommitAndCheckpointCostsTheOtherNothing() throws {
+        let seed = testSeed()
         var point = 0
         while true {
-            var setup = try TwoOpen(seed: 7 &+ UInt64(point))
-            var rng = SplitMix64(seed: UInt64(point))
+            var setup = try TwoOpen(seed: seed &+ UInt64(point))
+            var rng = SplitMix64(seed: seed ^ UInt64(point))
             setup.a.die(afterOperations: point)
             var inFlight: [Int64]?
             do {
@@ -135,7 +136,7 @@ final class TwoProcessPowerLossTests: XCTestCase {
                 XCTAssertGreaterThan(point, 10, "a commit and a checkpoint make few calls")
                 return
             }
-            let label = "A killed at its call \(point)"
+            let label = "GRANITE_SEED=\(seed), A killed at its call \(point)"
             do {
                 let count = try setup.expectSurvivorSees(inFlight, label)
                 try setup.survivorGoesOn(after: count, inFlight: inFlight, label)
@@ -144,6 +145,36 @@ final class TwoProcessPowerLossTests: XCTestCase {
             }
             point += 1
         }
+    }
+
+    /// Process B killed in the middle of a read: the reader mark it held goes with it, so A's truncating
+    /// checkpoint, refused while B lived, empties the log; B's snapshot read nothing wrong before it died.
+    func testAReaderKilledMidReadNoLongerHoldsTheLog() throws {
+        var setup = try TwoOpen(seed: 700)
+        var rng = SplitMix64(seed: 700)
+        try setup.survivor.beginRead()
+        let seen = try Bank.state(setup.survivor)
+        XCTAssertEqual(Int(seen.count), setup.record.acknowledged)
+        setup.record.acknowledged = Int(try Bank.transfer(setup.writer, &rng))
+        setup.record.states.append(try Bank.state(setup.writer).balances)
+        try setup.writer.commit()
+        XCTAssertEqual(try Bank.state(setup.survivor).count, seen.count, "B's snapshot moved")
+        XCTAssertThrowsError(try setup.writer.checkpoint(.truncate), "B's snapshot still reads the log") { error in
+            guard case .busy? = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        setup.b.die()
+        let result = try setup.writer.checkpoint(.truncate)
+        XCTAssertTrue(result.truncated, "the dead reader's mark still held the log")
+        XCTAssertEqual(result.backfilledFrames, result.logFrames)
+        try setup.writer.beginRead()
+        XCTAssertEqual(Int(try Bank.state(setup.writer).count), setup.record.acknowledged)
+        assertSound(setup.writer, "after the reader died")
+        try setup.writer.commit()
+        for model in SimulatedFileSystem.CrashModel.allCases {
+            let problems = setup.workload.checker.check(setup.disk.crash(model, .dropUnsynced), against: setup.record)
+            XCTAssertEqual(problems, [], "a power cut after the reader died (\(model))")
+        }
+        try setup.writer.close()
     }
 
     /// Process A killed half-way through publishing a commit in the shared index (the sequence odd, some words

@@ -36,24 +36,12 @@ final class PowerLossFileSystemTests: XCTestCase {
     private func checkEveryCrashPoint(
         _ workload: PowerLossWorkload, randomStates: Int
     ) throws -> (points: Int, states: Int) {
-        var rng = SplitMix64(seed: workload.seed)
-        var checked = 0
-        var point = 0
-        while true {
-            let disk = SimulatedFileSystem()
-            disk.cutPower(afterOperations: point)
-            let record = workload.run(on: disk)
-            if record.completed { break }
-            for (label, crashed) in PowerLossWorkload.crashStates(of: disk, randomStates: randomStates, &rng) {
-                let problems = workload.check(crashed, against: record)
-                XCTAssertEqual(problems, [], "seed \(workload.seed), power cut after call \(point), \(label)")
-                checked += 1
-                if !problems.isEmpty { return (point, checked) }
-            }
-            point += 1
-        }
-        XCTAssertGreaterThan(point, 50, "seed \(workload.seed): the workload makes few calls")
-        return (point, checked)
+        let result = PowerLossWorkload.checkEveryCrashPoint(
+            seed: workload.seed, randomStates: randomStates, run: { workload.run(on: $0) },
+            check: { workload.check($0, against: $1) })
+        if let failure = result.failure { XCTFail("seed \(workload.seed), \(failure)") }
+        XCTAssertGreaterThan(result.points, 50, "seed \(workload.seed): the workload makes few calls")
+        return (result.points, result.states)
     }
 
     /// Crash, recover, go on, crash again: a recovered database must keep working and keep what it

@@ -137,6 +137,30 @@ struct PowerLossWorkload {
         return problems
     }
 
+    /// Cuts the power after each changing call of `run` in turn (on a new disk each time, until a run completes)
+    /// and checks with `check` every disk each cut can leave (``crashStates(of:randomStates:_:)``, drawn from
+    /// `seed`). Stops at the first problem and names it with the crash point and the disk's label.
+    static func checkEveryCrashPoint(
+        seed: UInt64, randomStates: Int, run: (SimulatedFileSystem) -> Record,
+        check: (SimulatedFileSystem, Record) -> [String]
+    ) -> (points: Int, states: Int, failure: String?) {
+        var rng = SplitMix64(seed: seed)
+        var checked = 0
+        var point = 0
+        while true {
+            let disk = SimulatedFileSystem()
+            disk.cutPower(afterOperations: point)
+            let record = run(disk)
+            if record.completed { return (point, checked, nil) }
+            for (label, crashed) in crashStates(of: disk, randomStates: randomStates, &rng) {
+                let problems = check(crashed, record)
+                checked += 1
+                if !problems.isEmpty { return (point, checked, "power cut after call \(point), \(label): \(problems)") }
+            }
+            point += 1
+        }
+    }
+
     /// The disks a power cut can leave at this moment: both models, nothing or everything unsynced
     /// kept, and `randomStates` random mixes (writes kept, dropped or torn, names kept or lost).
     static func crashStates(

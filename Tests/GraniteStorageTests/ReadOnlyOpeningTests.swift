@@ -26,6 +26,19 @@ final class ReadOnlyOpeningTests: XCTestCase {
         return disk
     }
 
+    /// A copy of a disk taken while its database was open: 10 rows in the file, 7 more only in the log.
+    private func diskWithCommitsInTheLog() throws -> SimulatedFileSystem {
+        let disk = SimulatedFileSystem()
+        let writer = try StorageEngine(path: path, fileSystem: disk)
+        try fill(writer, rows: 10)
+        _ = try writer.checkpoint(.truncate)
+        try fill(writer, rows: 7, from: 11)
+        let copy = disk.crash(.posix, .keepUnsynced)
+        try writer.close()
+        XCTAssertTrue(copy.exists(path + "-wal"))
+        return copy
+    }
+
     private func fill(_ engine: StorageEngine, rows: Int, from first: Int = 1) throws {
         let write = try engine.beginWrite()
         let table = try write.treeInfo(named: "t") == nil ? try write.createTable(named: "t") : try write.table(named: "t")
@@ -71,14 +84,7 @@ final class ReadOnlyOpeningTests: XCTestCase {
     /// A read-only medium holding a log with commits (a snapshot taken while the app was running): the commits
     /// are read from the log, and neither file is written.
     func testALogOnAReadOnlyMediumIsReadButNotCopiedIntoTheFile() throws {
-        let disk = SimulatedFileSystem()
-        let writer = try StorageEngine(path: path, fileSystem: disk)
-        try fill(writer, rows: 10)
-        _ = try writer.checkpoint(.truncate)
-        try fill(writer, rows: 7, from: 11)
-        let snapshot = disk.crash(.posix, .keepUnsynced)
-        try writer.close()
-        XCTAssertTrue(snapshot.exists(path + "-wal"))
+        let snapshot = try diskWithCommitsInTheLog()
         snapshot.mountReadOnly()
         let before = snapshot.files
         let engine = try StorageEngine(path: path, fileSystem: snapshot)
@@ -87,6 +93,28 @@ final class ReadOnlyOpeningTests: XCTestCase {
         XCTAssertThrowsError(try engine.checkpoint(.truncate))
         try engine.close()
         XCTAssertEqual(snapshot.files, before, "a read-only medium was written")
+    }
+
+    /// A file system that refuses byte-range locks: no process can write there (Granite never writes without the
+    /// writer lock), so a read-only open reads without locks and without the shared index, as SQLite's
+    /// `immutable` does, the log's commits included; a read-write open fails naming the lock, changing nothing.
+    func testAReadOnlyOpenReadsWithoutLocksWhereTheFileSystemRefusesThem() throws {
+        let copy = try diskWithCommitsInTheLog()
+        copy.refuseLocks()
+        let before = copy.files
+        XCTAssertThrowsError(try StorageEngine(path: path, fileSystem: copy)) { error in
+            guard case .io("lock", _, ENOLCK)? = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        var options = StorageOptions()
+        options.readOnly = true
+        let reader = try StorageEngine(path: path, options: options, fileSystem: copy)
+        let other = try StorageEngine(path: path, options: options, fileSystem: copy.process("P"))
+        for engine in [reader, other] {
+            assertReadOnly(engine)
+            XCTAssertEqual(try rowCount(engine), 17, "the commits held by the log were not read")
+            try closeChecked(engine, "read without locks")
+        }
+        XCTAssertEqual(copy.files, before, "a read-only open without locks changed the disk")
     }
 
     func testEveryConnectionToADatabaseOpenedReadOnlyForLackOfPermissionIsReadOnly() throws {

@@ -86,7 +86,7 @@ def record_workload(engine, workload, scratch):
 def verify_replay(recorded, directory):
     """Replaying every event must give the files the run left (else the parse missed a call).
 
-    SQLite's -shm is skipped: it is written through mmap, which strace does not see."""
+    The -shm is skipped: it is written through mmap, which strace does not see."""
     replayed = {n: d for n, d in model.final_state(recorded).items() if not n.endswith("-shm")}
     actual = {n: d for n, d in recording.snapshot(directory).items() if not n.endswith("-shm")}
     if replayed != actual:
@@ -120,7 +120,7 @@ def state_key(state):
 
 
 def materialise(state, parent):
-    """Writes a crash state's database files into a fresh directory (no SQLite -shm)."""
+    """Writes a crash state's database files into a fresh directory (no -shm)."""
     directory = tempfile.mkdtemp(prefix="state-", dir=parent)
     for name, data in state.items():
         if name.endswith("-shm"):

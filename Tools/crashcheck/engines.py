@@ -7,8 +7,11 @@ opens it read-write with the same binary, exactly as a user would after the powe
 
 import csv
 import io
+import json
+import os
 import shlex
 import subprocess
+import sys
 from dataclasses import dataclass
 
 from workloads import ABSENT
@@ -36,10 +39,29 @@ class Engine:
         return ""
 
     def script_for(self, process):
-        """The standard input of one workload process (None: it reads none)."""
+        """The standard input of one workload process (None: it reads none); for a pair, its chunks as JSON."""
         if process[0] == "sql":
             return self.script_prefix() + process[1]
+        if process[0] == "pair":
+            return json.dumps(self.prefixed(process[1]))
         return None
+
+    def prefixed(self, chunks):
+        """A pair's chunks with each shell's first chunk preceded by the script prefix."""
+        seen, result = set(), []
+        for who, sql, ack in chunks:
+            if who not in seen and who != "checkpoint":
+                seen.add(who)
+                sql = self.script_prefix() + sql
+            result.append([who, sql, ack])
+        return result
+
+    def pair_command(self, shell_argv, checkpoint_argv, script_path):
+        """Two shells `shell_argv` fed in turns by alternate.py from the chunks at `script_path`, and
+        `checkpoint_argv` run where a chunk asks for a checkpoint."""
+        driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "alternate.py")
+        argv = [sys.executable, driver, script_path, json.dumps(shell_argv), json.dumps(checkpoint_argv)]
+        return " ".join(shlex.quote(a) for a in argv)
 
     def check_command(self, database):
         raise NotImplementedError
@@ -86,6 +108,9 @@ class GraniteEngine(Engine):
     def shell_for(self, process, database, script_path):
         if process[0] == "checkpoint":
             return f"{shlex.quote(self.binary)} checkpoint {shlex.quote(database)} >/dev/null"
+        if process[0] == "pair":
+            return self.pair_command([self.binary, "sql", "--csv", "--busy-timeout", "10", database],
+                                     [self.binary, "checkpoint", "--mode", "truncate", database], script_path)
         return f"{shlex.quote(self.binary)} sql --csv {shlex.quote(database)} < {shlex.quote(script_path)}"
 
     def check_command(self, database):
@@ -105,6 +130,11 @@ class SQLiteEngine(Engine):
         return f"PRAGMA journal_mode=WAL;\nPRAGMA synchronous={self.sync.upper()};\n"
 
     def shell_for(self, process, database, script_path):
+        if process[0] == "pair":
+            return self.pair_command([self.binary, "-csv", "-bail", "-cmd", ".timeout 10000", database],
+                                     [self.binary, "-cmd", ".timeout 10000", database,
+                                      f"PRAGMA journal_mode=WAL; PRAGMA synchronous={self.sync.upper()};"
+                                      " PRAGMA wal_checkpoint(TRUNCATE);"], script_path)
         if process[0] == "checkpoint":
             return (f"{shlex.quote(self.binary)} {shlex.quote(database)} "
                     f"< {shlex.quote(script_path)} >/dev/null")

@@ -16,8 +16,11 @@ Only files directly inside the database directory matter. Events:
     Event("stdout", text=T)                 a write to file descriptor 1 (the acknowledgements)
 
 Files are tracked as inodes (numbers) so that writes through a descriptor whose name was
-unlinked or renamed land on the right data. One descriptor table is kept for the whole
-trace: the workloads run one process at a time, so descriptor numbers are never shared.
+unlinked or renamed land on the right data. Each process has its descriptor table: a child
+made by fork gets a copy of its parent's (the entries, and so the offsets, shared), a thread
+(clone with CLONE_FILES) the same table, so that two processes open on one database at once
+(the `pair` workload) keep their descriptors apart. The events of all processes form one
+sequence in the order strace saw the calls complete.
 """
 
 import os
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field
 SYSCALLS = (
     "openat,open,creat,close,pwrite64,write,pwritev,pwritev2,writev,ftruncate,truncate,"
     "fsync,fdatasync,sync_file_range,unlink,unlinkat,rename,renameat,renameat2,"
-    "lseek,dup,dup2,dup3,fcntl"
+    "lseek,dup,dup2,dup3,fcntl,clone,clone3,fork,vfork"
 )
 
 HEX = r"(?:\\x[0-9a-f]{2})*"
@@ -158,7 +161,8 @@ class TraceParser:
         self.directory = os.path.realpath(directory)
         self.names = {}          # name -> inode (the namespace as the program sees it)
         self.sizes = {}          # inode -> size (for O_APPEND)
-        self.fds = {}            # fd -> ["file", inode, offset] or ["dir"]
+        self.tables = {}         # pid -> its descriptor table: fd -> ["file", inode, offset] or ["dir"]
+        self.fds = {}            # the table of the process whose call is being handled
         self.next_inode = 0
         self.events = []
         self.initial_inodes = {}
@@ -194,8 +198,9 @@ class TraceParser:
         entry = self.fds.get(number)
         return entry if entry and entry[0] == "file" else None
 
-    def handle(self, line, name, args, ret, annotation):
-        """Applies one successful system call."""
+    def handle(self, line, name, args, ret, annotation, pid=None):
+        """Applies one successful system call of process `pid`."""
+        self.fds = self.tables.setdefault(pid, {})
         handler = getattr(self, "on_" + name, None)
         if handler is not None:
             handler(line, split_args(args), ret, annotation)
@@ -247,6 +252,19 @@ class TraceParser:
     def on_fcntl(self, line, args, ret, annotation):
         if len(args) > 1 and args[1].startswith("F_DUPFD"):
             self.on_dup(line, args, ret, annotation)
+
+    def on_clone(self, line, args, ret, annotation):
+        """A new process copies the descriptor table (its entries shared); a thread shares the table."""
+        threads = "CLONE_FILES" in ",".join(args)
+        child = str(ret)
+        early = self.tables.get(child, {})   # calls of the child that strace printed before the clone's return
+        table = self.fds if threads else dict(self.fds)
+        table.update(early)
+        self.tables[child] = table
+
+    on_clone3 = on_clone
+    on_fork = on_clone
+    on_vfork = on_clone
 
     def record_write(self, line, entry, offset, data):
         inode = entry[1]
@@ -348,14 +366,14 @@ class TraceParser:
 def parse_trace(text_lines, directory, initial):
     """Parses strace output lines into a Trace for `directory`, which held `initial` before."""
     parser = TraceParser(directory, initial)
-    for number, _pid, call in join_lines(text_lines):
+    for number, pid, call in join_lines(text_lines):
         match = CALL_RE.match(call)
         if match is None:
             continue
         name, args, ret, annotation = match.groups()
         if ret == "?" or int(ret) < 0 or getattr(parser, "on_" + name, None) is None:
             continue
-        parser.handle(number, name, args, int(ret), annotation)
+        parser.handle(number, name, args, int(ret), annotation, pid)
     return Trace(initial=initial, initial_inodes=parser.initial_inodes, events=parser.events)
 
 

@@ -8,8 +8,11 @@ query gives `expected[n]` for n = the last acknowledged commit or the one after 
 may have committed before its acknowledgement was printed). Any other result means a lost
 commit or a visible part of one that never committed.
 
-A workload is a list of processes run one after the other: ("sql", script) or
-("checkpoint",); `setup` runs before recording, so its files count as durable.
+A workload is a list of processes run one after the other: ("sql", script), ("checkpoint",),
+or ("pair", chunks), two shells open on the database at once that take turns (alternate.py):
+chunks is a list of (shell 0 or 1, script, the ack that ends it), or ("checkpoint", "", None) for a
+checkpoint process run while both shells are open. `setup` runs before
+recording, so its files count as durable.
 """
 
 import random
@@ -81,6 +84,19 @@ def reopen(scale):
                     small_expected(2 * groups), first_ack=0)
 
 
+def pair(scale):
+    """Two processes open on one file at once, committing in turns (each sees the other's commits through
+    the shared index); half-way a third process checkpoints (TRUNCATE) while both are open; then both
+    close, the last one removing the log."""
+    groups = 6 * scale
+    chunks = []
+    for group in range(1, groups + 1):
+        if group == groups // 2 + 1:
+            chunks.append(("checkpoint", "", None))
+        chunks.append(((group - 1) % 2, small_transaction(group), group))
+    return Workload("pair", SMALL_TABLE, [("pair", chunks)], SMALL_QUERY, small_expected(groups), first_ack=0)
+
+
 def text_of(rng, low, high):
     """A deterministic random text of low..high bytes (letters and digits)."""
     alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -143,7 +159,7 @@ def checkpoint(scale, seed, engine):
                     BIG_QUERY, table.expected, first_ack=0)
 
 
-WORKLOADS = ("create", "small", "bigrows", "reopen", "checkpoint")
+WORKLOADS = ("create", "small", "bigrows", "reopen", "checkpoint", "pair")
 
 
 def build(name, scale, seed, engine):
@@ -158,6 +174,8 @@ def build(name, scale, seed, engine):
         return bigrows(scale, seed)
     if name == "checkpoint":
         return checkpoint(scale, seed, engine)
+    if name == "pair":
+        return pair(scale)
     raise ValueError(f"unknown workload {name}")
 
 

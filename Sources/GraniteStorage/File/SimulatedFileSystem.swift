@@ -21,6 +21,11 @@
 ///   the disk in the order they were made, and any `sync()` (of a file or the
 ///   directory) commits every earlier one. A prefix of the pending changes survives.
 ///
+/// Processes: ``process(_:)`` makes a view of the disk for one simulated process. Its handles hold byte-range
+/// locks of their own (open file descriptions), every process maps the same shared memory by name (the
+/// `-shm`), and ``SimulatedProcess/die()`` ends a process as SIGKILL would. Locks do not survive a power cut;
+/// shared memory is never durable: a reboot finds it gone, zeroed, stale or garbled.
+///
 /// ``cutPower(afterOperations:)`` arms a power cut: when that many changing
 /// calls (write, truncate, sync, create, remove, directory sync) have been
 /// made, the state is frozen and every later changing call throws `EIO`.
@@ -97,7 +102,11 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     private var operations = 0
     private var powerCutAfter: Int?
     private var frozen: State?
+    /// The shared memory when the power was cut: what the processes stored after it is lost with them.
+    private var frozenMemory: [String: [UInt8]]?
     private var permissions = Permissions()
+    /// Byte-range locks and shared memory: what the kernel keeps for the processes, not the disk.
+    let sharing = SimulatedSharing()
 
     /// What the disk refuses, as a file's mode, a directory's mode or a read-only mount would.
     private struct Permissions {
@@ -107,6 +116,8 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         var directoryWritable = true
         /// Whether the whole disk refuses writes (`EROFS`).
         var readOnlyMedium = false
+        /// Whether byte-range locks fail (`ENOLCK`).
+        var locksRefused = false
 
         /// The error code of opening `path` for writing, creating it when `creating`; nil when allowed.
         func denial(opening path: String, creating: Bool) -> Int32? {
@@ -159,7 +170,7 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
 
     /// The disk a reboot would find after a power cut now (or at the armed cut, once it happened).
     package func crash(_ model: CrashModel, _ outcome: CrashOutcome) -> SimulatedFileSystem {
-        let snapshot = lock.withLock { frozen ?? state }
+        let (snapshot, memory) = lock.withLock { (frozen ?? state, frozenMemory ?? sharing.images) }
         var rng = SplitMix64(seed: { if case .random(let seed, _) = outcome { return seed } else { return 0 } }())
         let names = SimulatedFileSystem.survivingNames(snapshot.directories[model]!, model, outcome, &rng)
         let disk = SimulatedFileSystem()
@@ -169,6 +180,11 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
                 imageOf[inode] = SimulatedFileSystem.survivingContent(content, outcome, &rng)
             }
             disk.addDurableFile(name, bytes: imageOf[inode] ?? [])
+        }
+        for (name, image) in memory.sorted(by: { $0.key < $1.key }) {
+            if let survivor = SimulatedSharing.survivingImage(image, outcome, &rng) {
+                disk.sharing.install(name, bytes: survivor)
+            }
         }
         return disk
     }
@@ -285,19 +301,43 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         lock.withLock { permissions.readOnlyMedium = true }
     }
 
+    /// Makes every byte-range lock request fail with `ENOLCK`, as a network file system without a lock service
+    /// answers.
+    package func refuseLocks() {
+        lock.withLock { permissions.locksRefused = true }
+    }
+
+    /// Whether byte-range locks fail (``refuseLocks()``).
+    var refusesLocks: Bool {
+        lock.withLock { permissions.locksRefused }
+    }
+
     // MARK: - FileSystem
 
     package func open(_ path: String, mode: FileOpenMode) throws -> (file: any StorageFile, created: Bool) {
+        try open(path, mode: mode, owner: nil)
+    }
+
+    /// Opens `path` for `owner` (nil: no process of its own); creating the file counts as a changing call of both
+    /// the disk and `owner`.
+    func open(
+        _ path: String, mode: FileOpenMode, owner: SimulatedProcess?
+    ) throws -> (file: any StorageFile, created: Bool) {
         try lock.withLock {
             if mode != .readOnly,
-                let code = permissions.denial(opening: path, creating: state.names[path] == nil && mode == .readWriteCreate)
+                let code = permissions.denial(
+                    opening: path, creating: state.names[path] == nil && mode == .readWriteCreate)
             {
                 throw StorageError.io("open", path: path, errno: code)
             }
             if let inode = state.names[path] {
-                return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: mode == .readOnly), false)
+                return (
+                    SimulatedFile(disk: self, inode: inode, path: path, readOnly: mode == .readOnly, owner: owner),
+                    false
+                )
             }
             guard mode == .readWriteCreate else { throw StorageError.io("open", path: path, errno: ENOENT) }
+            try owner?.countOperation("open", path: path)
             try countOperation("open", path)
             let inode = state.nextInode
             state.nextInode += 1
@@ -306,7 +346,18 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
             for model in CrashModel.allCases {
                 state.directories[model]!.pending.append(.create(name: path, inode: inode))
             }
-            return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: false), true)
+            return (SimulatedFile(disk: self, inode: inode, path: path, readOnly: false, owner: owner), true)
+        }
+    }
+
+    /// A new handle on the existing file at `path`, for `owner`.
+    func openHandle(_ path: String, mode: FileOpenMode, owner: SimulatedProcess?) throws -> SimulatedFile {
+        try lock.withLock {
+            if mode != .readOnly, let code = permissions.denial(opening: path, creating: false) {
+                throw StorageError.io("open", path: path, errno: code)
+            }
+            guard let inode = state.names[path] else { throw StorageError.io("open", path: path, errno: ENOENT) }
+            return SimulatedFile(disk: self, inode: inode, path: path, readOnly: mode == .readOnly, owner: owner)
         }
     }
 
@@ -315,6 +366,8 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
     }
 
     package func remove(_ path: String) throws {
+        // Shared memory has a name but no durable content: removing it forgets it at once.
+        sharing.unlink(path)
         try lock.withLock {
             guard state.names[path] != nil else { return }
             if permissions.readOnlyMedium { throw StorageError.io("remove", path: path, errno: EROFS) }
@@ -353,6 +406,7 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         if frozen != nil { throw StorageError.io(operation, path: path, errno: EIO) }
         if let limit = powerCutAfter, operations >= limit {
             frozen = state
+            frozenMemory = sharing.images
             throw StorageError.io(operation, path: path, errno: EIO)
         }
         operations += 1
@@ -360,11 +414,16 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
 
     // MARK: - File operations, called by SimulatedFile
 
-    fileprivate func read(_ inode: Int, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
+    /// Whether no name reaches `inode` any more.
+    func isUnlinked(_ inode: Int) -> Bool {
+        lock.withLock { !state.names.values.contains(inode) }
+    }
+
+    func read(_ inode: Int, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
         lock.withLock { MemoryFile.copy(from: state.inodes[inode]?.current ?? [], at: offset, into: buffer) }
     }
 
-    fileprivate func write(_ inode: Int, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
+    func write(_ inode: Int, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
         try lock.withLock {
             try countOperation("write", path)
             guard bytes.count > 0 else { return }
@@ -373,7 +432,7 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    fileprivate func truncate(_ inode: Int, to size: Int, path: String) throws {
+    func truncate(_ inode: Int, to size: Int, path: String) throws {
         try lock.withLock {
             try countOperation("truncate", path)
             MemoryFile.resize(&state.inodes[inode, default: Inode()].current, to: size)
@@ -381,7 +440,7 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    fileprivate func sync(_ inode: Int, path: String) throws {
+    func sync(_ inode: Int, path: String) throws {
         try lock.withLock {
             try countOperation("sync", path)
             var content = state.inodes[inode, default: Inode()]
@@ -393,53 +452,7 @@ package final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    fileprivate func size(_ inode: Int) -> Int64 {
+    func size(_ inode: Int) -> Int64 {
         lock.withLock { Int64(state.inodes[inode]?.current.count ?? 0) }
     }
-}
-
-/// A handle on one file of a ``SimulatedFileSystem``. It keeps reaching the same file after the file's
-/// name is removed, as a descriptor does.
-final class SimulatedFile: StorageFile, @unchecked Sendable {
-    let path: String
-    private let disk: SimulatedFileSystem
-    private let inode: Int
-    private let readOnly: Bool
-
-    fileprivate init(disk: SimulatedFileSystem, inode: Int, path: String, readOnly: Bool) {
-        self.disk = disk
-        self.inode = inode
-        self.path = path
-        self.readOnly = readOnly
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        try MemoryFile.checkOffset(offset, path: path)
-        return disk.read(inode, into: buffer, at: offset)
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
-        guard !readOnly else { throw StorageError.io("write", path: path, errno: EBADF) }
-        try MemoryFile.checkRange(offset, count: bytes.count, operation: "write", path: path)
-        try disk.write(inode, bytes, at: offset, path: path)
-    }
-
-    func sync() throws {
-        try disk.sync(inode, path: path)
-    }
-
-    func truncate(to size: Int64) throws {
-        guard !readOnly else { throw StorageError.io("truncate", path: path, errno: EBADF) }
-        try MemoryFile.checkRange(size, count: 0, operation: "truncate", path: path)
-        try disk.truncate(inode, to: Int(size), path: path)
-    }
-
-    func size() throws -> Int64 {
-        disk.size(inode)
-    }
-
-    /// Always granted: the simulation runs one process, whose connections share one lock.
-    func tryLock(_ kind: FileLockKind) throws -> Bool { true }
-
-    func unlock() throws {}
 }

@@ -56,6 +56,13 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         return code == EACCES || code == EPERM || code == EROFS
     }
 
+    /// Whether this is the file system refusing byte-range locks altogether (`ENOLCK`, `EOPNOTSUPP`, ...), as
+    /// opposed to a lock another process holds, which is ``busy(_:)``.
+    package var refusesLocks: Bool {
+        guard case .io(let operation, _, let code) = self, operation == "lock" else { return false }
+        return code != EBADF
+    }
+
     public var description: String {
         switch self {
         case .io(let operation, let path, let code):

@@ -40,8 +40,8 @@ final class ProcessCoordinator: @unchecked Sendable {
     /// anything while it is open.
     static let allMarks = markBase..<(markBase + markCount)
 
-    let markFile: POSIXFile
-    let lockFile: POSIXFile
+    let markFile: any ByteRangeLockingFile
+    let lockFile: any ByteRangeLockingFile
     /// The mapped shared index, nil when this process reads without it (``pinned``).
     private(set) var region: SharedIndexRegion?
     /// Whether this process found no other user of the shared index: it rebuilds the index from the log.
@@ -49,13 +49,16 @@ final class ProcessCoordinator: @unchecked Sendable {
     /// Whether this read-only process reads a private index (no usable shared index) and pins every mark.
     var pinned: Bool { region == nil }
     let shmPath: String
+    /// Where the descriptors and the shared index come from.
+    private let fileSystem: any ProcessSharingFileSystem
 
     /// Opens the descriptors and takes the presence lock, waiting up to `timeout` seconds while another
     /// process closes the database. ``attachRegion(usable:)`` comes next.
-    init(databasePath: String, readOnly: Bool, timeout: Double) throws {
-        markFile = try POSIXFile(path: databasePath, create: false, readOnly: readOnly)
+    init(databasePath: String, readOnly: Bool, timeout: Double, fileSystem: any ProcessSharingFileSystem) throws {
+        self.fileSystem = fileSystem
+        markFile = try fileSystem.openLockHandle(databasePath, readOnly: readOnly)
         do {
-            lockFile = try POSIXFile(path: databasePath, create: false, readOnly: readOnly)
+            lockFile = try fileSystem.openLockHandle(databasePath, readOnly: readOnly)
         } catch {
             markFile.close()
             throw error
@@ -89,16 +92,17 @@ final class ProcessCoordinator: @unchecked Sendable {
             if !lockFile.isReadOnly {
                 if try markFile.tryLock(.exclusive, range: ProcessCoordinator.indexUsers) {
                     isFirst = true
-                    region = try SharedIndexRegion(path: shmPath, readOnly: false)
+                    region = try SharedIndexRegion(path: shmPath, readOnly: false, fileSystem: fileSystem)
                     return
                 }
                 if try markFile.tryLock(.shared, range: ProcessCoordinator.indexUsers) {
-                    region = try SharedIndexRegion(path: shmPath, readOnly: false)
+                    region = try SharedIndexRegion(path: shmPath, readOnly: false, fileSystem: fileSystem)
                     return
                 }
             } else if usable, try lockFile.conflictingLock(.exclusive, range: ProcessCoordinator.indexUsers) != nil {
                 if try markFile.tryLock(.shared, range: ProcessCoordinator.indexUsers) {
-                    if let mapped = try? SharedIndexRegion(path: shmPath, readOnly: true), case .stable = mapped.read()
+                    if let mapped = try? SharedIndexRegion(path: shmPath, readOnly: true, fileSystem: fileSystem),
+                        case .stable = mapped.read()
                     {
                         region = mapped
                         return

@@ -10,14 +10,15 @@ extension SharedDatabase {
     /// presence lock, replaces a log that the last process of an earlier session removed after `files` were
     /// opened, and maps the shared index.
     static func coordinate(
-        path: String, files: inout OpenedFiles, options: StorageOptions, fileSystem: any FileSystem
+        path: String, files: inout OpenedFiles, options: StorageOptions, fileSystem: any ProcessSharingFileSystem
     ) throws -> ProcessCoordinator {
         let coordinator = try ProcessCoordinator(
             databasePath: path, readOnly: options.readOnly,
-            timeout: options.crossProcessBusyTimeout ?? options.busyTimeout)
+            timeout: options.crossProcessBusyTimeout ?? options.busyTimeout, fileSystem: fileSystem)
         do {
             try reopenRemovedLog(path: path, files: &files, options: options, fileSystem: fileSystem)
-            try coordinator.attachRegion(usable: !options.readOnly || files.wal is POSIXFile)
+            // A read-only opener without a log file reads an empty stand-in, which the index cannot describe.
+            try coordinator.attachRegion(usable: !options.readOnly || files.wal is any UnlinkDetectingFile)
             return coordinator
         } catch {
             coordinator.close()
@@ -32,8 +33,8 @@ extension SharedDatabase {
         path: String, files: inout OpenedFiles, options: StorageOptions, fileSystem: any FileSystem
     ) throws {
         let walPath = path + "-wal"
-        guard let wal = files.wal as? POSIXFile, try wal.isUnlinked else {
-            if options.readOnly, !(files.wal is POSIXFile), fileSystem.exists(walPath) {
+        guard let wal = files.wal as? any UnlinkDetectingFile, try wal.isUnlinked else {
+            if options.readOnly, !(files.wal is any UnlinkDetectingFile), fileSystem.exists(walPath) {
                 files.wal = try fileSystem.open(walPath, mode: .readOnly).file
             }
             return
@@ -335,6 +336,11 @@ extension SharedDatabase {
 
     /// With the monitor and the checkpoint lock held: empties the log when every frame is in the file, no
     /// writer (in any process) is active and no snapshot reads the log.
+    ///
+    /// The empty log is published before the file is truncated: a process that dies in between leaves an index
+    /// that names no log over a file that still holds frames, all of them copied, which nobody reads and the next
+    /// writer's new header disowns. In the other order, a death in between would leave an index naming frames
+    /// that are gone, which no other process could read.
     private func truncateSharedLog(
         _ coordinator: ProcessCoordinator, region: SharedIndexRegion, durability: Durability
     ) throws -> Bool {
@@ -345,12 +351,12 @@ extension SharedDatabase {
             try coordinator.tryLock(ProcessCoordinator.logReaders)
         else { return false }
         defer { coordinator.unlock(ProcessCoordinator.logReaders) }
-        try walFile.truncate(to: 0)
-        if durability.syncs { try walFile.sync() }
         walHeader = nil
         index = WALIndex()
         generation &+= 1
         publishLocalState()
+        try walFile.truncate(to: 0)
+        if durability.syncs { try walFile.sync() }
         return true
     }
 }

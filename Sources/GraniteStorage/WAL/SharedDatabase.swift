@@ -52,7 +52,7 @@ final class SharedDatabase: @unchecked Sendable {
     /// Seconds to wait for a lock another process holds (its writer, its checkpoint).
     let processBusyTimeout: Double
     /// This process's side of the cross-process protocol: nil for files no other process can open
-    /// (in-memory and simulated files, explicit files), which a whole-file lock keeps to this process.
+    /// (in-memory and explicit files), which a whole-file lock keeps to this process.
     let coordinator: ProcessCoordinator?
     private let reproducibleSalts: Bool
     /// How a database opened by path is found again and closed: nil for explicit files.
@@ -107,14 +107,20 @@ final class SharedDatabase: @unchecked Sendable {
             let writeDenied = files.readOnly && !options.readOnly
             options.readOnly = options.readOnly || files.readOnly
             var coordinator: ProcessCoordinator?
+            var locking = true
             do {
-                if fileSystem is POSIXFileSystem {
-                    coordinator = try coordinate(path: path, files: &files, options: options, fileSystem: fileSystem)
+                if let sharing = fileSystem as? any ProcessSharingFileSystem {
+                    do {
+                        coordinator = try coordinate(path: path, files: &files, options: options, fileSystem: sharing)
+                    } catch let error as StorageError where options.readOnly && error.refusesLocks {
+                        // FORMAT.md § "Several processes", "Without working locks": nobody can write here.
+                        locking = false
+                    }
                 }
                 let shared = try SharedDatabase(
                     dbFile: files.db, walFile: files.wal, options: options, writeDenied: writeDenied,
                     registration: Registration(key: key, fileSystem: fileSystem, walPath: path + "-wal"), path: path,
-                    coordinator: coordinator)
+                    coordinator: coordinator, locking: locking)
                 registry[key] = shared
                 return shared
             } catch {
@@ -130,9 +136,12 @@ final class SharedDatabase: @unchecked Sendable {
     ///
     /// Reads the files as ``recoverState(dbFile:walFile:)`` describes, and creates the database
     /// through the log (``createDatabase(durability:)``) when there is none and `options` allow it.
+    /// Without a `coordinator`, a whole-file lock keeps other engines out, unless `locking` is false (a read-only
+    /// open on a file system that refuses locks).
     init(
         dbFile: any StorageFile, walFile: any StorageFile, options: StorageOptions, writeDenied: Bool = false,
-        registration: Registration? = nil, path: String? = nil, coordinator: ProcessCoordinator? = nil
+        registration: Registration? = nil, path: String? = nil, coordinator: ProcessCoordinator? = nil,
+        locking: Bool = true
     ) throws {
         self.path = path ?? dbFile.path
         self.dbFile = dbFile
@@ -145,7 +154,7 @@ final class SharedDatabase: @unchecked Sendable {
         self.coordinator = coordinator
         self.reproducibleSalts = options.reproducibleSalts
         self.registration = registration
-        guard try coordinator != nil || dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
+        guard try coordinator != nil || !locking || dbFile.tryLock(options.readOnly ? .shared : .exclusive) else {
             throw StorageError.locked(dbFile.path)
         }
         do {

@@ -61,33 +61,17 @@ final class SharedIndexRegion: @unchecked Sendable {
     let isReadOnly: Bool
     private let base: UnsafeMutablePointer<UInt64>
 
-    /// Maps the file at `path`, creating it (and growing it to ``size``) unless `readOnly`.
+    /// Keeps the memory mapped.
+    private let mapping: any SharedMemoryMapping
+
+    /// Maps the file at `path` through `fileSystem`, creating it (and growing it to ``size``) unless `readOnly`.
     /// - Throws: ``StorageError/io(_:path:errno:)``; a read-only open of a file shorter than ``size``
     ///   throws `EINVAL`, since mapping it would fault beyond its end.
-    init(path: String, readOnly: Bool) throws {
-        let fd = systemOpen(path, (readOnly ? O_RDONLY : O_RDWR | O_CREAT) | O_CLOEXEC)
-        guard fd >= 0 else { throw StorageError.io("open", path: path, errno: errno) }
-        defer { _ = systemClose(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StorageError.io("size", path: path, errno: errno) }
-        if Int(info.st_size) < SharedIndexRegion.size {
-            guard !readOnly else { throw StorageError.io("map", path: path, errno: EINVAL) }
-            while ftruncate(fd, off_t(SharedIndexRegion.size)) != 0 {
-                if errno == EINTR { continue }
-                throw StorageError.io("truncate", path: path, errno: errno)
-            }
-        }
-        let protection = readOnly ? PROT_READ : PROT_READ | PROT_WRITE
-        guard let mapped = mmap(nil, SharedIndexRegion.size, protection, MAP_SHARED, fd, 0),
-            mapped != UnsafeMutableRawPointer(bitPattern: -1)
-        else { throw StorageError.io("map", path: path, errno: errno) }
+    init(path: String, readOnly: Bool, fileSystem: any ProcessSharingFileSystem) throws {
+        mapping = try fileSystem.mapSharedMemory(path, size: SharedIndexRegion.size, readOnly: readOnly)
         self.path = path
         self.isReadOnly = readOnly
-        self.base = mapped.bindMemory(to: UInt64.self, capacity: SharedIndexRegion.size / 8)
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(base), SharedIndexRegion.size)
+        self.base = mapping.baseAddress.bindMemory(to: UInt64.self, capacity: SharedIndexRegion.size / 8)
     }
 
     private func load(_ word: Word) -> UInt64 { granite_atomic_load_relaxed(base + word.rawValue) }

@@ -88,6 +88,12 @@ extension Parser {
             advance()
             if current.kind == .endOfInput || isSymbol(";") { return .reindex(nil) }
             return .reindex(try parseQualifiedName())
+        case "VACUUM":
+            advance()
+            var schema: String?
+            if current.kind != .endOfInput, !isSymbol(";"), !isKeyword("INTO") { schema = try parseName() }
+            let into = acceptKeyword("INTO") ? try parseExpression() : nil
+            return .vacuum(schema: schema, into: into)
         default:
             throw syntaxError()
         }

@@ -495,6 +495,9 @@ extension Statement.Kind: CustomStringConvertible {
             return "EXPLAIN " + (queryPlan ? "QUERY PLAN " : "") + statement.description
         case .reindex(let name):
             return "REINDEX" + (name.map { " " + SQLFormat.qualified($0) } ?? "")
+        case .vacuum(let schema, let into):
+            return "VACUUM" + (schema.map { " " + SQLFormat.identifier($0) } ?? "")
+                + (into.map { " INTO \($0)" } ?? "")
         }
     }
 }

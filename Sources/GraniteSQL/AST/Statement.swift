@@ -70,6 +70,9 @@ package struct Statement: Sendable, Equatable {
         case explain(queryPlan: Bool, Statement)
         /// `REINDEX [[schema.]name]`: a collation, table or index name, or nil for every index.
         case reindex(QualifiedName?)
+        /// `VACUUM [schema] [INTO expression]`: the schema name when given, and the file name expression of
+        /// `VACUUM INTO`.
+        case vacuum(schema: String?, into: SQLExpression?)
     }
 }
 

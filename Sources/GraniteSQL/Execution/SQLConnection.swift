@@ -338,6 +338,9 @@ public final class SQLConnection {
         case .reindex(let name):
             try reindex(name)
             return ([], [])
+        case .vacuum(let schema, let file):
+            try vacuum(schema: schema, into: file, parameters: parameters)
+            return ([], [])
         default:
             // UPDATE and DELETE open the savepoint themselves once they know it is needed; a one-row INSERT that
             // checks everything before writing never needs one.

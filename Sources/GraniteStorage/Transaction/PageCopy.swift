@@ -42,10 +42,15 @@ extension StorageEngine {
         pager.dropCache()
     }
 
-    /// Writes the source's header fields and page images into the write transaction in progress.
-    private func copyPageImages(
+    /// Writes the source's header fields and page images into this connection's write transaction in progress,
+    /// which then holds exactly the source's pages (the page count included, so the database may shrink): how
+    /// VACUUM installs the compact image it built. The caller commits, then calls ``Pager/dropCache()``.
+    ///
+    /// - Throws: ``StorageError/invalidArgument(_:)`` outside a write transaction; what `progress` throws.
+    package func copyPageImages(
         from source: StorageEngine, pagesPerStep: Int, progress: (_ remaining: Int, _ total: Int) throws -> Void
     ) throws {
+        guard isWriting else { throw StorageError.invalidArgument("no write transaction to copy the pages into") }
         let sourceHeader = source.pager.header
         let total = Int(sourceHeader.pageCount)
         var copied = pager.header

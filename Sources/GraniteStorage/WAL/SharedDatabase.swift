@@ -67,6 +67,9 @@ final class SharedDatabase: @unchecked Sendable {
         var walPath: String
     }
 
+    /// The file system of a database opened by path; nil for explicit files.
+    var fileSystem: (any FileSystem)? { registration?.fileSystem }
+
     let monitor = Monitor()
     // Guarded by `monitor`:
     var walHeader: WALHeader?

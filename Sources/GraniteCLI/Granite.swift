@@ -18,6 +18,7 @@ struct Granite: ParsableCommand {
             DemoCommand.self, InfoCommand.self, PagesCommand.self, PageCommand.self, TreeCommand.self,
             StatsCommand.self, CheckCommand.self, WalCommand.self, CheckpointCommand.self, TortureCommand.self,
             SQLCommand.self, DumpCommand.self,
+            ImportCommand.self,
         ]
     )
 }

@@ -11,6 +11,18 @@ struct OutputOptions: ParsableArguments {
     var json = false
 }
 
+/// How long the commands that write wait for another process's writer.
+struct WriteLockOptions: ParsableArguments {
+    @Option(
+        name: .customLong("busy-timeout"),
+        help: "Seconds to wait for another process's write lock before failing with 'database is locked'.")
+    var busyTimeout = 5.0
+
+    func validate() throws {
+        if !(busyTimeout >= 0) { throw ValidationError("--busy-timeout must be a number of seconds, 0 or more") }
+    }
+}
+
 /// An error of the command-line tool itself (a missing file, an unknown tree, a failed check).
 struct CLIError: Error, CustomStringConvertible {
     /// What went wrong, in one line.

@@ -52,10 +52,7 @@ struct SQLCommand: ParsableCommand {
     @Flag(name: .long, help: "Print a header line with the column names in CSV, list and quote output.")
     var header = false
 
-    @Option(
-        name: .customLong("busy-timeout"),
-        help: "Seconds to wait for another process's write lock before failing with 'database is locked'.")
-    var busyTimeout = 5.0
+    @OptionGroup var writeLock: WriteLockOptions
 
     /// The modes chosen with flags, by name.
     private var chosenModes: [String] {
@@ -64,7 +61,6 @@ struct SQLCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if !(busyTimeout >= 0) { throw ValidationError("--busy-timeout must be a number of seconds, 0 or more") }
         let modes = chosenModes
         if modes.count > 1 {
             throw ValidationError(modes.map { "--" + $0 }.joined(separator: ", ") + " cannot be used together")
@@ -81,7 +77,7 @@ struct SQLCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let engine = try openForSQL(file, busyTimeout: busyTimeout)
+            let engine = try openForSQL(file, busyTimeout: writeLock.busyTimeout)
             let session: SQLSession
             do {
                 session = try SQLSession(engine: engine, format: format)

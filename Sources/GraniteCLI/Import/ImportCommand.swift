@@ -40,10 +40,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "The CSV file's first line names the columns: it is not loaded into an existing table.")
     var header = false
 
-    @Option(
-        name: .customLong("busy-timeout"),
-        help: "Seconds to wait for another process's write lock before failing with 'database is locked'.")
-    var busyTimeout = 5.0
+    @OptionGroup var writeLock: WriteLockOptions
 
     func validate() throws {
         let sources = [sql, csv, sqlite].compactMap { $0 }
@@ -55,7 +52,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let existed = FileManager.default.fileExists(atPath: file)
-            let session = try SQLSession(engine: try openForSQL(file, busyTimeout: busyTimeout), format: .table)
+            let session = try SQLSession(engine: try openForSQL(file, busyTimeout: writeLock.busyTimeout), format: .table)
             var loaded = false
             defer {
                 try? session.engine.close()

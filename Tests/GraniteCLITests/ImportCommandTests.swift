@@ -93,6 +93,9 @@ extension SQLCommandTests {
         let missing = try graniteImport([fresh, "--csv", path("nofile.csv"), "--table", "t"])
         XCTAssertTrue(missing.stderr.contains("cannot open"), missing.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh))
+        let notSQLite = try graniteImport([fresh, "--sqlite", script])
+        XCTAssertEqual(notSQLite.stderr, "granite: error: \(script) is not an SQLite database\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh))
     }
 
     // MARK: CSV against sqlite3

@@ -121,6 +121,10 @@ struct ImportCommand: ParsableCommand {
     /// Converts an SQLite database: `sqlite3 SRC .dump`, run as a separate process, is read as a script.
     private func loadSQLiteDatabase(_ path: String, into session: SQLSession) throws -> String {
         guard FileManager.default.fileExists(atPath: path) else { throw CLIError("\(path): no such file") }
+        guard let handle = FileHandle(forReadingAtPath: path),
+            (try? handle.read(upToCount: sqliteMagic.count)).map({ [UInt8]($0) }) == sqliteMagic
+        else { throw CLIError("\(path) is not an SQLite database") }
+        try? handle.close()
         guard let shell = Self.executableOnPath("sqlite3") else {
             throw CLIError(
                 "converting an SQLite database needs the sqlite3 shell, which is not on the PATH: install it, or "

@@ -89,8 +89,8 @@ func refuseSQLiteFile(_ path: String) throws {
     defer { try? handle.close() }
     guard let prefix = try? handle.read(upToCount: sqliteMagic.count), [UInt8](prefix) == sqliteMagic else { return }
     throw CLIError(
-        "\(path) is an SQLite database, not a Granite one: convert it with `granite import`, "
-            + "or with `sqlite3 \(path) .dump | granite sql NEW.granite`")
+        "\(path) is an SQLite database, not a Granite one: convert it with "
+            + "`granite import NEW.granite --sqlite \(path)`, or with `sqlite3 \(path) .dump | granite sql NEW.granite`")
 }
 
 /// Opens the database of `granite sql`: the file at `path`, created if missing, or a private in-memory database

@@ -11,6 +11,18 @@ struct OutputOptions: ParsableArguments {
     var json = false
 }
 
+/// How long the commands that write wait for another process's writer.
+struct WriteLockOptions: ParsableArguments {
+    @Option(
+        name: .customLong("busy-timeout"),
+        help: "Seconds to wait for another process's write lock before failing with 'database is locked'.")
+    var busyTimeout = 5.0
+
+    func validate() throws {
+        if !(busyTimeout >= 0) { throw ValidationError("--busy-timeout must be a number of seconds, 0 or more") }
+    }
+}
+
 /// An error of the command-line tool itself (a missing file, an unknown tree, a failed check).
 struct CLIError: Error, CustomStringConvertible {
     /// What went wrong, in one line.
@@ -77,8 +89,8 @@ func refuseSQLiteFile(_ path: String) throws {
     defer { try? handle.close() }
     guard let prefix = try? handle.read(upToCount: sqliteMagic.count), [UInt8](prefix) == sqliteMagic else { return }
     throw CLIError(
-        "\(path) is an SQLite database, not a Granite one: convert it with `granite import`, "
-            + "or with `sqlite3 \(path) .dump | granite sql NEW.granite`")
+        "\(path) is an SQLite database, not a Granite one: convert it with "
+            + "`granite import NEW.granite --sqlite \(path)`, or with `sqlite3 \(path) .dump | granite sql NEW.granite`")
 }
 
 /// Opens the database of `granite sql`: the file at `path`, created if missing, or a private in-memory database

@@ -17,7 +17,8 @@ struct Granite: ParsableCommand {
         subcommands: [
             DemoCommand.self, InfoCommand.self, PagesCommand.self, PageCommand.self, TreeCommand.self,
             StatsCommand.self, CheckCommand.self, WalCommand.self, CheckpointCommand.self, TortureCommand.self,
-            SQLCommand.self, DumpCommand.self, VacuumCommand.self, BackupCommand.self, RecoverCommand.self,
+            SQLCommand.self, DumpCommand.self, ImportCommand.self, VacuumCommand.self, BackupCommand.self,
+            RecoverCommand.self,
         ]
     )
 }

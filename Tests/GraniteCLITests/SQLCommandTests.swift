@@ -165,7 +165,7 @@ final class SQLCommandTests: XCTestCase {
             ["--csv", db],
             stdin: "INSERT INTO t(v) VALUES ('also kept');\nINSERT INTO nope VALUES (1);\nDELETE FROM t;\n")
         XCTAssertNotEqual(piped.status, 0)
-        XCTAssertTrue(piped.stderr.contains("granite: error: no such table: nope"), piped.stderr)
+        XCTAssertEqual(piped.stderr, "Parse error near line 2: no such table: nope\n")
 
         let after = try granite(["--csv", db, "SELECT id, v FROM t ORDER BY id"])
         XCTAssertEqual(after.status, 0, after.stderr)
@@ -256,6 +256,6 @@ final class SQLCommandTests: XCTestCase {
         XCTAssertEqual(views.text, "apple\nnamed\nzebra\nCREATE VIEW named AS SELECT name FROM zebra;\n")
         let unknown = try granite([db], stdin: ".bogus\n")
         XCTAssertNotEqual(unknown.status, 0)
-        XCTAssertTrue(unknown.stderr.contains("granite: error: unknown command"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.hasPrefix("Error near line 1: unknown command"), unknown.stderr)
     }
 }

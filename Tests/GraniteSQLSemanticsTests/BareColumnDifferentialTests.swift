@@ -23,4 +23,31 @@ final class BareColumnDifferentialTests: XCTestCase {
             "SELECT x FROM t2 WHERE x IN (SELECT b FROM v1) ORDER BY x",
         ])
     }
+
+    /// A group's row follows min() or max() only in the columns its result reads (``SelectCursor``'s bare column
+    /// slots): outputs mixing bare columns and aggregates, ORDER BY terms reading bare columns the outputs do not,
+    /// and the whole row under HAVING or a correlated subquery, with groups found by hashing (no index on the key)
+    /// and streamed (through an index on it).
+    func testOnlyTheReadBareColumnsFollowMinAndMax() throws {
+        var statements = [
+            "CREATE TABLE t(g TEXT, a INTEGER, b TEXT, c REAL, d)",
+            "INSERT INTO t VALUES ('p', 1, 'one', 1.5, 'w'), ('q', 2, 'two', 0.5, 'x'), ('p', 3, 'three', 9.0, 'y'),"
+                + " ('q', 4, 'four', 7.0, 'z'), ('p', 5, 'five', 2.0, 'v'), (NULL, 6, 'six', 3.0, 'u'),"
+                + " ('q', 7, 'seven', 7.5, 't')",
+        ]
+        let queries = [
+            "SELECT g, max(c) FROM t GROUP BY g ORDER BY g",
+            "SELECT g, b || ':' || count(*), max(c) FROM t GROUP BY g ORDER BY g",
+            "SELECT g, max(c) + a, sum(a) FROM t GROUP BY g ORDER BY g",
+            "SELECT g, count(*), max(c) FROM t GROUP BY g ORDER BY d",
+            "SELECT g, count(*), min(c) FROM t GROUP BY g ORDER BY upper(b) DESC",
+            "SELECT g, b, max(c) FROM t GROUP BY g HAVING d > 'a' ORDER BY g",
+            "SELECT g, (SELECT count(*) FROM t AS u WHERE u.b <= t.b), max(c) FROM t GROUP BY g ORDER BY g",
+            "SELECT DISTINCT d, max(c) FROM t GROUP BY g ORDER BY 1",
+        ]
+        statements += queries
+        statements.append("CREATE INDEX t_g ON t(g)")
+        statements += queries
+        try TriggerDifferentialTests.check(statements)
+    }
 }

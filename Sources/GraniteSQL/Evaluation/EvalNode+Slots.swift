@@ -2,8 +2,10 @@ import GraniteStorage
 
 extension EvalNode {
     /// Adds the row slots the node reads to `slots`; returns false when the node may read slots it does not name
-    /// (a subquery, which sees the whole row) or reads an aggregate result.
-    func collectSlots(into slots: inout Set<Int>) -> Bool {
+    /// (a subquery, which sees the whole row) or reads an aggregate result, unless `besideAggregates` (aggregate
+    /// results' slots are then left out, for the bare columns of an aggregate query).
+    func collectSlots(into slots: inout Set<Int>, besideAggregates: Bool = false) -> Bool {
+        func collect(_ node: EvalNode) -> Bool { node.collectSlots(into: &slots, besideAggregates: besideAggregates) }
         switch self {
         case .constant, .parameter, .currentTime, .currentDate, .currentTimestamp:
             return true
@@ -14,39 +16,41 @@ extension EvalNode {
             slots.insert(slot)
             slots.insert(flag)
             return true
-        case .aggregate, .scalarSubquery, .exists, .inSubquery, .inRows, .subqueryRowElement:
+        case .aggregate:
+            return besideAggregates
+        case .scalarSubquery, .exists, .inSubquery, .inRows, .subqueryRowElement:
             return false
         case .not(let x), .negate(let x), .bitwiseNot(let x), .truth(let x, _, _), .isNull(let x, _),
             .cast(let x, _), .condition(let x):
-            return x.collectSlots(into: &slots)
+            return collect(x)
         case .and(let a, let b), .or(let a, let b), .compare(_, let a, let b, _), .arithmetic(_, let a, let b),
             .nullif(let a, let b, _), .glob(let a, let b, _, _):
-            return a.collectSlots(into: &slots) && b.collectSlots(into: &slots)
+            return collect(a) && collect(b)
         case .between(let a, let b, let c, _, _, _), .replace(let a, let b, let c), .iif(let a, let b, let c):
-            return a.collectSlots(into: &slots) && b.collectSlots(into: &slots) && c.collectSlots(into: &slots)
+            return collect(a) && collect(b) && collect(c)
         case .like(let a, let b, let c, _, _):
-            return a.collectSlots(into: &slots) && b.collectSlots(into: &slots)
-                && (c?.collectSlots(into: &slots) ?? true)
+            return collect(a) && collect(b)
+                && (c.map(collect) ?? true)
         case .rowCompare(_, let left, let right, _):
             for side in [left, right] {
                 guard case .elements(let nodes) = side else { return false }
-                guard nodes.allSatisfy({ $0.collectSlots(into: &slots) }) else { return false }
+                guard nodes.allSatisfy(collect) else { return false }
             }
             return true
         case .inList(let x, let list, _, _, _, _):
-            return x.collectSlots(into: &slots) && list.allSatisfy { $0.collectSlots(into: &slots) }
+            return collect(x) && list.allSatisfy(collect)
         case .inSortedList(let x, let list, _):
-            return x.collectSlots(into: &slots) && list.items.allSatisfy { $0.collectSlots(into: &slots) }
+            return collect(x) && list.items.allSatisfy(collect)
         case .function(_, let arguments), .minMax(_, _, let arguments), .coalesce(let arguments),
             .restrictedDateTime(_, let arguments, _), .userFunction(_, let arguments), .json(_, let arguments):
-            return arguments.allSatisfy { $0.collectSlots(into: &slots) }
+            return arguments.allSatisfy(collect)
         case .searchedCase(let branches, let otherwise):
-            return branches.allSatisfy { $0.0.collectSlots(into: &slots) && $0.1.collectSlots(into: &slots) }
-                && (otherwise?.collectSlots(into: &slots) ?? true)
+            return branches.allSatisfy { collect($0.0) && collect($0.1) }
+                && (otherwise.map(collect) ?? true)
         case .simpleCase(let base, let branches, let otherwise):
-            return base.collectSlots(into: &slots)
-                && branches.allSatisfy { $0.0.collectSlots(into: &slots) && $0.1.collectSlots(into: &slots) }
-                && (otherwise?.collectSlots(into: &slots) ?? true)
+            return collect(base)
+                && branches.allSatisfy { collect($0.0) && collect($0.1) }
+                && (otherwise.map(collect) ?? true)
         }
     }
 }
@@ -54,10 +58,18 @@ extension EvalNode {
 extension CompiledExpression {
     /// The row slots the expression reads, or nil when it may read slots it does not name (see
     /// ``EvalNode/collectSlots(into:)``).
-    var readSlots: Set<Int>? {
+    var readSlots: Set<Int>? { slotsRead(besideAggregates: false) }
+
+    /// The row slots the expression reads other than aggregate results' (the bare columns of an aggregate query's
+    /// output), or nil when it may read slots it does not name.
+    var slotsReadBesideAggregates: Set<Int>? { slotsRead(besideAggregates: true) }
+
+    private func slotsRead(besideAggregates: Bool) -> Set<Int>? {
         var slots = Set<Int>()
-        guard root.collectSlots(into: &slots) else { return nil }
-        for node in prelude where !node.collectSlots(into: &slots) { return nil }
+        guard root.collectSlots(into: &slots, besideAggregates: besideAggregates) else { return nil }
+        for node in prelude where !node.collectSlots(into: &slots, besideAggregates: besideAggregates) {
+            return nil
+        }
         return slots
     }
 }

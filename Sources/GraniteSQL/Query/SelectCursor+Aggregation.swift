@@ -41,12 +41,14 @@ extension SelectCursor {
                 capture(into: &representative)
             }
             let changed = try stepAggregates(&accumulators, from: 0)
-            if followsMinMax && changed { capture(into: &representative) }
+            if followsMinMax && changed { follow(into: &representative) }
         }
         if isOpen { try finishGroup(&representative, accumulators, emit) }
     }
 
-    /// Copies the join's row into `buffer`, reusing its storage.
+    /// Copies the join's row into `buffer`, reusing its storage: assigning the row would share its buffer, which the
+    /// cursor's next write into the row then copies whole (an allocation and a release per row when `max()` rises
+    /// on every row, as over a column that grows with the rowid).
     private func capture(into buffer: inout [Value]) {
         let n = context.row.count
         if buffer.count != n {
@@ -54,6 +56,32 @@ extension SelectCursor {
             return
         }
         for k in 0..<n { buffer[k] = context.row[k] }
+    }
+
+    /// Makes the join's row the representative `buffer` of its group (a row of the same layout, captured at the
+    /// group's first row), after a `min()` or `max()` changed: only the bare columns the group's result reads are
+    /// copied when they are known (``bareColumnSlots``), since the other slots are never read from it.
+    private func follow(into buffer: inout [Value]) {
+        guard let slots = bareColumnSlots, buffer.count == context.row.count else { return capture(into: &buffer) }
+        for slot in slots { buffer[slot] = context.row[slot] }
+    }
+
+    /// The slots of the join's row that the results of `program`'s groups read besides the aggregates: those its
+    /// outputs and `ORDER BY` terms read (outputs that are aggregate results or constants read none). Nil when
+    /// they may read more (a subquery, which sees the whole row) or the query has `HAVING`.
+    static func bareColumnSlots(of program: SelectProgram) -> [Int]? {
+        guard program.having == nil else { return nil }
+        var slots = Set<Int>()
+        func add(_ expression: CompiledExpression) -> Bool {
+            guard let read = expression.slotsReadBesideAggregates else { return false }
+            slots.formUnion(read)
+            return true
+        }
+        for output in program.outputs where !add(output) { return nil }
+        for term in program.ordering {
+            if let expression = term.expression, !add(expression) { return nil }
+        }
+        return slots.sorted()
     }
 
     /// Emits the group whose representative row is `representative` and whose accumulators are `accumulators`,
@@ -127,17 +155,6 @@ extension SelectCursor {
         return changed
     }
 
-    /// Copies `row` into `representative`, a row of the same layout, in place: assigning it would share the
-    /// row's buffer, which the cursor's next write into the row then copies whole (an allocation and a release
-    /// per row when `max()` rises on every row, as over a column that grows with the rowid).
-    private static func overwrite(_ representative: inout [Value], with row: [Value]) {
-        guard representative.count == row.count else {
-            representative = row
-            return
-        }
-        for k in row.indices { representative[k] = row[k] }
-    }
-
     /// Groups the join's rows in any order: numbers each group's key in a table, keeps every group's
     /// accumulators and first row, and emits the groups in key order once the join is done.
     private func aggregateInGroupTable(_ emit: () throws -> Void) throws {
@@ -173,7 +190,7 @@ extension SelectCursor {
                 }
             }
             let changed = try stepAggregates(&accumulators, from: g * calls)
-            if followsMinMax && changed { Self.overwrite(&representatives[g], with: context.row) }
+            if followsMinMax && changed { follow(into: &representatives[g]) }
         }
         if program.groupBy.isEmpty && groupCount == 0 {
             groupCount = 1

@@ -92,6 +92,7 @@ final class SelectCursor {
         aggregateArgumentSlots = program.aggregates.map {
             $0.arguments.count == 1 ? $0.arguments[0].columnSlot ?? -1 : -1
         }
+        bareColumnSlots = program.isAggregate ? Self.bareColumnSlots(of: program) : nil
         outputsAreSlots = !program.distinct && outputSlots.allSatisfy { $0 >= 0 }
         rowWidth = program.scope.width
         outerWidth = program.scope.base
@@ -118,6 +119,9 @@ final class SelectCursor {
     /// plain column reference, else −1.
     let groupBySlots: [Int]
     let aggregateArgumentSlots: [Int]
+    /// For an aggregate query, the slots of the join's row its groups' results read besides the aggregates (see
+    /// ``bareColumnSlots(of:)``); nil when not known, or not an aggregate query.
+    let bareColumnSlots: [Int]?
     /// Whether the outputs are all plain column references, read in place (see ``advance()``).
     private let outputsAreSlots: Bool
     /// The number of slots of the row (``QueryScope/width``), and of its enclosing queries' part.

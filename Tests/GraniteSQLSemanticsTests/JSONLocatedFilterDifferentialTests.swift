@@ -7,12 +7,16 @@ import XCTest
 /// `json_extract`), which a table scan decides on the row's stored bytes, against SQLite: documents with escapes,
 /// non-ASCII and invalid UTF-8 text, nested containers, duplicate keys (the first one counts), malformed text
 /// (the error must come from the same row's evaluation), long documents stored compressed, and values that are
-/// not TEXT (BLOB, numbers, NULL); every comparison operator, operands of every type, several located conditions
+/// not TEXT (BLOB, numbers, NULL); every comparison operator, operands of every type and collation (a string
+/// without escapes is compared by its bytes), several located conditions
 /// in a row, and calls on the same document and path in the result columns (which reuse the scan's finding).
 final class JSONLocatedFilterDifferentialTests: XCTestCase {
     private static let strings = ["x", "é", "a\\\"b", "\\u0078", "東京", "", "x y"]
     private static let paths = ["$.a", "$.b", "$.c.d", "$.c", "$.e[1]", "$", "$.missing", "a", "$.\"a\""]
-    private static let operands = ["'x'", "'é'", "'a\"b'", "1", "2.5", "NULL", "'{\"d\":1}'", "'\"x\"'", "'true'", "'1'"]
+    private static let operands = [
+        "'x'", "'é'", "'a\"b'", "1", "2.5", "NULL", "'{\"d\":1}'", "'\"x\"'", "'true'", "'1'", "'X' COLLATE NOCASE",
+        "'x  ' COLLATE RTRIM", "'x y' COLLATE NOCASE", "'' COLLATE BINARY",
+    ]
     private static let operators = ["=", "!=", "<", ">=", "IS", "IS NOT"]
 
     /// A JSON scalar or small container.

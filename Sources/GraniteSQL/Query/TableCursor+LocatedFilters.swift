@@ -10,6 +10,18 @@ extension TableCursor {
         let path: JSONSimplePath
         let form: JSONLocatedForm
         let rule: ComparisonRule
+        /// Whether a string value of the call compares with a TEXT operand by their bytes under the collation: the
+        /// call's value is a string's text (not `->`'s JSON), and the comparison converts no TEXT (no numeric
+        /// affinity).
+        let textComparesBytes: Bool
+
+        init(path: JSONSimplePath, form: JSONLocatedForm, rule: ComparisonRule) {
+            self.path = path
+            self.form = form
+            self.rule = rule
+            let affinity = SQLComparison.comparisonAffinity(rule.leftAffinity, rule.rightAffinity)
+            textComparesBytes = form != .arrow && !(affinity?.isNumeric ?? false)
+        }
     }
 
     /// The raw filter of `expression` when it is a located JSON call on a column of the table (not the rowid
@@ -36,20 +48,36 @@ extension TableCursor {
         }
     }
 
-    /// Whether the row `raw` passes `filter`, whose located call is `test`, with `operand`, decided as the evaluation
-    /// of the decoded row decides it: the call reads the same bytes (a TEXT value is its stored bytes, valid UTF-8
-    /// or not) and its value is compared the same way. Nil, leaving the filter to that evaluation, when the
-    /// column does not hold uncompressed TEXT, the header up to ``firstLimit`` is not well formed, or the call
-    /// fails (malformed JSON: the evaluation raises the error).
+    /// Whether the row `raw` passes `filter`, whose located call is `test`, with `operand` (whose UTF-8 bytes are
+    /// `operandBytes` when it is TEXT), decided as the evaluation of the decoded row decides it: the call reads the
+    /// same bytes (a TEXT value is its stored bytes, valid UTF-8 or not) and its value is compared the same way.
+    /// Nil, leaving the filter to that evaluation, when the column does not hold uncompressed TEXT, the header up
+    /// to ``firstLimit`` is not well formed, or the call fails (malformed JSON: the evaluation raises the error).
     func passesLocated(
-        _ raw: UnsafeRawBufferPointer, _ filter: RawFilter, _ test: LocatedTest, _ operand: Value
+        _ raw: UnsafeRawBufferPointer, _ filter: RawFilter, _ test: LocatedTest, _ operand: Value,
+        _ operandBytes: RawOperand
     ) -> Bool? {
         guard let jsonLocations,
             let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: firstLimit),
             serialType >= 12, (serialType - 12) % 3 == 0
         else { return nil }
         let text = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        guard let value = try? SQLJSONFunctions.locate(test.path, test.form, in: text, cache: jsonLocations) else {
+        let parser = JSONParser(text)
+        let value: JSONArgument
+        do throws(JSONError) {
+            guard let location = try jsonLocations.locate(test.path, in: text) else {
+                return EvalNode.compare(filter.op, .null, operand, test.rule) == true
+            }
+            // A string without escapes is its bytes: compared with TEXT as the two values' bytes would be, under
+            // the collation, with no value made.
+            if test.textComparesBytes, operandBytes.active, let inner = parser.plainStringBytes(at: location.range) {
+                let c = filter.collation.compareBytes(
+                    inner, UnsafeBufferPointer(start: operandBytes.start?.assumingMemoryBound(to: UInt8.self),
+                        count: operandBytes.count))
+                return filter.op.holds(comparing: c)
+            }
+            value = try jsonLocations.value(at: location, in: text, test.form)
+        } catch {
             return nil
         }
         return EvalNode.compare(filter.op, value.value, operand, test.rule) == true

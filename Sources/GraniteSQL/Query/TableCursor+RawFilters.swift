@@ -79,11 +79,7 @@ extension TableCursor {
         for k in rawFilters.indices {
             let filter = rawFilters[k]
             let value = filter.parameter >= 0 ? context.parameters[filter.parameter] : rawConstants[k]
-            if filter.located != nil {
-                rawOperandValues[k] = value
-                rawOperands[k].active = true
-                continue
-            }
+            if filter.located != nil { rawOperandValues[k] = value }
             guard case .text(let text) = value else {
                 rawOperands[k].active = false
                 continue
@@ -114,7 +110,9 @@ extension TableCursor {
             let filter = rawFilters[k]
             let operand = rawOperands[k]
             if let located = filter.located {
-                guard let holds = passesLocated(raw, filter, located, rawOperandValues[k]) else { return true }
+                guard let holds = passesLocated(raw, filter, located, rawOperandValues[k], operand) else {
+                    return true
+                }
                 if !holds { return false }
                 rawPassed = k + 1
                 continue
@@ -132,14 +130,7 @@ extension TableCursor {
                     bytes.assumingMemoryBound(to: UInt8.self),
                     UnsafeBufferPointer(start: operand.start?.assumingMemoryBound(to: UInt8.self), count: operand.count)
                 )
-                switch filter.op {
-                case .equal, .is: holds = c == 0
-                case .notEqual, .isNot: holds = c != 0
-                case .less: holds = c < 0
-                case .lessOrEqual: holds = c <= 0
-                case .greater: holds = c > 0
-                case .greaterOrEqual: holds = c >= 0
-                }
+                holds = filter.op.holds(comparing: c)
             }
             if !holds { return false }
             rawPassed = k + 1

@@ -103,14 +103,12 @@ final class TableFunctionCursor {
     private let subtypedColumn: JSONTableColumn?
     /// The rows of a json_each or json_tree call: read from the document's text when json_each starts at the
     /// root or a simple path, else walked over SQLite's node layout of the document.
-    @exclusivity(unchecked) private var textWalk = JSONEachTextWalk()
+    private let textWalk = JSONEachTextWalk()
     @exclusivity(unchecked) private var walk: JSONTableWalk?
     /// The last path argument of a json_each read from the text, and the start it names (nil: not a simple
     /// path), kept while the argument stays the same (a constant path is read once).
     @exclusivity(unchecked) private var textWalkPath: Value?
     @exclusivity(unchecked) private var textWalkStart: JSONEachTextWalk.Start?
-    /// The containers open while a text walk's start node is found, kept for their storage between rows.
-    @exclusivity(unchecked) private var textWalkStack: [JSONParser.ScanContainer] = []
     /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
     private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
@@ -145,7 +143,7 @@ final class TableFunctionCursor {
     /// Evaluates the arguments over the current row and starts the walk.
     func open(_ context: inout EvaluationContext) throws {
         walk = nil
-        textWalk = JSONEachTextWalk()
+        textWalk.stop()
         started = false
         rowNumber = -1
         guard case .pragma(let pragma) = program.function else { return try openJSONWalk(&context) }
@@ -166,7 +164,7 @@ final class TableFunctionCursor {
         let recursive = program.function == .jsonTree
         do throws(JSONError) {
             if !recursive, let start = textWalkStart(path) {
-                textWalk = try JSONEachTextWalk(document: document, start: start, stack: &textWalkStack)
+                try textWalk.begin(document: document, start: start)
                 return
             }
             // A NULL path means no rows, but only once the document parsed (SQLite parses it first).

@@ -97,8 +97,15 @@ package enum SQLComparison {
             return nil
         }
         let (x, y) = prepareOperands(a, leftAffinity, b, rightAffinity)
-        let c = compare(x, y, collation: collation)
-        switch op {
+        return op.holds(comparing: compare(x, y, collation: collation))
+    }
+}
+
+extension SQLComparisonOperator {
+    /// Whether the comparison holds for two non-NULL operands that compare as `c` (−1, 0 or 1).
+    @inline(__always)
+    func holds(comparing c: Int) -> Bool {
+        switch self {
         case .equal, .is: return c == 0
         case .notEqual, .isNot: return c != 0
         case .less: return c < 0

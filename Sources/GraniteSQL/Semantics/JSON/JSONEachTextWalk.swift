@@ -7,30 +7,41 @@ import GraniteStorage
 /// finds the start node; each next child is then found by skipping the text of the one before, counting the
 /// nodes it spans in SQLite's layout (see ``JSONNodeTable``) so that `id` keeps SQLite's numbering; and a column
 /// is computed from the child's bytes only when the query reads it.
-struct JSONEachTextWalk {
+///
+/// One walk serves every call of its cursor: ``begin(document:start:)`` copies the document's text into storage
+/// the walk keeps, so that a row's steps and columns read plain bytes, with no value to copy, retain or open,
+/// and the storage, like the start node's scan stack, is reused from call to call. Only its cursor uses it, one
+/// call at a time, so its state skips dynamic exclusivity checks.
+final class JSONEachTextWalk {
     /// What the start node is: its children are the rows of a container, the node itself the one row of a
     /// scalar.
     private enum Shape {
         case scalar, array, object
     }
 
-    /// The document, whose text each step reads again (it holds no pointer into it).
-    private let document: Value
+    /// The document as given, for the `json` column.
+    @exclusivity(unchecked) private var document = Value.null
+    /// A copy of the document's text (`textCount` bytes in storage of `textCapacity`), which every step reads.
+    @exclusivity(unchecked) private var text: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var textCount = 0
+    @exclusivity(unchecked) private var textCapacity = 0
+    /// The containers open while the start node is found, kept for their storage.
+    @exclusivity(unchecked) private var scanStack: [JSONParser.ScanContainer] = []
     /// The path argument as given (up to any NUL), nil without one.
-    private let root: [UInt8]?
-    private var start = Shape.scalar
+    @exclusivity(unchecked) private var root: [UInt8]?
+    @exclusivity(unchecked) private var start = Shape.scalar
     /// The current row's label (the bytes between its quotes), for a child of an object.
-    private var label: Range<Int> = 0..<0
+    @exclusivity(unchecked) private var label: Range<Int> = 0..<0
     /// The current row's value: its bytes, its position in SQLite's layout, and the number of nodes it spans.
-    private var value: Range<Int> = 0..<0
-    private var id = 0
-    private var span = 0
+    @exclusivity(unchecked) private var value: Range<Int> = 0..<0
+    @exclusivity(unchecked) private var id = 0
+    @exclusivity(unchecked) private var span = 0
     /// The number of rows produced before the current one.
-    private var rowNumber: UInt32 = 0
+    @exclusivity(unchecked) private var rowNumber: UInt32 = 0
     /// Whether the walk has a current row.
-    private(set) var hasRow = false
-    /// Whether the walk reads a document (not made by ``init()``).
-    let isActive: Bool
+    @exclusivity(unchecked) private(set) var hasRow = false
+    /// Whether the walk reads a document (``begin(document:start:)`` ran since the last ``stop()``).
+    @exclusivity(unchecked) private(set) var isActive = false
 
     /// Where a walk starts, read off json_each's path argument once for all the rows it is the same for.
     struct Start {
@@ -62,29 +73,50 @@ struct JSONEachTextWalk {
         }
     }
 
-    /// A walk of no rows.
-    init() {
-        document = .null
-        root = nil
+    /// A walk of no rows until it begins.
+    init() {}
+
+    deinit {
+        text?.deallocate()
+    }
+
+    /// Ends the current walk: no rows until the next ``begin(document:start:)``.
+    func stop() {
+        hasRow = false
         isActive = false
     }
 
-    /// Starts json_each's walk over `document` (not NULL) from `start`; no rows when the path names no node. The
-    /// scan that finds the start node keeps its open containers in `stack`, whose storage the caller reuses
-    /// between walks.
-    init(document: Value, start: Start, stack: inout [JSONParser.ScanContainer]) throws(JSONError) {
+    /// Starts json_each's walk over `document` (not NULL) from `start`; no rows when the path names no node.
+    func begin(document: Value, start: Start) throws(JSONError) {
+        stop()
         self.document = document
         root = start.root
+        rowNumber = 0
+        _ = try JSONParser.withText(document) { bytes throws(JSONError) in keep(bytes) }
         isActive = true
-        _ = try JSONParser.withText(document) { text throws(JSONError) in
-            let parser = JSONParser(text)
-            guard let location = try parser.locate(start.path, stack: &stack) else { return }
-            try begin(at: location, parser)
+        let parser = self.parser
+        guard let location = try parser.locate(start.path, stack: &scanStack) else { return }
+        try begin(at: location, parser)
+    }
+
+    /// Copies `bytes` into the walk's text storage, growing it when they do not fit.
+    private func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count > textCapacity {
+            text?.deallocate()
+            textCapacity = max(bytes.count, 2 * textCapacity, 256)
+            text = UnsafeMutablePointer<UInt8>.allocate(capacity: textCapacity)
         }
+        if let base = bytes.baseAddress, let text { text.update(from: base, count: bytes.count) }
+        textCount = bytes.count
+    }
+
+    /// A parser over the walk's copy of the document's text.
+    private var parser: JSONParser {
+        JSONParser(UnsafeBufferPointer(start: text, count: text == nil ? 0 : textCount))
     }
 
     /// Makes the start node's first child (or a scalar start node itself) the current row.
-    private mutating func begin(at location: JSONParser.Location, _ parser: JSONParser) throws(JSONError) {
+    private func begin(at location: JSONParser.Location, _ parser: JSONParser) throws(JSONError) {
         let opening = parser.byte(location.range.lowerBound)
         guard opening == UInt8(ascii: "[") || opening == UInt8(ascii: "{") else {
             start = .scalar
@@ -104,7 +136,7 @@ struct JSONEachTextWalk {
 
     /// Reads the child of the start container at `i` (an object member's label, or an array element), whose
     /// value follows the current one's nodes in the layout.
-    private mutating func readChild(at i: Int, _ parser: JSONParser) throws(JSONError) {
+    private func readChild(at i: Int, _ parser: JSONParser) throws(JSONError) {
         var valueStart = i
         id += span
         if start == .object {
@@ -120,51 +152,37 @@ struct JSONEachTextWalk {
     }
 
     /// Moves to the next row (if there is a current one).
-    mutating func advance() throws(JSONError) {
+    func advance() throws(JSONError) {
         guard hasRow else { return }
         hasRow = false
         guard start != .scalar else { return }
-        _ = try JSONParser.withText(document) { text throws(JSONError) in
-            let parser = JSONParser(text)
-            let i = parser.skipSpace(value.upperBound)
-            guard parser.byte(i) == UInt8(ascii: ",") else { return }
-            try readChild(at: parser.skipSpace(i + 1), parser)
-            rowNumber &+= 1
-        }
+        let parser = self.parser
+        let i = parser.skipSpace(value.upperBound)
+        guard parser.byte(i) == UInt8(ascii: ",") else { return }
+        try readChild(at: parser.skipSpace(i + 1), parser)
+        rowNumber &+= 1
     }
 
     /// The current row's value of `column`, with whether it is JSON text (a container's `value`).
     func column(_ column: JSONTableColumn) throws(JSONError) -> JSONArgument {
         switch column {
         case .key: return try key()
-        case .value: return try withValue { parser, range throws(JSONError) in try parser.sqlValue(at: range) }
-        case .type: return JSONArgument(.text(try withValue { parser, range in parser.typeName(at: range) }))
+        case .value: return try parser.sqlValue(at: value)
+        case .type: return JSONArgument(.text(parser.typeName(at: value)))
         case .atom:
-            return try withValue { parser, range throws(JSONError) in
-                switch parser.byte(range.lowerBound) {
-                case UInt8(ascii: "["), UInt8(ascii: "{"): return JSONArgument(.null)
-                default: return JSONArgument(try parser.sqlValue(at: range).value)
-                }
+            let parser = self.parser
+            switch parser.byte(value.lowerBound) {
+            case UInt8(ascii: "["), UInt8(ascii: "{"): return JSONArgument(.null)
+            default: return JSONArgument(try parser.sqlValue(at: value).value)
             }
         case .id: return JSONArgument(.integer(Int64(id)))
         case .parent: return JSONArgument(.null)
-        case .fullkey: return JSONArgument(.text(String(decoding: try fullKey(), as: UTF8.self)))
+        case .fullkey: return JSONArgument(.text(String(decoding: fullKey(), as: UTF8.self)))
         case .path, .root: return JSONArgument(.text(String(decoding: root ?? [UInt8(ascii: "$")], as: UTF8.self)))
         case .json:
             let text = document.sqlTextBytes ?? []
             return JSONArgument(.text(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)))
         }
-    }
-
-    /// Calls `body` with the document's text and the current value's range in it.
-    private func withValue<R>(
-        _ body: (JSONParser, Range<Int>) throws(JSONError) -> R
-    ) throws(JSONError) -> R {
-        let range = value
-        guard let result = try JSONParser.withText(document, { text throws(JSONError) in
-            try body(JSONParser(text), range)
-        }) else { throw .malformed }
-        return result
     }
 
     /// The `key` column: an object member's label, an array element's index, NULL for a scalar start node.
@@ -174,18 +192,18 @@ struct JSONEachTextWalk {
         case .array: return JSONArgument(.integer(Int64(rowNumber)))
         case .object:
             let quoted = (label.lowerBound - 1)..<(label.upperBound + 1)
-            return try withValue { parser, _ throws(JSONError) in JSONArgument(try parser.sqlValue(at: quoted).value) }
+            return JSONArgument(try parser.sqlValue(at: quoted).value)
         }
     }
 
     /// The `fullkey` column: the path, then the element's index or the member's label.
-    private func fullKey() throws(JSONError) -> [UInt8] {
+    private func fullKey() -> [UInt8] {
         var out = root ?? [UInt8(ascii: "$")]
         switch start {
         case .scalar: break
         case .array: out.append(contentsOf: "[\(rowNumber)]".utf8)
         case .object:
-            let labelBytes = try withValue { parser, _ in Array(UnsafeBufferPointer(rebasing: parser.bytes[label])) }
+            let labelBytes = Array(UnsafeBufferPointer(rebasing: parser.bytes[label]))
             JSONTableWalk.appendMember(JSONKey(bytes: labelBytes, isPlain: false), to: &out)
         }
         return out

@@ -56,6 +56,10 @@ package final class JSONLocationCache {
     @exclusivity(unchecked) private var isFilled = false
     /// The containers open during a scan, kept between calls for their storage.
     @exclusivity(unchecked) private var scanStack: [JSONParser.ScanContainer] = []
+    /// The value a call of `valueForm` returned for the node found (nil: none computed since the scan), so that
+    /// the calls of a row after the first return it again without reading the node.
+    @exclusivity(unchecked) private var valueForm: JSONLocatedForm?
+    @exclusivity(unchecked) private var lastValue = JSONArgument(.null)
 
     init() {}
 
@@ -63,6 +67,7 @@ package final class JSONLocationCache {
     func locate(_ path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONParser.Location? {
         if isFilled && holds(text) && path == self.path { return location }
         isFilled = false
+        valueForm = nil
         let found = try JSONParser(text).locate(path, stack: &scanStack)
         document.removeAll(keepingCapacity: true)
         document.append(contentsOf: text)
@@ -70,6 +75,18 @@ package final class JSONLocationCache {
         location = found
         isFilled = true
         return found
+    }
+
+    /// What a located call of `form` returns for `location`, the node the last ``locate(_:in:)`` found in
+    /// `text`: computed for the first call of the form after the scan, then kept.
+    func value(
+        at location: JSONParser.Location, in text: UnsafeBufferPointer<UInt8>, _ form: JSONLocatedForm
+    ) throws(JSONError) -> JSONArgument {
+        if valueForm == form { return lastValue }
+        let value = try SQLJSONFunctions.value(at: location.range, in: JSONParser(text), form)
+        valueForm = form
+        lastValue = value
+        return value
     }
 
     /// Whether `text` is the text of the document last scanned.
@@ -107,11 +124,11 @@ extension SQLJSONFunctions {
         _ path: JSONSimplePath, _ form: JSONLocatedForm, in text: UnsafeBufferPointer<UInt8>, cache: JSONLocationCache
     ) throws(JSONError) -> JSONArgument {
         guard let location = try cache.locate(path, in: text) else { return null }
-        return try value(at: location.range, in: JSONParser(text), form)
+        return try cache.value(at: location, in: text, form)
     }
 
     /// What a located call returns for the node at `range`.
-    private static func value(
+    static func value(
         at range: Range<Int>, in parser: JSONParser, _ form: JSONLocatedForm
     ) throws(JSONError) -> JSONArgument {
         if form != .arrow {
@@ -131,10 +148,16 @@ extension SQLJSONFunctions {
 extension JSONParser {
     /// The value of the string at `range` when it has no escapes (read straight from the text), else nil.
     func plainString(at range: Range<Int>) -> Value? {
-        guard range.count >= 2, byte(range.lowerBound) == UInt8(ascii: "\"") else { return nil }
+        plainStringBytes(at: range).map { .text(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The bytes between the quotes of the string at `range` when it has no escapes (its value's UTF-8), else nil.
+    func plainStringBytes(at range: Range<Int>) -> UnsafeBufferPointer<UInt8>? {
+        guard range.count >= 2, byte(range.lowerBound) == UInt8(ascii: "\""), range.upperBound <= bytes.count else {
+            return nil
+        }
         let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
-        guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
-        return .text(utf8: UnsafeRawBufferPointer(inner))
+        return inner.contains(UInt8(ascii: "\\")) ? nil : inner
     }
 
     /// The value of the integer at `range` when it fits in 64 bits (read straight from the text), else nil.

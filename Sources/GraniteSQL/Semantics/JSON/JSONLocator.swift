@@ -6,18 +6,22 @@ import GraniteStorage
 /// nothing, but never fail, whatever the document (the other steps, `[#]` and `[#-N]`, need the document's
 /// tree; a malformed step is an error only once the walk reaches it).
 struct JSONSimplePath: Sendable, Equatable {
+    /// A step: a key as its bytes' place in ``keys`` (so that reading a step copies no reference), or an index.
     enum Step: Sendable, Equatable {
-        case key(ArraySlice<UInt8>)
+        case key(start: Int, count: Int)
         case index(UInt32)
     }
 
     let steps: [Step]
+    /// The bytes of every key step, one after the other.
+    let keys: [UInt8]
 
     /// `$`: the whole document.
-    static let root = JSONSimplePath(steps: [])
+    static let root = JSONSimplePath(steps: [], keys: [])
 
-    private init(steps: [Step]) {
+    private init(steps: [Step], keys: [UInt8]) {
         self.steps = steps
+        self.keys = keys
     }
 
     /// The steps of `path` (up to its first NUL), or nil when the path is not simple.
@@ -25,6 +29,12 @@ struct JSONSimplePath: Sendable, Equatable {
         let end = path.firstIndex(of: 0) ?? path.count
         guard end > 0, path[0] == UInt8(ascii: "$") else { return nil }
         var steps: [Step] = []
+        var keys: [UInt8] = []
+        /// Adds the key step `key`.
+        func addKey(_ key: ArraySlice<UInt8>) {
+            steps.append(.key(start: keys.count, count: key.count))
+            keys.append(contentsOf: key)
+        }
         var i = 1
         while i < end {
             if path[i] == UInt8(ascii: ".") {
@@ -33,7 +43,7 @@ struct JSONSimplePath: Sendable, Equatable {
                     var close = i + 1
                     while close < end && path[close] != UInt8(ascii: "\"") { close += 1 }
                     guard close < end else { return nil }
-                    steps.append(.key(path[(i + 1)..<close]))
+                    addKey(path[(i + 1)..<close])
                     i = close + 1
                 } else {
                     var stop = i
@@ -41,7 +51,7 @@ struct JSONSimplePath: Sendable, Equatable {
                         stop += 1
                     }
                     guard stop > i else { return nil }
-                    steps.append(.key(path[i..<stop]))
+                    addKey(path[i..<stop])
                     i = stop
                 }
             } else if path[i] == UInt8(ascii: "[") {
@@ -59,6 +69,7 @@ struct JSONSimplePath: Sendable, Equatable {
             }
         }
         self.steps = steps
+        self.keys = keys
     }
 }
 
@@ -106,7 +117,16 @@ extension JSONParser {
     /// The innermost open container is held in a local, and only the ones around it in the stack, so that
     /// reading a member or an element touches no array.
     func locate(_ path: JSONSimplePath, stack open: inout [ScanContainer]) throws(JSONError) -> Location? {
-        let steps = path.steps
+        let result = path.keys.withUnsafeBufferPointer { keys in
+            Result { () throws(JSONError) -> Location? in try locate(path.steps, keys, stack: &open) }
+        }
+        return try result.get()
+    }
+
+    /// ``locate(_:stack:)`` for the path of `steps` whose key bytes are `keys`.
+    private func locate(
+        _ steps: [JSONSimplePath.Step], _ keys: UnsafeBufferPointer<UInt8>, stack open: inout [ScanContainer]
+    ) throws(JSONError) -> Location? {
         open.removeAll(keepingCapacity: true)
         var found: Range<Int>?
         var position = 0
@@ -142,7 +162,7 @@ extension JSONParser {
                     if current.isObject {
                         let (label, next) = try labelRange(at: first)
                         nodes += 1
-                        candidate = memberCandidate(&current, label: label, steps)
+                        candidate = memberCandidate(&current, label: label, steps, keys)
                         i = next
                     } else {
                         candidate = current.elementCandidate(steps)
@@ -170,7 +190,7 @@ extension JSONParser {
                     if current.isObject {
                         let (label, value) = try labelRange(at: next)
                         nodes += 1
-                        candidate = memberCandidate(&current, label: label, steps)
+                        candidate = memberCandidate(&current, label: label, steps, keys)
                         i = value
                     } else {
                         candidate = current.elementCandidate(steps)
@@ -191,15 +211,17 @@ extension JSONParser {
     }
 
     /// Whether the value of the member labelled by the bytes at `label` is on the path: the first member of an
-    /// object on the path whose label is the next key.
+    /// object on the path whose label is the next key (`keys` holds the path's key bytes).
+    @inline(__always)
     private func memberCandidate(
-        _ container: inout ScanContainer, label: Range<Int>, _ steps: [JSONSimplePath.Step]
+        _ container: inout ScanContainer, label: Range<Int>, _ steps: [JSONSimplePath.Step],
+        _ keys: UnsafeBufferPointer<UInt8>
     ) -> Int? {
         let depth = container.pathDepth
-        guard depth >= 0, !container.keyMatched, case .key(let key) = steps[depth], label.count == key.count,
-            key.withUnsafeBytes({
-                CodecBytes.equalBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[label]), $0)
-            })
+        guard depth >= 0, !container.keyMatched, case .key(let start, let count) = steps[depth], label.count == count,
+            CodecBytes.equalBytes(
+                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[label]),
+                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(keys)[start..<(start + count)]))
         else { return nil }
         container.keyMatched = true
         return depth + 1

@@ -147,6 +147,7 @@ struct JSONParser {
     }
 
     /// The bytes between the quotes of an object member's label at `i`, and the offset of its value.
+    @inline(__always)
     func labelRange(at i: Int) throws(JSONError) -> (label: Range<Int>, next: Int) {
         guard byte(i) == UInt8(ascii: "\""), let (end, _) = stringEnd(at: i) else { throw .malformed }
         let colon = skipSpace(end)
@@ -202,6 +203,7 @@ struct JSONParser {
 
     /// The offset just past the string, literal or number at `i`, checked as ``scalar(at:)`` checks it but
     /// without making a node; nil when there is none.
+    @inline(__always)
     func scalarEnd(at i: Int) -> Int? {
         switch byte(i) {
         case UInt8(ascii: "\""): return stringEnd(at: i)?.end
@@ -215,9 +217,27 @@ struct JSONParser {
 
     /// The offset past the closing quote of the string at `start` and whether it has escapes; nil when it is
     /// malformed.
+    ///
+    /// Inlined for the common case, a short plain string (most labels and many values) whose closing quote is the
+    /// first special byte of the eight after its opening one; the rest is left to ``stringEnd(from:)``.
+    @inline(__always)
     private func stringEnd(at start: Int) -> (end: Int, escaped: Bool)? {
+        let j = start + 1
+        if j + 8 <= bytes.count, let base = UnsafeRawPointer(bytes.baseAddress) {
+            let special = Self.specialStringBytes(
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self)))
+            guard special != 0 else { return stringEnd(from: j + 8) }
+            let k = j + special.trailingZeroBitCount >> 3
+            if base.load(fromByteOffset: k, as: UInt8.self) == UInt8(ascii: "\"") { return (k + 1, false) }
+            return stringEnd(from: k)
+        }
+        return stringEnd(from: j)
+    }
+
+    /// ``stringEnd(at:)`` from `j`, a byte of the string's body before which all are plain.
+    private func stringEnd(from j: Int) -> (end: Int, escaped: Bool)? {
         var escaped = false
-        var j = start + 1
+        var j = j
         let count = bytes.count
         while true {
             // Most bytes are plain: skip their run eight at a time, then byte by byte near the end of the text.

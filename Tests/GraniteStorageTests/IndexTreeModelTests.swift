@@ -105,8 +105,19 @@ final class IndexTreeModelTests: XCTestCase {
             case 80..<90:
                 XCTAssertEqual(try index.get(key: key), model[key], context)
             default:
-                let cursor = rng.next(below: 2) == 0 ? kept : try index.makeCursor()
-                let ok = try cursor.seek(atOrAfter: key)
+                let ok: Bool
+                let cursor: IndexCursor
+                switch rng.next(below: 3) {
+                case 0:
+                    cursor = kept
+                    ok = try cursor.seekNearby(atOrAfter: key)
+                case 1:
+                    cursor = kept
+                    ok = try cursor.seek(atOrAfter: key)
+                default:
+                    cursor = try index.makeCursor()
+                    ok = try cursor.seek(atOrAfter: key)
+                }
                 try assertSteps(
                     cursor, ok, from: lowerBound(key), in: keys, steps: Int(rng.next(below: 10)),
                     payload: { model[$0] }, context)
@@ -168,7 +179,7 @@ final class IndexTreeModelTests: XCTestCase {
             var target: [UInt8] = []
             KeyEncoding.append(.integer(Int64(group)), to: &target)
             if rng.next(below: 4) == 0 { KeyEncoding.append(.integer(Int64(rng.next(below: 8_000))), to: &target) }
-            let ok = try cursor.seek(atOrAfter: target)
+            let ok = try cursor.seekNearby(atOrAfter: target)
             try assertSteps(
                 cursor, ok, from: Self.lowerBound(keys, target), in: keys, steps: Int(rng.next(below: 14)), context)
             if testRun?.failureCount ?? 0 > 0 { return }

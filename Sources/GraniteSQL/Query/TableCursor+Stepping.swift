@@ -108,7 +108,10 @@ extension TableCursor {
                         valid = try cursor.seek(atOrAfter: sentinel)
                         valid = valid ? try cursor.previous() : try cursor.last()
                     } else {
-                        valid = try cursor.seek(atOrAfter: low == nil ? prefix : lowKey)
+                        // A nested level's cursor, or the next prefix of an opening, is likely near its last entry.
+                        let key = low == nil ? prefix : lowKey
+                        valid = try nested || prefixPosition > 0
+                            ? cursor.seekNearby(atOrAfter: key) : cursor.seek(atOrAfter: key)
                     }
                 } else {
                     valid = descending ? try cursor.previous() : try cursor.next()

@@ -95,6 +95,16 @@ public final class TreeCursor {
     /// Moves to the first entry whose key is ≥ `key`; returns whether there is one.
     @discardableResult
     public func seek(atOrAfter key: [UInt8]) throws -> Bool {
+        _ = try key.withUnsafeBytes { try seek(.bytes($0)) }
+        return isValid
+    }
+
+    /// ``seek(atOrAfter:)-([UInt8])`` for a key that is likely on the cursor's current leaf, a little ahead: the
+    /// entry is looked for there first (see ``seekInLeaf(atOrAfter:)``), then from the root. For the repeated
+    /// searches of a nested loop; a lone search is better served by ``seek(atOrAfter:)-([UInt8])``, which does
+    /// not spend the two comparisons that find the key elsewhere.
+    @discardableResult
+    public func seekNearby(atOrAfter key: [UInt8]) throws -> Bool {
         try key.withUnsafeBytes { target in
             if try !seekInLeaf(atOrAfter: target) { _ = try seek(.bytes(target)) }
         }

@@ -21,6 +21,18 @@ extension StatementOutcome {
         }
     }
 
+    /// The outcome with its rows sorted by their description, to compare queries whose row order is not defined.
+    var sortedRows: StatementOutcome {
+        guard case .rows(let rows) = self else { return self }
+        return .rows(rows.sorted { "\($0)" < "\($1)" })
+    }
+
+    /// The number of rows of the outcome (0 for a failure).
+    var rowCount: Int {
+        guard case .rows(let rows) = self else { return 0 }
+        return rows.count
+    }
+
     /// Why Granite's outcome differs from SQLite's, or nil when they agree:
     /// same rows with the same types, or both failing (with the same message
     /// for constraint and datatype errors, which applications match on).

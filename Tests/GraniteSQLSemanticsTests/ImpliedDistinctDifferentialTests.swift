@@ -146,13 +146,9 @@ final class ImpliedDistinctDifferentialTests: XCTestCase {
             }
             for _ in 0..<200 {
                 let sql = workload.query()
-                var expected = oracle.all(sql, [])
-                var actual = StatementOutcome.granite(db, sql, [])
-                if case .rows(let e) = expected, case .rows(let a) = actual {
-                    expected = .rows(e.sorted { "\($0)" < "\($1)" })
-                    actual = .rows(a.sorted { "\($0)" < "\($1)" })
-                    rowsCompared += e.count
-                }
+                let expected = oracle.all(sql, []).sortedRows
+                let actual = StatementOutcome.granite(db, sql, []).sortedRows
+                rowsCompared += expected.rowCount
                 if let failure = StatementOutcome.mismatch(sqlite: expected, granite: actual, what: sql) {
                     failures.append(failure)
                 }

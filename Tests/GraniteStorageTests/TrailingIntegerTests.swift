@@ -44,16 +44,7 @@ final class TrailingIntegerTests: XCTestCase {
     func testRandomBytesNeverDisagreeWithDecoding() {
         var rng = SplitMix64(seed: 0xB17E5)
         for _ in 0..<100_000 {
-            var key: [UInt8] = []
-            for _ in 0..<Int(rng.next(below: 14)) {
-                // Mostly integer tags and the bytes that make bodies canonical or not.
-                switch rng.next(below: 6) {
-                case 0: key.append(UInt8(0x17 + rng.next(below: 0x13)))
-                case 1: key.append(0x00)
-                case 2: key.append(0xFF)
-                default: key.append(UInt8(truncatingIfNeeded: rng.next()))
-                }
-            }
+            let key = Self.randomBytes(&rng)
             let fast = key.withUnsafeBytes { KeyEncoding.lastOfIntegers($0) }
             guard let fast else { continue }
             // The fast path only answers for keys that decode to integers, and gives the last one.
@@ -65,5 +56,49 @@ final class TrailingIntegerTests: XCTestCase {
             XCTAssertTrue(
                 decoded.allSatisfy { if case .integer = $0 { return true } else { return false } }, "\(key)")
         }
+    }
+
+    /// ``KeyEncoding/integer(_:at:)``, the inline read of one value, answers only for a canonical INTEGER, and
+    /// then as ``KeyEncoding/value(_:at:)`` does (same value, same end), from any offset of random bytes and of
+    /// encoded values of every kind.
+    func testOneIntegerReadInlineAgreesWithValueDecoding() {
+        var rng = SplitMix64(seed: 0x1E7E6E5)
+        for round in 0..<100_000 {
+            var key: [UInt8] = []
+            if round % 2 == 0 {
+                key = Self.randomBytes(&rng)
+            } else {
+                for _ in 0..<Int(rng.next(below: 4)) {
+                    let value: Value
+                    switch rng.next(below: 5) {
+                    case 0: value = .real(Double(Int64(bitPattern: rng.next()) >> Int64(rng.next(below: 60))) / 3)
+                    case 1: value = .text("x")
+                    case 2: value = .null
+                    default: value = .integer(Int64(bitPattern: rng.next()) >> Int64(rng.next(below: 64)))
+                    }
+                    KeyEncoding.append(value, to: &key)
+                }
+            }
+            let start = Int(rng.next(below: UInt64(key.count + 2))) - 1
+            let inline = key.withUnsafeBytes { KeyEncoding.integer($0, at: start) }
+            guard let inline else { continue }
+            let decoded = key.withUnsafeBytes { try? KeyEncoding.value($0, at: start) }
+            XCTAssertEqual(decoded?.0, .integer(inline.value), "\(key) at \(start)")
+            XCTAssertEqual(decoded?.1, inline.end, "\(key) at \(start)")
+        }
+    }
+
+    /// Up to 13 random bytes, mostly integer tags and the bytes that make bodies canonical or not.
+    static func randomBytes(_ rng: inout SplitMix64) -> [UInt8] {
+        var key: [UInt8] = []
+        for _ in 0..<Int(rng.next(below: 14)) {
+            switch rng.next(below: 6) {
+            case 0: key.append(UInt8(0x17 + rng.next(below: 0x13)))
+            case 1: key.append(0x00)
+            case 2: key.append(0xFF)
+            default: key.append(UInt8(truncatingIfNeeded: rng.next()))
+            }
+        }
+        return key
     }
 }

@@ -149,6 +149,15 @@ enum AccessKeys {
     /// The encoded key of `value` compared with an indexed column of `affinity` under `collation`, as SQLite
     /// converts it (the column's affinity applied to the value); nil when the index cannot be searched with it.
     static func indexValue(_ value: Value, affinity: SQLAffinity, collation: SQLCollation) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        return appendIndexValue(value, affinity: affinity, collation: collation, to: &bytes) ? bytes : nil
+    }
+
+    /// Appends ``indexValue(_:affinity:collation:)`` to `key` and returns true; returns false, appending nothing,
+    /// when the index cannot be searched with `value`.
+    static func appendIndexValue(
+        _ value: Value, affinity: SQLAffinity, collation: SQLCollation, to key: inout [UInt8]
+    ) -> Bool {
         var v = value
         switch affinity {
         case .integer, .real, .numeric:
@@ -156,21 +165,19 @@ enum AccessKeys {
             switch v {
             case .integer: break
             case .real(let d) where !d.isNaN: break
-            default: return nil
+            default: return false
             }
         case .text:
             v = SQLAffinity.text.apply(to: value)
-            guard v.isText else { return nil }
+            guard v.isText else { return false }
         case .blob:
             switch v {
-            case .null: return nil
-            case .real(let d) where d.isNaN: return nil
+            case .null: return false
+            case .real(let d) where d.isNaN: return false
             default: break
             }
         }
-        v = collation.keyForm(v)
-        var bytes: [UInt8] = []
-        KeyEncoding.append(v, to: &bytes)
-        return bytes
+        KeyEncoding.append(collation.keyForm(v), to: &key)
+        return true
     }
 }

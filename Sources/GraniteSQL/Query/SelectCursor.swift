@@ -58,7 +58,7 @@ final class SelectCursor {
         // The filters of a table level (but a LEFT JOIN's, tested on its NULL row too) that read named slots
         // only are tested by its table cursor, before it decodes the columns they do not read.
         var filters: [[CompiledExpression]] = []
-        tables = program.levels.map { level in
+        tables = program.levels.enumerated().map { position, level in
             if case .table(let reader, let path) = level.kind {
                 var early: [CompiledExpression] = []
                 var rest = level.filters
@@ -67,7 +67,8 @@ final class SelectCursor {
                 }
                 filters.append(rest)
                 return TableCursor(
-                    reader: reader, path: path, base: level.source.base, used: level.source.used, filters: early)
+                    reader: reader, path: path, base: level.source.base, used: level.source.used, filters: early,
+                    nested: position > 0)
             }
             filters.append(level.filters)
             return nil

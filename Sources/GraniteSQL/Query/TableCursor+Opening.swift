@@ -55,34 +55,32 @@ extension TableCursor {
     }
 
     private func openIndex(_ search: IndexSearch, _ context: inout EvaluationContext) throws {
-        var prefixes: [[UInt8]] = [[]]
         var complete = true
         var exact = true
-        for (position, values) in search.equalities.enumerated() {
-            let (affinity, collation) = indexRules[position]
-            var keys: [[UInt8]] = []
-            for value in values {
-                let v = try value.evaluate(&context)
-                if v.isNull { continue }  // `= NULL` never matches
-                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else {
-                    complete = false
-                    break
-                }
-                if exact && !Self.probeIsExact(v, affinity: affinity) { exact = false }
-                keys.append(key)
-            }
-            if !complete { break }
-            if keys.isEmpty {
+        if search.equalities.count == 1 && search.equalities[0].count == 1 {
+            // One value for the first column (a join's `x = outer.y`, opened once per outer row): its key is
+            // written over the last execution's, in the same storage.
+            let v = try search.equalities[0][0].evaluate(&context)
+            if v.isNull {  // `= NULL` never matches
                 exhausted = true
                 return
             }
-            // One value (a join's `x = outer.y`) needs neither deduplicating nor sorting.
-            let unique = keys.count == 1 ? keys : Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
-            if prefixes.count == 1 && prefixes[0].isEmpty {
-                prefixes = unique
+            if prefixes.count != 1 { prefixes = [[]] }
+            prefixes[0].removeAll(keepingCapacity: true)
+            let (affinity, collation) = indexRules[0]
+            if AccessKeys.appendIndexValue(v, affinity: affinity, collation: collation, to: &prefixes[0]) {
+                exact = Self.probeIsExact(v, affinity: affinity)
             } else {
-                prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
+                // No key: the whole index is read, and the level's conditions test each entry.
+                complete = false
             }
+        } else {
+            guard let equalities = try equalityPrefixes(search, &context) else {
+                exhausted = true
+                return
+            }
+            (complete, exact) = (equalities.complete, equalities.exact)
+            prefixes = path.descending ? equalities.prefixes.reversed() : equalities.prefixes
         }
         searchIsExact = complete && exact
         low = nil
@@ -110,9 +108,43 @@ extension TableCursor {
             // Numbers never compare equal to NULL: skip the NULL entries when only an upper bound is given.
             if low == nil, high != nil { low = [KeyEncoding.nullTag + 1] }
         }
-        self.prefixes = path.descending ? prefixes.reversed() : prefixes
         prefixPosition = 0
         if cursor == nil { cursor = try reader.indexes[search.index].tree.makeCursor() }
+    }
+
+    /// The keys of the index's equality columns for this execution, in ascending order (every combination of
+    /// the values of each column, without repeats); whether a key was found for every column (when not, the
+    /// prefixes stop at the first column without one); and whether every probe is exact (see ``searchIsExact``).
+    /// Nil when a column has no value to search for (all NULL): nothing matches.
+    private func equalityPrefixes(_ search: IndexSearch, _ context: inout EvaluationContext) throws -> (
+        prefixes: [[UInt8]], complete: Bool, exact: Bool
+    )? {
+        var prefixes: [[UInt8]] = [[]]
+        var complete = true
+        var exact = true
+        for (position, values) in search.equalities.enumerated() {
+            let (affinity, collation) = indexRules[position]
+            var keys: [[UInt8]] = []
+            for value in values {
+                let v = try value.evaluate(&context)
+                if v.isNull { continue }  // `= NULL` never matches
+                guard let key = AccessKeys.indexValue(v, affinity: affinity, collation: collation) else {
+                    complete = false
+                    break
+                }
+                if exact && !Self.probeIsExact(v, affinity: affinity) { exact = false }
+                keys.append(key)
+            }
+            if !complete { break }
+            if keys.isEmpty { return nil }
+            let unique = keys.count == 1 ? keys : Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
+            if prefixes.count == 1 && prefixes[0].isEmpty {
+                prefixes = unique
+            } else {
+                prefixes = prefixes.flatMap { p in unique.map { p + $0 } }
+            }
+        }
+        return (prefixes, complete, exact)
     }
 
     /// Whether `value`, searched for in an index column of `affinity`, is already of the type SQLite's `=`

@@ -91,8 +91,10 @@ extension TableCursor {
                     let prefix = prefixes[prefixPosition]
                     prefixIsEmpty = prefix.isEmpty
                     positioned = true
-                    // Without a lower bound the prefix itself is the key to seek: shared, not copied.
-                    lowKey = low.map { prefix + $0 } ?? prefix
+                    // Without a lower bound the prefix itself is the key to seek. It is not kept in ``lowKey``
+                    // (read only when there is a lower bound): sharing its storage would make the next opening,
+                    // which writes the next key over it, copy it.
+                    if let low { lowKey = prefix + low }
                     highKey = high.map { prefix + $0 }
                     if descending {
                         // Just above the keys to visit. Without an upper bound: the first key whose number continues
@@ -106,7 +108,10 @@ extension TableCursor {
                         valid = try cursor.seek(atOrAfter: sentinel)
                         valid = valid ? try cursor.previous() : try cursor.last()
                     } else {
-                        valid = try cursor.seek(atOrAfter: lowKey)
+                        // A nested level's cursor, or the next prefix of an opening, is likely near its last entry.
+                        let key = low == nil ? prefix : lowKey
+                        valid = try nested || prefixPosition > 0
+                            ? cursor.seekNearby(atOrAfter: key) : cursor.seek(atOrAfter: key)
                     }
                 } else {
                     valid = descending ? try cursor.previous() : try cursor.next()
@@ -216,9 +221,20 @@ extension TableCursor {
         var next = 0
         let wanted = coveringColumns
         while next < wanted.count, offset < key.count {
+            // Integers (the usual indexed values) are read inline; any other value is decoded the general way.
+            if case let (integer, end)? = KeyEncoding.integer(key, at: offset) {
+                // The last value is the rowid: an entry with fewer values than the index has columns leaves the
+                // missing ones as they were.
+                guard end < key.count else { break }
+                if wanted[next].key == position {
+                    row[base + wanted[next].column] = wanted[next].real ? .real(Double(integer)) : .integer(integer)
+                    next += 1
+                }
+                offset = end
+                position += 1
+                continue
+            }
             let (value, end) = try KeyEncoding.value(key, at: offset)
-            // The last value is the rowid: an entry with fewer values than the index has columns leaves the
-            // missing ones as they were.
             guard end < key.count else { break }
             if wanted[next].key == position {
                 var v = value
@@ -230,8 +246,13 @@ extension TableCursor {
             position += 1
         }
         // The rowid is searched for from where the stepping stopped, at a value's start: the values before are
-        // not read again.
-        guard let rowid = try KeyEncoding.trailingInteger(UnsafeRawBufferPointer(rebasing: key[offset...])) else {
+        // not read again. Mostly it is the one value left, an integer read inline.
+        let rowid: Int64
+        if case let (integer, end)? = KeyEncoding.integer(key, at: offset), end == key.count {
+            rowid = integer
+        } else if let trailing = try KeyEncoding.trailingInteger(UnsafeRawBufferPointer(rebasing: key[offset...])) {
+            rowid = trailing
+        } else {
             throw StorageError.corrupt(page: 0, "index entry without a rowid")
         }
         row[base + columnCount] = .integer(rowid)

@@ -65,6 +65,10 @@ final class TableCursor {
     /// For `rowid = ?` (a `.rowids` method of one value that is a bare parameter): the parameter's index, read
     /// directly when the cursor opens; 0 otherwise.
     let rowidParameter: Int
+    /// Whether the cursor serves a level after the first of a join, opened again for each row of the levels
+    /// before it: its index searches then start from the entry the last one stopped at
+    /// (``TreeCursor/seekNearby(atOrAfter:)``).
+    let nested: Bool
     /// Whether an index search reads every needed column from the index (``IndexSearch/covering``), kept apart
     /// so that stepping does not copy the search.
     let covering: Bool
@@ -97,8 +101,12 @@ final class TableCursor {
     /// slots from `base`. `filters` are conditions of the query that read nothing but this table's columns and
     /// slots set before it (see ``earlyFilters(_:)``): the cursor tests them on each candidate row
     /// after decoding only the columns they read, and yields only the rows that pass.
-    init(reader: TableReader, path: AccessPath, base: Int, used: Set<Int>, filters: [CompiledExpression] = []) {
+    init(
+        reader: TableReader, path: AccessPath, base: Int, used: Set<Int>, filters: [CompiledExpression] = [],
+        nested: Bool = false
+    ) {
         self.reader = reader
+        self.nested = nested
         (rawFilters, rawConstants) = Self.rawFilters(filters.map(Condition.init), base: base, table: reader.table)
         self.path = path
         self.base = base

@@ -99,6 +99,18 @@ public final class TreeCursor {
         return isValid
     }
 
+    /// ``seek(atOrAfter:)-([UInt8])`` for a key that is likely on the cursor's current leaf, a little ahead: the
+    /// entry is looked for there first (see ``seekInLeaf(atOrAfter:)``), then from the root. For the repeated
+    /// searches of a nested loop; a lone search is better served by ``seek(atOrAfter:)-([UInt8])``, which does
+    /// not spend the two comparisons that find the key elsewhere.
+    @discardableResult
+    public func seekNearby(atOrAfter key: [UInt8]) throws -> Bool {
+        try key.withUnsafeBytes { target in
+            if try !seekInLeaf(atOrAfter: target) { _ = try seek(.bytes(target)) }
+        }
+        return isValid
+    }
+
     /// Moves to the next entry; returns whether there is one.
     @discardableResult
     public func next() throws -> Bool {
@@ -209,6 +221,42 @@ public final class TreeCursor {
         if index < leaf.cellCount { return try load(leaf) && found }
         let valid = try settleForward()
         return found && valid
+    }
+
+    /// Moves to the first entry whose key is ≥ `target` when the current leaf holds it, without descending from
+    /// the root; false, with the cursor unmoved, when it cannot tell (then ``seek(_:)`` finds it).
+    ///
+    /// A nested loop that searches an index once per outer row with keys that mostly grow (a join on an indexed
+    /// column read in order) finds the next key where the last search stopped, or a few entries further on the
+    /// same leaf: two key comparisons and a search of the rest of the leaf replace a descent. The leaf must be
+    /// the one the cursor stands on, unchanged since (same tree generation, page still cached). The answer is
+    /// in it when the entry before the cursor's is below `target` and the leaf's last entry is not.
+    private func seekInLeaf(atOrAfter target: UnsafeRawBufferPointer) throws -> Bool {
+        guard isValid, tree.kind == .index, let leaf, generation == tree.context.generation else { return false }
+        try pager.prepareForRead()
+        try checkInterruption()
+        try pager.safePoint()
+        guard leafEpoch == pager.cacheEpoch else { return false }
+        let count = leaf.cellCount
+        let current = path.indices[path.count - 1]
+        guard current >= 0, current < count else { return false }
+        let key = SearchKey.bytes(target)
+        if currentKey.withUnsafeBytes({ compareBytes($0, target) }) >= 0 {
+            // At or after the target: the current entry is the answer when the one before it is below the target.
+            guard current > 0 else { return false }
+            return try tree.compare(leaf, current - 1, key) < 0
+        }
+        // After the current entry: on this leaf when its last key is at or above the target.
+        guard try tree.compare(leaf, count - 1, key) >= 0 else { return false }
+        // The first entry at or above the target, in current + 1 ... count − 1 (the last one is).
+        var low = current + 1
+        var high = count - 1
+        while low < high {
+            let middle = (low &+ high) >> 1
+            if try tree.compare(leaf, middle, key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        path.indices[path.count - 1] = low
+        return try load(leaf)
     }
 
     /// Re-finds the saved key; returns whether it is still present.

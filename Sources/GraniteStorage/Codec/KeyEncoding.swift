@@ -62,7 +62,13 @@ public enum KeyEncoding {
     /// prefix's last number does not continue with a fraction (which would make it another value).
     @inlinable
     public static func startsWithValues(_ key: [UInt8], _ prefix: [UInt8]) -> Bool {
-        key.starts(with: prefix) && (key.count == prefix.count || key[prefix.count] != fractionMarker)
+        let n = prefix.count
+        guard key.count >= n else { return false }
+        // Compared as raw bytes: the generic `starts(with:)` walks both arrays through their iterators.
+        let same = key.withUnsafeBytes { k in
+            prefix.withUnsafeBytes { p in n == 0 || memcmp(k.baseAddress!, p.baseAddress!, n) == 0 }
+        }
+        return same && (key.count == n || key[n] != fractionMarker)
     }
 
     /// Whether `tag` starts a number (INTEGER or REAL).
@@ -393,41 +399,43 @@ public enum KeyEncoding {
     /// general way. Reads each value once, without building values.
     @inline(__always)
     static func lastOfIntegers(_ key: UnsafeRawBufferPointer) -> Int64? {
-        let n = key.count
         var i = 0
-        while i < n {
-            let tag = key[i]
-            // Integer tags only (the huge tags carry reals).
-            guard tag > hugeNegativeTag && tag < hugePositiveTag else { return nil }
-            let count = tag >= zeroTag ? Int(tag - zeroTag) : Int(zeroTag - tag)
-            let end = i + 1 + count
-            guard end <= n else { return nil }
-            // A fraction makes the value a real.
-            if end < n && key[end] == fractionMarker { return nil }
-            var body: UInt64 = 0
-            if count > 0 {
-                // Canonical form: no leading byte that carries no magnitude.
-                guard key[i + 1] != (tag > zeroTag ? 0x00 : 0xFF) else { return nil }
-                for k in (i + 1)..<end { body = body << 8 | UInt64(key[k]) }
-            }
-            if end == n {
-                if tag >= zeroTag {
-                    guard body <= UInt64(Int64.max) else { return nil }
-                    return Int64(body)
-                }
-                let magnitude = ~body & (count == 8 ? ~0 : (1 << UInt64(count * 8)) - 1)
-                guard magnitude <= 1 << 63 else { return nil }
-                return Int64(truncatingIfNeeded: 0 &- magnitude)
-            }
-            if tag >= zeroTag {
-                guard body <= UInt64(Int64.max) else { return nil }
-            } else {
-                let magnitude = ~body & (count == 8 ? ~0 : (1 << UInt64(count * 8)) - 1)
-                guard magnitude <= 1 << 63 else { return nil }
-            }
+        while case let (value, end)? = integer(key, at: i) {
+            if end == key.count { return value }
             i = end
         }
         return nil
+    }
+
+    /// The INTEGER whose tag is at `start` (when `start` is within `key`) and the offset just after it, when it is
+    /// one in canonical form (the bytes encoding it produces: a minimal body, no fraction after it); else nil, and
+    /// the value is left to ``value(_:at:)``, which decodes every other value and reports a malformed one.
+    /// Inlined into the index readers, which mostly step through entries of integers.
+    @inlinable @inline(__always)
+    public static func integer(_ key: UnsafeRawBufferPointer, at start: Int) -> (value: Int64, end: Int)? {
+        let n = key.count
+        guard start >= 0, start < n else { return nil }
+        let tag = key[start]
+        // Integer tags only (the huge tags carry reals).
+        guard tag > hugeNegativeTag && tag < hugePositiveTag else { return nil }
+        let count = tag >= zeroTag ? Int(tag &- zeroTag) : Int(zeroTag &- tag)
+        let end = start + 1 + count
+        guard end <= n else { return nil }
+        // A fraction makes the value a real.
+        if end < n && key[end] == fractionMarker { return nil }
+        var body: UInt64 = 0
+        if count > 0 {
+            // Canonical form: no leading byte that carries no magnitude.
+            guard key[start + 1] != (tag > zeroTag ? 0x00 : 0xFF) else { return nil }
+            for k in (start + 1)..<end { body = body << 8 | UInt64(key[k]) }
+        }
+        if tag >= zeroTag {
+            guard body <= UInt64(Int64.max) else { return nil }
+            return (Int64(body), end)
+        }
+        let magnitude = ~body & (count == 8 ? ~0 : (1 << UInt64(count * 8)) - 1)
+        guard magnitude <= 1 << 63 else { return nil }
+        return (Int64(truncatingIfNeeded: 0 &- magnitude), end)
     }
 
     /// Decodes the key in `bytes`; see ``decode(_:)-(UnsafeRawBufferPointer)``.

@@ -9,8 +9,9 @@ struct Granite: ParsableCommand {
         commandName: "granite",
         abstract: "Build, inspect and check Granite database files.",
         discussion: """
-            Every command except `demo` and `checkpoint` opens the file read-only; `wal` \
-            reads the write-ahead log FILE-wal directly. Each accepts --json for \
+            The inspecting commands (`info`, `pages`, `page`, `tree`, `stats`, `check`, `dump`, \
+            `backup`, `recover`) open FILE read-only; `demo`, `checkpoint`, `sql`, `import` and \
+            `vacuum` write to it; `wal` reads the write-ahead log FILE-wal directly. Each accepts --json for \
             machine-readable output. A damaged file or a bad argument gives a message on \
             standard error and a non-zero exit status.
             """,

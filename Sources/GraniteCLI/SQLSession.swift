@@ -269,6 +269,7 @@ struct StatementFailure: Error {
         guard let error = error as? SQLExecutionError else { return "" }
         switch error.kind {
         case .error: return " (1)"
+        case .locked: return " (6)"
         case .constraint: return " (19)"
         case .mismatch: return " (20)"
         case .misuse: return " (21)"

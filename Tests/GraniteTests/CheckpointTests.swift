@@ -77,4 +77,24 @@ final class CheckpointTests: XCTestCase {
             XCTAssertEqual(error.message, "unknown database aux")
         }
     }
+
+    func testCheckpointPragmaAnswersLikeSQLite() throws {
+        let dbPool = try makePool()
+        let row = try dbPool.writeWithoutTransaction { db in
+            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        XCTAssertEqual(row, ["busy": 0, "log": 0, "checkpointed": 0])
+        XCTAssertEqual(try walSize(), 0)
+    }
+
+    func testCheckpointPragmaInsideATransactionIsLocked() throws {
+        let dbPool = try makePool()
+        try dbPool.write { db in
+            XCTAssertThrowsError(try db.execute(sql: "PRAGMA wal_checkpoint")) { error in
+                guard let error = error as? DatabaseError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.resultCode, .SQLITE_LOCKED)
+                XCTAssertEqual(error.message, "database table is locked")
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@ import GraniteStorage
 //   `page_size = N` cannot change the page size of a database that holds nothing yet, and says so.
 // - Setting `schema_version` is an error (Granite's schema cookie is its own), where SQLite would write it.
 // - `journal_mode` is always `wal`.
+// - `wal_checkpoint` on an in-memory database checkpoints its in-memory log (SQLite has none and answers 0|-1|-1).
 // - Unknown pragmas, and pragmas naming an unknown table or index, return no rows, as in SQLite.
 // - `table_list` counts a view's columns (0 when its query does not compile); SQLite says 0 until the connection
 //   has read the view.
@@ -112,6 +113,7 @@ extension SQLConnection {
             return single("journal_mode", .text("wal"))
         case "synchronous": return try synchronousPragma(argument)
         case "busy_timeout": return busyTimeoutPragma(argument)
+        case "wal_checkpoint": return try walCheckpointPragma(argument)
         case "encoding": return try encodingPragma(argument)
         default:
             return ([], [])

@@ -119,3 +119,38 @@ extension SQLConnection {
         }
     }
 }
+
+extension SQLConnection {
+    /// `PRAGMA wal_checkpoint` and `PRAGMA wal_checkpoint(PASSIVE|FULL|RESTART|TRUNCATE)`: runs a checkpoint of the
+    /// write-ahead log and answers SQLite's one row `busy`, `log`, `checkpointed`.
+    ///
+    /// As in SQLite, an unknown mode word means PASSIVE, and a checkpoint that could not copy every frame (readers
+    /// of older commits, another process's checkpoint or writer past the busy time-out) is not an error: it answers
+    /// `busy` 1 with the log's committed and copied frame counts. A truncated log answers 0|0|0. Inside a
+    /// transaction it fails with `SQLITE_LOCKED`, `database table is locked`, as SQLite does.
+    func walCheckpointPragma(_ argument: String?) throws -> PragmaResult {
+        if isInTransaction { throw SQLExecutionError(.locked, "database table is locked") }
+        let columns = ["busy", "log", "checkpointed"]
+        func row(busy: Bool, log: Int, checkpointed: Int) -> PragmaResult {
+            (columns, [[.integer(busy ? 1 : 0), .integer(Int64(log)), .integer(Int64(checkpointed))]])
+        }
+        do {
+            let result = try engine.checkpoint(Self.checkpointMode(named: argument))
+            if result.truncated { return row(busy: false, log: 0, checkpointed: 0) }
+            return row(busy: false, log: result.logFrames, checkpointed: result.backfilledFrames)
+        } catch StorageError.busy {
+            let status = engine.walStatus
+            return row(busy: true, log: status.frames, checkpointed: status.backfilledFrames)
+        }
+    }
+
+    /// The engine's checkpoint for SQLite's mode word: RESTART is FULL (the engine restarts the log by itself at
+    /// the next write once every frame is copied and no reader uses it).
+    private static func checkpointMode(named word: String?) -> CheckpointMode {
+        switch word.map(SchemaNames.key) {
+        case "full", "restart": return .full
+        case "truncate": return .truncate
+        default: return .passive
+        }
+    }
+}

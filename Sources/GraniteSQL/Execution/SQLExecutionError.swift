@@ -13,6 +13,9 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         case misuse
         /// The database is full (no rowid can be assigned).
         case full
+        /// This connection's own open transaction stands in the way (`SQLITE_LOCKED`), e.g. a checkpoint asked
+        /// for inside a transaction.
+        case locked
     }
 
     /// SQLite's extended result codes for constraint violations.
@@ -68,11 +71,12 @@ public struct SQLExecutionError: Error, Sendable, Equatable, CustomStringConvert
         self.init(.error, message)
     }
 
-    /// SQLite's primary result code: 1 (`SQLITE_ERROR`), 13 (`SQLITE_FULL`), 19 (`SQLITE_CONSTRAINT`),
-    /// 20 (`SQLITE_MISMATCH`) or 21 (`SQLITE_MISUSE`).
+    /// SQLite's primary result code: 1 (`SQLITE_ERROR`), 6 (`SQLITE_LOCKED`), 13 (`SQLITE_FULL`),
+    /// 19 (`SQLITE_CONSTRAINT`), 20 (`SQLITE_MISMATCH`) or 21 (`SQLITE_MISUSE`).
     public var resultCode: Int32 {
         switch kind {
         case .error: return 1
+        case .locked: return 6
         case .full: return 13
         case .constraint: return 19
         case .mismatch: return 20

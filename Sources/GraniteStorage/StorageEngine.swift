@@ -239,6 +239,17 @@ public final class StorageEngine {
         return WriteTransaction(engine: self, serial: startSerial())
     }
 
+    /// Turns the read transaction in progress into a write transaction on the same snapshot
+    /// (``ReadTransaction/upgradeToWriteOnSnapshot()``).
+    func upgradeReadToWrite() throws -> WriteTransaction {
+        guard state == .read else { throw StorageError.invalidArgument("no read transaction is in progress") }
+        guard !pager.isReadOnly else { throw StorageError.readOnly }
+        guard try source.upgradeToWrite() else { throw StorageError.busySnapshot }
+        state = .write
+        try adoptSnapshot()
+        return WriteTransaction(engine: self, serial: startSerial())
+    }
+
     /// Gives the transaction just begun a new serial.
     private func startSerial() -> UInt64 {
         lastSerial &+= 1

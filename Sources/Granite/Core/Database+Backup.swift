@@ -65,7 +65,10 @@ extension Database {
     /// Runs `body` while the engine holds a snapshot: the transaction in progress, else a read snapshot taken
     /// for the occasion.
     private func onSnapshot<T>(_ body: () throws -> T) throws -> T {
-        if isInsideTransaction || connection.engine.isInTransaction { return try body() }
+        if isInsideTransaction || connection.engine.isInTransaction {
+            try wrap { try connection.beginTransactionSnapshotIfDeferred() }
+            return try body()
+        }
         try wrap { try connection.beginSnapshotRead() }
         defer { try? connection.endSnapshotRead() }
         return try body()

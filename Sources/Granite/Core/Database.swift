@@ -362,11 +362,15 @@ public final class Database {
 
     /// The kind of a transaction.
     public enum TransactionKind: String, Sendable {
-        /// `BEGIN DEFERRED`.
+        /// `BEGIN DEFERRED`: no lock until the first statement. The first read takes a snapshot of the latest
+        /// commit; the first write takes the writer lock on that snapshot, and fails with `SQLITE_BUSY_SNAPSHOT`
+        /// when another connection committed after it (roll back, and run the transaction again).
         case deferred = "DEFERRED"
-        /// `BEGIN IMMEDIATE`.
+        /// `BEGIN IMMEDIATE`: takes the writer lock at once (waiting as the busy mode says), so the transaction's
+        /// writes cannot fail with `SQLITE_BUSY_SNAPSHOT`.
         case immediate = "IMMEDIATE"
-        /// `BEGIN EXCLUSIVE`.
+        /// `BEGIN EXCLUSIVE`: as `immediate` (in WAL mode, SQLite's exclusive transaction keeps no reader out
+        /// either).
         case exclusive = "EXCLUSIVE"
     }
 

@@ -343,6 +343,7 @@ extension DatabaseError {
             case .duplicateKey: code = .SQLITE_CONSTRAINT
             case .notFound, .alreadyExists: code = .SQLITE_ERROR
             case .locked, .busy: code = .SQLITE_BUSY
+            case .busySnapshot: code = .SQLITE_BUSY_SNAPSHOT
             case .readOnly: code = .SQLITE_READONLY
             case .interrupted: code = .SQLITE_INTERRUPT
             }

@@ -8,7 +8,8 @@ import GraniteStorage
 enum HeldStorageTransaction {
     /// The connection holds no storage transaction.
     case none
-    /// The read snapshot of running statements or of ``SQLConnection/beginSnapshotRead()``.
+    /// The read snapshot of running statements, of ``SQLConnection/beginSnapshotRead()``, or of a deferred
+    /// transaction that has not written yet.
     case read(ReadTransaction)
     /// The write transaction of an explicit transaction or of an autocommit statement.
     case write(WriteTransaction)

@@ -31,6 +31,20 @@ extension SQLConnection {
             }
         }
     }
+    /// Turns the read transaction in progress into a write transaction on the same snapshot
+    /// (``ReadTransaction/upgradeToWriteOnSnapshot()``), or begins a write transaction when none is in progress.
+    func engineUpgradeToWrite() throws {
+        guard case .read(let read) = storageTransaction else { return try engineBeginWrite() }
+        storageTransaction = .write(try read.upgradeToWriteOnSnapshot())
+        if let temporaryStore {
+            do {
+                try temporaryStore.begin()
+            } catch {
+                try? releaseStorageTransaction()?.rollback()
+                throw error
+            }
+        }
+    }
     func engineEndRead() throws { try releaseStorageTransaction()?.commit() }
     func engineCommit() throws {
         let writing = engineIsWriting
@@ -71,8 +85,13 @@ extension SQLConnection {
     /// The storage transaction in progress, for reading trees and header fields; throws
     /// ``StorageError/noActiveTransaction`` when the connection holds none.
     func currentTransaction() throws -> StorageTransaction {
-        guard let transaction = storageTransaction.transaction else { throw StorageError.noActiveTransaction }
-        return transaction
+        if let transaction = storageTransaction.transaction { return transaction }
+        // A deferred transaction's first read.
+        if isInTransaction {
+            try beginDeferredTransactionRead()
+            if let transaction = storageTransaction.transaction { return transaction }
+        }
+        throw StorageError.noActiveTransaction
     }
 
     /// The write transaction in progress, for changing trees and header fields; throws
@@ -80,6 +99,10 @@ extension SQLConnection {
     /// transaction throws when it holds a read.
     func currentWriteTransaction() throws -> WriteTransaction {
         if case .write(let write) = storageTransaction { return write }
+        if isInTransaction {
+            try ensureWriteTransaction()
+            if case .write(let write) = storageTransaction { return write }
+        }
         try engine.pager.prepareForWrite()
         throw StorageError.noActiveTransaction
     }

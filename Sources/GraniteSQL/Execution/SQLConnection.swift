@@ -348,6 +348,7 @@ public final class SQLConnection {
             if !isInTransaction, writesOnlyInTemporaryStore, changesOnlyTemporarySchema(statement) {
                 return try inTemporaryOnlyTransaction { try write(statement, parameters: parameters, cache: cache) }
             }
+            if isInTransaction { try ensureWriteTransaction() }
             var deferred = false
             var keepsPartialWrites = false
             if isInTransaction, let cache {

@@ -219,6 +219,7 @@ extension SQLConnection {
     /// Runs `body` in a read transaction of the engine unless the connection or the engine is already in one
     /// (pragmas, integrity checks).
     func readingEngine<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction && !engineIsInTransaction { try beginDeferredTransactionRead() }
         if isInTransaction || engineIsInTransaction { return try body() }
         try engineBeginRead()
         defer { try? engineEndRead() }
@@ -242,7 +243,7 @@ extension SQLConnection {
     }
 
     /// Reloads the catalog when another connection changed the schema; call inside a transaction.
-    private func refreshCatalog() throws {
+    func refreshCatalog() throws {
         let transaction = try currentTransaction()
         if try transaction.schemaCookie != catalog.cookie { try catalog.load(transaction: transaction) }
     }
@@ -251,6 +252,7 @@ extension SQLConnection {
 
     /// Runs `body` in a read transaction: the current transaction if there is one, else a new one.
     func withReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction && !engineIsInTransaction { try beginDeferredTransactionRead() }
         if isInTransaction || transactionState.statementReads > 0 || engineIsInTransaction { return try body() }
         try engineBeginRead()
         defer { try? engineEndRead() }
@@ -259,11 +261,16 @@ extension SQLConnection {
     }
 
     /// Called when a `SELECT` starts: outside an explicit transaction the first running statement begins a read
-    /// snapshot that lasts until the last one finishes.
+    /// snapshot that lasts until the last one finishes; in a deferred transaction that has not read yet, the
+    /// transaction's read begins.
     func acquireStatementRead() throws {
-        if !isInTransaction && transactionState.statementReads == 0 && !engineIsInTransaction {
-            try engineBeginRead()
-            try refreshCatalog()
+        if !engineIsInTransaction {
+            if isInTransaction {
+                try beginDeferredTransactionRead()
+            } else if transactionState.statementReads == 0 {
+                try engineBeginRead()
+                try refreshCatalog()
+            }
         }
         transactionState.countStatementRead(1)
     }
@@ -323,10 +330,16 @@ extension SQLConnection {
         }
     }
 
-    /// `BEGIN`.
+    /// `BEGIN`: `IMMEDIATE` and `EXCLUSIVE` take the writer lock now; a deferred transaction (the default) takes
+    /// nothing until its first statement reads or writes (see ``beginDeferredTransactionRead()`` and
+    /// ``ensureWriteTransaction()``), so that an open transaction that only reads keeps no writer waiting, and a
+    /// read-only database accepts it.
     func beginTransaction(_ mode: TransactionMode?) throws {
         guard !isInTransaction else { throw SQLExecutionError("cannot start a transaction within a transaction") }
-        try beginWriteTransaction()
+        switch mode {
+        case nil, .deferred?: break
+        case .immediate?, .exclusive?: try beginWriteTransaction()
+        }
         transactionState.beginExplicit(.begin(mode))
     }
 

@@ -37,6 +37,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another connection holds what this one needs (the writer lock, or a
     /// snapshot a checkpoint must wait for) past the busy time-out.
     case busy(_ reason: String)
+    /// A read transaction could not become a write transaction because another connection committed after its
+    /// snapshot was taken (SQLite's `SQLITE_BUSY_SNAPSHOT`): what it read may be out of date, so it must end and
+    /// begin again rather than write over a newer commit.
+    case busySnapshot
     /// A tree or header was touched with no transaction in progress, or a ``StorageTransaction`` was used after it
     /// ended (begin one with ``StorageEngine/beginRead()`` or ``StorageEngine/beginWrite()``).
     case noActiveTransaction
@@ -92,6 +96,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .busy(let reason):
             // SQLite's words for SQLITE_BUSY, which this error becomes at the API.
             return "database is locked (\(reason))"
+        case .busySnapshot:
+            return "database is locked (another connection committed after this transaction's snapshot)"
         case .noActiveTransaction:
             return "no transaction is in progress"
         case .interrupted:

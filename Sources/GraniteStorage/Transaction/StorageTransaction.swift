@@ -126,4 +126,17 @@ public final class ReadTransaction: StorageTransaction {
         try engine.commitActiveTransaction()
         return try engine.beginWrite()
     }
+
+    /// Turns this read transaction into a write transaction on the same snapshot, as SQLite's deferred transaction
+    /// does at its first write after reading: takes the writer lock, waiting up to the busy time-out (then throwing
+    /// ``StorageError/busy(_:)``), while the snapshot is still held.
+    ///
+    /// - Throws: ``StorageError/busySnapshot`` when another connection (of this process or another) committed
+    ///   after the snapshot was taken: what this transaction read may be out of date. This read transaction then
+    ///   goes on, on its snapshot; end it and begin again to write. ``StorageError/readOnly`` on a read-only
+    ///   connection.
+    public func upgradeToWriteOnSnapshot() throws -> WriteTransaction {
+        try checkActive()
+        return try engine.upgradeReadToWrite()
+    }
 }

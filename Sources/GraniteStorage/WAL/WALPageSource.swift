@@ -58,6 +58,31 @@ final class WALPageSource: PageSource {
         forgetWrittenPages()
     }
 
+    /// Becomes the writer on the snapshot this connection reads, as SQLite's deferred transaction does at its first
+    /// write after reading. The writer lock is taken (waiting as ``beginWrite()`` does) while the read snapshot is
+    /// still held, so the log cannot restart in between and the comparison of the two snapshots is exact. Returns
+    /// false, still reading the same snapshot and without the writer lock, when another commit came after it.
+    func upgradeToWrite() throws -> Bool {
+        guard let readSnapshot = snapshot, !isWriter else {
+            try beginWrite()
+            return true
+        }
+        try beginWrite()
+        // Equal frame counts of one log generation are the same commit. A snapshot of an empty log reads the
+        // database file alone: the writer may have written the log's first header since (a new generation), but a
+        // commit in between would have left frames, which this snapshot's reader mark keeps in the log.
+        guard let writeSnapshot = snapshot, writeSnapshot.limit == readSnapshot.limit,
+            readSnapshot.limit == 0 || writeSnapshot.generation == readSnapshot.generation
+        else {
+            isWriter = false
+            if let writeSnapshot = snapshot { shared.endWrite(writeSnapshot) }
+            snapshot = readSnapshot
+            return false
+        }
+        shared.endRead(readSnapshot)
+        return true
+    }
+
     /// Empties the map and the list of the pages the transaction wrote. Their storage is kept for the next
     /// transaction, so that a one-row write allocates neither, unless a large transaction grew them: emptying a
     /// large table costs its capacity at every transaction, and the memory would stay held.

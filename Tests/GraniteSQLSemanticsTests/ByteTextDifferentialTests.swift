@@ -223,6 +223,17 @@ final class ByteTextDifferentialTests: XCTestCase {
             "SELECT hex(printf(CAST(x'25732de5' AS TEXT), CAST(x'ff' AS TEXT))), hex(group_concat(x, CAST(x'e5' AS TEXT))) "
                 + "FROM (SELECT 'a' AS x UNION ALL SELECT CAST(x'c3' AS TEXT))",
             "SELECT CAST(x'61e5' AS TEXT) = CAST(x'41e5' AS TEXT) COLLATE NOCASE, CAST(x'e52020' AS TEXT) = CAST(x'e5' AS TEXT) COLLATE RTRIM",
+            // NOCASE compares nothing past the left text's first NUL byte but the lengths, as strnicmp does.
+            "SELECT CAST(x'610078' AS TEXT) = CAST(x'410079' AS TEXT) COLLATE NOCASE, "
+                + "CAST(x'0020e5' AS TEXT) < CAST(x'0031' AS TEXT) COLLATE NOCASE, "
+                + "CAST(x'0031' AS TEXT) < CAST(x'0020e5' AS TEXT) COLLATE NOCASE, CAST(x'61' AS TEXT) < CAST(x'6100' AS TEXT) COLLATE NOCASE",
+            "CREATE TABLE nul(b TEXT COLLATE NOCASE)",
+            "CREATE INDEX nulb ON nul(b)",
+            "INSERT INTO nul VALUES (CAST(x'0020e5' AS TEXT)), (CAST(x'0031' AS TEXT)), (CAST(x'410079' AS TEXT)), (CAST(x'610078' AS TEXT)), ('a')",
+            "SELECT hex(min(b)), hex(max(b)), count(DISTINCT b) FROM nul",
+            "SELECT hex(b) FROM nul ORDER BY b, hex(b)",
+            "SELECT hex(b) FROM nul WHERE b = CAST(x'61007a' AS TEXT) ORDER BY hex(b)",
+            "SELECT hex(b) FROM nul WHERE +b = CAST(x'61007a' AS TEXT) ORDER BY hex(b)",
         ]
         var failures: [String] = []
         for sql in statements {

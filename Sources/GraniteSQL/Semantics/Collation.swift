@@ -71,10 +71,14 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
             return collation.takeUnretainedValue().compare(
                 String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
         case .nocase:
+            // SQLite's NOCASE compares as C's strnicmp does: it stops at the first NUL byte of the left text,
+            // where the texts compare equal if the right one has a NUL there too and it is smaller otherwise;
+            // equal prefixes then order by length. 'a' || char(0) || 'x' and 'A' || char(0) || 'y' are equal.
             for i in 0..<n {
                 let x = SQLCollation.fold(a[i])
                 let y = SQLCollation.fold(b[i])
                 if x != y { return x < y ? -1 : 1 }
+                if x == 0 { break }
             }
         }
         return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
@@ -82,6 +86,20 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
 
     @inline(__always)
     static func fold(_ c: UInt8) -> UInt8 { (c >= 0x41 && c <= 0x5a) ? c + 32 : c }
+
+    /// NOCASE's key form of a text's bytes: ASCII letters folded to lower case up to the first NUL byte, and every
+    /// byte after that NUL replaced by NUL (the length kept), since NOCASE compares nothing past it but the
+    /// length (see ``compareBytes(_:_:)``): the binary order of key forms is then NOCASE's order.
+    static func nocaseKeyBytes<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8] {
+        var key = [UInt8]()
+        key.reserveCapacity(text.count)
+        var pastNul = false
+        for byte in text {
+            key.append(pastNul ? 0 : fold(byte))
+            if byte == 0 { pastNul = true }
+        }
+        return key
+    }
 
     /// How many bytes of `text` come before its trailing spaces.
     static func lengthWithoutTrailingSpaces(_ text: UnsafeBufferPointer<UInt8>) -> Int {
@@ -103,7 +121,7 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
         case .binary:
             return value
         case .nocase:
-            return .text(String(decoding: s.utf8.map(SQLCollation.fold), as: UTF8.self))
+            return .text(String(decoding: SQLCollation.nocaseKeyBytes(s.utf8), as: UTF8.self))
         case .rtrim:
             var bytes = Array(s.utf8)
             while bytes.last == 0x20 { bytes.removeLast() }
@@ -119,7 +137,7 @@ package enum SQLCollation: @unchecked Sendable, Hashable {
         case .binary:
             return .invalidUTF8Text(bytes)
         case .nocase:
-            return .text(utf8: bytes.map(SQLCollation.fold))
+            return .text(utf8: SQLCollation.nocaseKeyBytes(bytes))
         case .rtrim:
             var trimmed = bytes
             while trimmed.last == 0x20 { trimmed.removeLast() }

@@ -96,17 +96,21 @@ public final class RecordHarness {
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         dbQueue = try DatabaseQueue(path: path, configuration: configuration)
-        try dbQueue.write { db in
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("team", .text).notNull()
-                t.column("score", .integer).notNull()
-                t.column("created", .datetime)
-            }
-            try db.create(index: "player_on_score", on: "player", columns: ["score"])
-        }
+        try dbQueue.write { db in try Self.createPlayerTable(db) }
         pending = (0..<recordCount).map(Self.makePlayer)
+    }
+
+    /// Creates table `player` with an index on score: shared by the record and the scale workloads, so that
+    /// both measure the same schema.
+    static func createPlayerTable(_ db: Database) throws {
+        try db.create(table: "player") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+            t.column("team", .text).notNull()
+            t.column("score", .integer).notNull()
+            t.column("created", .datetime)
+        }
+        try db.create(index: "player_on_score", on: "player", columns: ["score"])
     }
 
     /// The `PRAGMA synchronous` level the connection reports (1 = NORMAL).

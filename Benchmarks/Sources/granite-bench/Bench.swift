@@ -12,6 +12,9 @@ enum GraniteBench {
         if CommandLine.arguments.dropFirst().first == "--mp-child" {
             MultiProcessChild.main(Array(CommandLine.arguments.dropFirst()))
         }
+        if CommandLine.arguments.dropFirst().first == "--scale-child" {
+            ScaleChild.main(Array(CommandLine.arguments.dropFirst()))
+        }
         // A child that died early must not kill the parent writing to its pipe.
         signal(SIGPIPE, SIG_IGN)
         let options: BenchOptions
@@ -268,6 +271,9 @@ final class Benchmark {
         }
         if poolLevel {
             try poolWorkloads(table: &table, notes: &notes)
+        }
+        if selected.contains(.scale) {
+            try scaleWorkloads()
         }
 
         print(configuration)

@@ -22,7 +22,8 @@ struct BenchOptions {
     var multiProcessSeconds = 2.0
     var sqlDurability = WALSync.full
     var sqlWithoutRowid = false
-    var only: Set<Workload> = Set(Workload.allCases)
+    var only: Set<Workload> = Workload.all
+    var scaleSizes = [100_000, 1_000_000, 10_000_000]
     var seed: UInt64 = 0x4752_414E_4954_4521
     var temporaryBase = NSTemporaryDirectory()
     let pageSize = 4096
@@ -119,8 +120,16 @@ struct BenchOptions {
                                               7.10.0: DatabasePool with 1, 2 and 4
                                               reader threads doing Player.fetchOne(db,
                                               id:) while one writer commits
+                              scale           (not in all) the player table grown to
+                                              each --scale-sizes step, Granite and
+                                              GRDB each in a child process: insert
+                                              rate, fetchOne p50/p99, top-100 with
+                                              and without index, bytes/row, RSS
                             groups: storage = insert,lookup,scan;
                             commits = commits-full,commits-normal; wal = commits,txn; all
+          --scale-sizes LIST
+                            row counts of the scale workload's steps
+                            (default 100000,1000000,10000000)
           --seed S          seed for payloads, insert order and lookup keys
           --tmp DIR         parent directory of the temporary working directory
                             (default: the system temporary directory)
@@ -181,6 +190,12 @@ struct BenchOptions {
             case "--synthesized-count": options.synthesizedCount = try positive()
             case "--author-count": options.authorCount = try positive()
             case "--observation-writes": options.observationWrites = try positive()
+            case "--scale-sizes":
+                let sizes = try value().split(separator: ",").map { Int($0) }
+                guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                    throw BenchError("--scale-sizes expects a comma-separated list of positive row counts")
+                }
+                options.scaleSizes = sizes.compactMap { $0 }.sorted()
             case "--mp-rows": options.multiProcessRows = try positive()
             case "--mp-duration":
                 let text = try value()
@@ -223,9 +238,14 @@ enum Workload: String, CaseIterable, Comparable {
     case observation
     case multiprocess
     case pool
+    /// Excluded from `all`: growing tables to 10M rows takes long.
+    case scale
+
+    /// What `all` (and no `--only`) selects.
+    static let all = Set(allCases).subtracting([.scale])
 
     static let groups: [String: [Workload]] = [
-        "all": allCases,
+        "all": allCases.filter { $0 != .scale },
         "storage": [.insert, .lookup, .scan],
         "commits": [.commitsFull, .commitsNormal],
         "wal": [.commitsFull, .commitsNormal, .transaction],

@@ -10,7 +10,9 @@ import GraniteStorage
 
 /// Sorts result rows by their keys with bounded memory: rows collect in memory up to a byte budget, then each
 /// full batch is sorted and written to a temporary file as a run, and the runs are merged while reading.
-/// With a `keep` bound (`ORDER BY … LIMIT n`) only the best `keep` rows are ever held.
+/// With a `keep` bound (`ORDER BY … LIMIT n`) only the best `keep` rows are ever held: once a batch has been
+/// trimmed to `keep` rows, its last row is the bar a new row must beat, so most rows of a large input are
+/// dropped by one comparison instead of being buffered and sorted (top-N over 100k rows kept every row before).
 ///
 /// The order is stable: rows with equal keys come out in the order they were added.
 final class Sorter {
@@ -22,6 +24,9 @@ final class Sorter {
     private var buffer: [Entry] = []
     private var bufferBytes = 0
     private var runs: [(file: POSIXFile, size: Int64)] = []
+    /// The worst kept row after the last trim: with `keep`, a row that does not sort strictly before it can
+    /// never be among the best `keep` (on a tie it came later, so the stable order puts it after).
+    private var threshold: Entry?
 
     // Reading state.
     private var sortedBuffer: [Entry] = []
@@ -54,14 +59,18 @@ final class Sorter {
     }
 
     func add(_ row: [Value], keys: [Value]) throws {
-        buffer.append((row, keys))
         if let keep {
+            if keep == 0 { return }
+            if let threshold, !less((row, keys), threshold) { return }
+            buffer.append((row, keys))
             if buffer.count >= max(2 * keep, 64) {
                 buffer = Sorting.stableSorted(buffer, by: less)
                 buffer.removeLast(buffer.count - keep)
+                threshold = buffer.last
             }
             return
         }
+        buffer.append((row, keys))
         bufferBytes += Self.estimate(row) + Self.estimate(keys)
         if bufferBytes >= memoryLimit { try spill() }
     }

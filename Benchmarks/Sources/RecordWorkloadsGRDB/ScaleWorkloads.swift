@@ -1,0 +1,1 @@
+../RecordWorkloadsGranite/ScaleWorkloads.swift

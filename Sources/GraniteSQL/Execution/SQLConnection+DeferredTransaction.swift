@@ -35,14 +35,8 @@ extension SQLConnection {
         guard isInTransaction, !engineIsWriting else { return }
         if engineIsInTransaction {
             try engineUpgradeToWrite()
-            return
-        }
-        try engineBeginWrite()
-        do {
-            try refreshCatalog()
-        } catch {
-            try? engineRollback()
-            throw error
+        } else {
+            try beginWriteTransaction()
         }
     }
 }

@@ -22,13 +22,18 @@ extension SQLConnection {
     func engineBeginRead() throws { storageTransaction = .read(try engine.beginRead()) }
     func engineBeginWrite() throws {
         storageTransaction = .write(try engine.beginWrite())
-        if let temporaryStore {
-            do {
-                try temporaryStore.begin()
-            } catch {
-                try? releaseStorageTransaction()?.rollback()
-                throw error
-            }
+        try beginTemporaryStoreWithWrite()
+    }
+
+    /// Begins the temporary store's transaction with the write transaction just begun, which is rolled back if
+    /// the temporary store's cannot begin.
+    private func beginTemporaryStoreWithWrite() throws {
+        guard let temporaryStore else { return }
+        do {
+            try temporaryStore.begin()
+        } catch {
+            try? releaseStorageTransaction()?.rollback()
+            throw error
         }
     }
     /// Turns the read transaction in progress into a write transaction on the same snapshot
@@ -36,14 +41,7 @@ extension SQLConnection {
     func engineUpgradeToWrite() throws {
         guard case .read(let read) = storageTransaction else { return try engineBeginWrite() }
         storageTransaction = .write(try read.upgradeToWriteOnSnapshot())
-        if let temporaryStore {
-            do {
-                try temporaryStore.begin()
-            } catch {
-                try? releaseStorageTransaction()?.rollback()
-                throw error
-            }
-        }
+        try beginTemporaryStoreWithWrite()
     }
     func engineEndRead() throws { try releaseStorageTransaction()?.commit() }
     func engineCommit() throws {

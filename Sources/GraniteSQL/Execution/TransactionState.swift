@@ -312,7 +312,7 @@ extension SQLConnection {
 
     /// Begins a write transaction, first ending the read snapshot of running statements (they continue on the
     /// newer snapshot).
-    private func beginWriteTransaction() throws {
+    func beginWriteTransaction() throws {
         if engineIsInTransaction && !engineIsWriting { try engineEndRead() }
         try engineBeginWrite()
         do {

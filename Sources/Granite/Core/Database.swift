@@ -32,9 +32,8 @@ public final class Database {
     private var internalStatements: [String: Statement] = [:]
     private var scripts: [String: [GraniteSQL.Statement]] = [:]
     private var savepointDepth = 0
-    /// The SQL text of record INSERTs, by table, conflict resolution and columns.
-    var persistenceSQLCache: [PersistenceSQLKey: String] = [:]
-    /// Primary and unique keys used by the query interface, valid for one schema version.
+    /// Primary and unique keys used by the query interface, and the SQL text of record statements, valid for
+    /// one schema version.
     var keyCache = DatabaseKeyCache()
     /// The result code and message of the latest failure, nil after a success (Database+LastError.swift).
     var lastError: DatabaseError? {

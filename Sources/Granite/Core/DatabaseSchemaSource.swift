@@ -71,6 +71,5 @@ extension Database {
     /// memory.
     public func clearSchemaCache() {
         keyCache = DatabaseKeyCache()
-        persistenceSQLCache.removeAll()
     }
 }

@@ -7,6 +7,8 @@ struct DatabaseKeyCache {
     fileprivate var tableExistence: [String: Bool] = [:]
     fileprivate var columnNames: [String: [String]] = [:]
     fileprivate var foreignKeys: [String: [ForeignKeyInfo]] = [:]
+    /// The SQL text of record statements: an UPDATE's depends on the table's columns.
+    fileprivate var persistenceSQL: [PersistenceSQLKey: PersistenceSQL] = [:]
 
     /// Forgets everything when the catalog changed.
     fileprivate mutating func validate(_ version: Int) {
@@ -58,6 +60,19 @@ extension Database {
         try withKeyCache { cache in
             try cache.value(\.columnNames, tableName.lowercased()) { try columns(in: tableName).map(\.name) }
         }
+    }
+
+    /// The SQL text for `key`, built by `make` the first time (GRDB rebuilds it per record; the text is the
+    /// same until the schema changes).
+    func persistenceSQL(_ key: PersistenceSQLKey, _ make: () throws -> PersistenceSQL) rethrows -> PersistenceSQL {
+        if let sql = withKeyCache({ $0.persistenceSQL[key] }) { return sql }
+        // Built outside the cache's access: `make` reads the cached column names.
+        let sql = try make()
+        withKeyCache { cache in
+            if cache.persistenceSQL.count >= 256 { cache.persistenceSQL.removeAll() }
+            cache.persistenceSQL[key] = sql
+        }
+        return sql
     }
 
     /// The columns of the unique indexes of a table (cached).

@@ -32,13 +32,15 @@ struct PersistenceStatements {
     func insertStatement(
         onConflict conflictResolution: Database.ConflictResolution, returning selection: [any SQLSelectable]
     ) throws -> Statement {
-        let key = PersistenceSQLKey(kind: conflictResolution.rawValue, table: tableName, columns: container.columns)
+        let key = PersistenceSQLKey(kind: .insert(conflictResolution), table: tableName, columns: container.columns)
         let sql = db.persistenceSQL(key) {
             let verb = conflictResolution == .abort ? "INSERT" : "INSERT OR \(conflictResolution.rawValue)"
             let columns = container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            return
-                "\(verb) INTO \(tableName.quotedDatabaseIdentifier) (\(columns)) VALUES (\(questionMarks(container.count)))"
-        }
+            let table = tableName.quotedDatabaseIdentifier
+            return PersistenceSQL(
+                text: "\(verb) INTO \(table) (\(columns)) VALUES (\(questionMarks(container.count)))",
+                assignedColumns: container.columns)
+        }.text
         return try makeStatement(sql: sql, arguments: container.values, returning: selection)
     }
 
@@ -88,6 +90,17 @@ struct PersistenceStatements {
         returning selection: [any SQLSelectable]
     ) throws -> Statement? {
         guard let keyValues = primaryKeyValues else { return nil }
+        let key = PersistenceSQLKey(
+            kind: .update(conflictResolution), table: tableName, columns: container.columns, requestedColumns: columns)
+        let sql = try db.persistenceSQL(key) { try updateSQL(columns: columns, onConflict: conflictResolution) }
+        let values = sql.assignedColumns.map { container.databaseValue(at: $0) } + keyValues
+        return try makeStatement(sql: sql.text, arguments: values, returning: selection)
+    }
+
+    /// `UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?`, and the assigned columns in order.
+    private func updateSQL(
+        columns: Set<String>, onConflict conflictResolution: Database.ConflictResolution
+    ) throws -> PersistenceSQL {
         // Only update columns that were asked for, that the record encodes, and that are not in the key.
         let wanted = Set(columns.map { $0.lowercased() })
             .intersection(container.columns.map { $0.lowercased() })
@@ -99,9 +112,9 @@ struct PersistenceStatements {
         }
         let verb = conflictResolution == .abort ? "UPDATE" : "UPDATE OR \(conflictResolution.rawValue)"
         let assignments = updated.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
-        let sql = "\(verb) \(tableName.quotedDatabaseIdentifier) SET \(assignments) WHERE \(primaryKeyCondition)"
-        let values = updated.map { container.databaseValue(at: $0) } + keyValues
-        return try makeStatement(sql: sql, arguments: values, returning: selection)
+        return PersistenceSQL(
+            text: "\(verb) \(tableName.quotedDatabaseIdentifier) SET \(assignments) WHERE \(primaryKeyCondition)",
+            assignedColumns: updated)
     }
 
     /// nil when the primary key is NULL.
@@ -151,21 +164,24 @@ struct PersistenceStatements {
 }
 
 /// What an INSERT's SQL text depends on.
+/// What the SQL text of a record statement depends on, besides the schema (whose changes empty the cache).
 struct PersistenceSQLKey: Hashable {
-    var kind: String
+    enum Kind: Hashable {
+        case insert(Database.ConflictResolution)
+        case update(Database.ConflictResolution)
+    }
+    var kind: Kind
     var table: String
+    /// The columns the record encodes, in order.
     var columns: [String]
+    /// The columns an update was asked to write (empty for inserts).
+    var requestedColumns: Set<String> = []
 }
 
-extension Database {
-    /// The SQL text for `key`, built by `make` the first time (GRDB rebuilds it per record; the text is the same).
-    func persistenceSQL(_ key: PersistenceSQLKey, _ make: () -> String) -> String {
-        if let sql = persistenceSQLCache[key] { return sql }
-        let sql = make()
-        if persistenceSQLCache.count >= 256 { persistenceSQLCache.removeAll() }
-        persistenceSQLCache[key] = sql
-        return sql
-    }
+/// The SQL text of a record statement, and the columns its leading `?` bind, in order.
+struct PersistenceSQL {
+    var text: String
+    var assignedColumns: [String]
 }
 
 /// `?,?,?`

@@ -12,6 +12,11 @@ final class RowLayout: @unchecked Sendable {
     /// remembers the values of fetched rows only. Declared last: placed before `lookup` it took a padded
     /// word, and each statement's layout moved up a malloc size class.
     let isFetched: Bool
+    /// How the last Decodable record decoded from these rows read them (see ``RecordDecodingPlan``); only
+    /// used while the rows are a running statement's, on its thread.
+    @exclusivity(unchecked) var decodingPlan: RecordDecodingPlan?
+    /// The record decoding that decoded a row of this layout without a plan (it gets one on its next row).
+    @exclusivity(unchecked) var decodingPlanCandidate: ObjectIdentifier?
 
     init(names: [String], isFetched: Bool = false) {
         self.names = names

@@ -32,38 +32,6 @@ public class FetchableRecordDecoder {
 /// Thrown by a column decoder when the value needs a keyed or unkeyed container: it is JSON.
 struct JSONRequiredError: Error {}
 
-/// The opened-existential helpers of the decoders.
-private func decodeFast<V: DatabaseValueConvertible & StatementColumnConvertible>(
-    _ type: V.Type, row: Row, index: Int
-) throws -> V {
-    try row.decode(V.self, atIndex: index)
-}
-
-private func decodeValue<V: DatabaseValueConvertible>(_ type: V.Type, row: Row, index: Int) throws -> V {
-    try row.decode(V.self, atIndex: index)
-}
-
-/// Decodes a Decodable value from the column at `index`, through the strategies of `R`: Data and Date through
-/// the record's strategies, DatabaseValueConvertible values natively, other values through
-/// `makeOtherwise`.
-private func decodeColumn<R: FetchableRecord, T: Decodable>(
-    _ type: T.Type, record: R.Type, row: Row, index: Int, otherwise makeOtherwise: () throws -> T
-) throws -> T {
-    if T.self == Data.self {
-        let column = row.columnNames[index]
-        return try R.databaseDataDecodingStrategy(for: column).decode(fromRow: row, atIndex: index) as! T
-    } else if T.self == Date.self {
-        let column = row.columnNames[index]
-        return try R.databaseDateDecodingStrategy(for: column).decode(fromRow: row, atIndex: index) as! T
-    } else if let type = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
-        return try decodeFast(type, row: row, index: index) as! T
-    } else if let type = T.self as? any DatabaseValueConvertible.Type {
-        return try decodeValue(type, row: row, index: index) as! T
-    } else {
-        return try makeOtherwise()
-    }
-}
-
 /// The decoder of a record: keyed by column.
 private struct RowDecoder<R: FetchableRecord>: Decoder {
     var row: Row
@@ -103,24 +71,44 @@ private struct RowDecoder<R: FetchableRecord>: Decoder {
 private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RowDecoder<R>
     var codingPath: [any CodingKey] { decoder.codingPath }
-    /// Column names by key string, when the column strategy is not `.useDefaultKeys`.
-    private let columnsByKey: [String: String]?
+    /// Column names by key string, when the column strategy is not `.useDefaultKeys` (built on first use).
+    private var columnsByKey: [String: String]? {
+        if let built = columnsByKeyStorage { return built }
+        let built = makeColumnsByKey()
+        columnsByKeyStorage = .some(built)
+        return built
+    }
+    // The container is used by the one decoding that made it: its state needs no dynamic exclusivity checks,
+    // which cost more than the plan's lookups they guard.
+    @exclusivity(unchecked) private var columnsByKeyStorage: [String: String]??
     /// The first missing key decoded from the whole row.
     private var rootKey: (any CodingKey)?
+    /// The statement's decoding plan, when the row is the current row of a running statement.
+    private let plan: RecordDecodingPlan?
+    /// The plan position where the next key is expected.
+    @exclusivity(unchecked) private var expectedPosition = 0
 
     init(decoder: RowDecoder<R>) {
         self.decoder = decoder
-        if case .useDefaultKeys = decoder.columnStrategy {
-            columnsByKey = nil
+        if decoder.row.prepared != nil {
+            let usesDefaultKeys: Bool
+            if case .useDefaultKeys = decoder.columnStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+            plan = decoder.row.layout.recordDecodingPlan(
+                owner: ObjectIdentifier(KeyedContainer<R, Key>.self), usesDefaultKeys: usesDefaultKeys)
         } else {
-            var columnsByKey: [String: String] = [:]
-            for column in decoder.row.columnNames {
-                if let key: Key = decoder.columnStrategy.key(forColumn: column), columnsByKey[key.stringValue] == nil {
-                    columnsByKey[key.stringValue] = column
-                }
-            }
-            self.columnsByKey = columnsByKey
+            plan = nil
         }
+    }
+
+    private func makeColumnsByKey() -> [String: String]? {
+        if case .useDefaultKeys = decoder.columnStrategy { return nil }
+        var columnsByKey: [String: String] = [:]
+        for column in decoder.row.columnNames {
+            if let key: Key = decoder.columnStrategy.key(forColumn: column), columnsByKey[key.stringValue] == nil {
+                columnsByKey[key.stringValue] = column
+            }
+        }
+        return columnsByKey
     }
 
     var row: Row { decoder.row }
@@ -138,8 +126,30 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
 
     /// The index of the column for `key`, if any.
     private func index(forKey key: Key) -> Int? {
+        if let position = planPosition(forKey: key) { return plan.unsafelyUnwrapped.entries[position].index }
+        return unplannedIndex(forKey: key)
+    }
+
+    /// The index of the column for `key`, searched in the row's columns.
+    private func unplannedIndex(forKey key: Key) -> Int? {
         guard let columnsByKey else { return row.index(forColumn: key.stringValue) }
         return columnsByKey[key.stringValue].flatMap(row.index(forColumn:))
+    }
+
+    /// The position of `key`'s entry in the plan, added on first use; nil without a plan, or when the key has
+    /// no column (scopes, prefetched rows and missing keys take the unplanned paths).
+    private func planPosition(forKey key: Key) -> Int? {
+        guard let plan else { return nil }
+        let name = key.stringValue
+        let position: Int
+        if let known = plan.position(of: name, expected: expectedPosition) {
+            position = known
+        } else {
+            guard let index = unplannedIndex(forKey: key) else { return nil }
+            position = plan.append(key: name, index: index)
+        }
+        expectedPosition = position + 1
+        return position
     }
 
     /// The column for `key`, or a ``RowDecodingError`` that names the key and its conversion.
@@ -173,7 +183,10 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
     private func decodePrimitive<V: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: V.Type, forKey key: Key
     ) throws -> V {
-        try row.decode(V.self, forColumn: column(forKey: key))
+        if let position = planPosition(forKey: key) {
+            return try row.decode(V.self, atIndex: plan.unsafelyUnwrapped.entries[position].index)
+        }
+        return try row.decode(V.self, forColumn: column(forKey: key))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodePrimitive(type, forKey: key) }
@@ -192,7 +205,13 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodePrimitive(type, forKey: key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = index(forKey: key) else {
+        if let position = planPosition(forKey: key) {
+            let index = plan.unsafelyUnwrapped.entries[position].index
+            if row.hasNull(atIndex: index) { return nil }
+            let kind = plan.unsafelyUnwrapped.valueKind(at: position, for: T.self)
+            return try decode(type, atIndex: index, key: key, kind: kind)
+        }
+        guard let index = unplannedIndex(forKey: key) else {
             if let rows = row.prefetchedRows[key.stringValue] {
                 return try decode(type, fromPrefetchedRows: rows, key: key)
             }
@@ -205,7 +224,12 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let index = index(forKey: key) {
+        if let position = planPosition(forKey: key) {
+            let index = plan.unsafelyUnwrapped.entries[position].index
+            let kind = plan.unsafelyUnwrapped.valueKind(at: position, for: T.self)
+            return try decode(type, atIndex: index, key: key, kind: kind)
+        }
+        if let index = unplannedIndex(forKey: key) {
             return try decode(type, atIndex: index, key: key)
         }
         if let scopedRow = row.scopesTree[key.stringValue] {
@@ -246,8 +270,10 @@ private final class KeyedContainer<R: FetchableRecord, Key: CodingKey>: KeyedDec
     }
 
     /// Decodes the column at `index`: natively, or from JSON.
-    private func decode<T: Decodable>(_ type: T.Type, atIndex index: Int, key: Key) throws -> T {
-        try decodeColumn(type, record: R.self, row: row, index: index) {
+    private func decode<T: Decodable>(
+        _ type: T.Type, atIndex index: Int, key: Key, kind: ColumnValueKind = ColumnValueKind(T.self)
+    ) throws -> T {
+        try decodeColumn(type, kind: kind, record: R.self, row: row, index: index) {
             do {
                 return try T(from: ColumnDecoder<R>(row: row, index: index, codingPath: codingPath + [key]))
             } catch is JSONRequiredError {
@@ -372,7 +398,9 @@ private struct ColumnDecoder<R: FetchableRecord>: Decoder, SingleValueDecodingCo
     func decode(_ type: UInt64.Type) throws -> UInt64 { try row.decode(atIndex: index) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decodeColumn(type, record: R.self, row: row, index: index) { try T(from: self) }
+        try decodeColumn(type, kind: ColumnValueKind(T.self), record: R.self, row: row, index: index) {
+            try T(from: self)
+        }
     }
 }
 

@@ -23,12 +23,14 @@ extension SQLConnection {
     }
 
     /// Whether `statement` is a one-row INSERT that checks every constraint before its only write (no upsert, no
-    /// AUTOINCREMENT sequence, and ``isSingleRowSafe(_:_:_:)``), so that a failure leaves nothing to undo.
+    /// RETURNING, and ``isSingleRowSafe(_:_:_:)``), so that a failure other than storage's leaves nothing to undo.
     func needsNoSavepoint(_ statement: Statement, _ cache: WriteCache) -> Bool {
         cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
         if let known = cache.singleWrite { return known }
         var result = false
-        if case .insert(let insert) = statement.kind, insert.upsert.isEmpty,
+        // RETURNING is evaluated after the write, and may fail there. An AUTOINCREMENT sequence is stored at the
+        // statement's end, where only storage can fail.
+        if case .insert(let insert) = statement.kind, insert.upsert.isEmpty, insert.returning == nil,
             insert.orAction == nil || insert.orAction == .abort || insert.orAction == .ignore,
             insert.table.schema == nil, let table = catalog.table(named: insert.table.name)
         {
@@ -40,7 +42,7 @@ extension SQLConnection {
                     oneRow = true
                 }
             }
-            result = oneRow && !table.isAutoincrement && isSingleRowSafe(table, insert.orAction, cache)
+            result = oneRow && isSingleRowSafe(table, insert.orAction, cache)
         }
         cache.singleWrite = result
         return result

@@ -504,8 +504,9 @@ extension SQLConnection {
         } catch {
             let resolution = (error as? SQLExecutionError)?.resolution
             let open = statementSavepoint == .open
-            if resolution == .rollback || (!open && !(error is SQLExecutionError)) {
-                // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends.
+            if resolution == .rollback || (!open && error is StorageError) {
+                // `OR ROLLBACK`, or a storage failure with nothing to roll back to: the transaction ends. Any other
+                // error of a statement whose savepoint is still deferred came before its first write.
                 report { $0.statementDidEnd(.changesUndone) }
                 try? endTransaction(commit: false)
             } else if open {

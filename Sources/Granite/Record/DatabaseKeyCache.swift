@@ -85,13 +85,18 @@ extension Database {
     }
 
     /// The columns of the primary key or unique index that `columns` cover, or nil (case-insensitive).
+    ///
+    /// Keys and filters have a handful of columns, so nested scans beat building lowercased sets: `fetchOne`
+    /// asks this for every request filtered by equalities.
     func columnsForUniqueKey(_ columns: some Collection<String>, in tableName: String) throws -> [String]? {
-        let wanted = Set(columns.map { $0.lowercased() })
-        if wanted.isEmpty { return nil }
+        if columns.isEmpty { return nil }
         let primaryKey = try cachedPrimaryKey(tableName)
-        if wanted == ["rowid"] { return [Column.rowID.name] }
-        if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: wanted) { return primaryKey.columns }
-        return try cachedUniqueIndexes(tableName).first { Set($0.map { $0.lowercased() }).isSubset(of: wanted) }
+        if columns.allSatisfy({ RowLayout.equalIgnoringCase($0, Column.rowID.name) }) { return [Column.rowID.name] }
+        func isCovered(_ key: [String]) -> Bool {
+            key.allSatisfy { keyColumn in columns.contains { RowLayout.equalIgnoringCase($0, keyColumn) } }
+        }
+        if isCovered(primaryKey.columns) { return primaryKey.columns }
+        return try cachedUniqueIndexes(tableName).first(where: isCovered)
     }
 
     /// The single column of the primary key of `tableName`, used to filter by key.

@@ -176,6 +176,15 @@ struct PersistenceSQLKey: Hashable {
     var columns: [String]
     /// The columns an update was asked to write (empty for inserts).
     var requestedColumns: Set<String> = []
+
+    /// Hashes the table and the column counts only: every save looks its key up, and hashing each column
+    /// name cost more than the lookup saved. Keys of one table with as many columns are told apart by `==`.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(table)
+        hasher.combine(columns.count)
+        hasher.combine(requestedColumns.count)
+    }
 }
 
 /// The SQL text of a record statement, and the columns its leading `?` bind, in order.

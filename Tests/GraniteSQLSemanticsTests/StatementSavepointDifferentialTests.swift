@@ -96,10 +96,13 @@ final class StatementSavepointDifferentialTests: XCTestCase {
                     "", "", " RETURNING id", " RETURNING id, u", " RETURNING abs(-9223372036854775807 - 1 + u % 2)",
                 ])
                 let columns = table == "a" ? "(id, u, n, c)" : "(id, u, n)"
-                statements.append("\(verb) INTO \(table)\(columns) VALUES (\(id), \(unique), \(name)\(check))\(returning)")
+                statements.append(
+                    "\(verb) INTO \(table)\(columns) VALUES (\(id), \(unique), \(name)\(check))\(returning)")
             }
             statements.append(source.int(0...3) == 0 ? "ROLLBACK" : "COMMIT")
-            statements += ["SELECT id, u, n FROM a ORDER BY id", "SELECT id, u, n FROM b ORDER BY id", Self.sequenceQuery]
+            statements += [
+                "SELECT id, u, n FROM a ORDER BY id", "SELECT id, u, n FROM b ORDER BY id", Self.sequenceQuery,
+            ]
         }
         statements.append("PRAGMA integrity_check")
         try check(statements)

@@ -13,7 +13,8 @@ final class TransactionStateTests: XCTestCase {
     }
 
     private func explicit(
-        _ start: ExplicitTransaction.Start, _ savepoints: [String], reads: Int = 0, snapshot: Bool = false
+        _ start: ExplicitTransaction.Start, _ savepoints: [String], reads: Int = 0, snapshot: Bool = false,
+        inStorage: Bool = true
     )
         -> TransactionState
     {
@@ -21,7 +22,8 @@ final class TransactionStateTests: XCTestCase {
             ExplicitTransaction(
                 start: start,
                 savepoints: savepoints.enumerated().map {
-                    UserSavepoint(name: $0.element, storageName: "user:\($0.offset):\($0.element)")
+                    UserSavepoint(
+                        name: $0.element, storageName: "user:\($0.offset):\($0.element)", isInStorage: inStorage)
                 },
                 statementReads: reads, insideSnapshot: snapshot))
     }
@@ -66,9 +68,12 @@ final class TransactionStateTests: XCTestCase {
     }
 
     func testSavepointStack() throws {
+        // The storage savepoints wait for the transaction's first write.
         try db.execute("SAVEPOINT a")
-        XCTAssertEqual(db.transactionState, explicit(.savepoint, ["a"]))
+        XCTAssertEqual(db.transactionState, explicit(.savepoint, ["a"], inStorage: false))
         try db.execute("SAVEPOINT b; SAVEPOINT c; SAVEPOINT b")
+        XCTAssertEqual(db.transactionState, explicit(.savepoint, ["a", "b", "c", "b"], inStorage: false))
+        try db.execute("INSERT INTO t VALUES (1)")
         XCTAssertEqual(db.transactionState, explicit(.savepoint, ["a", "b", "c", "b"]))
         // The innermost savepoint of a name is the one meant; ROLLBACK TO keeps it open.
         try db.execute("ROLLBACK TO B")

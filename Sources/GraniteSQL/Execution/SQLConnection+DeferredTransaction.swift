@@ -38,5 +38,6 @@ extension SQLConnection {
         } else {
             try beginWriteTransaction()
         }
+        try openDeferredSavepoints()
     }
 }

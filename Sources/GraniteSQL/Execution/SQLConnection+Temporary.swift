@@ -12,7 +12,9 @@ extension SQLConnection {
         if engineIsWriting {
             try store.begin()
             if case .explicit(let transaction) = transactionState {
-                for savepoint in transaction.savepoints { try store.transaction.savepoint(savepoint.storageName) }
+                for savepoint in transaction.savepoints where savepoint.isInStorage {
+                    try store.transaction.savepoint(savepoint.storageName)
+                }
             }
             if statementSavepoint == .open { try store.transaction.savepoint(Self.statementSavepointName) }
         }
@@ -106,7 +108,9 @@ extension SQLConnection {
         } else {
             try temporary.execute(statement, transaction: store.transaction)
         }
-        if case .createTable(let create) = statement.kind, temporary.table(named: create.name.name)?.isAutoincrement == true {
+        if case .createTable(let create) = statement.kind,
+            temporary.table(named: create.name.name)?.isAutoincrement == true
+        {
             try Self.createSequenceTable(in: &temporary, transaction: store.transaction)
         }
         catalog.setTemporarySchema(temporary)

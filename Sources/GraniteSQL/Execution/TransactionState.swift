@@ -157,6 +157,14 @@ package enum TransactionState: Equatable {
         self = .explicit(transaction)
     }
 
+    /// Notes that the storage savepoint of the user savepoint at `position` is open.
+    mutating func markSavepointInStorage(at position: Int) {
+        guard case .explicit(var transaction) = self, transaction.savepoints.indices.contains(position) else { return }
+        self = .idle
+        transaction.savepoints[position].isInStorage = true
+        self = .explicit(transaction)
+    }
+
     /// The position of the innermost open savepoint named `name`.
     func savepointPosition(_ name: String) -> Int? {
         guard case .explicit(let transaction) = self else { return nil }
@@ -178,6 +186,8 @@ package struct UserSavepoint: Equatable {
     var name: String
     /// The name of the storage savepoint that implements it.
     var storageName: String
+    /// Whether that storage savepoint is open: it is opened when the transaction begins writing.
+    var isInStorage: Bool
 }
 
 /// An explicit transaction of an ``SQLConnection``.
@@ -355,17 +365,27 @@ extension SQLConnection {
         try endTransaction(commit: false)
     }
 
-    /// `SAVEPOINT name`, beginning a transaction when none is open.
+    /// `SAVEPOINT name`, beginning a transaction when none is open. As in SQLite, that transaction is deferred like
+    /// `BEGIN`'s: it takes no lock until a statement reads or writes. The storage savepoint that implements `name`
+    /// exists only once the transaction writes (``openDeferredSavepoints()``): nothing before needs undoing.
     func openSavepoint(_ name: String) throws {
-        if !isInTransaction {
-            try beginWriteTransaction()
-            transactionState.beginExplicit(.savepoint)
-        }
+        if !isInTransaction { transactionState.beginExplicit(.savepoint) }
         guard case .explicit(let transaction) = transactionState else { return }
         let storageName = "user:\(transaction.savepoints.count):\(SchemaNames.key(name))"
-        try engineSavepoint(storageName)
-        transactionState.pushSavepoint(UserSavepoint(name: name, storageName: storageName))
+        let writing = engineIsWriting
+        if writing { try engineSavepoint(storageName) }
+        transactionState.pushSavepoint(UserSavepoint(name: name, storageName: storageName, isInStorage: writing))
         report { $0.savepointDidBegin(named: name) }
+    }
+
+    /// Opens the storage savepoints of the user savepoints begun before the transaction wrote, outermost first,
+    /// once it holds the write transaction.
+    func openDeferredSavepoints() throws {
+        guard case .explicit(let transaction) = transactionState else { return }
+        for (position, savepoint) in transaction.savepoints.enumerated() where !savepoint.isInStorage {
+            try engineSavepoint(savepoint.storageName)
+            transactionState.markSavepointInStorage(at: position)
+        }
     }
 
     /// Replaces the database, which holds nothing, by a new one with pages of `pageSize` bytes (`PRAGMA
@@ -398,7 +418,8 @@ extension SQLConnection {
         if position == 0 && transaction.start == .savepoint {
             try endTransaction(commit: true)
         } else {
-            try engineReleaseSavepoint(transaction.savepoints[position].storageName)
+            let savepoint = transaction.savepoints[position]
+            if savepoint.isInStorage { try engineReleaseSavepoint(savepoint.storageName) }
             transactionState.popSavepoints(after: position, including: true)
             report { $0.savepointDidRelease(named: name) }
         }
@@ -410,7 +431,8 @@ extension SQLConnection {
             let savepoint = transactionState.savepoint(at: position)
         else { throw SQLExecutionError("no such savepoint: \(name)") }
         do {
-            try engineRollback(toSavepoint: savepoint.storageName)
+            // A savepoint not in storage yet has seen no write to undo.
+            if savepoint.isInStorage { try engineRollback(toSavepoint: savepoint.storageName) }
         } catch {
             try? reloadCatalog()
             throw error

@@ -23,7 +23,7 @@ extension SelectCompiler {
     func planLevels(
         order: [Int], scope: QueryScope, terms: [Term], from: FromSources, outputs: [CompiledExpression],
         ordering sortTerms: [SelectProgram.SortTerm], isAggregate: Bool, groupOrder: GroupOrder? = nil
-    ) -> JoinLevels {
+    ) throws -> JoinLevels {
         let readers = from.readers
         let fromSubqueries = from.subqueries
         let leftJoined = from.leftJoined
@@ -84,7 +84,7 @@ extension SelectCompiler {
                 if position == 0 {
                     wantOrder = isAggregate ? groupOrder?.terms ?? [] : ordering
                 }
-                var path = AccessPlanner(
+                var path = try AccessPlanner(
                     reader: reader, source: source, sourceIndex: s, scope: scope, earlier: earlier, outputs: outputs
                 ).plan(
                     usable.map(\.expression), ordering: wantOrder,

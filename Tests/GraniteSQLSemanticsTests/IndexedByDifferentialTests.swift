@@ -19,6 +19,7 @@ final class IndexedByDifferentialTests: XCTestCase {
         "CREATE INDEX t_dp ON t(d) WHERE d > 0",
         "CREATE INDEX t_dn ON t(d) WHERE d IS NOT NULL",
         "CREATE INDEX t_ac ON t(a + c)",
+        "CREATE INDEX t_ar ON t(a) WHERE a = 1 OR a = 2",
         "CREATE TABLE u(id INTEGER PRIMARY KEY, a INTEGER, b TEXT)",
         "CREATE INDEX u_a ON u(a)",
         "CREATE VIEW v AS SELECT id, a FROM u",
@@ -26,7 +27,7 @@ final class IndexedByDifferentialTests: XCTestCase {
 
     /// The indexes of `t` an `INDEXED BY` names (its UNIQUE constraint's automatic index is named differently
     /// in SQLite and Granite; `NOT INDEXED` covers it).
-    static let indexes = ["t_a", "t_ab", "t_b", "t_c", "t_dp", "t_dn", "t_ac"]
+    static let indexes = ["t_a", "t_ab", "t_b", "t_c", "t_dp", "t_dn", "t_ac", "t_ar"]
 
     static let hints = ["", " NOT INDEXED"] + indexes.map { " INDEXED BY \($0)" }
 
@@ -49,7 +50,7 @@ final class IndexedByDifferentialTests: XCTestCase {
         /// A condition on table `t`, referred to as `name`.
         mutating func condition(_ name: String) -> String {
             let t = name
-            switch src.int(0...16) {
+            switch src.int(0...18) {
             case 0: return "\(t).a = \(literal())"
             case 1: return "\(t).a > \(small())"
             case 2: return "\(t).a BETWEEN \(small()) AND \(small())"
@@ -66,6 +67,9 @@ final class IndexedByDifferentialTests: XCTestCase {
             case 13: return "\(t).d = \(literal())"
             case 14: return "\(t).d > \(small())"
             case 15: return "\(t).a + \(t).c > \(small())"
+            case 16:
+                return "\(t).d \(src.pick(["LIKE", "GLOB", "NOT LIKE"])) \(src.pick(["'a'", "'a%'", "'1'", "'%'"]))"
+            case 17: return "NOT \(t).d \(src.pick(["<", "=", "IS"])) \(small())"
             default: return "1"
             }
         }
@@ -283,6 +287,28 @@ final class IndexedByDifferentialTests: XCTestCase {
         "SELECT id FROM t INDEXED BY t_dn WHERE d IS NOT NULL",
         "SELECT id FROM t INDEXED BY t_dn WHERE d NOTNULL",
         "SELECT id FROM t INDEXED BY t_dn WHERE a = 1",
+        "SELECT id FROM t INDEXED BY t_dp WHERE 0 < d",
+        "SELECT id FROM t INDEXED BY t_dp WHERE d > 0.0",
+        "SELECT id FROM t INDEXED BY t_dp WHERE +d > 0",
+        "SELECT id FROM t INDEXED BY t_dp WHERE d > 0 OR a = 1",
+        "SELECT id FROM t AS x INDEXED BY t_dp WHERE x.D > 0",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d + 1 > 0 AND NOT d < -5",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d NOT BETWEEN 1 AND 2",
+        "SELECT id FROM t INDEXED BY t_dn WHERE 1 BETWEEN d AND 2",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d IS 4",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d LIKE '4'",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d LIKE 'a%'",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d GLOB 'a*'",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d LIKE '%a'",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d LIKE 'a!%' ESCAPE '!'",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d NOT LIKE 'a'",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d IN (SELECT 4)",
+        "SELECT id FROM t INDEXED BY t_dn WHERE d > 0 OR d < -1",
+        "SELECT id FROM t INDEXED BY t_dn WHERE coalesce(d, 1) = 1",
+        "SELECT id FROM t INDEXED BY t_ar WHERE a = 2",
+        "SELECT id FROM t INDEXED BY t_ar WHERE a IN (1, 2)",
+        "SELECT u.id, t.id FROM u LEFT JOIN t INDEXED BY t_dp ON t.a = u.a WHERE t.d > 0",
+        "SELECT u.id, t.id FROM u LEFT JOIN t INDEXED BY t_dp ON t.a = u.a AND t.d > 0 ORDER BY u.id",
         "UPDATE t INDEXED BY t_dp SET b = 'z' WHERE a = 1",
         "DELETE FROM t INDEXED BY t_dp WHERE a = 1",
         "UPDATE t INDEXED BY t_dp SET b = 'p' WHERE d > 0",

@@ -193,8 +193,8 @@ struct AccessPlanner {
         return "SEARCH \(source.name) \(index) (\(constraints.joined(separator: " AND ")))"
     }
 
-    /// The ways to read the table under `constraints` (from `terms`) that the restriction allows; none when
-    /// `INDEXED BY` names a partial index that `terms` do not confine the query to.
+    /// The ways to read the table under `constraints` that the restriction allows; none when `INDEXED BY` names
+    /// a partial index whose `WHERE` `terms` do not imply.
     private func candidates(_ constraints: [Constraint], terms: [SQLExpression]) -> [Candidate] {
         var result = allowsRowidSearch ? rowidCandidates(constraints) : []
         for (k, index) in reader.indexes.enumerated()
@@ -405,10 +405,13 @@ struct AccessPlanner {
     /// `eitherDirection`, rows in the reverse order serve too, and the path walks in the table's own order.
     /// `impliedTerms` are the positions among `terms` of those an index search finds only rows satisfying,
     /// when its probe is exact (``TableCursor/searchIsExact``): the level tests them only when it is not.
+    /// `levelTerms` are all the terms the level tests (`terms` when nil): a partial index an `INDEXED BY` names
+    /// serves when they imply its `WHERE`, even through terms no search can use.
     func plan(
-        _ terms: [SQLExpression], ordering: [SelectProgram.SortTerm], eitherDirection: Bool = false
+        _ terms: [SQLExpression], levelTerms: [SQLExpression]? = nil, ordering: [SelectProgram.SortTerm],
+        eitherDirection: Bool = false
     ) throws(SQLExecutionError) -> (path: AccessPath, satisfiesOrdering: Bool, impliedTerms: [Int]) {
-        let all = candidates(constraints(terms), terms: terms)
+        let all = candidates(constraints(terms), terms: levelTerms ?? terms)
         guard var best = all.first else {
             // SQLite's message when the index an INDEXED BY names cannot serve the query.
             throw SQLExecutionError(.unusableIndex(namedIndex.map { reader.indexes[$0].definition.name } ?? ""))

@@ -1,5 +1,4 @@
-// INDEXED BY and NOT INDEXED: which of a table's indexes the planner may read it through, and whether a partial
-// index named by INDEXED BY can serve the query at all.
+// INDEXED BY and NOT INDEXED: which of a table's indexes the planner may read it through.
 
 /// Which of a table's indexes a query may read it through, resolved from its reference's ``IndexHint``.
 enum IndexRestriction {
@@ -48,76 +47,5 @@ extension AccessPlanner {
     var namedIndex: Int? {
         if case .only(let k) = reader.restriction { return k }
         return nil
-    }
-
-    /// Whether index `k` holds an entry for every row `terms` can accept: always for a full index; for a
-    /// partial one, only when it is the index `INDEXED BY` names (the planner reads no other partial index) and
-    /// `terms` imply each conjunct of its `WHERE`.
-    func indexHoldsCandidates(_ k: Int, terms: [SQLExpression]) -> Bool {
-        guard let predicate = reader.indexes[k].definition.whereClause else { return true }
-        guard namedIndex == k else { return false }
-        var conjuncts: [SQLExpression] = []
-        SelectCompiler.flatten(predicate, into: &conjuncts)
-        let normalizedTerms = terms.map { withOperands($0, bare: queryColumn) }
-        return conjuncts.allSatisfy { conjunct in
-            let conjunct = withOperands(conjunct, bare: indexColumn)
-            return normalizedTerms.contains { implies($0, conjunct) }
-        }
-    }
-
-    /// Whether the query term `term` (normalized) implies the index's `conjunct`: it is the same expression, or
-    /// the conjunct is `column IS NOT NULL` and the term a comparison that no NULL in that column satisfies. These
-    /// are the forms of SQLite's own test that partial indexes are written with.
-    private func implies(_ term: SQLExpression, _ conjunct: SQLExpression) -> Bool {
-        if term == conjunct { return true }
-        guard let column = Self.notNullOperand(conjunct), case .column = column.kind else { return false }
-        if Self.notNullOperand(term) == column { return true }
-        switch term.kind {
-        case .binary(let op, let l, let r):
-            let nullRejecting: Set<BinaryOperator> = [
-                .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
-            ]
-            return nullRejecting.contains(op) && (l == column || r == column)
-        case .between(let e, _, _, negated: false):
-            return e == column
-        default:
-            return false
-        }
-    }
-
-    /// The operand of `e IS NOT NULL` (or `e NOTNULL`, `e NOT NULL`), if `test` is one.
-    private static func notNullOperand(_ test: SQLExpression) -> SQLExpression? {
-        switch test.kind {
-        case .isNull(let e, negated: true): return e
-        case .binary(.isNot, let e, let null) where null.kind == .literal(.null): return e
-        default: return nil
-        }
-    }
-
-    /// A reference in the query to a column of this table, as the bare column name an index's `WHERE` uses.
-    private func queryColumn(_ e: SQLExpression) -> SQLExpression {
-        guard let c = column(e), c.column < table.columns.count else { return e }
-        return SQLExpression(.column(ColumnReference(column: table.columns[c.column].name)))
-    }
-
-    /// A reference in an index's `WHERE` to a column of this table, spelled as the table declares it.
-    private func indexColumn(_ e: SQLExpression) -> SQLExpression {
-        guard case .column(let reference) = e.kind, reference.table == nil,
-            let declared = table.columns.first(where: { SchemaNames.equal($0.name, reference.column) })
-        else { return e }
-        return SQLExpression(.column(ColumnReference(column: declared.name)))
-    }
-
-    /// `term` with each direct operand rewritten by `bare`, so that a query term and an index's conjunct naming
-    /// the same column compare equal (`x.d > 0` and `D > 0` both become `d > 0`).
-    private func withOperands(_ term: SQLExpression, bare: (SQLExpression) -> SQLExpression) -> SQLExpression {
-        switch term.kind {
-        case .binary(let op, let l, let r): return SQLExpression(.binary(op, bare(l), bare(r)))
-        case .isNull(let e, let negated): return SQLExpression(.isNull(bare(e), negated: negated))
-        case .between(let e, let low, let high, let negated):
-            return SQLExpression(.between(bare(e), low: bare(low), high: bare(high), negated: negated))
-        case .inList(let e, let list, let negated): return SQLExpression(.inList(bare(e), list, negated: negated))
-        default: return term
-        }
     }
 }

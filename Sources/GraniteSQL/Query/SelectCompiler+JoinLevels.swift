@@ -87,7 +87,8 @@ extension SelectCompiler {
                 var path = try AccessPlanner(
                     reader: reader, source: source, sourceIndex: s, scope: scope, earlier: earlier, outputs: outputs
                 ).plan(
-                    usable.map(\.expression), ordering: wantOrder,
+                    usable.map(\.expression), levelTerms: levelTerms.map { terms[$0.term].expression },
+                    ordering: wantOrder,
                     eitherDirection: isAggregate && groupOrder?.eitherDirection == true)
                 if path.satisfiesOrdering {
                     if !isAggregate || groupOrder?.coversOrderBy == true { ordering = [] }

@@ -332,6 +332,10 @@ final class IndexedByDifferentialTests: XCTestCase {
         "SELECT * FROM vi ORDER BY id",
         "ALTER TABLE t RENAME TO t2",
         "SELECT * FROM vi ORDER BY id",
+        // The trigger's query was rewritten with the clause kept.
+        "INSERT INTO u VALUES (5, 1, 'v')",
+        "SELECT * FROM t2 ORDER BY id",
+        "SELECT sql LIKE '%\"t2\" INDEXED BY t_a%' FROM sqlite_schema WHERE name = 'tr3'",
         "SELECT sql LIKE '%indexed by t_a%' FROM sqlite_schema WHERE name = 'vi'",
         "CREATE VIEW vbad AS SELECT * FROM t2 INDEXED BY nosuch",
         "SELECT * FROM vbad",

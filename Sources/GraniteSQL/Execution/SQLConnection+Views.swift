@@ -42,8 +42,8 @@ extension SQLConnection {
 
     /// Refuses `ALTER TABLE … RENAME` while a view's query does not compile, as SQLite does (it checks the
     /// schema before rewriting it): `error in view v: <the view's error>` for a name the query cannot resolve (a
-    /// table, column, function or the index of an `INDEXED BY`) or a view that reads itself. A column list whose length differs from the
-    /// query's is no error here, as in SQLite: only the query is compiled.
+    /// table, column, function or the index of an `INDEXED BY`) or a view that reads itself. A column list whose
+    /// length differs from the query's is no error here, as in SQLite: only the query is compiled.
     ///
     /// After `ALTER TABLE … DROP COLUMN` the same check names the change, as SQLite does (`context` is
     /// `"drop column"`: `error in view v after drop column: no such column: b`).

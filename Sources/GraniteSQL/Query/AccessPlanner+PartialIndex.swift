@@ -28,9 +28,9 @@ extension AccessPlanner {
         if case .binary(.or, let l, let r) = conjunct.kind { return implies(term, l) || implies(term, r) }
         guard let column = Self.notNullOperand(conjunct), case .column = column.kind else { return false }
         if let bounded = likeBoundedOperand(term, column: column) {
-            return impliesNotNull(bounded, column, negated: true)
+            return impliesNotNull(bounded, column, nested: true)
         }
-        return impliesNotNull(term, column, negated: false)
+        return impliesNotNull(term, column, nested: false)
     }
 
     /// For a `WHERE` term `x LIKE 'abc%'` or `x GLOB 'abc*'`: `x`, when SQLite adds the terms `x >= 'abc'` and
@@ -89,29 +89,30 @@ extension AccessPlanner {
     }
 
     /// Whether `e` can be true only when `column` is not NULL. Operators that yield NULL for a NULL operand
-    /// pass the question to their operands, as SQLite's test does; `NOT` may wrap them but not a `BETWEEN`.
-    private func impliesNotNull(_ e: SQLExpression, _ column: SQLExpression, negated: Bool) -> Bool {
+    /// pass the question to their operands, as SQLite's test does. `nested` is set below a comparison, an
+    /// arithmetic operator or `NOT`, where that test no longer looks into a `BETWEEN`.
+    private func impliesNotNull(_ e: SQLExpression, _ column: SQLExpression, nested: Bool) -> Bool {
         if e == column || Self.notNullOperand(e) == column { return true }
-        func operand(_ x: SQLExpression, negated: Bool = negated) -> Bool {
-            impliesNotNull(x, column, negated: negated)
+        func operand(_ x: SQLExpression, nested: Bool = nested) -> Bool {
+            impliesNotNull(x, column, nested: nested)
         }
         switch e.kind {
         case .binary(let op, let l, let r):
             switch op {
             case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .add, .subtract, .bitwiseOr,
                 .shiftLeft, .shiftRight, .concatenate:
-                return operand(l, negated: true) || operand(r, negated: true)
+                return operand(l, nested: true) || operand(r, nested: true)
             case .multiply, .divide, .remainder, .bitwiseAnd: return operand(l) || operand(r)
             case .and: return operand(l) || operand(r)
             case .or: return operand(l) && operand(r)
             default: return false
             }
-        case .unary(.not, let x): return operand(x, negated: true)
+        case .unary(.not, let x): return operand(x, nested: true)
         case .unary(.plus, let x), .unary(.negate, let x), .collate(let x, _): return operand(x)
         case .between(let x, let low, let high, negated: false):
-            return !negated && (operand(x) || operand(low) || operand(high))
-        case .inList(let x, let list, _): return !list.isEmpty && operand(x, negated: true)
-        case .inSelect(let x, _, negated: false): return operand(x, negated: true)
+            return !nested && (operand(x) || operand(low) || operand(high))
+        case .inList(let x, let list, _): return !list.isEmpty && operand(x, nested: true)
+        case .inSelect(let x, _, negated: false): return operand(x, nested: true)
         default: return false
         }
     }

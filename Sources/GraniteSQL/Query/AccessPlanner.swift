@@ -107,8 +107,7 @@ struct AccessPlanner {
                     if op == .is, v.constantValue?.isNull ?? true { continue }
                     result.append(
                         Constraint(
-                            column: c.column, op: direct, values: [v], collation: c.collation,
-                            valueAffinity: v.affinity,
+                            column: c.column, op: direct, values: [v], collation: c.collation, valueAffinity: v.affinity,
                             isPlainEquality: op == .equal && Self.isStable(r)))
                 } else if let c = column(r), let v = value(l) {
                     if op == .is, v.constantValue?.isNull ?? true { continue }

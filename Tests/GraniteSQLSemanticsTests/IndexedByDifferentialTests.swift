@@ -1,4 +1,5 @@
 import CSQLiteOracle
+import Foundation
 import GraniteSQL
 import GraniteStorage
 import GraniteTestSupport
@@ -23,13 +24,25 @@ final class IndexedByDifferentialTests: XCTestCase {
         "CREATE TABLE u(id INTEGER PRIMARY KEY, a INTEGER, b TEXT)",
         "CREATE INDEX u_a ON u(a)",
         "CREATE VIEW v AS SELECT id, a FROM u",
+        "CREATE TABLE w(k TEXT PRIMARY KEY, a INTEGER, b) WITHOUT ROWID",
+        "CREATE INDEX w_a ON w(a)",
+        "CREATE INDEX w_b ON w(b) WHERE b IS NOT NULL",
     ]
 
-    /// The indexes of `t` an `INDEXED BY` names (its UNIQUE constraint's automatic index is named differently
-    /// in SQLite and Granite; `NOT INDEXED` covers it).
-    static let indexes = ["t_a", "t_ab", "t_b", "t_c", "t_dp", "t_dn", "t_ac", "t_ar"]
+    /// The indexes of `t` an `INDEXED BY` names, by SQLite's names (see ``forGranite(_:)``).
+    static let indexes = ["t_a", "t_ab", "t_b", "t_c", "t_dp", "t_dn", "t_ac", "t_ar", "sqlite_autoindex_t_1"]
 
     static let hints = ["", " NOT INDEXED"] + indexes.map { " INDEXED BY \($0)" }
+
+    /// The hints for `w`, whose primary key index is the table itself.
+    static let withoutRowidHints =
+        ["", " NOT INDEXED"]
+        + ["w_a", "w_b", "sqlite_autoindex_w_1"].map { " INDEXED BY \($0)" }
+
+    /// `sql` with SQLite's names of automatic indexes written as Granite names them.
+    static func forGranite(_ sql: String) -> String {
+        sql.replacingOccurrences(of: "sqlite_autoindex_", with: "granite_autoindex_")
+    }
 
     struct Workload {
         var src: ValueSource
@@ -124,7 +137,7 @@ final class IndexedByDifferentialTests: XCTestCase {
     /// reports it.
     private func granite(_ db: SQLConnection, _ sql: String) -> StatementOutcome {
         do {
-            return .rows(try db.query(sql).rows)
+            return .rows(try db.query(Self.forGranite(sql)).rows)
         } catch let error as SQLSyntaxError {
             return .failure(error.message)
         } catch {
@@ -144,7 +157,8 @@ final class IndexedByDifferentialTests: XCTestCase {
     private func planProblem(
         _ db: SQLConnection, _ sql: String, hint: String, name: String, checked: inout Int
     ) throws -> String? {
-        let lines = try db.query("EXPLAIN QUERY PLAN " + sql).rows.compactMap { row -> String? in
+        let hint = Self.forGranite(hint)
+        let lines = try db.query("EXPLAIN QUERY PLAN " + Self.forGranite(sql)).rows.compactMap { row -> String? in
             guard case .text(let detail)? = row.last else { return nil }
             return detail
         }
@@ -177,9 +191,12 @@ final class IndexedByDifferentialTests: XCTestCase {
             try db.execute(sql)
         }
         for id in 1...12 {
-            let sql = "INSERT INTO u VALUES (\(id), \(workload.small()), 'u\(id)')"
-            oracle.execute(sql)
-            try db.execute(sql)
+            let u = "INSERT INTO u VALUES (\(id), \(workload.small()), 'u\(id)')"
+            let w = "INSERT INTO w VALUES ('k\(id)', \(workload.small()), \(workload.src.pick(["NULL", "'x'", "1"])))"
+            for sql in [u, w] {
+                oracle.execute(sql)
+                try db.execute(sql)
+            }
         }
         return (oracle, db)
     }
@@ -257,6 +274,37 @@ final class IndexedByDifferentialTests: XCTestCase {
         print("INDEXED BY writes: \(writes) compared, seed \(seed)")
         if !failures.isEmpty {
             XCTFail("INDEXED BY writes differ from SQLite (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
+        }
+    }
+
+    func testWithoutRowidHintsMatchSQLite() throws {
+        let seed = testSeed()
+        var workload = Workload(src: ValueSource(seed: seed))
+        let (oracle, db) = try makeDatabases(&workload)
+        var failures: [String] = []
+        var compared = 0
+        for _ in 0..<(60 * stressFactor) {
+            let condition = workload.src.pick([
+                "k = 'k3'", "k > 'k5'", "k BETWEEN 'k2' AND 'k4'", "a = \(workload.small())", "a > \(workload.small())",
+                "b IS NOT NULL", "b = 'x'", "b IS NOT NULL AND a = 1", "1",
+            ])
+            let order = workload.src.pick(["", " ORDER BY k", " ORDER BY a, k", " ORDER BY k DESC"])
+            for hint in Self.withoutRowidHints {
+                let sql = "SELECT k, a, b FROM w\(hint) WHERE \(condition)\(order)"
+                compared += 1
+                let ordered = !order.isEmpty
+                if let failure = difference(
+                    sqlite(oracle, sql, ordered: ordered), granite(db, sql, ordered: ordered), sql)
+                {
+                    failures.append(failure)
+                }
+            }
+            if failures.count >= 10 { break }
+        }
+        print("INDEXED BY on WITHOUT ROWID: \(compared) compared, seed \(seed)")
+        if !failures.isEmpty {
+            XCTFail(
+                "WITHOUT ROWID hints differ from SQLite (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
         }
     }
 
@@ -359,6 +407,44 @@ final class IndexedByDifferentialTests: XCTestCase {
             if let failure = difference(expected, actual, sql) { failures.append(failure) }
         }
         if !failures.isEmpty { XCTFail(failures.joined(separator: "\n")) }
+    }
+
+    /// `EXPLAIN QUERY PLAN` shows the access path the clause asks for, in SQLite's words.
+    static let plannedQueries = [
+        "SELECT * FROM t INDEXED BY t_a WHERE a = 1",
+        "SELECT * FROM t INDEXED BY t_a WHERE a > 1",
+        "SELECT * FROM t INDEXED BY t_a WHERE a IN (1, 2)",
+        "SELECT * FROM t INDEXED BY t_a",
+        "SELECT * FROM t INDEXED BY t_a WHERE id = 1",
+        "SELECT * FROM t INDEXED BY t_b WHERE a = 1",
+        "SELECT * FROM t AS x INDEXED BY t_ab WHERE x.a = 1 AND x.b > 'a'",
+        "SELECT * FROM t INDEXED BY t_dp WHERE d > 0",
+        "SELECT * FROM t NOT INDEXED WHERE id = 1",
+        "SELECT * FROM t NOT INDEXED WHERE id > 1",
+        "SELECT * FROM t NOT INDEXED WHERE a = 1",
+        "SELECT * FROM t NOT INDEXED WHERE e = 1",
+        "SELECT * FROM t NOT INDEXED ORDER BY a",
+        "SELECT t.id, u.b FROM t NOT INDEXED, u INDEXED BY u_a WHERE t.a = u.a",
+        "SELECT u.b, t.b FROM u LEFT JOIN t INDEXED BY t_a ON t.a = u.a",
+        "SELECT * FROM w NOT INDEXED WHERE k = 'k1'",
+        "SELECT * FROM w NOT INDEXED WHERE a = 1",
+    ]
+
+    func testPlansMatchSQLite() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in Self.schema {
+            oracle.execute(sql)
+            try db.execute(sql)
+        }
+        func details(_ outcome: StatementOutcome) -> [String] {
+            guard case .rows(let rows) = outcome else { return ["\(outcome)"] }
+            return rows.map { "\($0.last ?? .null)" }
+        }
+        for sql in Self.plannedQueries {
+            let plan = "EXPLAIN QUERY PLAN " + sql
+            XCTAssertEqual(details(granite(db, plan)), details(oracle.all(plan, [])), sql)
+        }
     }
 
     /// SQLite's messages, spelled out, so that a change of the oracle's wording shows here.

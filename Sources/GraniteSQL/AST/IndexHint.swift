@@ -4,7 +4,8 @@
 package enum IndexHint: Sendable, Equatable {
     /// `INDEXED BY name`: the table is read through that index (a full scan of it when no term narrows it).
     case indexedBy(String)
-    /// `NOT INDEXED`: no index is read; a rowid lookup or range still may be.
+    /// `NOT INDEXED`: no index is read; a rowid lookup or range still may be. SQLite 3.40 ignores it on a
+    /// `WITHOUT ROWID` table, and so does Granite.
     case notIndexed
 }
 

@@ -202,7 +202,7 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
         // The index an INDEXED BY names must exist even where no search reads it, as in SQLite.
-        _ = try IndexRestriction(delete.indexHint, indexes: catalog.indexes(of: writer.table))
+        _ = try IndexRestriction(delete.indexHint, table: writer.table, indexes: catalog.indexes(of: writer.table))
         if delete.whereClause == nil, delete.returning == nil, try deletesAllRowsAtOnce(writer, session) {
             return try deleteAllRows(writer, session: session)
         }

@@ -4,19 +4,21 @@
 enum IndexRestriction {
     /// Any index: the reference has no hint.
     case any
-    /// No index (`NOT INDEXED`). A rowid lookup or range still serves, and so does the primary key of a
-    /// `WITHOUT ROWID` table, which is the table itself.
+    /// No index (`NOT INDEXED` on a rowid table): a rowid lookup or range still serves.
     case none
     /// Only the index at this position in ``TableReader/indexes`` (`INDEXED BY`): searched when a term
     /// narrows it, else scanned whole.
     case only(Int)
 
-    /// Resolves `hint` against `indexes`, the indexes of the table it follows; an `INDEXED BY` naming none of
-    /// them is SQLite's `no such index` (an index of another table included).
-    init(_ hint: IndexHint?, indexes: [IndexDefinition]) throws(SQLExecutionError) {
+    /// Resolves `hint` against `indexes`, the indexes of `table`, the table it follows; an `INDEXED BY` naming
+    /// none of them is SQLite's `no such index` (an index of another table included).
+    ///
+    /// `NOT INDEXED` on a `WITHOUT ROWID` table restricts nothing: SQLite 3.40 still searches its secondary
+    /// indexes there (its planner drops them only after the rowid table's stand-in for the primary key).
+    init(_ hint: IndexHint?, table: TableDefinition, indexes: [IndexDefinition]) throws(SQLExecutionError) {
         switch hint {
         case nil: self = .any
-        case .notIndexed: self = .none
+        case .notIndexed: self = table.hasRowid ? .none : .any
         case .indexedBy(let name):
             guard let k = indexes.firstIndex(where: { SchemaNames.equal($0.name, name) }) else {
                 throw SQLExecutionError(.noSuchIndex(name))
@@ -27,12 +29,11 @@ enum IndexRestriction {
 }
 
 extension AccessPlanner {
-    /// Whether the restriction lets the planner read index `k` (the table itself, for a `WITHOUT ROWID` table's
-    /// primary key, unless `INDEXED BY` names another index).
+    /// Whether the restriction lets the planner read index `k`.
     func allowsIndex(_ k: Int) -> Bool {
         switch reader.restriction {
         case .any: return true
-        case .none: return k == primaryKeyIndex
+        case .none: return false
         case .only(let named): return k == named
         }
     }

@@ -125,7 +125,8 @@ extension SelectCompiler {
             if connection.readSourceRecorder != nil { connection.readSourceRecorder?.append(source) }
             var reader = try TableReader(
                 table: table, catalog: catalog, transaction: connection.transaction(for: table))
-            reader.restriction = try IndexRestriction(indexHint, indexes: reader.indexes.map(\.definition))
+            reader.restriction = try IndexRestriction(
+                indexHint, table: table, indexes: reader.indexes.map(\.definition))
             sources.readers[k] = reader
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)

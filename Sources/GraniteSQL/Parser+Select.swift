@@ -270,6 +270,22 @@ extension Parser {
             }
             return .function(name, arguments: arguments, alias: try parseAlias())
         }
-        return .table(name, alias: try parseAlias())
+        // `INDEXED` right after the name starts the clause: SQLite's grammar never reads it as an alias there.
+        let alias = isKeyword("INDEXED") ? nil : try parseAlias()
+        return .table(name, alias: alias, indexHint: try parseIndexHint())
+    }
+
+    /// Parses an optional `INDEXED BY name` or `NOT INDEXED`.
+    mutating func parseIndexHint() throws(SQLSyntaxError) -> IndexHint? {
+        if acceptKeyword("INDEXED") {
+            try expectKeyword("BY")
+            // SQLite takes a string literal where a name is expected.
+            if current.kind == .string { return .indexedBy(advance().value) }
+            return .indexedBy(try parseName())
+        }
+        // Nothing else may follow a table name with NOT.
+        guard acceptKeyword("NOT") else { return nil }
+        try expectKeyword("INDEXED")
+        return .notIndexed
     }
 }

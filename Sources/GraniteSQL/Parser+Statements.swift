@@ -217,6 +217,7 @@ extension Parser {
         var orAction: ConflictResolution?
         if acceptKeyword("OR") { orAction = try parseConflictResolution() }
         let table = try parseQualifiedName()
+        let indexHint = try parseIndexHint()
         try expectKeyword("SET")
         let assignments = try parseAssignments()
         var from: FromClause?
@@ -224,17 +225,19 @@ extension Parser {
         var condition: SQLExpression?
         if acceptKeyword("WHERE") { condition = try parseExpression() }
         return UpdateStatement(
-            orAction: orAction, table: table, assignments: assignments, from: from, whereClause: condition,
-            returning: try parseReturning())
+            orAction: orAction, table: table, indexHint: indexHint, assignments: assignments, from: from,
+            whereClause: condition, returning: try parseReturning())
     }
 
     private mutating func parseDelete() throws(SQLSyntaxError) -> DeleteStatement {
         try expectKeyword("DELETE")
         try expectKeyword("FROM")
         let table = try parseQualifiedName()
+        let indexHint = try parseIndexHint()
         var condition: SQLExpression?
         if acceptKeyword("WHERE") { condition = try parseExpression() }
-        return DeleteStatement(table: table, whereClause: condition, returning: try parseReturning())
+        return DeleteStatement(
+            table: table, indexHint: indexHint, whereClause: condition, returning: try parseReturning())
     }
 
     private mutating func parsePragma() throws(SQLSyntaxError) -> PragmaStatement {

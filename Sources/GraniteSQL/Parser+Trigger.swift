@@ -72,16 +72,22 @@ extension Parser {
         else { throw syntaxError() }
         let kind = try parseStatementKind(allowExplain: false)
         let target: QualifiedName?
+        let indexHint: IndexHint?
         switch kind {
-        case .insert(let insert): target = insert.table
-        case .update(let update): target = update.table
-        case .delete(let delete): target = delete.table
-        default: target = nil
+        case .insert(let insert): (target, indexHint) = (insert.table, nil)
+        case .update(let update): (target, indexHint) = (update.table, update.indexHint)
+        case .delete(let delete): (target, indexHint) = (delete.table, delete.indexHint)
+        default: (target, indexHint) = (nil, nil)
         }
         if target?.schema != nil {
             throw error(
                 "qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers",
                 at: start)
+        }
+        if let indexHint {
+            let clause = indexHint == .notIndexed ? "NOT INDEXED" : "INDEXED BY"
+            throw error(
+                "the \(clause) clause is not allowed on UPDATE or DELETE statements within triggers", at: start)
         }
         let range = SourceRange(start: start, end: previousEnd)
         return Statement(kind, range: range, sourceText: String(decoding: source[range.offsets], as: UTF8.self))

@@ -268,11 +268,12 @@ extension FromClause: CustomStringConvertible {
 }
 
 extension TableSource: CustomStringConvertible {
-    /// `name [AS alias]`, `(select) [AS alias]` or `function(arguments) [AS alias]`.
+    /// `name [AS alias] [INDEXED BY index | NOT INDEXED]`, `(select) [AS alias]` or `function(arguments) [AS alias]`.
     package var description: String {
         switch self {
-        case .table(let name, let alias):
+        case .table(let name, let alias, let indexHint):
             return SQLFormat.qualified(name) + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+                + (indexHint.map { " \($0)" } ?? "")
         case .subquery(let select, let alias):
             return "(\(select))" + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
         case .function(let name, let arguments, let alias):
@@ -417,13 +418,15 @@ extension Statement.Kind: CustomStringConvertible {
         case .update(let update):
             var text = update.with.map { "\($0) " } ?? ""
             text += "UPDATE " + (update.orAction.map { "OR \($0.rawValue) " } ?? "")
-            text += SQLFormat.qualified(update.table) + " SET " + SQLFormat.list(update.assignments) { $0.description }
+            text +=
+                SQLFormat.qualified(update.table) + (update.indexHint.map { " \($0)" } ?? "") + " SET "
+                + SQLFormat.list(update.assignments) { $0.description }
             if let from = update.from { text += " FROM \(from)" }
             if let condition = update.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(update.returning)
         case .delete(let delete):
             var text = delete.with.map { "\($0) " } ?? ""
-            text += "DELETE FROM " + SQLFormat.qualified(delete.table)
+            text += "DELETE FROM " + SQLFormat.qualified(delete.table) + (delete.indexHint.map { " \($0)" } ?? "")
             if let condition = delete.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(delete.returning)
         case .createTable(let create) where create.asSelect != nil:

@@ -162,8 +162,8 @@ package struct FromClause: Sendable, Equatable {
 
 /// A table or subquery in a `FROM` clause.
 package indirect enum TableSource: Sendable, Equatable {
-    /// `[schema.]table [[AS] alias]`.
-    case table(QualifiedName, alias: String?)
+    /// `[schema.]table [[AS] alias] [INDEXED BY index | NOT INDEXED]`.
+    case table(QualifiedName, alias: String?, indexHint: IndexHint? = nil)
     /// `(SELECT …) [[AS] alias]`.
     case subquery(SelectStatement, alias: String?)
     /// `[schema.]function(arguments…) [[AS] alias]`: a table-valued function such as `json_each`.

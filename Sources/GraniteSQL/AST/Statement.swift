@@ -204,12 +204,14 @@ package struct Assignment: Sendable, Equatable {
     }
 }
 
-/// `UPDATE [OR action] table SET … [WHERE …] [RETURNING …]`.
+/// `UPDATE [OR action] table [INDEXED BY index | NOT INDEXED] SET … [WHERE …] [RETURNING …]`.
 package struct UpdateStatement: Sendable, Equatable {
     /// The `OR …` conflict action, if any.
     package var orAction: ConflictResolution?
     /// The target table.
     package var table: QualifiedName
+    /// The `INDEXED BY` / `NOT INDEXED` clause after the target, if any.
+    package var indexHint: IndexHint?
     /// The assignments (at least one).
     package var assignments: [Assignment]
     /// The `FROM` clause of `UPDATE … FROM`, if any: the tables joined with the target to compute the new values.
@@ -223,10 +225,12 @@ package struct UpdateStatement: Sendable, Equatable {
 
     /// Creates an update statement.
     package init(
-        orAction: ConflictResolution? = nil, table: QualifiedName, assignments: [Assignment], from: FromClause? = nil,
-        whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil, with: WithClause? = nil
+        orAction: ConflictResolution? = nil, table: QualifiedName, indexHint: IndexHint? = nil,
+        assignments: [Assignment], from: FromClause? = nil, whereClause: SQLExpression? = nil,
+        returning: [ResultColumn]? = nil, with: WithClause? = nil
     ) {
         self.with = with
+        self.indexHint = indexHint
         self.orAction = orAction
         self.table = table
         self.assignments = assignments
@@ -236,10 +240,12 @@ package struct UpdateStatement: Sendable, Equatable {
     }
 }
 
-/// `DELETE FROM table [WHERE …] [RETURNING …]`.
+/// `DELETE FROM table [INDEXED BY index | NOT INDEXED] [WHERE …] [RETURNING …]`.
 package struct DeleteStatement: Sendable, Equatable {
     /// The target table.
     package var table: QualifiedName
+    /// The `INDEXED BY` / `NOT INDEXED` clause after the target, if any.
+    package var indexHint: IndexHint?
     /// The `WHERE` condition, if any.
     package var whereClause: SQLExpression?
     /// The `RETURNING` columns, if any.
@@ -249,10 +255,11 @@ package struct DeleteStatement: Sendable, Equatable {
 
     /// Creates a delete statement.
     package init(
-        table: QualifiedName, whereClause: SQLExpression? = nil, returning: [ResultColumn]? = nil,
-        with: WithClause? = nil
+        table: QualifiedName, indexHint: IndexHint? = nil, whereClause: SQLExpression? = nil,
+        returning: [ResultColumn]? = nil, with: WithClause? = nil
     ) {
         self.with = with
+        self.indexHint = indexHint
         self.table = table
         self.whereClause = whereClause
         self.returning = returning

@@ -82,7 +82,7 @@ struct SyntaxSearch {
 
     func found(in source: TableSource) -> Bool {
         switch source {
-        case .table(let name, _): return matchesTable(name)
+        case .table(let name, _, _): return matchesTable(name)
         case .subquery(let select, _): return found(in: select)
         case .function(_, let arguments, _): return arguments.contains(where: found(in:))
         }

@@ -139,7 +139,7 @@ struct ViewColumnRenamer {
             if let from = clause.from {
                 for (source, constraint) in [(from.first, nil)] + from.joins.map({ ($0.source, $0.constraint) }) {
                     switch source {
-                    case .table(let name, let alias):
+                    case .table(let name, let alias, _):
                         if alias.map(matches) == true || name.schema.map(matches) == true { throw Unresolvable() }
                         let stored = catalog.table(named: name.name)
                         sources.append(

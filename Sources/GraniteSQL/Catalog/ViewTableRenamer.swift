@@ -114,7 +114,7 @@ struct ViewTableRenamer {
 
     private func collect(_ source: TableSource, into usage: inout Usage) {
         switch source {
-        case .table(let name, let alias):
+        case .table(let name, let alias, _):
             if matches(name.name) {
                 usage.tableSources += 1
                 // `other.old` names a table of another schema: not ours, and not rewritten.

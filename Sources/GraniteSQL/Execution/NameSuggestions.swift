@@ -92,7 +92,7 @@ extension SQLConnection {
             return columnSuggestion(for: reference).map { suggested in
                 [suggested.schema, suggested.table, suggested.column].compactMap { $0 }.joined(separator: ".")
             }
-        case .misuseOfAggregate, .misuseOfWindowFunction, .circularView:
+        case .misuseOfAggregate, .misuseOfWindowFunction, .circularView, .unusableIndex:
             return nil
         }
     }

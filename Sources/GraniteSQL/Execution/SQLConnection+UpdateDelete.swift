@@ -7,13 +7,16 @@ extension SQLConnection {
     /// query planner with `SELECT *, rowid FROM t WHERE condition`, compiled once per cache.
     ///
     /// With `keysOnly`, a row found by its rowid may hold only its rowid and the columns of its index keys (see
-    /// ``TableWriter/fetch(rowid:keysOnly:)``).
+    /// ``TableWriter/fetch(rowid:keysOnly:)``). `indexHint` is the target's `INDEXED BY` / `NOT INDEXED`.
     private func matchingRows(
-        _ writer: TableWriter, _ name: QualifiedName, _ condition: SQLExpression?, _ statement: Statement,
-        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false, unread: [Bool]? = nil
+        _ writer: TableWriter, _ name: QualifiedName, _ indexHint: IndexHint?, _ condition: SQLExpression?,
+        _ statement: Statement, _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false,
+        unread: [Bool]? = nil
     ) throws -> MatchingRows {
         if !cache.rowidLookupChecked {
-            cache.rowidLookup = rowidLookup(writer, condition)
+            // Under INDEXED BY the planner reads the named index even for a rowid term, and checks the name.
+            let readsNamedIndex = if case .indexedBy = indexHint { true } else { false }
+            cache.rowidLookup = readsNamedIndex ? nil : rowidLookup(writer, condition)
             cache.rowidLookupChecked = true
         }
         if let lookup = cache.rowidLookup {
@@ -51,7 +54,8 @@ extension SQLConnection {
             var table = name
             if table.schema == nil && statement.writeCommonTables != nil { table.schema = "main" }
             let clause = SelectClause(
-                distinct: false, columns: columns, from: FromClause(first: .table(table, alias: nil), joins: []),
+                distinct: false, columns: columns,
+                from: FromClause(first: .table(table, alias: nil, indexHint: indexHint), joins: []),
                 whereClause: condition, groupBy: [], having: nil)
             let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
             let program = try compileSelect(select, statement: statement)
@@ -138,7 +142,7 @@ extension SQLConnection {
         let unread = cache.unreadColumns ?? unreadColumns(writer, sources, returning: returning != nil)
         cache.unreadColumns = unread
         let rows = try matchingRows(
-            writer, update.table, update.whereClause, statement, parameters, cache, unread: unread)
+            writer, update.table, update.indexHint, update.whereClause, statement, parameters, cache, unread: unread)
         if rows.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
             try ensureStatementSavepoint()
         }
@@ -197,6 +201,8 @@ extension SQLConnection {
         _ delete: DeleteStatement, statement: Statement, session: WriteSession, cache: WriteCache
     ) throws -> (columns: [String], rows: [[Value]]) {
         let writer = try target(delete.table, session, cache)
+        // The index an INDEXED BY names must exist even where no search reads it, as in SQLite.
+        _ = try IndexRestriction(delete.indexHint, table: writer.table, indexes: catalog.indexes(of: writer.table))
         if delete.whereClause == nil, delete.returning == nil, try deletesAllRowsAtOnce(writer, session) {
             return try deleteAllRows(writer, session: session)
         }
@@ -211,7 +217,7 @@ extension SQLConnection {
         // Without RETURNING or foreign keys, removing a row needs only its index keys.
         let singleRowSafe = cache.singleRowSafe ?? isSingleRowSafe(writer.table, nil, cache)
         let rows = try matchingRows(
-            writer, delete.table, delete.whereClause, statement, session.parameters, cache,
+            writer, delete.table, delete.indexHint, delete.whereClause, statement, session.parameters, cache,
             keysOnly: returning == nil && singleRowSafe)
         // SQLite's RETURNING runs as an AFTER trigger (see ``WriteSession/returning``): its subqueries see the
         // table without the row, and its failure comes after the row's removal, which the statement savepoint

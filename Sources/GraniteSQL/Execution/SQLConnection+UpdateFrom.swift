@@ -90,7 +90,7 @@ extension SQLConnection {
                 columns.append(.expression(assignment.value, alias: nil))
             }
             let sources = FromClause(
-                first: .table(update.table, alias: nil),
+                first: .table(update.table, alias: nil, indexHint: update.indexHint),
                 joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
             let clause = SelectClause(
                 distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],

@@ -42,8 +42,8 @@ extension SQLConnection {
 
     /// Refuses `ALTER TABLE … RENAME` while a view's query does not compile, as SQLite does (it checks the
     /// schema before rewriting it): `error in view v: <the view's error>` for a name the query cannot resolve (a
-    /// table, column or function) or a view that reads itself. A column list whose length differs from the
-    /// query's is no error here, as in SQLite: only the query is compiled.
+    /// table, column, function or the index of an `INDEXED BY`) or a view that reads itself. A column list whose
+    /// length differs from the query's is no error here, as in SQLite: only the query is compiled.
     ///
     /// After `ALTER TABLE … DROP COLUMN` the same check names the change, as SQLite does (`context` is
     /// `"drop column"`: `error in view v after drop column: no such column: b`).
@@ -59,7 +59,7 @@ extension SQLConnection {
                 // SQLite's check resolves names; other errors (an ORDER BY term out of range, a query Granite
                 // does not run yet) show when the view is read, not here.
                 switch error.subject {
-                case .noSuchTable?, .noSuchColumn?, .noSuchFunction?, .circularView?:
+                case .noSuchTable?, .noSuchColumn?, .noSuchFunction?, .noSuchIndex?, .circularView?:
                     let place = context.map { " after \($0)" } ?? ""
                     throw SQLExecutionError("error in view \(view.name)\(place): \(error.message)")
                 default:

@@ -25,6 +25,9 @@ package enum SQLErrorSubject: Sendable, Equatable {
     case misuseOfWindowFunction(String)
     /// `view v is circularly defined`: the view whose query reads it again.
     case circularView(String)
+    /// `no query solution`: the index an `INDEXED BY` names cannot serve the query (a partial index whose
+    /// `WHERE` the query's terms do not imply).
+    case unusableIndex(String)
 
     /// SQLite's message for this subject.
     var message: String {
@@ -42,6 +45,7 @@ package enum SQLErrorSubject: Sendable, Equatable {
         case .misuseOfAggregate(nil): return "misuse of aggregate"
         case .misuseOfWindowFunction(let function): return "misuse of window function \(function)()"
         case .circularView(let name): return "view \(name) is circularly defined"
+        case .unusableIndex: return "no query solution"
         }
     }
 

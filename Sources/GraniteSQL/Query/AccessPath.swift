@@ -54,6 +54,8 @@ struct TableReader {
     let indexes: [(definition: IndexDefinition, tree: IndexTree)]
     /// The column defaults, for rows stored before `ALTER TABLE ADD COLUMN`.
     let defaults: [Value]
+    /// The indexes the table may be read through, from the reference's `INDEXED BY` / `NOT INDEXED`.
+    var restriction = IndexRestriction.any
 
     /// `transaction` is nil only for the temporary schema's table of a connection that has none: it reads no row.
     init(table: TableDefinition, catalog: SchemaCatalog, transaction: StorageTransaction?) throws {

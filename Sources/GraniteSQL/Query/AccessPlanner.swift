@@ -63,19 +63,19 @@ struct AccessPlanner {
         }
     }
 
-    private var table: TableDefinition { reader.table }
+    var table: TableDefinition { reader.table }
 
     private func isRowid(_ column: Int) -> Bool { column == source.rowidSlot || column == table.rowidAlias }
 
     /// For a `WITHOUT ROWID` table, the position in ``TableReader/indexes`` of its primary key's index, which
     /// stands for the table: its full scan replaces the rowid-order scan, so rows come in primary-key order.
-    private var primaryKeyIndex: Int? {
+    var primaryKeyIndex: Int? {
         guard let name = table.withoutRowidKeyIndexName else { return nil }
         return reader.indexes.firstIndex { $0.definition.name == name }
     }
 
     /// The relative column a plain reference to this table names.
-    private func column(_ e: SQLExpression) -> (column: Int, collation: SQLCollation)? {
+    func column(_ e: SQLExpression) -> (column: Int, collation: SQLCollation)? {
         guard case .column(let reference) = e.kind, let resolved = try? scope.resolve(reference),
             resolved.slot >= source.base, resolved.slot < source.base + source.width
         else { return nil }
@@ -192,7 +192,31 @@ struct AccessPlanner {
         return "SEARCH \(source.name) \(index) (\(constraints.joined(separator: " AND ")))"
     }
 
-    private func candidates(_ constraints: [Constraint]) -> [Candidate] {
+    /// The ways to read the table under `constraints` that the restriction allows; none when `INDEXED BY` names
+    /// a partial index whose `WHERE` `terms` do not imply.
+    private func candidates(_ constraints: [Constraint], terms: [SQLExpression]) -> [Candidate] {
+        var result = allowsRowidSearch ? rowidCandidates(constraints) : []
+        for (k, index) in reader.indexes.enumerated()
+        where allowsIndex(k) && indexHoldsCandidates(k, terms: terms) {
+            if let candidate = indexCandidate(k, index.definition, constraints) { result.append(candidate) }
+        }
+        if allowsRowidSearch, let range = rowidRangeCandidate(constraints) { result.append(range) }
+        if let k = namedIndex ?? primaryKeyIndex {
+            guard indexHoldsCandidates(k, terms: terms) else { return result }
+            let search = IndexSearch(index: k, equalities: [])
+            result.append(
+                Candidate(
+                    path: AccessPath(method: .index(search), detail: indexDetail(k, [], covering: false)), score: 0,
+                    rows: 1_000_000, singleEqualities: 0))
+        } else {
+            result.append(
+                Candidate(path: AccessPath(method: .scan, detail: "SCAN \(source.name)"), score: 0, rows: 1_000_000))
+        }
+        return result
+    }
+
+    /// Lookups of the rowids an equality or `IN` list gives.
+    private func rowidCandidates(_ constraints: [Constraint]) -> [Candidate] {
         let name = source.name
         var result: [Candidate] = []
         if let c = constraints.first(where: { isRowid($0.column) && $0.op == .equal }) {
@@ -209,9 +233,11 @@ struct AccessPlanner {
                         method: .rowids(c.values), detail: "SEARCH \(name) USING INTEGER PRIMARY KEY (rowid=?)"),
                     score: 900, rows: Double(c.values.count)))
         }
-        for (k, index) in reader.indexes.enumerated() where index.definition.whereClause == nil {
-            if let candidate = indexCandidate(k, index.definition, constraints) { result.append(candidate) }
-        }
+        return result
+    }
+
+    /// A walk of the rowids between the bounds the constraints give, if they give any.
+    private func rowidRangeCandidate(_ constraints: [Constraint]) -> Candidate? {
         var lows: [KeyBound] = []
         var highs: [KeyBound] = []
         for c in constraints where isRowid(c.column) {
@@ -221,27 +247,14 @@ struct AccessPlanner {
             default: break
             }
         }
-        if !lows.isEmpty || !highs.isEmpty {
-            var parts: [String] = []
-            if !lows.isEmpty { parts.append("rowid>?") }
-            if !highs.isEmpty { parts.append("rowid<?") }
-            let detail = "SEARCH \(name) USING INTEGER PRIMARY KEY (\(parts.joined(separator: " AND ")))"
-            result.append(
-                Candidate(
-                    path: AccessPath(method: .rowidRange(lows: lows, highs: highs), detail: detail), score: 1.5,
-                    rows: lows.isEmpty || highs.isEmpty ? 250_000 : 60_000))
-        }
-        if let k = primaryKeyIndex {
-            let search = IndexSearch(index: k, equalities: [])
-            result.append(
-                Candidate(
-                    path: AccessPath(method: .index(search), detail: indexDetail(k, [], covering: false)), score: 0,
-                    rows: 1_000_000, singleEqualities: 0))
-        } else {
-            result.append(
-                Candidate(path: AccessPath(method: .scan, detail: "SCAN \(name)"), score: 0, rows: 1_000_000))
-        }
-        return result
+        guard !lows.isEmpty || !highs.isEmpty else { return nil }
+        var parts: [String] = []
+        if !lows.isEmpty { parts.append("rowid>?") }
+        if !highs.isEmpty { parts.append("rowid<?") }
+        let detail = "SEARCH \(source.name) USING INTEGER PRIMARY KEY (\(parts.joined(separator: " AND ")))"
+        return Candidate(
+            path: AccessPath(method: .rowidRange(lows: lows, highs: highs), detail: detail), score: 1.5,
+            rows: lows.isEmpty || highs.isEmpty ? 250_000 : 60_000)
     }
 
     private func indexCandidate(_ k: Int, _ index: IndexDefinition, _ constraints: [Constraint]) -> Candidate? {
@@ -314,7 +327,7 @@ struct AccessPlanner {
 
     /// The estimated number of rows one search of this table yields under `terms`.
     func estimate(_ terms: [SQLExpression]) -> Double {
-        let all = candidates(constraints(terms))
+        let all = candidates(constraints(terms), terms: terms)
         return all.max { $0.score < $1.score }?.rows ?? 1_000_000
     }
 
@@ -391,11 +404,17 @@ struct AccessPlanner {
     /// `eitherDirection`, rows in the reverse order serve too, and the path walks in the table's own order.
     /// `impliedTerms` are the positions among `terms` of those an index search finds only rows satisfying,
     /// when its probe is exact (``TableCursor/searchIsExact``): the level tests them only when it is not.
-    func plan(_ terms: [SQLExpression], ordering: [SelectProgram.SortTerm], eitherDirection: Bool = false) -> (
-        path: AccessPath, satisfiesOrdering: Bool, impliedTerms: [Int]
-    ) {
-        let all = candidates(constraints(terms))
-        var best = all[0]
+    /// `levelTerms` are all the terms the level tests (`terms` when nil): a partial index an `INDEXED BY` names
+    /// serves when they imply its `WHERE`, even through terms no search can use.
+    func plan(
+        _ terms: [SQLExpression], levelTerms: [SQLExpression]? = nil, ordering: [SelectProgram.SortTerm],
+        eitherDirection: Bool = false
+    ) throws(SQLExecutionError) -> (path: AccessPath, satisfiesOrdering: Bool, impliedTerms: [Int]) {
+        let all = candidates(constraints(terms), terms: levelTerms ?? terms)
+        guard var best = all.first else {
+            // SQLite's message when the index an INDEXED BY names cannot serve the query.
+            throw SQLExecutionError(.unusableIndex(namedIndex.map { reader.indexes[$0].definition.name } ?? ""))
+        }
         for c in all.dropFirst() {
             if c.score > best.score
                 || (c.score == best.score && orders(c, ordering) != nil && orders(best, ordering) == nil)
@@ -405,7 +424,8 @@ struct AccessPlanner {
         }
         // A full scan that would need a sort reads an index whose order is the one wanted instead.
         if best.score == 0, !ordering.isEmpty, orders(best, ordering) == nil,
-            let scan = reader.indexes.indices.lazy.compactMap({ orderedIndexScan($0, ordering) }).first
+            let scan = reader.indexes.indices.lazy.filter(allowsIndex).compactMap({ orderedIndexScan($0, ordering) })
+                .first
         {
             best = scan
         }

@@ -14,7 +14,7 @@ extension QueryScope {
     private func fromTables(_ core: SelectClause) -> [Source] {
         guard let from = core.from else { return [] }
         return ([from.first] + from.joins.map(\.source)).map { source in
-            guard case .table(let name, let alias) = source, let catalog else { return Source(name: "", table: nil) }
+            guard case .table(let name, let alias, _) = source, let catalog else { return Source(name: "", table: nil) }
             let table = catalog.table(name)
             return Source(name: alias ?? table?.name ?? name.name, table: table)
         }

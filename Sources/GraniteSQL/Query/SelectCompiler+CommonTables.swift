@@ -101,7 +101,7 @@ extension SelectCompiler {
     private static func referenceCount(of name: String, in core: SelectCore) -> Int {
         guard case .select(let clause) = core, let from = clause.from else { return 0 }
         return ([from.first] + from.joins.map(\.source)).count { source in
-            if case .table(let table, _) = source, table.schema == nil { return SchemaNames.equal(table.name, name) }
+            if case .table(let table, _, _) = source, table.schema == nil { return SchemaNames.equal(table.name, name) }
             return false
         }
     }

@@ -93,12 +93,20 @@ extension SelectCompiler {
     ) throws {
         let k = scope.sources.count
         switch source {
-        case .table(let name, let alias):
+        case .table(let name, let alias, let indexHint):
             if name.schema == nil, let found = commonTables?.lookup(name.name) {
+                // SQLite quotes the name here, unlike its other `no such index` messages.
+                if case .indexedBy(let index) = indexHint { throw SQLExecutionError(.noSuchIndex("\"\(index)\"")) }
                 try addCommonTable(found.index, of: found.scope, alias: alias, scope: scope, outer: outer, to: &sources)
                 return
             }
             guard let table = catalog.table(name) ?? SchemaCatalog.schemaTable(name) else {
+                // A view or a table-valued function has no index: `NOT INDEXED` holds trivially.
+                if case .indexedBy(let index) = indexHint,
+                    catalog.view(name) != nil || SQLTableFunction(name: name.name) != nil
+                {
+                    throw SQLExecutionError(.noSuchIndex(index))
+                }
                 guard let view = catalog.view(name) else {
                     // An eponymous table-valued function read without arguments (`FROM pragma_table_list`).
                     if SQLTableFunction(name: name.name) != nil {
@@ -115,8 +123,11 @@ extension SelectCompiler {
             }
             let source = scope.add(table: table, alias: alias)
             if connection.readSourceRecorder != nil { connection.readSourceRecorder?.append(source) }
-            sources.readers[k] = try TableReader(
+            var reader = try TableReader(
                 table: table, catalog: catalog, transaction: connection.transaction(for: table))
+            reader.restriction = try IndexRestriction(
+                indexHint, table: table, indexes: reader.indexes.map(\.definition))
+            sources.readers[k] = reader
         case .subquery(let select, let alias):
             let program = try compile(select, outer: outer, declaredNames: false)
             let columns = Self.sourceColumns(

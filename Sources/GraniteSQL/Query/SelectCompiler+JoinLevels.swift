@@ -23,7 +23,7 @@ extension SelectCompiler {
     func planLevels(
         order: [Int], scope: QueryScope, terms: [Term], from: FromSources, outputs: [CompiledExpression],
         ordering sortTerms: [SelectProgram.SortTerm], isAggregate: Bool, groupOrder: GroupOrder? = nil
-    ) -> JoinLevels {
+    ) throws -> JoinLevels {
         let readers = from.readers
         let fromSubqueries = from.subqueries
         let leftJoined = from.leftJoined
@@ -84,10 +84,11 @@ extension SelectCompiler {
                 if position == 0 {
                     wantOrder = isAggregate ? groupOrder?.terms ?? [] : ordering
                 }
-                var path = AccessPlanner(
+                var path = try AccessPlanner(
                     reader: reader, source: source, sourceIndex: s, scope: scope, earlier: earlier, outputs: outputs
                 ).plan(
-                    usable.map(\.expression), ordering: wantOrder,
+                    usable.map(\.expression), levelTerms: levelTerms.map { terms[$0.term].expression },
+                    ordering: wantOrder,
                     eitherDirection: isAggregate && groupOrder?.eitherDirection == true)
                 if path.satisfiesOrdering {
                     if !isAggregate || groupOrder?.coversOrderBy == true { ordering = [] }

@@ -110,7 +110,7 @@ struct SelectCompiler {
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
         let groupOrder = Self.groupOrder(groupBy, orderBy: sortTerms, outputs: results.outputs)
-        var joins = planLevels(
+        var joins = try planLevels(
             order: order, scope: scope, terms: terms, from: from, outputs: results.outputs, ordering: sortTerms,
             isAggregate: isAggregate, groupOrder: groupOrder)
         if joins.levels.isEmpty && (core.from == nil) {

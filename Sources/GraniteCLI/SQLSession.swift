@@ -119,12 +119,14 @@ final class SQLSession {
             return report(at: input.lineNumber) { try runDotCommand(command) }
         }
         var ok = true
-        for index in line.indices where input.scan(line, at: index) {
-            let statement = input.takeStatement(endingAt: index, of: line)
+        var start = line.startIndex
+        while let end = input.scanToStatementEnd(line, from: start) {
+            let statement = input.takeStatement(endingAt: end, of: line)
             if ok || inputKind == .interactive {
                 ok = run(statement) && ok
             }
             if (!ok && inputKind != .interactive) || quitRequested { return ok }
+            start = end + 1
         }
         input.endLine(line)
         return ok
@@ -258,7 +260,8 @@ struct StatementFailure: Error {
             let caretIndent = String(
                 String(decoding: syntax.sourceLine.utf8.prefix(max(syntax.location.column - 1, 0)), as: UTF8.self)
                     .map { $0 == "\t" ? "\t" : " " })
-            return "Parse error near line \(line): \(syntax.message)\n  \(syntax.sourceLine)\n  \(caretIndent)^--- error here"
+            return
+                "Parse error near line \(line): \(syntax.message)\n  \(syntax.sourceLine)\n  \(caretIndent)^--- error here"
         case .runtime:
             return "Runtime error near line \(line): \(errorMessage(error))\(Self.codeSuffix(error))"
         }

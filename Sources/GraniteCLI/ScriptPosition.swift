@@ -43,8 +43,20 @@ struct ScriptPosition {
         }
     }
 
+    /// Scans `line` from `start` on: the index of the `;` that ends the current statement, or nil when the line
+    /// ends first. (One call per statement rather than one per byte: the session keeps this position in a class
+    /// property, and each access to it is checked for exclusivity.)
+    mutating func scanToStatementEnd(_ line: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < line.endIndex {
+            if scan(line, at: index) { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// Scans the byte at `index` of the current line; true when it ends a statement.
-    mutating func scan(_ line: ArraySlice<UInt8>, at index: Int) -> Bool {
+    private mutating func scan(_ line: ArraySlice<UInt8>, at index: Int) -> Bool {
         let hadContent = scanner.hasContent
         let ended = scanner.scan(line[index])
         if !hadContent && (scanner.hasContent || ended) { contentLine = lineNumber }

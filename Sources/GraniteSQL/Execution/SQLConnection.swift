@@ -352,14 +352,21 @@ public final class SQLConnection {
             var deferred = false
             var keepsPartialWrites = false
             if isInTransaction, let cache {
+                // A one-row INSERT that needs no savepoint never opens one: what a failure would keep is moot, and
+                // working it out costs more than the insert (a script runs each statement once).
+                var opensNoSavepoint = false
                 switch statement.kind {
                 case .update, .delete: deferred = true
-                default: deferred = needsNoSavepoint(statement, cache)
+                default:
+                    deferred = needsNoSavepoint(statement, cache)
+                    opensNoSavepoint = deferred
                 }
                 cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
-                let known = cache.withoutJournal ?? runsWithoutStatementJournal(statement)
-                cache.withoutJournal = known
-                keepsPartialWrites = known
+                if !opensNoSavepoint {
+                    let known = cache.withoutJournal ?? runsWithoutStatementJournal(statement)
+                    cache.withoutJournal = known
+                    keepsPartialWrites = known
+                }
             }
             return try atomically(deferringSavepoint: deferred, keepingPartialWrites: keepsPartialWrites) {
                 try write(statement, parameters: parameters, cache: cache)

@@ -9,7 +9,7 @@ import XCTest
 final class DeleteAllDifferentialTests: XCTestCase {
     /// Runs `statements` on SQLite and Granite, comparing each one's outcome and the counters after it (the
     /// schemas differ by Granite's `granite_sequence`, so the final contents are compared by the statements).
-    private func check(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    static func checkStatements(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let oracle = Oracle()
         oracle.execute("PRAGMA foreign_keys = ON")
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
@@ -18,7 +18,7 @@ final class DeleteAllDifferentialTests: XCTestCase {
     }
 
     func testDeleteAllMatchesSQLite() throws {
-        try check([
+        try Self.checkStatements([
             "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c)",
             "CREATE INDEX tc ON t(c, b)",
             "CREATE TABLE s(a INTEGER PRIMARY KEY AUTOINCREMENT, b)",

@@ -10,17 +10,8 @@ import XCTest
 final class StatementSavepointDifferentialTests: XCTestCase {
     private static let sequenceQuery = "SELECT name, seq FROM sqlite_sequence ORDER BY name"
 
-    /// Runs `statements` on SQLite and Granite, comparing each one's outcome and the counters after it (the
-    /// schemas differ by Granite's `granite_sequence`, so the contents are compared by the statements).
-    private func check(_ statements: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        let failures = statements.flatMap { TriggerDifferentialTests.compare($0, oracle, db) }
-        XCTAssert(failures.isEmpty, failures.prefix(10).joined(separator: "\n"), file: file, line: line)
-    }
-
     func testFailingOneRowInsertsKeepNothingOfTheirOwn() throws {
-        try check([
+        try DeleteAllDifferentialTests.checkStatements([
             "CREATE TABLE a(id INTEGER PRIMARY KEY AUTOINCREMENT, u UNIQUE, n NOT NULL, c CHECK (c >= 0))",
             "CREATE TABLE b(id INTEGER PRIMARY KEY, u UNIQUE)",
             "BEGIN",
@@ -56,7 +47,7 @@ final class StatementSavepointDifferentialTests: XCTestCase {
     }
 
     func testRolledBackSavepointUndoesOneRowInsertsAndTheirSequence() throws {
-        try check([
+        try DeleteAllDifferentialTests.checkStatements([
             "CREATE TABLE a(id INTEGER PRIMARY KEY AUTOINCREMENT, u UNIQUE)",
             "BEGIN",
             "INSERT INTO a(u) VALUES (1)",
@@ -105,6 +96,6 @@ final class StatementSavepointDifferentialTests: XCTestCase {
             ]
         }
         statements.append("PRAGMA integrity_check")
-        try check(statements)
+        try DeleteAllDifferentialTests.checkStatements(statements)
     }
 }

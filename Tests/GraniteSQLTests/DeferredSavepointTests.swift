@@ -7,20 +7,12 @@ import XCTest
 /// a snapshot at the first read, the writer lock at the first write. Savepoints begun before that write must
 /// still undo everything written after them.
 final class DeferredSavepointTests: XCTestCase {
-    /// Two connections to one database holding `t` with the rows 1, 2 and 3.
-    private func twoConnections() throws -> (SQLConnection, SQLConnection) {
-        let first = try SQLConnection(engine: try StorageEngine.inMemory())
-        try first.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
-        let second = try SQLConnection(engine: try StorageEngine(sharing: first.engine))
-        return (first, second)
-    }
-
     private func values(_ db: SQLConnection) throws -> [[Value]] {
         try db.query("SELECT x FROM t ORDER BY x").rows
     }
 
     func testOutermostSavepointTakesNoLockUntilItWrites() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         try first.execute("SAVEPOINT a")
         XCTAssertTrue(first.isInTransaction)
         XCTAssertFalse(first.engine.isInTransaction, "no snapshot and no writer lock yet")
@@ -36,7 +28,7 @@ final class DeferredSavepointTests: XCTestCase {
     }
 
     func testSavepointsBegunBeforeTheFirstWriteUndoWhatFollowsThem() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         try first.execute("SAVEPOINT a; SAVEPOINT b")
         try first.execute("INSERT INTO t VALUES (10)")
         try first.execute("SAVEPOINT c; INSERT INTO t VALUES (11)")
@@ -53,7 +45,7 @@ final class DeferredSavepointTests: XCTestCase {
     }
 
     func testRollbackToASavepointThatSawNoWriteKeepsTheSnapshot() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         try first.execute("SAVEPOINT a")
         XCTAssertEqual(try values(first).count, 3)
         try first.execute("ROLLBACK TO a")
@@ -70,7 +62,7 @@ final class DeferredSavepointTests: XCTestCase {
     }
 
     func testTemporaryTableWrittenUnderADeferredSavepointRollsBack() throws {
-        let (first, _) = try twoConnections()
+        let (first, _) = try twoConnectionsSharingTable()
         try first.execute("CREATE TEMP TABLE tt(y); INSERT INTO tt VALUES ('kept')")
         try first.execute("SAVEPOINT a; SAVEPOINT b")
         try first.execute("INSERT INTO tt VALUES ('undone'); INSERT INTO t VALUES (9)")

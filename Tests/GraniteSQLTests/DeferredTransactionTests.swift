@@ -7,20 +7,12 @@ import XCTest
 /// read, the writer lock at the first write, and `SQLITE_BUSY_SNAPSHOT` when another connection committed between
 /// the two.
 final class DeferredTransactionTests: XCTestCase {
-    /// Two connections to one database holding `t` with the rows 1, 2 and 3.
-    private func twoConnections() throws -> (SQLConnection, SQLConnection) {
-        let first = try SQLConnection(engine: try StorageEngine.inMemory())
-        try first.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
-        let second = try SQLConnection(engine: try StorageEngine(sharing: first.engine))
-        return (first, second)
-    }
-
     private func count(_ db: SQLConnection) throws -> [[Value]] {
         try db.query("SELECT count(*) FROM t").rows
     }
 
     func testDeferredTransactionTakesNoLockUntilItWrites() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         for begin in ["BEGIN", "BEGIN DEFERRED", "begin deferred transaction"] {
             try first.execute(begin)
             XCTAssertTrue(first.isInTransaction, begin)
@@ -36,7 +28,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testReadingTransactionKeepsItsSnapshotWhileOthersCommit() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         try first.execute("BEGIN")
         XCTAssertEqual(try count(first), [[.integer(3)]])
         try second.execute("INSERT INTO t VALUES (4)")
@@ -47,7 +39,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testWriteAfterAnotherCommitFailsWithBusySnapshot() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         try first.execute("BEGIN")
         XCTAssertEqual(try count(first), [[.integer(3)]])
         try second.execute("INSERT INTO t VALUES (4)")
@@ -65,7 +57,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testWriteOnTheLatestSnapshotUpgradesAndHoldsTheWriterLock() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         try first.execute("BEGIN")
         XCTAssertEqual(try count(first), [[.integer(3)]])
         try first.execute("INSERT INTO t VALUES (4)")
@@ -79,7 +71,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testImmediateTransactionTakesTheWriterLockAtOnce() throws {
-        let (first, _) = try twoConnections()
+        let (first, _) = try twoConnectionsSharingTable()
         for begin in ["BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"] {
             try first.execute(begin)
             XCTAssertTrue(first.engine.isWriting, begin)
@@ -89,7 +81,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testSchemaChangedByAnotherConnectionIsSeenAtTheFirstStatement() throws {
-        let (first, second) = try twoConnections()
+        let (first, second) = try twoConnectionsSharingTable()
         XCTAssertEqual(try count(first), [[.integer(3)]])
         try first.execute("BEGIN")
         try second.execute("CREATE TABLE u(y); INSERT INTO u VALUES ('new')")
@@ -99,7 +91,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testTransactionThatOnlyReadsEndsWithoutWriting() throws {
-        let (first, _) = try twoConnections()
+        let (first, _) = try twoConnectionsSharingTable()
         let frames = first.engine.walStatus.frames
         try first.execute("BEGIN; SELECT * FROM t; COMMIT")
         try first.execute("BEGIN; PRAGMA user_version; ROLLBACK")

@@ -1,4 +1,5 @@
 import GraniteSQL
+import GraniteStorage
 import XCTest
 
 /// Parses `sql` as one statement, checks its canonical form, and checks that the canonical form round-trips.
@@ -39,4 +40,12 @@ func assertSyntaxError(
         XCTAssertEqual(error.location.line, position.0, "line for: \(sql)", file: file, line: line)
         XCTAssertEqual(error.location.column, position.1, "column for: \(sql)", file: file, line: line)
     }
+}
+
+/// Two connections to one in-memory database holding `t(x)` with the rows 1, 2 and 3.
+func twoConnectionsSharingTable() throws -> (SQLConnection, SQLConnection) {
+    let first = try SQLConnection(engine: try StorageEngine.inMemory())
+    try first.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
+    let second = try SQLConnection(engine: try StorageEngine(sharing: first.engine))
+    return (first, second)
 }

@@ -73,15 +73,7 @@ final class DeferredSavepointTests: XCTestCase {
     }
 
     func testReadOnlyDatabaseAcceptsASavepointThatOnlyReads() throws {
-        let path = try makeTemporaryDatabasePath()
-        do {
-            let db = try SQLConnection(engine: try StorageEngine(path: path))
-            try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-            try db.engine.close()
-        }
-        var options = StorageOptions()
-        options.readOnly = true
-        let db = try SQLConnection(engine: try StorageEngine(path: path, options: options))
+        let db = try readOnlyConnectionToTable()
         try db.execute("SAVEPOINT a")
         XCTAssertEqual(try values(db), [[.integer(1)]])
         try db.execute("SAVEPOINT b; ROLLBACK TO b; RELEASE b")

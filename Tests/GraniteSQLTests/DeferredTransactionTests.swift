@@ -100,15 +100,7 @@ final class DeferredTransactionTests: XCTestCase {
     }
 
     func testReadOnlyDatabaseAcceptsADeferredTransaction() throws {
-        let path = try makeTemporaryDatabasePath()
-        do {
-            let db = try SQLConnection(engine: try StorageEngine(path: path))
-            try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-            try db.engine.close()
-        }
-        var options = StorageOptions()
-        options.readOnly = true
-        let db = try SQLConnection(engine: try StorageEngine(path: path, options: options))
+        let db = try readOnlyConnectionToTable()
         try db.execute("BEGIN")
         XCTAssertEqual(try db.query("SELECT x FROM t").rows, [[.integer(1)]])
         XCTAssertThrowsError(try db.execute("INSERT INTO t VALUES (2)")) { error in

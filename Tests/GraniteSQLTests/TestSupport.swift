@@ -1,5 +1,6 @@
 import GraniteSQL
 import GraniteStorage
+import GraniteTestSupport
 import XCTest
 
 /// Parses `sql` as one statement, checks its canonical form, and checks that the canonical form round-trips.
@@ -48,4 +49,19 @@ func twoConnectionsSharingTable() throws -> (SQLConnection, SQLConnection) {
     try first.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
     let second = try SQLConnection(engine: try StorageEngine(sharing: first.engine))
     return (first, second)
+}
+
+extension XCTestCase {
+    /// A read-only connection to a new database file holding `t(x)` with the row 1 (removed when the test ends).
+    func readOnlyConnectionToTable() throws -> SQLConnection {
+        let path = try makeTemporaryDatabasePath()
+        do {
+            let db = try SQLConnection(engine: try StorageEngine(path: path))
+            try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+            try db.engine.close()
+        }
+        var options = StorageOptions()
+        options.readOnly = true
+        return try SQLConnection(engine: try StorageEngine(path: path, options: options))
+    }
 }

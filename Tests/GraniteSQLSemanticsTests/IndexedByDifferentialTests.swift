@@ -179,12 +179,7 @@ final class IndexedByDifferentialTests: XCTestCase {
     }
 
     private func makeDatabases(_ workload: inout Workload) throws -> (Oracle, SQLConnection) {
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in Self.schema {
-            oracle.execute(sql)
-            try db.execute(sql)
-        }
+        let (oracle, db) = try Self.enginesWithSchema()
         for id in 1...workload.src.int(15...40) {
             let sql = workload.insert(id)
             oracle.execute(sql)
@@ -393,13 +388,19 @@ final class IndexedByDifferentialTests: XCTestCase {
         "SELECT count(*) FROM t2",
     ]
 
-    func testErrorsAndSchemaObjectsMatchSQLite() throws {
+    /// SQLite and Granite, each holding ``schema``.
+    private static func enginesWithSchema() throws -> (Oracle, SQLConnection) {
         let oracle = Oracle()
         let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in Self.schema {
+        for sql in schema {
             oracle.execute(sql)
             try db.execute(sql)
         }
+        return (oracle, db)
+    }
+
+    func testErrorsAndSchemaObjectsMatchSQLite() throws {
+        let (oracle, db) = try Self.enginesWithSchema()
         var failures: [String] = []
         for sql in Self.script {
             let expected = oracle.all(sql, [])
@@ -431,12 +432,7 @@ final class IndexedByDifferentialTests: XCTestCase {
     ]
 
     func testPlansMatchSQLite() throws {
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in Self.schema {
-            oracle.execute(sql)
-            try db.execute(sql)
-        }
+        let (oracle, db) = try Self.enginesWithSchema()
         func details(_ outcome: StatementOutcome) -> [String] {
             guard case .rows(let rows) = outcome else { return ["\(outcome)"] }
             return rows.map { "\($0.last ?? .null)" }

@@ -43,19 +43,21 @@ extension SQLConnection {
         }
         let writer = try session.writer(table)
         var found: [[Value]] = []
-        for row in try writer.scan() {
-            for (number, k, parentKey) in keys {
-                let values = table.foreignKeys[k].columns.map { row[$0] }
-                if values.contains(where: \.isNull) { continue }
-                if let parentKey, try session.parentExists(parentKey, values) { continue }
-                found.append([
-                    // SQLite reports no rowid for a row of a WITHOUT ROWID table.
-                    .text(table.name), table.hasRowid ? row[table.columns.count] : .null,
-                    .text(table.foreignKeys[k].parentTable),
-                    .integer(Int64(number)),
-                ])
+        try writer.scan(inBatches: { rows in
+            for row in rows {
+                for (number, k, parentKey) in keys {
+                    let values = table.foreignKeys[k].columns.map { row[$0] }
+                    if values.contains(where: \.isNull) { continue }
+                    if let parentKey, try session.parentExists(parentKey, values) { continue }
+                    found.append([
+                        // SQLite reports no rowid for a row of a WITHOUT ROWID table.
+                        .text(table.name), table.hasRowid ? row[table.columns.count] : .null,
+                        .text(table.foreignKeys[k].parentTable),
+                        .integer(Int64(number)),
+                    ])
+                }
             }
-        }
+        })
         return found
     }
 }

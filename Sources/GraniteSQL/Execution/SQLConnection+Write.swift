@@ -273,11 +273,13 @@ extension SQLConnection {
             table: reduced, catalog: catalog, transaction: transaction, parameters: parameters, counters: counters)
         writer.compressionThreshold = textCompressionThreshold
         let tree = try transaction.table(named: reduced.storageName)
-        for var row in try reader.scan() {
-            guard case .integer(let rowid) = row[old.columns.count] else { continue }
-            row.remove(at: position)
-            _ = try tree.replace(rowid: rowid, payload: writer.payload(row))
-        }
+        try reader.scan(inBatches: { rows in
+            for var row in rows {
+                guard case .integer(let rowid) = row[old.columns.count] else { continue }
+                row.remove(at: position)
+                _ = try tree.replace(rowid: rowid, payload: writer.payload(row))
+            }
+        })
     }
 
     /// After `ALTER TABLE … ADD COLUMN … AS (…)`: every row of `old` is written again with the new generated column
@@ -293,14 +295,16 @@ extension SQLConnection {
         writer.compressionThreshold = textCompressionThreshold
         let tree = try transaction.table(named: extended.storageName)
         let added = extended.columns.count - 1
-        for var row in try writer.scan() {
-            guard case .integer(let rowid) = row[extended.columns.count] else { continue }
-            try writer.generatedColumns.compute(&row, parameters: parameters)
-            if extended.columns[added].notNull && row[added].isNull {
-                throw SQLExecutionError.constraint(.notNull, "NOT NULL constraint failed")
+        try writer.scan(inBatches: { rows in
+            for var row in rows {
+                guard case .integer(let rowid) = row[extended.columns.count] else { continue }
+                try writer.generatedColumns.compute(&row, parameters: parameters)
+                if extended.columns[added].notNull && row[added].isNull {
+                    throw SQLExecutionError.constraint(.notNull, "NOT NULL constraint failed")
+                }
+                _ = try tree.replace(rowid: rowid, payload: writer.payload(row))
             }
-            _ = try tree.replace(rowid: rowid, payload: writer.payload(row))
-        }
+        })
     }
 
     static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
@@ -332,12 +336,15 @@ extension SQLConnection {
         if foreignKeysEnabled, !(try session.referencing(table)).isEmpty {
             try session.prepareForeignKeys(table, asChild: false, asParent: true)
             let writer = try session.writer(table)
-            for row in try writer.scan() {
-                guard case .integer(let rowid) = row[table.columns.count], let current = try writer.fetch(rowid: rowid)
-                else { continue }
-                // As in SQLite, the implicit DELETE of DROP TABLE fires none of the table's triggers.
-                try session.delete(writer, current, direct: true, firesTriggers: false)
-            }
+            try writer.scan(inBatches: { rows in
+                for row in rows {
+                    guard case .integer(let rowid) = row[table.columns.count],
+                        let current = try writer.fetch(rowid: rowid)
+                    else { continue }
+                    // As in SQLite, the implicit DELETE of DROP TABLE fires none of the table's triggers.
+                    try session.delete(writer, current, direct: true, firesTriggers: false)
+                }
+            })
             try session.finish()
             // SQLite counts the implicit DELETE's rows as the changes of the DROP TABLE.
             changes = session.changes

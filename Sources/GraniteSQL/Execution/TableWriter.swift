@@ -191,7 +191,37 @@ final class TableWriter {
         return values
     }
 
-    /// Every row, in rowid order.
+    /// The number of rows ``scan(inBatches:)`` reads before handing them over: enough to make the seek that
+    /// starts each batch negligible, few enough that a table of any size costs a bounded amount of memory.
+    static let scanBatchRows = 1_024
+
+    /// Calls `body` with every row, in rowid order, ``scanBatchRows`` at a time.
+    ///
+    /// `body` may write to the table and to others (inserting index entries, replacing or deleting the rows it
+    /// is given): each batch starts with a seek past the last rowid handed over, so the scan never depends on a
+    /// cursor position that the writes may have moved. Rows that `body` inserts after the batch it runs in are
+    /// visited later, as a cursor-driven scan would visit them.
+    func scan(inBatches body: ([[Value]]) throws -> Void) throws {
+        let cursor = try tree.makeCursor()
+        var batch: [[Value]] = []
+        batch.reserveCapacity(Self.scanBatchRows)
+        var valid = try cursor.first()
+        while valid {
+            batch.removeAll(keepingCapacity: true)
+            var lastRowid = Int64.min
+            while valid && batch.count < Self.scanBatchRows {
+                lastRowid = cursor.rowid
+                batch.append(try row(rowid: lastRowid, payload: try cursor.payload()))
+                valid = try cursor.next()
+            }
+            try body(batch)
+            guard valid, lastRowid < Int64.max else { return }
+            valid = try cursor.seek(atOrAfter: lastRowid + 1)
+        }
+    }
+
+    /// Every row, in rowid order, held in memory at once: for tables known to be small (the sequence table) or
+    /// callers that need all rows before writing; ``scan(inBatches:)`` otherwise.
     func scan() throws -> [[Value]] {
         var rows: [[Value]] = []
         let cursor = try tree.makeCursor()
@@ -510,12 +540,16 @@ final class TableWriter {
     /// Fills index `name` (just created, empty) from the table's rows.
     func fill(index name: String) throws {
         guard let k = indexes.firstIndex(where: { SchemaNames.equal($0.definition.name, name) }) else { return }
-        for row in try scan() {
-            guard case .integer(let rowid) = row[table.columns.count],
-                let (prefix, hasNull) = try indexPrefix(k, row: row)
-            else { continue }
-            if indexes[k].definition.unique, !hasNull, try indexContains(k, prefix: prefix) { throw uniqueFailure(k) }
-            try indexes[k].tree.insert(key: Self.fullKey(prefix, rowid: rowid))
-        }
+        try scan(inBatches: { rows in
+            for row in rows {
+                guard case .integer(let rowid) = row[table.columns.count],
+                    let (prefix, hasNull) = try indexPrefix(k, row: row)
+                else { continue }
+                if indexes[k].definition.unique, !hasNull, try indexContains(k, prefix: prefix) {
+                    throw uniqueFailure(k)
+                }
+                try indexes[k].tree.insert(key: Self.fullKey(prefix, rowid: rowid))
+            }
+        })
     }
 }

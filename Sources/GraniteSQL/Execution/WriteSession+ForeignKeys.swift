@@ -262,24 +262,29 @@ extension WriteSession {
                     parentColumn.collation.flatMap { SQLCollation(name: $0) } ?? .binary
                 ))
         }
-        var candidates: [[Value]]
+        var rows: [[Value]] = []
+        /// Keeps the candidates that reference the parent key.
+        func keepReferencing(_ candidates: [[Value]]) {
+            for row in candidates {
+                if let excluding, row[n] == .integer(excluding) { continue }
+                let matches = comparisons.allSatisfy { comparison in
+                    SQLComparison.evaluate(
+                        .equal, comparison.value, row[comparison.child], leftAffinity: comparison.affinity,
+                        rightAffinity: child.columns[comparison.child].affinity, collation: comparison.collation)
+                        == true
+                }
+                if matches { rows.append(row) }
+            }
+        }
         if let (k, probe) = childIndex(writer, comparisons) {
-            candidates = []
+            var candidates: [[Value]] = []
             for rowid in try writer.rowids(k, prefix: writer.keyPrefix(k, values: probe)) {
                 if let row = try writer.fetch(rowid: rowid) { candidates.append(row) }
             }
+            keepReferencing(candidates)
         } else {
-            candidates = try writer.scan()
-        }
-        var rows: [[Value]] = []
-        for row in candidates {
-            if let excluding, row[n] == .integer(excluding) { continue }
-            let matches = comparisons.allSatisfy { comparison in
-                SQLComparison.evaluate(
-                    .equal, comparison.value, row[comparison.child], leftAffinity: comparison.affinity,
-                    rightAffinity: child.columns[comparison.child].affinity, collation: comparison.collation) == true
-            }
-            if matches { rows.append(row) }
+            // Without an index the whole child table is read; batches keep only the referencing rows in memory.
+            try writer.scan(inBatches: keepReferencing)
         }
         return rows
     }

@@ -27,6 +27,16 @@ final class BatchedScanDifferentialTests: XCTestCase {
             "SELECT count(*), sum(a) FROM t INDEXED BY tb WHERE b BETWEEN 100 AND 200",
             "SELECT count(*) FROM t INDEXED BY tc_partial WHERE c = 'v5' AND b > 500",
             "SELECT count(*) FROM t WHERE b + length(c) = 503",
+            // Entries are sorted by their key bytes before they are inserted: descending and NOCASE keys too.
+            "UPDATE t SET c = upper(c) WHERE a % 3 = 0",
+            "CREATE INDEX tdesc ON t(c COLLATE NOCASE DESC, b)",
+            "SELECT a, b, c FROM t INDEXED BY tdesc WHERE c = 'v5' COLLATE NOCASE ORDER BY c COLLATE NOCASE DESC, b",
+            "SELECT a FROM t INDEXED BY tdesc ORDER BY c COLLATE NOCASE DESC, b LIMIT 5 OFFSET 2000",
+            // NULLs do not conflict in a UNIQUE index.
+            "CREATE TABLE v(a INTEGER PRIMARY KEY, b)",
+            Self.insertSeries("v", "b", "CASE WHEN i % 2 = 0 THEN NULL ELSE i END"),
+            "CREATE UNIQUE INDEX vb ON v(b)",
+            "SELECT count(*) FROM v INDEXED BY vb WHERE b IS NULL",
             // A duplicate found in the third batch: the index is not created, the table is untouched.
             "CREATE TABLE u(a INTEGER PRIMARY KEY, b)",
             Self.insertSeries("u", "b", "CASE WHEN i = \(Self.rows - 10) THEN 5 ELSE i END"),

@@ -536,20 +536,4 @@ final class TableWriter {
             }
         }
     }
-
-    /// Fills index `name` (just created, empty) from the table's rows.
-    func fill(index name: String) throws {
-        guard let k = indexes.firstIndex(where: { SchemaNames.equal($0.definition.name, name) }) else { return }
-        try scan(inBatches: { rows in
-            for row in rows {
-                guard case .integer(let rowid) = row[table.columns.count],
-                    let (prefix, hasNull) = try indexPrefix(k, row: row)
-                else { continue }
-                if indexes[k].definition.unique, !hasNull, try indexContains(k, prefix: prefix) {
-                    throw uniqueFailure(k)
-                }
-                try indexes[k].tree.insert(key: Self.fullKey(prefix, rowid: rowid))
-            }
-        })
-    }
 }

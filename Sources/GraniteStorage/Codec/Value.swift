@@ -263,7 +263,7 @@ package enum CodecBytes {
 
     /// `memcmp` of the common prefix, then the shorter buffer first; returns −1, 0 or 1.
     @inlinable
-    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    package static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let n = min(a.count, b.count)
         if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
             let c = memcmp(pa, pb, n)

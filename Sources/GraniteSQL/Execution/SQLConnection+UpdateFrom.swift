@@ -77,11 +77,12 @@ extension SQLConnection {
         if let cached = cache.matchingCursor {
             cursor = cached
         } else {
-            let target = update.table.name
+            let target = WriteTarget(update)
             var columns: [ResultColumn] = writer.table.columns.map {
-                .expression(SQLExpression(.column(ColumnReference(table: target, column: $0.name))), alias: nil)
+                let column = ColumnReference(table: target.qualifier, column: $0.name)
+                return .expression(SQLExpression(.column(column)), alias: nil)
             }
-            let rowid = ColumnReference(table: target, column: SchemaNames.storageRowidName)
+            let rowid = ColumnReference(table: target.qualifier, column: SchemaNames.storageRowidName)
             columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
             // The result column of a row assignment from a subquery gives one value per column it assigns.
             var rowSubqueries: [Int: Int] = [:]
@@ -90,7 +91,7 @@ extension SQLConnection {
                 columns.append(.expression(assignment.value, alias: nil))
             }
             let sources = FromClause(
-                first: .table(update.table, alias: nil, indexHint: update.indexHint),
+                first: .table(target.name, alias: target.alias, indexHint: target.indexHint),
                 joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
             let clause = SelectClause(
                 distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],

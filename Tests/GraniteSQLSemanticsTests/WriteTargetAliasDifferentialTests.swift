@@ -1,4 +1,5 @@
 import CSQLiteOracle
+import Foundation
 import GraniteSQL
 import GraniteStorage
 import GraniteTestSupport
@@ -171,6 +172,59 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
             if message != expected { mismatches.append("\(sql): sqlite '\(expected)', granite '\(message)'") }
         }
         XCTAssert(mismatches.isEmpty, mismatches.joined(separator: "\n"))
+    }
+
+    /// `EXPLAIN QUERY PLAN` names the target by its alias.
+    static let plannedWrites = [
+        "UPDATE t AS x SET b = 1 WHERE x.a = 1",
+        "UPDATE t AS x INDEXED BY t_a SET b = 1 WHERE x.a > 1",
+        "UPDATE t AS x NOT INDEXED SET b = 1 WHERE x.a = 1",
+        "UPDATE t AS x SET b = 1",
+        "UPDATE t AS x SET b = (SELECT c FROM u WHERE u.k = x.id) WHERE x.a IN (1, 2)",
+        "UPDATE t AS x SET (a, b) = (SELECT a, c FROM u WHERE u.k = x.id) WHERE x.a > 2",
+        "DELETE FROM t AS x WHERE x.id = 3",
+        "DELETE FROM t AS x WHERE x.rowid = 3",
+        "DELETE FROM t AS x WHERE x.a = (SELECT max(a) FROM u WHERE u.k = x.id)",
+        "DELETE FROM t AS x RETURNING a",
+        "DELETE FROM w AS x WHERE x.k = 'k2'",
+    ]
+
+    /// Writes whose plans differ only in that SQLite, collecting the rowids (or keys) first, reads the index as
+    /// covering, where Granite reads each changed row whole.
+    static let coveringOnlyInSQLite = [
+        "UPDATE t AS x SET b = u.c FROM u WHERE u.a = x.a",
+        "UPDATE w AS x SET b = 1 WHERE x.a = 2",
+        "DELETE FROM w AS x WHERE x.a = 1",
+    ]
+
+    func testPlansNameTheAlias() throws {
+        let (oracle, db) = try Self.enginesWithSchema()
+        func details(_ result: SelectDifferentialTests.Result) -> [String] {
+            guard case .rows(_, let rows) = result else { return ["\(result)"] }
+            return rows.map { row in
+                guard case .text(let detail)? = row.last else { return "\(row)" }
+                return detail
+            }
+        }
+        for sql in Self.plannedWrites + Self.coveringOnlyInSQLite {
+            let plan = "EXPLAIN QUERY PLAN " + sql
+            var expected = details(SelectDifferentialTests.sqlite(oracle, plan))
+            XCTAssert(expected.contains { $0.contains(" x") }, "SQLite's plan names the alias: \(expected)")
+            if Self.coveringOnlyInSQLite.contains(sql) {
+                XCTAssert(expected.contains { $0.contains("COVERING INDEX") }, "\(sql): \(expected)")
+                expected = expected.map { $0.replacingOccurrences(of: "COVERING INDEX", with: "INDEX") }
+            }
+            XCTAssertEqual(details(SelectDifferentialTests.granite(db, plan)), expected, sql)
+        }
+        // Emptying a table reads no row, so there is no plan; a trigger on deletes makes it read every row.
+        let emptying = "EXPLAIN QUERY PLAN DELETE FROM t AS x"
+        XCTAssertEqual(details(SelectDifferentialTests.sqlite(oracle, emptying)), [])
+        XCTAssertEqual(details(SelectDifferentialTests.granite(db, emptying)), [])
+        let trigger = "CREATE TRIGGER td AFTER DELETE ON t BEGIN SELECT 1; END"
+        oracle.execute(trigger)
+        try db.execute(trigger)
+        XCTAssertEqual(details(SelectDifferentialTests.sqlite(oracle, emptying)), ["SCAN x"])
+        XCTAssertEqual(details(SelectDifferentialTests.granite(db, emptying)), ["SCAN x"])
     }
 
     /// Random aliased writes of ``IndexedByDifferentialTests``'s workload, conditions naming the alias, with each

@@ -41,23 +41,7 @@ extension SQLConnection {
         if let cached = cache.matchingCursor {
             cursor = cached
         } else {
-            var columns: [ResultColumn] = writer.table.columns.map {
-                .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
-            }
-            let rowid = ColumnReference(column: SchemaNames.storageRowidName)
-            columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
-            if let alias = writer.table.rowidAlias {
-                columns[columns.count - 1] = .expression(
-                    SQLExpression(.column(ColumnReference(column: writer.table.columns[alias].name))), alias: nil)
-            }
-            // The changed table is the stored one, even where a common table of the statement has its name.
-            var table = target.name
-            if table.schema == nil && statement.writeCommonTables != nil { table.schema = "main" }
-            let clause = SelectClause(
-                distinct: false, columns: columns,
-                from: FromClause(first: .table(table, alias: target.alias, indexHint: target.indexHint), joins: []),
-                whereClause: condition, groupBy: [], having: nil)
-            let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
+            let select = matchingQuery(writer.table, target, condition, statement)
             let program = try compileSelect(select, statement: statement)
             cursor = SelectCursor(program: program)
             cursor.sortMemoryLimit = sortMemoryLimit
@@ -77,6 +61,28 @@ extension SQLConnection {
             }
         }
         return .list(rows)
+    }
+
+    /// `SELECT *, rowid FROM target WHERE condition`: the query finding the rows an UPDATE or DELETE changes, each
+    /// with the values of `extra` after its rowid.
+    func matchingQuery(
+        _ table: TableDefinition, _ target: WriteTarget, _ condition: SQLExpression?, _ statement: Statement,
+        extra: [ResultColumn] = []
+    ) -> SelectStatement {
+        var columns: [ResultColumn] = table.columns.map {
+            .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
+        }
+        let rowid = ColumnReference(
+            column: table.rowidAlias.map { table.columns[$0].name } ?? SchemaNames.storageRowidName)
+        columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
+        // The changed table is the stored one, even where a common table of the statement has its name.
+        var name = target.name
+        if name.schema == nil && statement.writeCommonTables != nil { name.schema = "main" }
+        let clause = SelectClause(
+            distinct: false, columns: columns + extra,
+            from: FromClause(first: .table(name, alias: target.alias, indexHint: target.indexHint), joins: []),
+            whereClause: condition, groupBy: [], having: nil)
+        return SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
     }
 
     /// For a condition `rowid = constant` (the rowid or its alias compared with a parameter or a literal): the

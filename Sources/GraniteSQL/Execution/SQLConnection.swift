@@ -327,7 +327,9 @@ public final class SQLConnection {
         case .select(let select):
             return try withReadTransaction { try self.select(select, statement: statement, parameters: parameters) }
         case .explain(queryPlan: true, let inner):
-            guard case .select(let select) = inner.kind else { throw SQLExecutionError.unsupported("EXPLAIN") }
+            guard case .select(let select) = inner.kind else {
+                return try withReadTransaction { (Self.explainColumns, try self.explainWrite(inner)) }
+            }
             return try withReadTransaction {
                 try self.select(select, statement: inner, parameters: parameters, explain: true)
             }

@@ -256,7 +256,7 @@ public final class SQLConnection {
         case .select(let select):
             return try withReadTransaction { try prepared.selectProgram(select).columnNames }
         case .explain(queryPlan: true, _):
-            return ["id", "parent", "notused", "detail"]
+            return Self.explainColumns
         case .insert(let s): return try returningNames(s.returning, s.table, prepared.statement)
         case .update(let s): return try returningNames(s.returning, s.table, prepared.statement)
         case .delete(let s): return try returningNames(s.returning, s.table, prepared.statement)

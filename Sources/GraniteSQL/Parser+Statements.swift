@@ -217,6 +217,7 @@ extension Parser {
         var orAction: ConflictResolution?
         if acceptKeyword("OR") { orAction = try parseConflictResolution() }
         let table = try parseQualifiedName()
+        let alias = try parseWriteTargetAlias()
         let indexHint = try parseIndexHint()
         try expectKeyword("SET")
         let assignments = try parseAssignments()
@@ -225,7 +226,7 @@ extension Parser {
         var condition: SQLExpression?
         if acceptKeyword("WHERE") { condition = try parseExpression() }
         return UpdateStatement(
-            orAction: orAction, table: table, indexHint: indexHint, assignments: assignments, from: from,
+            orAction: orAction, table: table, alias: alias, indexHint: indexHint, assignments: assignments, from: from,
             whereClause: condition, returning: try parseReturning())
     }
 
@@ -233,11 +234,23 @@ extension Parser {
         try expectKeyword("DELETE")
         try expectKeyword("FROM")
         let table = try parseQualifiedName()
+        let alias = try parseWriteTargetAlias()
         let indexHint = try parseIndexHint()
         var condition: SQLExpression?
         if acceptKeyword("WHERE") { condition = try parseExpression() }
         return DeleteStatement(
-            table: table, indexHint: indexHint, whereClause: condition, returning: try parseReturning())
+            table: table, alias: alias, indexHint: indexHint, whereClause: condition, returning: try parseReturning())
+    }
+
+    /// Parses the optional `AS alias` of an UPDATE or DELETE target. As in SQLite, the alias needs `AS` (a bare
+    /// name after the table is a syntax error), and a trigger body's UPDATE and DELETE take none.
+    private mutating func parseWriteTargetAlias() throws(SQLSyntaxError) -> String? {
+        guard isKeyword("AS") else { return nil }
+        if inTrigger { throw syntaxError() }
+        advance()
+        // SQLite takes a string literal where the alias is expected.
+        if current.kind == .string { return advance().value }
+        return try parseName()
     }
 
     private mutating func parsePragma() throws(SQLSyntaxError) -> PragmaStatement {

@@ -40,6 +40,11 @@ enum SQLFormat {
         (name.schema.map { identifier($0) + "." } ?? "") + identifier(name.name)
     }
 
+    /// ` AS alias` for a table's alias, or nothing.
+    static func alias(_ alias: String?) -> String {
+        alias.map { " AS " + identifier($0) } ?? ""
+    }
+
     static func list<T>(_ items: [T], _ render: (T) -> String) -> String {
         items.map(render).joined(separator: ", ")
     }
@@ -245,7 +250,7 @@ extension ResultColumn: CustomStringConvertible {
         case .all: return "*"
         case .allOf(let table): return SQLFormat.identifier(table) + ".*"
         case .expression(let expression, let alias):
-            return expression.description + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+            return expression.description + SQLFormat.alias(alias)
         }
     }
 }
@@ -272,13 +277,13 @@ extension TableSource: CustomStringConvertible {
     package var description: String {
         switch self {
         case .table(let name, let alias, let indexHint):
-            return SQLFormat.qualified(name) + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+            return SQLFormat.qualified(name) + SQLFormat.alias(alias)
                 + (indexHint.map { " \($0)" } ?? "")
         case .subquery(let select, let alias):
-            return "(\(select))" + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+            return "(\(select))" + SQLFormat.alias(alias)
         case .function(let name, let arguments, let alias):
             return SQLFormat.qualified(name) + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
-                + (alias.map { " AS " + SQLFormat.identifier($0) } ?? "")
+                + SQLFormat.alias(alias)
         }
     }
 }
@@ -419,14 +424,17 @@ extension Statement.Kind: CustomStringConvertible {
             var text = update.with.map { "\($0) " } ?? ""
             text += "UPDATE " + (update.orAction.map { "OR \($0.rawValue) " } ?? "")
             text +=
-                SQLFormat.qualified(update.table) + (update.indexHint.map { " \($0)" } ?? "") + " SET "
+                SQLFormat.qualified(update.table) + SQLFormat.alias(update.alias)
+                + (update.indexHint.map { " \($0)" } ?? "") + " SET "
                 + SQLFormat.list(update.assignments) { $0.description }
             if let from = update.from { text += " FROM \(from)" }
             if let condition = update.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(update.returning)
         case .delete(let delete):
             var text = delete.with.map { "\($0) " } ?? ""
-            text += "DELETE FROM " + SQLFormat.qualified(delete.table) + (delete.indexHint.map { " \($0)" } ?? "")
+            text +=
+                "DELETE FROM " + SQLFormat.qualified(delete.table) + SQLFormat.alias(delete.alias)
+                + (delete.indexHint.map { " \($0)" } ?? "")
             if let condition = delete.whereClause { text += " WHERE \(condition)" }
             return text + SQLFormat.returning(delete.returning)
         case .createTable(let create) where create.asSelect != nil:

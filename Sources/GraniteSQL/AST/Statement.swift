@@ -204,12 +204,14 @@ package struct Assignment: Sendable, Equatable {
     }
 }
 
-/// `UPDATE [OR action] table [INDEXED BY index | NOT INDEXED] SET … [WHERE …] [RETURNING …]`.
+/// `UPDATE [OR action] table [AS alias] [INDEXED BY index | NOT INDEXED] SET … [WHERE …] [RETURNING …]`.
 package struct UpdateStatement: Sendable, Equatable {
     /// The `OR …` conflict action, if any.
     package var orAction: ConflictResolution?
     /// The target table.
     package var table: QualifiedName
+    /// The `AS alias` of the target, if any: the only name that qualifies its columns in `SET`, `FROM` and `WHERE`.
+    package var alias: String?
     /// The `INDEXED BY` / `NOT INDEXED` clause after the target, if any.
     package var indexHint: IndexHint?
     /// The assignments (at least one).
@@ -225,11 +227,12 @@ package struct UpdateStatement: Sendable, Equatable {
 
     /// Creates an update statement.
     package init(
-        orAction: ConflictResolution? = nil, table: QualifiedName, indexHint: IndexHint? = nil,
+        orAction: ConflictResolution? = nil, table: QualifiedName, alias: String? = nil, indexHint: IndexHint? = nil,
         assignments: [Assignment], from: FromClause? = nil, whereClause: SQLExpression? = nil,
         returning: [ResultColumn]? = nil, with: WithClause? = nil
     ) {
         self.with = with
+        self.alias = alias
         self.indexHint = indexHint
         self.orAction = orAction
         self.table = table
@@ -240,10 +243,12 @@ package struct UpdateStatement: Sendable, Equatable {
     }
 }
 
-/// `DELETE FROM table [INDEXED BY index | NOT INDEXED] [WHERE …] [RETURNING …]`.
+/// `DELETE FROM table [AS alias] [INDEXED BY index | NOT INDEXED] [WHERE …] [RETURNING …]`.
 package struct DeleteStatement: Sendable, Equatable {
     /// The target table.
     package var table: QualifiedName
+    /// The `AS alias` of the target, if any: the only name that qualifies its columns in `WHERE`.
+    package var alias: String?
     /// The `INDEXED BY` / `NOT INDEXED` clause after the target, if any.
     package var indexHint: IndexHint?
     /// The `WHERE` condition, if any.
@@ -255,10 +260,11 @@ package struct DeleteStatement: Sendable, Equatable {
 
     /// Creates a delete statement.
     package init(
-        table: QualifiedName, indexHint: IndexHint? = nil, whereClause: SQLExpression? = nil,
+        table: QualifiedName, alias: String? = nil, indexHint: IndexHint? = nil, whereClause: SQLExpression? = nil,
         returning: [ResultColumn]? = nil, with: WithClause? = nil
     ) {
         self.with = with
+        self.alias = alias
         self.indexHint = indexHint
         self.table = table
         self.whereClause = whereClause

@@ -15,8 +15,9 @@ struct ReturningList {
 }
 
 extension SQLConnection {
-    /// Compiles a `RETURNING` list over the rows of `writer`'s table; outputs holding a subquery are compiled
-    /// with the statement's ``WriteCache/rowSubqueries``.
+    /// Compiles a `RETURNING` list over the rows of `writer`'s table, named by the table's name even where the
+    /// statement gives the target an alias (as SQLite's RETURNING sees it); outputs holding a subquery are
+    /// compiled with the statement's ``WriteCache/returningSubqueries``.
     func returningList(
         _ columns: [ResultColumn], _ writer: TableWriter, _ statement: Statement, _ cache: WriteCache
     ) throws -> ReturningList {
@@ -35,7 +36,7 @@ extension SQLConnection {
             case .expression(let expression, let alias):
                 list.names.append(alias ?? Self.returningName(expression, table, statement))
                 if WriteSubqueries.needed(for: expression) {
-                    let subqueries = try writeSubqueries(&cache.rowSubqueries, table, statement)
+                    let subqueries = try writeSubqueries(&cache.returningSubqueries, table, statement)
                     list.outputs.append((try subqueries.compile(expression), -1))
                     list.subqueries = subqueries
                 } else {

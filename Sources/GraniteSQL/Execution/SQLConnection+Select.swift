@@ -14,12 +14,15 @@ extension SQLConnection {
             commonTables: statement.writeCommonTables)
     }
 
+    /// The columns of `EXPLAIN QUERY PLAN` rows.
+    static let explainColumns = ["id", "parent", "notused", "detail"]
+
     /// Runs a `SELECT` to completion (or returns its `EXPLAIN QUERY PLAN` rows).
     func select(
         _ select: SelectStatement, statement: Statement, parameters: BoundParameters, explain: Bool = false
     ) throws -> (columns: [String], rows: [[Value]]) {
         let program = try compileSelect(select, statement: statement)
-        if explain { return (["id", "parent", "notused", "detail"], program.explainRows()) }
+        if explain { return (Self.explainColumns, program.explainRows()) }
         let cursor = SelectCursor(program: program)
         cursor.sortMemoryLimit = sortMemoryLimit
         try cursor.open(parameters: parameters)

@@ -7,16 +7,16 @@ extension SQLConnection {
     /// query planner with `SELECT *, rowid FROM t WHERE condition`, compiled once per cache.
     ///
     /// With `keysOnly`, a row found by its rowid may hold only its rowid and the columns of its index keys (see
-    /// ``TableWriter/fetch(rowid:keysOnly:)``). `indexHint` is the target's `INDEXED BY` / `NOT INDEXED`.
+    /// ``TableWriter/fetch(rowid:keysOnly:)``). `target` is the table as the statement names it: its alias
+    /// qualifies the condition's columns, and its `INDEXED BY` / `NOT INDEXED` steers the search.
     private func matchingRows(
-        _ writer: TableWriter, _ name: QualifiedName, _ indexHint: IndexHint?, _ condition: SQLExpression?,
-        _ statement: Statement, _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false,
-        unread: [Bool]? = nil
+        _ writer: TableWriter, _ target: WriteTarget, _ condition: SQLExpression?, _ statement: Statement,
+        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false, unread: [Bool]? = nil
     ) throws -> MatchingRows {
         if !cache.rowidLookupChecked {
             // Under INDEXED BY the planner reads the named index even for a rowid term, and checks the name.
-            let readsNamedIndex = if case .indexedBy = indexHint { true } else { false }
-            cache.rowidLookup = readsNamedIndex ? nil : rowidLookup(writer, condition)
+            let readsNamedIndex = if case .indexedBy = target.indexHint { true } else { false }
+            cache.rowidLookup = readsNamedIndex ? nil : rowidLookup(writer.scope(alias: target.alias), condition)
             cache.rowidLookupChecked = true
         }
         if let lookup = cache.rowidLookup {
@@ -41,23 +41,7 @@ extension SQLConnection {
         if let cached = cache.matchingCursor {
             cursor = cached
         } else {
-            var columns: [ResultColumn] = writer.table.columns.map {
-                .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
-            }
-            let rowid = ColumnReference(column: SchemaNames.storageRowidName)
-            columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
-            if let alias = writer.table.rowidAlias {
-                columns[columns.count - 1] = .expression(
-                    SQLExpression(.column(ColumnReference(column: writer.table.columns[alias].name))), alias: nil)
-            }
-            // The changed table is the stored one, even where a common table of the statement has its name.
-            var table = name
-            if table.schema == nil && statement.writeCommonTables != nil { table.schema = "main" }
-            let clause = SelectClause(
-                distinct: false, columns: columns,
-                from: FromClause(first: .table(table, alias: nil, indexHint: indexHint), joins: []),
-                whereClause: condition, groupBy: [], having: nil)
-            let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
+            let select = matchingQuery(writer.table, target, condition, statement)
             let program = try compileSelect(select, statement: statement)
             cursor = SelectCursor(program: program)
             cursor.sortMemoryLimit = sortMemoryLimit
@@ -79,15 +63,37 @@ extension SQLConnection {
         return .list(rows)
     }
 
+    /// `SELECT *, rowid FROM target WHERE condition`: the query finding the rows an UPDATE or DELETE changes, each
+    /// with the values of `extra` after its rowid.
+    func matchingQuery(
+        _ table: TableDefinition, _ target: WriteTarget, _ condition: SQLExpression?, _ statement: Statement,
+        extra: [ResultColumn] = []
+    ) -> SelectStatement {
+        var columns: [ResultColumn] = table.columns.map {
+            .expression(SQLExpression(.column(ColumnReference(column: $0.name))), alias: nil)
+        }
+        let rowid = ColumnReference(
+            column: table.rowidAlias.map { table.columns[$0].name } ?? SchemaNames.storageRowidName)
+        columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
+        // The changed table is the stored one, even where a common table of the statement has its name.
+        var name = target.name
+        if name.schema == nil && statement.writeCommonTables != nil { name.schema = "main" }
+        let clause = SelectClause(
+            distinct: false, columns: columns + extra,
+            from: FromClause(first: .table(name, alias: target.alias, indexHint: target.indexHint), joins: []),
+            whereClause: condition, groupBy: [], having: nil)
+        return SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
+    }
+
     /// For a condition `rowid = constant` (the rowid or its alias compared with a parameter or a literal): the
-    /// constant and the condition, compiled; nil for any other condition.
-    private func rowidLookup(_ writer: TableWriter, _ condition: SQLExpression?) -> WriteCache.RowidLookup? {
+    /// constant and the condition, compiled with `scope` (the target's names); nil for any other condition.
+    private func rowidLookup(_ scope: TableScope, _ condition: SQLExpression?) -> WriteCache.RowidLookup? {
         guard let condition, case .binary(.equal, let left, let right) = condition.kind else { return nil }
         func isRowid(_ e: SQLExpression) -> Bool {
-            guard case .column(let reference) = e.kind, let resolved = try? writer.scope.resolve(reference) else {
+            guard case .column(let reference) = e.kind, let resolved = try? scope.resolve(reference) else {
                 return false
             }
-            return resolved.slot == writer.columnCount || resolved.slot == writer.rowidAlias
+            return resolved.slot == scope.rowidSlot || resolved.slot == scope.table?.rowidAlias
         }
         func isConstant(_ e: SQLExpression) -> Bool {
             switch e.kind {
@@ -104,7 +110,7 @@ extension SQLConnection {
             return nil
         }
         guard let compiledKey = try? ExpressionCompiler.compile(key, resolver: EmptyColumnResolver()),
-            let compiledCondition = try? ExpressionCompiler.compile(condition, resolver: writer.scope)
+            let compiledCondition = try? ExpressionCompiler.compile(condition, resolver: scope)
         else { return nil }
         return WriteCache.RowidLookup(key: .init(compiledKey), condition: compiledCondition)
     }
@@ -123,8 +129,10 @@ extension SQLConnection {
         let assignments =
             try cache.assignments
             ?? compileAssignments(
-                update.assignments, writer.table, writer.scope,
-                subqueries: { try self.writeSubqueries(&cache.rowSubqueries, writer.table, statement) })
+                update.assignments, writer.table, writer.scope(alias: update.alias),
+                subqueries: {
+                    try self.writeSubqueries(&cache.rowSubqueries, writer.table, statement, alias: update.alias)
+                })
         cache.assignments = assignments
         let sources = cache.assignmentSources ?? assignments.map { ($0.column, WriteCache.ValueSource($0.value)) }
         cache.assignmentSources = sources
@@ -142,7 +150,7 @@ extension SQLConnection {
         let unread = cache.unreadColumns ?? unreadColumns(writer, sources, returning: returning != nil)
         cache.unreadColumns = unread
         let rows = try matchingRows(
-            writer, update.table, update.indexHint, update.whereClause, statement, parameters, cache, unread: unread)
+            writer, WriteTarget(update), update.whereClause, statement, parameters, cache, unread: unread)
         if rows.count > 1 || !(cache.singleRowSafe ?? isSingleRowSafe(writer.table, update.orAction, cache)) {
             try ensureStatementSavepoint()
         }
@@ -220,7 +228,7 @@ extension SQLConnection {
         // Without RETURNING or foreign keys, removing a row needs only its index keys.
         let singleRowSafe = cache.singleRowSafe ?? isSingleRowSafe(writer.table, nil, cache)
         let rows = try matchingRows(
-            writer, delete.table, delete.indexHint, delete.whereClause, statement, session.parameters, cache,
+            writer, WriteTarget(delete), delete.whereClause, statement, session.parameters, cache,
             keysOnly: returning == nil && singleRowSafe)
         // SQLite's RETURNING runs as an AFTER trigger (see ``WriteSession/returning``): its subqueries see the
         // table without the row, and its failure comes after the row's removal, which the statement savepoint

@@ -66,6 +66,36 @@ extension SQLConnection {
         return slot
     }
 
+    /// The join of `UPDATE … FROM` compiled as one query: the target's columns, its rowid, then the value of each
+    /// of `assignments` (a row assignment from a subquery giving one value per column it assigns).
+    func joinProgram(
+        _ update: UpdateStatement, _ from: FromClause, _ assignments: [Assignment], _ table: TableDefinition,
+        _ statement: Statement
+    ) throws -> SelectProgram {
+        let target = WriteTarget(update)
+        var columns: [ResultColumn] = table.columns.map {
+            let column = ColumnReference(table: target.qualifier, column: $0.name)
+            return .expression(SQLExpression(.column(column)), alias: nil)
+        }
+        let rowid = ColumnReference(table: target.qualifier, column: SchemaNames.storageRowidName)
+        columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
+        var rowSubqueries: [Int: Int] = [:]
+        for assignment in assignments {
+            if assignment.isRow { rowSubqueries[columns.count] = assignment.columns.count }
+            columns.append(.expression(assignment.value, alias: nil))
+        }
+        let sources = FromClause(
+            first: .table(target.name, alias: target.alias, indexHint: target.indexHint),
+            joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
+        let clause = SelectClause(
+            distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
+            having: nil)
+        let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
+        return rowSubqueries.isEmpty
+            ? try compileSelect(select, statement: statement)
+            : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
+    }
+
     /// The rows of the join, one per target row (its first match), in rowid order: the target's columns, its rowid,
     /// then the value of each assignment.
     private func joinedRows(
@@ -77,29 +107,7 @@ extension SQLConnection {
         if let cached = cache.matchingCursor {
             cursor = cached
         } else {
-            let target = update.table.name
-            var columns: [ResultColumn] = writer.table.columns.map {
-                .expression(SQLExpression(.column(ColumnReference(table: target, column: $0.name))), alias: nil)
-            }
-            let rowid = ColumnReference(table: target, column: SchemaNames.storageRowidName)
-            columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
-            // The result column of a row assignment from a subquery gives one value per column it assigns.
-            var rowSubqueries: [Int: Int] = [:]
-            for assignment in assignments {
-                if assignment.isRow { rowSubqueries[columns.count] = assignment.columns.count }
-                columns.append(.expression(assignment.value, alias: nil))
-            }
-            let sources = FromClause(
-                first: .table(update.table, alias: nil, indexHint: update.indexHint),
-                joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
-            let clause = SelectClause(
-                distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
-                having: nil)
-            let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
-            let program =
-                rowSubqueries.isEmpty
-                ? try compileSelect(select, statement: statement)
-                : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
+            let program = try joinProgram(update, from, assignments, writer.table, statement)
             cursor = SelectCursor(program: program)
             cursor.sortMemoryLimit = sortMemoryLimit
             cache.matching = program

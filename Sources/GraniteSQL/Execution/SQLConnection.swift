@@ -256,7 +256,7 @@ public final class SQLConnection {
         case .select(let select):
             return try withReadTransaction { try prepared.selectProgram(select).columnNames }
         case .explain(queryPlan: true, _):
-            return ["id", "parent", "notused", "detail"]
+            return Self.explainColumns
         case .insert(let s): return try returningNames(s.returning, s.table, prepared.statement)
         case .update(let s): return try returningNames(s.returning, s.table, prepared.statement)
         case .delete(let s): return try returningNames(s.returning, s.table, prepared.statement)
@@ -327,7 +327,9 @@ public final class SQLConnection {
         case .select(let select):
             return try withReadTransaction { try self.select(select, statement: statement, parameters: parameters) }
         case .explain(queryPlan: true, let inner):
-            guard case .select(let select) = inner.kind else { throw SQLExecutionError.unsupported("EXPLAIN") }
+            guard case .select(let select) = inner.kind else {
+                return try withReadTransaction { (Self.explainColumns, try self.explainWrite(inner)) }
+            }
             return try withReadTransaction {
                 try self.select(select, statement: inner, parameters: parameters, explain: true)
             }

@@ -165,6 +165,14 @@ final class TableWriter {
         return values
     }
 
+    /// What resolves column names of a statement writing the table under `alias`: ``scope`` without one (the
+    /// table's name qualifies), else a scope where only the alias does. Made while a statement compiles, never
+    /// per row.
+    func scope(alias: String?) -> TableScope {
+        guard let alias else { return scope }
+        return TableScope(table: table, alias: alias, counters: scope.connectionCounters)
+    }
+
     /// Compiles a schema expression of the table, which SQLite restricts (see ``RestrictedUse``).
     static func compile(_ expression: SQLExpression, _ scope: TableScope, _ use: RestrictedUse) throws
         -> CompiledExpression

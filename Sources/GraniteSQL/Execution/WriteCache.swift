@@ -27,9 +27,11 @@ final class WriteCache {
     /// For UPDATE: `assignments` with their values' sources.
     @exclusivity(unchecked) var assignmentSources: [(column: Int, value: ValueSource)]?
     @exclusivity(unchecked) var returning: ReturningList?
-    /// The subqueries of `VALUES` (no row), and of `SET` and `RETURNING` (the table's row).
+    /// The subqueries of `VALUES` (no row), of `SET` (the table's row, under the target's alias) and of
+    /// `RETURNING` (the table's row under the table's name: SQLite's RETURNING does not see the alias).
     @exclusivity(unchecked) var valuesSubqueries: WriteSubqueries?
     @exclusivity(unchecked) var rowSubqueries: WriteSubqueries?
+    @exclusivity(unchecked) var returningSubqueries: WriteSubqueries?
     /// The subqueries of upsert clauses (the existing row, then `excluded`).
     @exclusivity(unchecked) var upsertSubqueries: WriteSubqueries?
     /// UPDATE: per column, whether the old row's value need not be read (see `SQLConnection.unreadColumns`).
@@ -129,6 +131,7 @@ final class WriteCache {
         returning = nil
         valuesSubqueries = nil
         rowSubqueries = nil
+        returningSubqueries = nil
         upsertSubqueries = nil
         unreadColumns = nil
         upsert = nil

@@ -17,14 +17,15 @@ final class WriteSubqueries {
     /// What evaluates the subqueries in the current execution (set by ``start(parameters:)``).
     private(set) var provider: SubqueryProvider?
 
-    /// Subqueries over the rows of `table` (nil: no row); with `excluded`, over an upsert's existing row followed
-    /// by the proposed one, named `excluded` (which unqualified names do not see).
-    init(table: TableDefinition?, excluded: Bool = false, compiler: SelectCompiler) {
+    /// Subqueries over the rows of `table` (nil: no row), named `alias` (nil: the table's name); with `excluded`,
+    /// over an upsert's existing row followed by the proposed one, named `excluded` (which unqualified names do
+    /// not see).
+    init(table: TableDefinition?, alias: String? = nil, excluded: Bool = false, compiler: SelectCompiler) {
         scope = QueryScope(outer: nil)
         scope.catalog = compiler.catalog
         scope.connectionCounters = compiler.connection.counters
         if let table {
-            scope.add(table: table, alias: nil)
+            scope.add(table: table, alias: alias)
             if excluded { scope.add(table: table, alias: "excluded").hidden = Set(table.columns.indices) }
         }
         self.compiler = compiler

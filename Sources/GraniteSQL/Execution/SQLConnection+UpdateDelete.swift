@@ -10,13 +10,17 @@ extension SQLConnection {
     /// ``TableWriter/fetch(rowid:keysOnly:)``). `target` is the table as the statement names it: its alias
     /// qualifies the condition's columns, and its `INDEXED BY` / `NOT INDEXED` steers the search.
     private func matchingRows(
-        _ writer: TableWriter, _ target: WriteTarget, _ condition: SQLExpression?, _ statement: Statement,
-        _ parameters: BoundParameters, _ cache: WriteCache, keysOnly: Bool = false, unread: [Bool]? = nil
+        _ writer: TableWriter, _ target: @autoclosure () -> WriteTarget,
+        _ condition: @autoclosure () -> SQLExpression?, _ statement: Statement, _ parameters: BoundParameters,
+        _ cache: WriteCache, keysOnly: Bool = false, unread: [Bool]? = nil
     ) throws -> MatchingRows {
+        // The target and the condition are read only on the statement's first run, which compiles what the later
+        // runs reuse: copying them out of the statement on every run costs more than a one-row write's lookup.
         if !cache.rowidLookupChecked {
+            let target = target()
             // Under INDEXED BY the planner reads the named index even for a rowid term, and checks the name.
             let readsNamedIndex = if case .indexedBy = target.indexHint { true } else { false }
-            cache.rowidLookup = readsNamedIndex ? nil : rowidLookup(writer.scope(alias: target.alias), condition)
+            cache.rowidLookup = readsNamedIndex ? nil : rowidLookup(writer.scope(alias: target.alias), condition())
             cache.rowidLookupChecked = true
         }
         if let lookup = cache.rowidLookup {
@@ -41,7 +45,7 @@ extension SQLConnection {
         if let cached = cache.matchingCursor {
             cursor = cached
         } else {
-            let select = matchingQuery(writer.table, target, condition, statement)
+            let select = matchingQuery(writer.table, target(), condition(), statement)
             let program = try compileSelect(select, statement: statement)
             cursor = SelectCursor(program: program)
             cursor.sortMemoryLimit = sortMemoryLimit
@@ -214,7 +218,9 @@ extension SQLConnection {
         if delete.indexHint != nil {
             _ = try IndexRestriction(delete.indexHint, table: writer.table, indexes: catalog.indexes(of: writer.table))
         }
-        if delete.whereClause == nil, delete.returning == nil, try deletesAllRowsAtOnce(writer, session) {
+        let deletesEveryRow = cache.deletesEveryRow ?? (delete.whereClause == nil && delete.returning == nil)
+        cache.deletesEveryRow = deletesEveryRow
+        if deletesEveryRow, try deletesAllRowsAtOnce(writer, session) {
             return try deleteAllRows(writer, session: session)
         }
         if let triggers = writer.triggers { try prepare(triggers, delete: true) }

@@ -14,6 +14,9 @@ final class WriteCache {
     /// Whether SQLite runs the statement without a statement journal (see
     /// `SQLConnection.runsWithoutStatementJournal`).
     @exclusivity(unchecked) var withoutJournal: Bool?
+    /// For DELETE: whether the statement has neither WHERE nor RETURNING, so that it may empty the table at once
+    /// (known from the statement alone; kept so that a run does not inspect the syntax tree again).
+    @exclusivity(unchecked) var deletesEveryRow: Bool?
     /// For UPDATE and DELETE: whether changing one row needs no statement savepoint.
     @exclusivity(unchecked) var singleRowSafe: Bool?
     /// For INSERT: whether the AUTOINCREMENT sequence table is known to exist (or not needed).

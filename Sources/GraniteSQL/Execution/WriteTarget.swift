@@ -9,11 +9,15 @@ struct WriteTarget {
     var indexHint: IndexHint?
 
     init(_ update: UpdateStatement) {
-        (name, alias, indexHint) = (update.table, update.alias, update.indexHint)
+        name = update.table
+        alias = update.alias
+        indexHint = update.indexHint
     }
 
     init(_ delete: DeleteStatement) {
-        (name, alias, indexHint) = (delete.table, delete.alias, delete.indexHint)
+        name = delete.table
+        alias = delete.alias
+        indexHint = delete.indexHint
     }
 
     /// The name that qualifies the table's columns: the alias, else the table's name.

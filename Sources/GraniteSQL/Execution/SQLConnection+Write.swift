@@ -110,6 +110,16 @@ extension SQLConnection {
                 try self.insert(plan, writer, session: $0, cache: cache)
             }
         }
+        if let update = cache.update {
+            return try counting(parameters, cache, version: version) {
+                try self.update(update.value, statement: statement, session: $0, cache: cache)
+            }
+        }
+        if let delete = cache.delete {
+            return try counting(parameters, cache, version: version) {
+                try self.delete(delete.value, statement: statement, session: $0, cache: cache)
+            }
+        }
         switch statement.kind {
         case .createTable(let create) where create.asSelect != nil:
             guard let select = create.asSelect else { break }
@@ -200,12 +210,16 @@ extension SQLConnection {
                 try self.insert(insert, statement: statement, session: $0, cache: cache)
             }
         case .update(let update):
+            let boxed = Boxed(update)
+            cache.update = boxed
             return try counting(parameters, cache, version: version) {
-                try self.update(update, statement: statement, session: $0, cache: cache)
+                try self.update(boxed.value, statement: statement, session: $0, cache: cache)
             }
         case .delete(let delete):
+            let boxed = Boxed(delete)
+            cache.delete = boxed
             return try counting(parameters, cache, version: version) {
-                try self.delete(delete, statement: statement, session: $0, cache: cache)
+                try self.delete(boxed.value, statement: statement, session: $0, cache: cache)
             }
         default:
             throw SQLExecutionError("not supported yet: \(statement.sourceText)")

@@ -14,6 +14,10 @@ final class WriteCache {
     /// Whether SQLite runs the statement without a statement journal (see
     /// `SQLConnection.runsWithoutStatementJournal`).
     @exclusivity(unchecked) var withoutJournal: Bool?
+    /// The statement's UPDATE or DELETE syntax, kept by reference once a run found that it writes a table: binding
+    /// it out of `Statement.kind` copies the whole syntax tree (a retain per reference in it) on every run.
+    @exclusivity(unchecked) var update: Boxed<UpdateStatement>?
+    @exclusivity(unchecked) var delete: Boxed<DeleteStatement>?
     /// For DELETE: whether the statement has neither WHERE nor RETURNING, so that it may empty the table at once
     /// (known from the statement alone; kept so that a run does not inspect the syntax tree again).
     @exclusivity(unchecked) var deletesEveryRow: Bool?
@@ -141,9 +145,20 @@ final class WriteCache {
         matching = nil
         matchingCursor = nil
         insertPlan = nil
+        update = nil
+        delete = nil
         rowidLookup = nil
         rowidLookupChecked = false
         foreignKeysPrepared = false
         session = nil
+    }
+}
+
+/// A value kept by reference, so that passing it on copies no part of it.
+final class Boxed<Value> {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

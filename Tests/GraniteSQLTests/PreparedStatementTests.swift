@@ -128,6 +128,41 @@ final class PreparedStatementTests: XCTestCase {
         }
     }
 
+    /// A prepared UPDATE or DELETE keeps its syntax tree after its first run: a table replaced by a view of the same
+    /// name (written through INSTEAD OF triggers) must be seen on the next run.
+    func testPreparedUpdateAndDeleteFollowATableReplacedByAView() throws {
+        let db = try makeConnection()
+        try db.execute("INSERT INTO player(name, score) VALUES ('a', 1), ('b', 2), ('c', 3)")
+        let update = try db.prepare("UPDATE player SET score = score + 10 WHERE name = ?")
+        let delete = try db.prepare("DELETE FROM player WHERE name = ?")
+        try update.bind([.text("a")])
+        try update.execute()
+        try delete.bind([.text("b")])
+        try delete.execute()
+        XCTAssertEqual(
+            try db.query("SELECT name, score FROM player ORDER BY id").rows,
+            [[.text("a"), .integer(11)], [.text("c"), .integer(3)]])
+        try db.execute("ALTER TABLE player RENAME TO stored_player")
+        try db.execute("CREATE VIEW player AS SELECT id, name, score FROM stored_player")
+        try db.execute("CREATE TABLE log(what, name)")
+        try db.execute(
+            "CREATE TRIGGER player_update INSTEAD OF UPDATE ON player BEGIN "
+                + "INSERT INTO log VALUES ('update', old.name); END")
+        try db.execute(
+            "CREATE TRIGGER player_delete INSTEAD OF DELETE ON player BEGIN "
+                + "INSERT INTO log VALUES ('delete', old.name); END")
+        try update.bind([.text("c")])
+        try update.execute()
+        try delete.bind([.text("a")])
+        try delete.execute()
+        XCTAssertEqual(
+            try db.query("SELECT what, name FROM log ORDER BY rowid").rows,
+            [[.text("update"), .text("c")], [.text("delete"), .text("a")]])
+        XCTAssertEqual(
+            try db.query("SELECT name, score FROM stored_player ORDER BY id").rows,
+            [[.text("a"), .integer(11)], [.text("c"), .integer(3)]])
+    }
+
     func testWritingWhileAStatementIsRunning() throws {
         let db = try makeConnection()
         for k in 1...50 {

@@ -179,7 +179,7 @@ final class IndexedByDifferentialTests: XCTestCase {
     }
 
     private func makeDatabases(_ workload: inout Workload) throws -> (Oracle, SQLConnection) {
-        let (oracle, db) = try Self.enginesWithSchema()
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema)
         for id in 1...workload.src.int(15...40) {
             let sql = workload.insert(id)
             oracle.execute(sql)
@@ -388,19 +388,8 @@ final class IndexedByDifferentialTests: XCTestCase {
         "SELECT count(*) FROM t2",
     ]
 
-    /// SQLite and Granite, each holding ``schema``.
-    private static func enginesWithSchema() throws -> (Oracle, SQLConnection) {
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in schema {
-            oracle.execute(sql)
-            try db.execute(sql)
-        }
-        return (oracle, db)
-    }
-
     func testErrorsAndSchemaObjectsMatchSQLite() throws {
-        let (oracle, db) = try Self.enginesWithSchema()
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema)
         var failures: [String] = []
         for sql in Self.script {
             let expected = oracle.all(sql, [])
@@ -432,7 +421,7 @@ final class IndexedByDifferentialTests: XCTestCase {
     ]
 
     func testPlansMatchSQLite() throws {
-        let (oracle, db) = try Self.enginesWithSchema()
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema)
         func details(_ outcome: StatementOutcome) -> [String] {
             guard case .rows(let rows) = outcome else { return ["\(outcome)"] }
             return rows.map { "\($0.last ?? .null)" }

@@ -249,3 +249,16 @@ struct ValueSource {
         }
     }
 }
+
+extension Oracle {
+    /// SQLite and a Granite connection on an in-memory database, each after running `schema`.
+    static func enginesHolding(_ schema: [String]) throws -> (Oracle, SQLConnection) {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in schema {
+            oracle.execute(sql)
+            try db.execute(sql)
+        }
+        return (oracle, db)
+    }
+}

@@ -81,7 +81,7 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
     /// Prepared aliased writes run again with other arguments (reusing what their first run compiled): the rows
     /// they return and the tables after must be SQLite's.
     func testPreparedAliasedWritesRerunAsSQLite() throws {
-        let (oracle, db) = try Self.enginesWithSchema()
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema)
         let writes: [(sql: String, runs: [[Value]])] = [
             (
                 "UPDATE t AS x SET b = ? WHERE x.id = ? RETURNING id, b",
@@ -159,7 +159,7 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
     func testErrorsMatchSQLiteWordForWord() throws {
         var mismatches: [String] = []
         for sql in Self.failures {
-            let (oracle, db) = try Self.enginesWithSchema()
+            let (oracle, db) = try Oracle.enginesHolding(Self.schema)
             guard case .failure(let expected) = SelectDifferentialTests.sqlite(oracle, sql) else {
                 mismatches.append("\(sql): SQLite did not fail")
                 continue
@@ -198,7 +198,7 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
     ]
 
     func testPlansNameTheAlias() throws {
-        let (oracle, db) = try Self.enginesWithSchema()
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema)
         func details(_ result: SelectDifferentialTests.Result) -> [String] {
             guard case .rows(_, let rows) = result else { return ["\(result)"] }
             return rows.map { row in
@@ -264,16 +264,5 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
         }
         print("aliased writes: \(writes) compared, seed \(seed)")
         XCTAssert(failures.isEmpty, "(GRANITE_SEED=\(seed))\n" + failures.joined(separator: "\n"))
-    }
-
-    /// SQLite and Granite, each holding ``schema``.
-    private static func enginesWithSchema() throws -> (Oracle, SQLConnection) {
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in schema {
-            oracle.execute(sql)
-            try db.execute(sql)
-        }
-        return (oracle, db)
     }
 }

@@ -4,20 +4,27 @@
 import GraniteStorage
 
 extension SQLConnection {
-    /// Whether a DELETE of every row of `writer`'s table (no WHERE, no RETURNING) may empty its trees at once:
-    /// as in SQLite, when no DELETE trigger and no enforced foreign key (of the table, or referring to it) has
-    /// to see the rows, and when no change observer is to be told of each row (SQLite's update hook is not called
-    /// for a truncation, which GRDB avoids on the tables it observes).
+    /// Whether a DELETE of every row of `writer`'s table (no WHERE, no RETURNING) may empty its trees at once
+    /// (see ``truncates(hasDeleteTriggers:hasForeignKeys:isReferenced:)``).
     func deletesAllRowsAtOnce(_ writer: TableWriter, _ session: WriteSession) throws -> Bool {
-        if changeObserver != nil { return false }
-        if let triggers = writer.triggers, !triggers.beforeDelete.isEmpty || !triggers.afterDelete.isEmpty {
-            return false
-        }
-        if foreignKeysEnabled {
-            if !writer.table.foreignKeys.isEmpty { return false }
-            if !(try session.referencing(writer)).isEmpty { return false }
-        }
-        return true
+        let triggers = writer.triggers
+        return try truncates(
+            hasDeleteTriggers: triggers.map { !$0.beforeDelete.isEmpty || !$0.afterDelete.isEmpty } ?? false,
+            hasForeignKeys: !writer.table.foreignKeys.isEmpty,
+            isReferenced: { !(try session.referencing(writer)).isEmpty })
+    }
+
+    /// The rule of SQLite's truncate optimization, shared by DELETE and its `EXPLAIN QUERY PLAN`: a table is
+    /// emptied at once when no DELETE trigger and no enforced foreign key (of the table, or referring to it) has
+    /// to see the rows, and when no change observer is to be told of each row (SQLite's update hook is not called
+    /// for a truncation, which GRDB avoids on the tables it observes). `isReferenced` is asked only when foreign
+    /// keys are enforced.
+    func truncates(
+        hasDeleteTriggers: Bool, hasForeignKeys: Bool, isReferenced: () throws -> Bool
+    ) rethrows -> Bool {
+        if changeObserver != nil || hasDeleteTriggers { return false }
+        guard foreignKeysEnabled else { return true }
+        return try !hasForeignKeys && !isReferenced()
     }
 
     /// Empties the table of `writer` and its indexes; the rows removed count as the statement's changes, as

@@ -46,16 +46,15 @@ extension SQLConnection {
             : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
     }
 
-    /// Whether `DELETE FROM table` with no `WHERE` empties the table's trees at once, reading no row (see
-    /// ``deletesAllRowsAtOnce(_:_:)``): no trigger runs on deletes, and no foreign key from or to the table is
-    /// enforced.
+    /// Whether `DELETE FROM table` with no `WHERE` empties the table's trees at once, reading no row: the rule
+    /// of ``truncates(hasDeleteTriggers:hasForeignKeys:isReferenced:)`` over the catalog.
     private func emptiesWhole(_ table: TableDefinition) -> Bool {
-        if changeObserver != nil { return false }
-        let deleteTriggers = catalog.triggers(of: table).filter {
+        let hasDeleteTriggers = catalog.triggers(of: table).contains {
             if case .delete = $0.event { return true }
             return false
         }
-        if !deleteTriggers.isEmpty { return false }
-        return !foreignKeysEnabled || (table.foreignKeys.isEmpty && cachedReferences(table).isEmpty)
+        return truncates(
+            hasDeleteTriggers: hasDeleteTriggers, hasForeignKeys: !table.foreignKeys.isEmpty,
+            isReferenced: { !cachedReferences(table).isEmpty })
     }
 }

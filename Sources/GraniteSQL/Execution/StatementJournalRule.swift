@@ -8,24 +8,32 @@
 
 extension SQLConnection {
     /// Whether SQLite would run `statement` (an INSERT or UPDATE of a table) with no statement journal: nothing
-    /// it runs may abort. Triggers, foreign keys and views read by the statement count as aborting (SQLite looks
-    /// at the code they run; Granite does not).
+    /// it runs may abort, the programs of the triggers it fires included (see `triggersMayAbort`). Foreign keys
+    /// and views read by the statement count as aborting (SQLite looks at the code they run; Granite does not).
     func runsWithoutStatementJournal(_ statement: Statement) -> Bool {
+        var firing: Set<String> = []
         switch statement.kind {
         case .insert(let insert):
             guard let table = catalog.table(insert.table) else { return false }
-            return !insertMayAbort(insert, table)
+            return !insertMayAbort(insert, table, firing: &firing)
         case .update(let update):
             guard let table = catalog.table(update.table) else { return false }
-            return !updateMayAbort(update, table)
+            return !updateMayAbort(update, table, firing: &firing)
         default:
             return false
         }
     }
 
-    private func insertMayAbort(_ insert: InsertStatement, _ table: TableDefinition) -> Bool {
+    /// Whether an INSERT into `table` may abort; `firing` holds the triggers whose programs are being looked at
+    /// (see `triggersMayAbort`).
+    func insertMayAbort(_ insert: InsertStatement, _ table: TableDefinition, firing: inout Set<String>) -> Bool {
         if writeMayAbort(table, insert.with, insert.returning) { return true }
-        if let triggers = tableTriggers(table), !triggers.beforeInsert.isEmpty || !triggers.afterInsert.isEmpty {
+        if replaceMayFireDeleteTriggers(table, insert.orAction) { return true }
+        if let triggers = tableTriggers(table),
+            triggersMayAbort(
+                triggers.triggers(insert: true, update: false, updated: nil, delete: false), of: triggers,
+                resolution: insert.orAction, firing: &firing)
+        {
             return true
         }
         let search = abortingSearch()
@@ -46,9 +54,16 @@ extension SQLConnection {
             columnChecked: { _ in true })
     }
 
-    private func updateMayAbort(_ update: UpdateStatement, _ table: TableDefinition) -> Bool {
+    /// Whether an UPDATE of `table` may abort (see ``insertMayAbort(_:_:firing:)``).
+    func updateMayAbort(_ update: UpdateStatement, _ table: TableDefinition, firing: inout Set<String>) -> Bool {
         if writeMayAbort(table, update.with, update.returning) { return true }
-        if let triggers = tableTriggers(table), !triggers.beforeUpdate.isEmpty || !triggers.afterUpdate.isEmpty {
+        if replaceMayFireDeleteTriggers(table, update.orAction) { return true }
+        if let triggers = tableTriggers(table),
+            triggersMayAbort(
+                triggers.triggers(
+                    insert: false, update: true, updated: update.assignments.flatMap(\.columns), delete: false),
+                of: triggers, resolution: update.orAction, firing: &firing)
+        {
             return true
         }
         let search = abortingSearch()
@@ -69,7 +84,7 @@ extension SQLConnection {
     }
 
     /// What aborts whatever the statement: foreign keys, views and scalar functions of the schema's expressions.
-    private func writeMayAbort(_ table: TableDefinition, _ with: WithClause?, _ returning: [ResultColumn]?) -> Bool {
+    func writeMayAbort(_ table: TableDefinition, _ with: WithClause?, _ returning: [ResultColumn]?) -> Bool {
         if foreignKeysEnabled && (!table.foreignKeys.isEmpty || !cachedReferences(table).isEmpty) { return true }
         let search = abortingSearch()
         if let with, with.tables.contains(where: { search.found(in: $0.select) }) { return true }
@@ -142,11 +157,13 @@ extension SQLConnection {
     /// Finds what makes SQLite mark a statement as one that may abort: a call of a scalar function it does not
     /// inline (aggregates and window functions run otherwise), the operators that are function calls (`LIKE`,
     /// `GLOB`, `->`, …), `CURRENT_TIME` and its kin, and views, whose queries Granite does not look into.
-    private func abortingSearch() -> SyntaxSearch {
+    func abortingSearch() -> SyntaxSearch {
         SyntaxSearch(
             matchesExpression: { expression in
                 switch expression.kind {
                 case .function(let call):
+                    // RAISE(ABORT) aborts; RAISE(IGNORE), ROLLBACK and FAIL halt without a statement journal.
+                    if call.name == TriggerRow.raiseFunction { return Self.raisesAbort(call) }
                     if call.over != nil || WindowFunction.isAggregateCall(call) { return false }
                     return !Self.inlinedFunctions.contains(SchemaNames.key(call.name))
                 case .like:
@@ -163,6 +180,14 @@ extension SQLConnection {
                 }
             },
             matchesTable: { [catalog] name in catalog.view(name) != nil })
+    }
+
+    /// Whether `call`, the internal call of a `RAISE`, is a `RAISE(ABORT, …)`.
+    private static func raisesAbort(_ call: FunctionCall) -> Bool {
+        guard case .list(let arguments, _) = call.arguments, let action = arguments.first,
+            case .literal(.string(let name)) = action.kind
+        else { return false }
+        return RaiseAction(rawValue: name) == .abort
     }
 
     /// The functions SQLite codes inline rather than as a call (so they never abort a statement).

@@ -5,7 +5,8 @@ import GraniteStorage
 
 extension WriteSession {
     /// Runs the BEFORE INSERT triggers for `row` (the declared columns, then optionally an explicit rowid). As in
-    /// SQLite, NEW.rowid (and an INTEGER PRIMARY KEY left NULL) reads -1 when the rowid is not chosen yet.
+    /// SQLite, NEW.rowid (and an INTEGER PRIMARY KEY left NULL) reads -1 when the rowid is not chosen yet, and a
+    /// given rowid that is not an integer fails the row (`datatype mismatch`) before the triggers run.
     /// Returns false when `RAISE(IGNORE)` skips the row.
     func fireBeforeInsert(
         _ triggers: TableTriggers, _ writer: TableWriter, _ row: [Value], _ resolution: ConflictResolution?
@@ -18,6 +19,7 @@ extension WriteSession {
             if new[alias].isNull { new[alias] = .integer(-1) }
             rowid = new[alias]
         }
+        try Self.requireIntegerRowid(rowid)
         new.append(rowid)
         guard let connection else { return true }
         return try connection.fire(triggers.beforeInsert, of: triggers, old: nil, new: new, resolution: resolution)
@@ -39,6 +41,7 @@ extension WriteSession {
         } else {
             new.append(values.count > n ? values[n] : .integer(oldRowid))
         }
+        try Self.requireIntegerRowid(new[n])
         if !writer.generatedColumns.isEmpty { try writer.generatedColumns.compute(&new, parameters: parameters) }
         let names = assignedNames(writer, assigned)
         guard
@@ -90,5 +93,11 @@ extension WriteSession {
         guard let assigned else { return nil }
         let columns = writer.table.columns
         return assigned.map { $0 < columns.count ? columns[$0].name : "rowid" }
+    }
+
+    /// Fails with `datatype mismatch` unless `rowid`, the rowid a BEFORE trigger would see, is an integer: SQLite
+    /// checks it (its `MustBeInt`) before the triggers, so a row failing on its rowid never runs them.
+    private static func requireIntegerRowid(_ rowid: Value) throws {
+        guard case .integer = rowid else { throw SQLExecutionError.datatypeMismatch }
     }
 }

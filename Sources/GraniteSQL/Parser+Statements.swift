@@ -115,9 +115,16 @@ extension Parser {
         return try parseConflictResolution()
     }
 
+    /// Parses `RETURNING columns`; like SQLite, refuses a `table.*` among them (the statement's target is its
+    /// only table, so `*` says it).
     private mutating func parseReturning() throws(SQLSyntaxError) -> [ResultColumn]? {
         guard acceptKeyword("RETURNING") else { return nil }
-        return try parseResultColumns()
+        let start = current.range.start
+        let columns = try parseResultColumns()
+        if columns.contains(where: { if case .allOf = $0 { true } else { false } }) {
+            throw error("RETURNING may not use \"TABLE.*\" wildcards", at: start)
+        }
+        return columns
     }
 
     /// Parses a statement that starts with a `WITH` clause: a `SELECT`, or an `INSERT`, `UPDATE` or `DELETE` whose

@@ -84,6 +84,7 @@ func graniteMessage(_ error: any Error) -> String {
     if let e = error as? SQLExecutionError { return e.message }
     if let e = error as? SQLEvaluationError { return e.message }
     if let e = error as? SchemaError { return e.message }
+    if let e = error as? SQLSyntaxError { return e.message }
     return "\(error)"
 }
 

@@ -39,6 +39,17 @@ final class WriteSubqueryDifferentialTests: XCTestCase {
         ["DELETE FROM t WHERE a < 3 RETURNING a, (SELECT count(*) FROM t), (SELECT b FROM t AS s WHERE s.a = t.a)"],
         ["DELETE FROM t WHERE a = 2 RETURNING (SELECT abs(-9223372036854775807 - 1))", "SELECT * FROM t"],
         ["INSERT INTO log VALUES ((SELECT 1, 2), 1)"],
+        // RETURNING of UPDATE … FROM: its subqueries see the table after each row's change.
+        [
+            "INSERT INTO log VALUES (1, 100), (3, 300), (4, 400)",
+            "UPDATE t SET b = log.m FROM log WHERE log.n = t.a "
+                + "RETURNING a, (SELECT count(*) FROM log WHERE log.n <= t.a), (SELECT sum(b) FROM t)",
+            "SELECT * FROM t",
+        ],
+        // `table.*` is refused in RETURNING, whichever table it names.
+        ["INSERT INTO log VALUES (1, 2) RETURNING log.*", "SELECT * FROM log"],
+        ["UPDATE t SET b = 1 RETURNING b, t.*", "SELECT * FROM t"],
+        ["DELETE FROM t WHERE a = 1 RETURNING nowhere.*", "SELECT * FROM t"],
         // Upserts: the existing row, `excluded`, and the table as it is when the conflict is met.
         [
             "UPDATE t SET c = 'z' WHERE a = 3", "CREATE UNIQUE INDEX tc ON t(c) WHERE c IS NOT NULL",

@@ -25,10 +25,7 @@ extension SQLConnection {
         var list = ReturningList(names: [], outputs: [])
         for column in columns {
             switch column {
-            case .all, .allOf:
-                if case .allOf(let name) = column, !SchemaNames.equal(name, table.name) {
-                    throw SQLExecutionError(.noSuchTable(name))
-                }
+            case .all, .allOf:  // the parser refuses `table.*` in RETURNING, as SQLite does
                 for (k, c) in table.columns.enumerated() {
                     list.names.append(c.name)
                     list.outputs.append((nil, k))

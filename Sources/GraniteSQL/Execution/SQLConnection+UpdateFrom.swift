@@ -24,6 +24,7 @@ extension SQLConnection {
         let targets = try assignedNames.map { try assignedSlot($0, writer.table) }
         let returning = try cache.returning ?? update.returning.map { try returningList($0, writer, statement, cache) }
         cache.returning = returning
+        try cache.returningSubqueries?.start(parameters: parameters)
         if !cache.foreignKeysPrepared {
             try session.prepareForeignKeys(writer.table, asChild: true, asParent: true, assigned: Set(targets))
             cache.foreignKeysPrepared = true

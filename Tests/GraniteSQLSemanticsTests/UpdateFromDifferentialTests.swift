@@ -156,4 +156,26 @@ final class UpdateFromDifferentialTests: XCTestCase {
             "SELECT * FROM log",
         ])
     }
+
+    /// The joins of the `FROM` clause form a join of their own, as SQLite reads them: their `ON`, `USING` and
+    /// `NATURAL` clauses see the `FROM` tables only, never the target (which shares a column name with them here).
+    func testJoinConstraintsDoNotSeeTheTarget() throws {
+        try TriggerDifferentialTests.check([
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b)",
+            "CREATE TABLE u(a, c)",
+            "CREATE TABLE w(a, d)",
+            "INSERT INTO t VALUES (1, 2), (2, 3)",
+            "INSERT INTO u VALUES (1, 10), (2, 20)",
+            "INSERT INTO w VALUES (2, 100), (1, 200)",
+            "UPDATE t SET b = w.d FROM u JOIN w USING (a) WHERE u.c = 10 RETURNING *",
+            "UPDATE t SET b = w.d + 1 FROM u NATURAL JOIN w WHERE u.c = 20 RETURNING *",
+            "UPDATE t SET b = w.d + 2 FROM u LEFT JOIN w ON w.d = c * 10 WHERE u.a = t.a RETURNING *",
+            "UPDATE t SET b = w.d + 3 FROM u JOIN w ON w.a = (SELECT max(a) FROM t) WHERE u.c = 10 RETURNING *",
+            "UPDATE t SET b = 0 FROM u JOIN w ON w.a = t.a WHERE u.c = 10",
+            "UPDATE t AS x SET b = 0 FROM u JOIN w ON w.a = x.a",
+            "UPDATE t AS x SET b = 0 FROM u JOIN w ON w.d = b",
+            "UPDATE t SET b = 0 FROM u JOIN w ON w.a = u.a JOIN t AS v ON v.a = t.a",
+            "SELECT * FROM t",
+        ])
+    }
 }

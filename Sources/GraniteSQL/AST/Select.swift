@@ -152,6 +152,10 @@ package struct FromClause: Sendable, Equatable {
     package var first: TableSource
     /// The joined tables, in order.
     package var joins: [JoinClause]
+    /// The first source that the joins' `ON`, `USING` and `NATURAL` clauses see: 0, but for the join an
+    /// `UPDATE … FROM` runs, where it is 1, as SQLite reads the statement's `FROM` clause as a parenthesised join
+    /// of its own that does not see the target.
+    package var constraintsStart = 0
 
     /// Creates a `FROM` clause.
     package init(first: TableSource, joins: [JoinClause] = []) {

@@ -85,9 +85,10 @@ extension SQLConnection {
             if assignment.isRow { rowSubqueries[columns.count] = assignment.columns.count }
             columns.append(.expression(assignment.value, alias: nil))
         }
-        let sources = FromClause(
+        var sources = FromClause(
             first: .table(target.name, alias: target.alias, indexHint: target.indexHint),
             joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
+        sources.constraintsStart = 1
         let clause = SelectClause(
             distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
             having: nil)

@@ -34,16 +34,21 @@ extension SelectCompiler {
                 sources.leftJoined.insert(k)
                 scope.sources[k].isLeftJoined = true
             }
-            try addJoinTerms(join, source: k, isLeft: isLeft, scope: scope, to: &sources.onTerms)
+            try addJoinTerms(
+                join, source: k, visible: from.constraintsStart, isLeft: isLeft, scope: scope,
+                to: &sources.onTerms)
         }
         return sources
     }
 
     /// Appends the terms of `join`, which joins source `k`, to `onTerms`: its `ON` terms, then an equality per
     /// `USING` column or per column a `NATURAL` join's sides share (whose right-hand copy `*` then leaves out).
+    /// The clauses see the sources from `visible` on (see ``FromClause/constraintsStart``).
     private func addJoinTerms(
-        _ join: JoinClause, source k: Int, isLeft: Bool, scope: QueryScope, to onTerms: inout [FromSources.OnTerm]
+        _ join: JoinClause, source k: Int, visible: Int, isLeft: Bool, scope: QueryScope,
+        to onTerms: inout [FromSources.OnTerm]
     ) throws {
+        let leftSources = scope.sources[min(visible, k)..<k]
         var using: [String] = []
         if join.op == .naturalInner || join.op == .naturalLeft {
             if join.constraint != nil {
@@ -52,7 +57,7 @@ extension SelectCompiler {
             let right = scope.sources[k]
             for column in right.columns
             where !column.isHidden
-                && scope.sources[..<k].contains(where: { left in
+                && leftSources.contains(where: { left in
                     left.columns.contains { !$0.isHidden && SchemaNames.equal($0.name, column.name) }
                 })
             {
@@ -61,6 +66,7 @@ extension SelectCompiler {
         }
         switch join.constraint {
         case .on(let e)?:
+            if visible > 0 { try checkNames(of: e, in: scope.sources[min(visible, k)...k]) }
             var parts: [SQLExpression] = []
             Self.flatten(e, into: &parts)
             for part in parts { onTerms.append((part, k, isLeft)) }
@@ -70,7 +76,7 @@ extension SelectCompiler {
         for name in using {
             let right = scope.sources[k]
             guard let rc = right.columns.firstIndex(where: { SchemaNames.equal($0.name, name) }),
-                let left = scope.sources[..<k].first(where: { s in
+                let left = leftSources.first(where: { s in
                     s.columns.contains { SchemaNames.equal($0.name, name) }
                 })
             else {
@@ -84,6 +90,19 @@ extension SelectCompiler {
                     SQLExpression(.column(ColumnReference(table: right.name, column: name)))))
             onTerms.append((e, k, isLeft))
         }
+    }
+
+    /// Fails as SQLite does when `condition`, an `ON` clause that sees only `sources`, names a column none of them
+    /// has (`no such column: t.a` for the target of `UPDATE t … FROM`). Its names are resolved again with the
+    /// whole query's, so an unqualified name that the hidden sources share stays ambiguous there.
+    private func checkNames(of condition: SQLExpression, in sources: ArraySlice<QuerySource>) throws {
+        let visible = QueryScope(outer: nil)
+        for source in sources {
+            visible.add(
+                name: source.name, table: source.table, columns: source.columns, numbersRows: source.numbersRows
+            ).hidden = source.hidden
+        }
+        _ = try ExpressionCompiler.compile(condition, resolver: visible)
     }
 
     /// Adds `source` to `scope` as its next source, with its reader (a table) or its compiled program (a subquery,

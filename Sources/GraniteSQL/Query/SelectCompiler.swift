@@ -109,10 +109,12 @@ struct SelectCompiler {
 
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
-        let groupOrder = Self.groupOrder(groupBy, orderBy: sortTerms, outputs: results.outputs)
+        let minMaxOrder = Self.minMaxOrder(aggregates, groupBy: core.groupBy, scope: scope, from: from)
+        let groupOrder = minMaxOrder ?? Self.groupOrder(groupBy, orderBy: sortTerms, outputs: results.outputs)
         var joins = try planLevels(
             order: order, scope: scope, terms: terms, from: from, outputs: results.outputs, ordering: sortTerms,
             isAggregate: isAggregate, groupOrder: groupOrder)
+        let readsFirstValueOnly = minMaxOrder != nil && Self.useMinMaxOrder(&joins)
         if joins.levels.isEmpty && (core.from == nil) {
             joins.plan.append((0, "SCAN CONSTANT ROW"))
         }
@@ -135,6 +137,7 @@ struct SelectCompiler {
             having: having, distinct: core.distinct, ordering: joins.ordering, bounds: bounds, subqueries: subqueries,
             plan: joins.plan)
         program.streamsGroups = joins.streamsGroups
+        program.readsFirstValueOnly = readsFirstValueOnly
         watchInterruptions(program)
         return program
     }

@@ -191,6 +191,7 @@ extension SelectCursor {
             }
             let changed = try stepAggregates(&accumulators, from: g * calls)
             if followsMinMax && changed { follow(into: &representatives[g]) }
+            if changed && program.readsFirstValueOnly { break }
         }
         if program.groupBy.isEmpty && groupCount == 0 {
             groupCount = 1

@@ -92,6 +92,9 @@ final class SelectProgram {
     /// Whether the join yields the rows ordered by the `GROUP BY` keys, so that each group's rows come together
     /// and groups are aggregated one after the other.
     var streamsGroups = false
+    /// Whether the query's lone `min()` or `max()` is complete at the first row that gives it a value: its rows
+    /// come in the order of its argument (see `SelectCompiler.minMaxOrder`).
+    var readsFirstValueOnly = false
     /// `LIMIT` and `OFFSET` as a query without `FROM` whose one row holds the limit, then the offset if given.
     /// SQLite resolves them with no names in scope, but they may hold subqueries, which this program owns.
     let bounds: SelectProgram?

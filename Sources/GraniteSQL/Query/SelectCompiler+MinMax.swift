@@ -1,0 +1,44 @@
+// SQLite's min/max optimization: `SELECT max(x) FROM t [WHERE …]` reads the rows in the order of `x` through an
+// index (or the rowid) and stops at the first that gives the aggregate a value, instead of reading the whole table.
+
+import GraniteStorage
+
+extension SelectCompiler {
+    /// The order to ask the access path for when `aggregates` is a lone `min()` or `max()` of one argument in a
+    /// query without `GROUP BY` over one table: the argument ascending for `min()` (NULLs, which it skips, come
+    /// first), descending for `max()` (NULLs last), in the aggregate's collation. Nil when the query does not
+    /// qualify (a WITHOUT ROWID table never does).
+    ///
+    /// When the path yields that order, the query reads the first row on which the aggregate takes a value
+    /// (``SelectProgram/readsFirstValueOnly``): every later row in that order would leave the aggregate as it is,
+    /// and the bare columns SQLite takes from the row holding the extreme value are that row's.
+    static func minMaxOrder(
+        _ aggregates: [SelectProgram.AggregateCall], groupBy: [SQLExpression], scope: QueryScope,
+        from: FromSources
+    ) -> GroupOrder? {
+        // A WITHOUT ROWID table's secondary index orders ties by storage rowid, not by key as SQLite's does, so
+        // the bare columns of the row it would stop at could differ from SQLite's.
+        guard groupBy.isEmpty, aggregates.count == 1, scope.sources.count == 1, from.readers[0] != nil,
+            scope.sources[0].table?.hasRowid == true
+        else { return nil }
+        let call = aggregates[0]
+        guard call.function == .min || call.function == .max, call.arguments.count == 1 else { return nil }
+        let descending = call.function == .max
+        let term = SelectProgram.SortTerm(
+            output: nil, expression: call.arguments[0], descending: descending, nullsFirst: !descending,
+            collation: call.collation)
+        return GroupOrder(terms: [term], coversOrderBy: false, eitherDirection: false)
+    }
+
+    /// After the levels are planned with ``minMaxOrder(_:groupBy:scope:from:)``'s order: whether the first level
+    /// yields it (its rows then feed one group, not streamed groups). The plan line says `SEARCH` rather than
+    /// `SCAN` either way, as SQLite's does for a query it plans as a min/max one.
+    static func useMinMaxOrder(_ joins: inout JoinLevels) -> Bool {
+        if let first = joins.plan.first, first.1.hasPrefix("SCAN ") {
+            joins.plan[0].1 = "SEARCH " + first.1.dropFirst("SCAN ".count)
+        }
+        guard joins.streamsGroups else { return false }
+        joins.streamsGroups = false
+        return true
+    }
+}

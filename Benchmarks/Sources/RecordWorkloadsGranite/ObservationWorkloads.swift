@@ -46,8 +46,7 @@ public struct ObservationResult: Sendable {
 public final class ObservationHarness {
     /// What the observation tracks.
     public enum Observed: Sendable {
-        /// `SELECT id FROM player ORDER BY id DESC LIMIT 1`: every write changes it. (Not `max(id)`, which
-        /// Granite answers with a full scan where SQLite reads one row: the workload times observation.)
+        /// `SELECT id FROM player ORDER BY id DESC LIMIT 1`: every write changes it, and it reads one row.
         case writtenTable
         /// `SELECT count(*) FROM team`: no write changes it.
         case unrelatedTable

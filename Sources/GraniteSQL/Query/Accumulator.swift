@@ -34,6 +34,11 @@ struct Accumulator {
         }
     }
 
+    /// Adds `rows` rows to a `count(*)` at once (a table's stored row count).
+    mutating func addRows(_ rows: Int) {
+        count += Int64(rows)
+    }
+
     /// Adds one row of a call without arguments (`count(*)`).
     mutating func step() throws {
         if user != nil {

@@ -1,5 +1,6 @@
-// SQLite's min/max optimization: `SELECT max(x) FROM t [WHERE …]` reads the rows in the order of `x` through an
-// index (or the rowid) and stops at the first that gives the aggregate a value, instead of reading the whole table.
+// The aggregate queries SQLite answers without reading every row: `SELECT max(x) FROM t [WHERE …]` reads the rows in
+// the order of `x` through an index (or the rowid) and stops at the first that gives the aggregate a value, and
+// `SELECT count(*) FROM t` counts the cells of the table's leaves without decoding a row.
 
 import GraniteStorage
 
@@ -40,5 +41,36 @@ extension SelectCompiler {
         guard joins.streamsGroups else { return false }
         joins.streamsGroups = false
         return true
+    }
+
+    /// Whether the query is `SELECT count(*) FROM table` and nothing more (SQLite's "simple count"): one table, no
+    /// `WHERE`, `GROUP BY`, `HAVING`, `DISTINCT` or `FILTER`, the count its only result. It then counts the
+    /// entries of a tree holding one per row (``SelectProgram/CountedTree``).
+    static func countedTree(
+        _ core: SelectClause, aggregates: [SelectProgram.AggregateCall], outputs: [CompiledExpression],
+        scope: QueryScope, from: FromSources
+    ) -> SelectProgram.CountedTree? {
+        guard core.whereClause == nil, core.groupBy.isEmpty, core.having == nil, !core.distinct,
+            scope.sources.count == 1, let reader = from.readers[0], aggregates.count == 1, outputs.count == 1
+        else { return nil }
+        let call = aggregates[0]
+        guard call.function == .countStar, call.filter == nil, outputs[0].prelude.isEmpty,
+            case .aggregate(let slot) = outputs[0].root, slot == scope.aggregateSlot(0)
+        else { return nil }
+        return countedTree(of: reader)
+    }
+
+    /// The tree whose entries count `reader`'s rows in the fewest pages: like SQLite, the narrowest index that
+    /// is not partial (one entry per row, NULL keys included), else the table. `INDEXED BY` and `NOT INDEXED`
+    /// keep the table's own tree, and so does a WITHOUT ROWID table (SQLite counts its key's tree, which is the
+    /// table; Granite's storage tree of it has one entry per row too).
+    private static func countedTree(of reader: TableReader) -> SelectProgram.CountedTree {
+        guard case .any = reader.restriction, reader.table.hasRowid else { return .table }
+        var best: (position: Int, width: Int)?
+        for (position, index) in reader.indexes.enumerated() where index.definition.whereClause == nil {
+            let width = index.definition.columns.count
+            if best.map({ width < $0.width }) ?? true { best = (position, width) }
+        }
+        return best.map { .index($0.position) } ?? .table
     }
 }

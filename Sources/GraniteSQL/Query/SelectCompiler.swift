@@ -131,6 +131,12 @@ struct SelectCompiler {
         if !joins.ordering.isEmpty { joins.plan.append((0, "USE TEMP B-TREE FOR ORDER BY")) }
 
         aggregates = Self.droppingImpliedDistinct(aggregates, levels: joins.levels, groupBy: groupBy)
+        let countedTree = Self.countedTree(
+            core, aggregates: aggregates, outputs: results.outputs, scope: scope, from: from)
+        if case .index(let position)? = countedTree, let reader = from.readers[0], !joins.plan.isEmpty {
+            let name = reader.indexes[position].definition.name
+            joins.plan[0].1 = "SCAN \(scope.sources[0].name) USING COVERING INDEX \(name)"
+        }
         let program = SelectProgram(
             columnNames: results.names, scope: scope, levels: joins.levels, preconditions: joins.preconditions,
             outputs: results.outputs, isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates,
@@ -138,6 +144,7 @@ struct SelectCompiler {
             plan: joins.plan)
         program.streamsGroups = joins.streamsGroups
         program.readsFirstValueOnly = readsFirstValueOnly
+        program.countedTree = countedTree
         watchInterruptions(program)
         return program
     }

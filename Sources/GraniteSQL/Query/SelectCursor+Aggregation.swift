@@ -170,7 +170,7 @@ extension SelectCursor {
         let followsMinMax = program.aggregates.contains { $0.function == .min || $0.function == .max }
         var key: [UInt8] = []
         let grouped = !program.groupBy.isEmpty
-        while try nextJoinRow() {
+        while try program.countedTree == nil && nextJoinRow() {
             let g: Int
             if !grouped {
                 if groupCount == 0 {
@@ -201,6 +201,12 @@ extension SelectCursor {
                 for slot in source.base..<(source.base + source.width) { row[slot] = .null }
             }
             representatives.append(row)
+        }
+        if let counted = program.countedTree, case .table(let reader, _)? = program.levels.first?.kind {
+            switch counted {
+            case .table: accumulators[0].addRows(try reader.tree?.count() ?? 0)
+            case .index(let position): accumulators[0].addRows(try reader.indexes[position].tree.count())
+            }
         }
         var order = Array(0..<groupCount)
         if grouped {

@@ -95,6 +95,17 @@ final class SelectProgram {
     /// Whether the query's lone `min()` or `max()` is complete at the first row that gives it a value: its rows
     /// come in the order of its argument (see `SelectCompiler.minMaxOrder`).
     var readsFirstValueOnly = false
+    /// For a lone `count(*)` of one table's rows (see `SelectCompiler.countedTree`), the tree whose entry count
+    /// answers it.
+    var countedTree: CountedTree?
+
+    /// A tree holding one entry per row of a table.
+    enum CountedTree {
+        /// The table's own tree.
+        case table
+        /// The index at this position of the level's ``TableReader/indexes``.
+        case index(Int)
+    }
     /// `LIMIT` and `OFFSET` as a query without `FROM` whose one row holds the limit, then the offset if given.
     /// SQLite resolves them with no names in scope, but they may hold subqueries, which this program owns.
     let bounds: SelectProgram?

@@ -117,8 +117,13 @@ final class TableFunctionCursor {
     /// from 0 for the JSON functions, from 1 for the pragma functions).
     private let rowNumberSlot: Int?
     @exclusivity(unchecked) private var rowNumber: Int64 = 0
+    /// The level's `value <op> operand` filter that a walk over the text tests on each element first, and its
+    /// operand for the current execution (nil: the test does not apply).
+    private let valueTest: ValueTest?
+    @exclusivity(unchecked) private var valueOperand: String?
 
-    init(program: TableFunctionProgram, source: QuerySource) {
+    init(program: TableFunctionProgram, source: QuerySource, valueTest: ValueTest? = nil) {
+        self.valueTest = valueTest
         self.program = program
         base = source.base
         flagSlot = source.base + source.rowidSlot
@@ -135,7 +140,7 @@ final class TableFunctionCursor {
         for (k, level) in levels.enumerated() {
             guard case .tableFunction(let program) = level.kind else { continue }
             if cursors.isEmpty { cursors = Array(repeating: nil, count: levels.count) }
-            cursors[k] = TableFunctionCursor(program: program, source: level.source)
+            cursors[k] = TableFunctionCursor(program: program, source: level.source, valueTest: valueTest(level))
         }
         return cursors
     }
@@ -164,6 +169,7 @@ final class TableFunctionCursor {
         let recursive = program.function == .jsonTree
         do throws(JSONError) {
             if !recursive, let start = textWalkStart(path) {
+                valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
                 try textWalk.begin(document: document, start: start)
                 return
             }
@@ -216,6 +222,12 @@ final class TableFunctionCursor {
     private func nextTextRow(_ context: inout EvaluationContext) throws -> Bool {
         do throws(JSONError) {
             if started { try textWalk.advance() } else { started = true }
+            if let valueTest, var operand = valueOperand {
+                let skipped = operand.withUTF8 { bytes in
+                    Result { () throws(JSONError) -> Int in try textWalk.skipRows(rejectedBy: valueTest, operand: bytes) }
+                }
+                rowNumber += Int64(try skipped.get())
+            }
             guard textWalk.hasRow else { return false }
             rowNumber += 1
             if let rowNumberSlot { context.row[rowNumberSlot] = .integer(rowNumber) }

@@ -110,8 +110,11 @@ final class JSONEachTextWalk {
         textCount = bytes.count
     }
 
+    /// The current row's value: its bytes in ``parser``'s text.
+    var currentValue: Range<Int> { value }
+
     /// A parser over the walk's copy of the document's text.
-    private var parser: JSONParser {
+    var parser: JSONParser {
         JSONParser(UnsafeBufferPointer(start: text, count: text == nil ? 0 : textCount))
     }
 

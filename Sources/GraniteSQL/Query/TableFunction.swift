@@ -120,10 +120,14 @@ final class TableFunctionCursor {
     /// The level's `value <op> operand` filter that a walk over the text tests on each element first, and its
     /// operand for the current execution (nil: the test does not apply).
     private let valueTest: ValueTest?
+    /// The slot of the document argument when it is a column (read without copying the argument's expression
+    /// out of the program), else −1.
+    private let documentSlot: Int
     @exclusivity(unchecked) private var valueOperand: String?
 
     init(program: TableFunctionProgram, source: QuerySource, valueTest: ValueTest? = nil) {
         self.valueTest = valueTest
+        documentSlot = program.arguments.first?.columnSlot ?? -1
         self.program = program
         base = source.base
         flagSlot = source.base + source.rowidSlot
@@ -162,8 +166,13 @@ final class TableFunctionCursor {
 
     /// Evaluates json_each's or json_tree's arguments (at most two) over the current row and starts the walk.
     private func openJSONWalk(_ context: inout EvaluationContext) throws {
-        guard let documentArgument = program.arguments.first else { return }
-        let document = try documentArgument.evaluate(&context)
+        let document: Value
+        if documentSlot >= 0 {
+            document = context.row[documentSlot]
+        } else {
+            guard let documentArgument = program.arguments.first else { return }
+            document = try documentArgument.evaluate(&context)
+        }
         let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
         guard !document.isNull else { return }
         let recursive = program.function == .jsonTree

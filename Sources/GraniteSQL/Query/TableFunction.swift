@@ -105,10 +105,12 @@ final class TableFunctionCursor {
     /// root or a simple path, else walked over SQLite's node layout of the document.
     private let textWalk = JSONEachTextWalk()
     @exclusivity(unchecked) private var walk: JSONTableWalk?
-    /// The last path argument of a json_each read from the text, and the start it names (nil: not a simple
-    /// path), kept while the argument stays the same (a constant path is read once).
+    /// Whether the path argument of json_each was read (``textWalkPath``, nil without one), and whether the
+    /// walk over the text serves it (the path is simple; the walk then has its start). Kept while the argument
+    /// stays the same; a constant path is read once.
+    @exclusivity(unchecked) private var textWalkPrepared = false
+    @exclusivity(unchecked) private var textWalkServes = false
     @exclusivity(unchecked) private var textWalkPath: Value?
-    @exclusivity(unchecked) private var textWalkStart: JSONEachTextWalk.Start?
     /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
     private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
@@ -173,15 +175,16 @@ final class TableFunctionCursor {
             guard let documentArgument = program.arguments.first else { return }
             document = try documentArgument.evaluate(&context)
         }
+        let recursive = program.function == .jsonTree
+        // A constant path the walk over the text serves is not read again.
+        if !recursive && textWalkServes && constantPath != nil {
+            guard !document.isNull else { return }
+            return try beginTextWalk(document, &context)
+        }
         let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
         guard !document.isNull else { return }
-        let recursive = program.function == .jsonTree
+        if !recursive && prepareTextWalk(path) { return try beginTextWalk(document, &context) }
         do throws(JSONError) {
-            if !recursive, let start = textWalkStart(path) {
-                valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
-                try textWalk.begin(document: document, start: start)
-                return
-            }
             // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
             let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
             walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
@@ -190,15 +193,37 @@ final class TableFunctionCursor {
         }
     }
 
-    /// Where json_each's walk over the text starts for the path argument `path` (nil without one), or nil
-    /// when the walk needs the document's tree.
-    private func textWalkStart(_ path: Value?) -> JSONEachTextWalk.Start? {
-        guard let path else { return .root }
-        if let last = textWalkPath, constantPath != nil || Self.sameText(last, path) { return textWalkStart }
-        guard let bytes = path.sqlTextBytes else { return nil }
+    /// Starts json_each's walk over the text of `document` (not NULL), from the start ``prepareTextWalk(_:)`` set.
+    private func beginTextWalk(_ document: Value, _ context: inout EvaluationContext) throws {
+        valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
+        do throws(JSONError) {
+            try textWalk.begin(document: document)
+        } catch {
+            throw error.evaluationError
+        }
+    }
+
+    /// Whether json_each's walk over the text serves the path argument `path` (nil without one), having set the
+    /// walk's start when the argument changed; false when the walk needs the document's tree.
+    private func prepareTextWalk(_ path: Value?) -> Bool {
+        guard let path else {
+            if !textWalkPrepared {
+                textWalk.setStart(.root)
+                textWalkPrepared = true
+                textWalkServes = true
+            }
+            return true
+        }
+        if textWalkPrepared, let last = textWalkPath, constantPath != nil || Self.sameText(last, path) {
+            return textWalkServes
+        }
+        guard let bytes = path.sqlTextBytes else { return false }
+        let start = JSONEachTextWalk.Start(.path(bytes))
         textWalkPath = path
-        textWalkStart = JSONEachTextWalk.Start(.path(bytes))
-        return textWalkStart
+        textWalkPrepared = true
+        textWalkServes = start != nil
+        if let start { textWalk.setStart(start) }
+        return textWalkServes
     }
 
     /// Whether `a` and `b` are both TEXT with the same bytes.

@@ -270,6 +270,31 @@ final class JSONEachDifferentialTests: XCTestCase {
         }
     }
 
+    /// A path argument that changes from row to row, between simple paths (walked over the text from the start
+    /// they name), the same text again, paths that need the document's tree, NULL and malformed ones: each row
+    /// walks from its own path.
+    func testPathChangingByRowMatchesSQLite() throws {
+        let paths = ["'$.a'", "'$.a'", "'$[#-1]'", "'$.b'", "NULL", "'$'", "'$.a[1]'", "'$.a'", "'$[0]'", "'$.b'"]
+        var statements = ["CREATE TABLE t(id INTEGER PRIMARY KEY, doc TEXT, p TEXT)"]
+        for (k, path) in paths.enumerated() {
+            statements.append(#"INSERT INTO t VALUES (\#(k + 1), '{"a":[1,"x",[2]],"b":{"c":"x"}}', \#(path))"#)
+        }
+        statements += [
+            "SELECT t.id, j.key, j.value, j.id, j.fullkey, j.path, j.root FROM t, json_each(t.doc, t.p) AS j ORDER BY 1, 4",
+            "SELECT t.id, count(*) FROM t, json_each(t.doc, t.p) AS j WHERE j.value = 'x' GROUP BY t.id ORDER BY 1",
+            "SELECT t.id, j.fullkey FROM t, json_each('[[1,2],{\"a\":3}]', t.p) AS j ORDER BY 1, 2",
+            "INSERT INTO t VALUES (20, '[1]', '$[')",
+            "SELECT t.id, j.fullkey FROM t, json_each(t.doc, t.p) AS j ORDER BY 1, 2",
+        ]
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for sql in statements {
+            let expected = SelectDifferentialTests.sqlite(oracle, sql)
+            let actual = SelectDifferentialTests.granite(db, sql)
+            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) { XCTFail("\(sql): \(why)") }
+        }
+    }
+
     /// The rowid of json_each and json_tree (and of the pragma functions): the number of the row in its call,
     /// from 0 (from 1 for a pragma), counted again for each call of a correlated one; not part of `*`.
     func testRowidMatchesSQLite() throws {

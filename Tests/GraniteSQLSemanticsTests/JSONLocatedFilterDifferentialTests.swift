@@ -181,4 +181,68 @@ final class JSONLocatedFilterDifferentialTests: XCTestCase {
         let aged = try db.query("SELECT group_concat(id) FROM person WHERE json_extract(profile, '$.age') >= 31").rows
         XCTAssertEqual(aged, [[.text("2,4,5")]])
     }
+
+    /// The location cache shared by a row's calls never answers for another document: documents of the same length
+    /// but different bytes, from one row to the next and rebound as a parameter between executions of one
+    /// statement, short (small string) and long, valid UTF-8 or not, and malformed after well-formed ones, give
+    /// SQLite's results.
+    func testRepeatedCallsOnSameLengthDocumentsMatchSQLite() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        let documents = [
+            #"{"a":1,"b":"xxxxxxxxxxxxxxxxxxxx"}"#, #"{"a":2,"b":"xxxxxxxxxxxxxxxxxxxx"}"#,
+            #"{"a":3,"b":"yyyyyyyyyyyyyyyyyyyy"}"#, #"{"b":"yyyyyyyyyyyyyyyyyyyy","a":4}"#, #"{"a":5}"#, #"{"a":6}"#,
+            #"{"a":7,"b":"xxxxxxxxxxxxxxxxxxx",}"#, #"{"a":8,"b":"xxxxxxxxxxxxxxxxxxxx"}"#,
+        ]
+        var setup = ["CREATE TABLE t(id INTEGER PRIMARY KEY, doc TEXT)"]
+        for (k, document) in documents.enumerated() { setup.append("INSERT INTO t VALUES (\(k + 1), '\(document)')") }
+        setup.append(#"INSERT INTO t VALUES (20, CAST(X'7B2261223A392C2262223A22FF7878787878787878787878787878787878787878227D' AS TEXT))"#)
+        for statement in setup {
+            oracle.execute(statement)
+            try db.execute(statement)
+        }
+        let sum = "sum(json_extract(doc, '$.a')), max(json_extract(doc, '$.a')), group_concat(doc ->> '$.b')"
+        SelectDifferentialTests.compareInOrder(
+            [
+                "SELECT id, json_extract(doc, '$.a'), doc ->> '$.a', doc -> '$.b', json_extract(doc, '$.b') FROM t "
+                    + "WHERE id < 7 OR id > 7 ORDER BY id",
+                "SELECT count(*), \(sum) FROM t WHERE json_extract(doc, '$.a') >= 2 AND id <> 7",
+                "SELECT count(*), \(sum) FROM t WHERE json_extract(doc, '$.a') >= 2",
+                "SELECT count(*), \(sum) FROM t WHERE id >= 5",
+                "SELECT id, json_extract(doc, '$.a'), doc ->> '$.a' FROM t WHERE id <> 7 ORDER BY id",
+                "SELECT sum(json_extract(doc, '$.a')), group_concat(doc ->> '$.a') FROM t WHERE id <> 7",
+            ], oracle, db)
+        for sql in [
+            "SELECT json_extract(?1, '$.a'), json_extract(?1, '$.a'), ?1 ->> '$.b', ?1 ->> '$.b'",
+            "SELECT json_extract(?1, '$.a'), ?1 ->> '$.a'",
+        ] {
+            try compareRebound(sql, documents + documents.reversed(), oracle, db)
+        }
+    }
+
+    /// `sql` run by one prepared statement with each of `documents` bound to its parameter in turn, against SQLite.
+    private func compareRebound(_ sql: String, _ documents: [String], _ oracle: Oracle, _ db: SQLConnection) throws {
+        let statement = try db.prepare(sql)
+        for document in documents {
+            let operand = Value.text(document)
+            let expected = oracle.row(sql, [operand])
+            statement.reset()
+            try statement.bind(operand, at: 1)
+            var actual: [Outcome] = []
+            do {
+                if try statement.stepRow() {
+                    actual = (0..<statement.columnCount).map { .value(statement.column(at: $0)) }
+                }
+            } catch {
+                actual = [.error(graniteMessage(error))]
+            }
+            statement.reset()
+            // The oracle reports a failed step once per column.
+            if case .error = expected.first {
+                XCTAssertEqual(actual.first, expected.first, document)
+            } else {
+                XCTAssertEqual(actual, expected, document)
+            }
+        }
+    }
 }

@@ -392,8 +392,14 @@ final class SelectCursor {
             try table.open(&context)
             return
         }
-        fromPositions[k] = 0
         if let interruption = program.interruption, interruption.isSet { throw StorageError.interrupted }
+        // A table-valued function opens for each row of the levels before it: found through its cursor, not by
+        // copying the level out of the program (its source and conditions, a retain and release each).
+        if !tableFunctions.isEmpty, let function = tableFunctions[k] {
+            try function.open(&context)
+            return
+        }
+        fromPositions[k] = 0
         let sub: SelectProgram
         switch program.levels[k].kind {
         case .subquery(let program): sub = program

@@ -105,10 +105,12 @@ final class TableFunctionCursor {
     /// root or a simple path, else walked over SQLite's node layout of the document.
     private let textWalk = JSONEachTextWalk()
     @exclusivity(unchecked) private var walk: JSONTableWalk?
-    /// The last path argument of a json_each read from the text, and the start it names (nil: not a simple
-    /// path), kept while the argument stays the same (a constant path is read once).
+    /// Whether the path argument of json_each was read (``textWalkPath``, nil without one), and whether the
+    /// walk over the text serves it (the path is simple; the walk then has its start). Kept while the argument
+    /// stays the same; a constant path is read once.
+    @exclusivity(unchecked) private var textWalkPrepared = false
+    @exclusivity(unchecked) private var textWalkServes = false
     @exclusivity(unchecked) private var textWalkPath: Value?
-    @exclusivity(unchecked) private var textWalkStart: JSONEachTextWalk.Start?
     /// The path argument when it is a constant: read once, with no evaluation or comparison per row.
     private let constantPath: Value?
     /// Whether the next ``next(_:)`` must move past the current row first.
@@ -117,8 +119,17 @@ final class TableFunctionCursor {
     /// from 0 for the JSON functions, from 1 for the pragma functions).
     private let rowNumberSlot: Int?
     @exclusivity(unchecked) private var rowNumber: Int64 = 0
+    /// The level's `value <op> operand` filter that a walk over the text tests on each element first, and its
+    /// operand for the current execution (nil: the test does not apply).
+    private let valueTest: ValueTest?
+    /// The slot of the document argument when it is a column (read without copying the argument's expression
+    /// out of the program), else −1.
+    private let documentSlot: Int
+    @exclusivity(unchecked) private var valueOperand: String?
 
-    init(program: TableFunctionProgram, source: QuerySource) {
+    init(program: TableFunctionProgram, source: QuerySource, valueTest: ValueTest? = nil) {
+        self.valueTest = valueTest
+        documentSlot = program.arguments.first?.columnSlot ?? -1
         self.program = program
         base = source.base
         flagSlot = source.base + source.rowidSlot
@@ -135,7 +146,7 @@ final class TableFunctionCursor {
         for (k, level) in levels.enumerated() {
             guard case .tableFunction(let program) = level.kind else { continue }
             if cursors.isEmpty { cursors = Array(repeating: nil, count: levels.count) }
-            cursors[k] = TableFunctionCursor(program: program, source: level.source)
+            cursors[k] = TableFunctionCursor(program: program, source: level.source, valueTest: valueTest(level))
         }
         return cursors
     }
@@ -157,16 +168,23 @@ final class TableFunctionCursor {
 
     /// Evaluates json_each's or json_tree's arguments (at most two) over the current row and starts the walk.
     private func openJSONWalk(_ context: inout EvaluationContext) throws {
-        guard let documentArgument = program.arguments.first else { return }
-        let document = try documentArgument.evaluate(&context)
+        let document: Value
+        if documentSlot >= 0 {
+            document = context.row[documentSlot]
+        } else {
+            guard let documentArgument = program.arguments.first else { return }
+            document = try documentArgument.evaluate(&context)
+        }
+        let recursive = program.function == .jsonTree
+        // A constant path the walk over the text serves is not read again.
+        if !recursive && textWalkServes && constantPath != nil {
+            guard !document.isNull else { return }
+            return try beginTextWalk(document, &context)
+        }
         let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
         guard !document.isNull else { return }
-        let recursive = program.function == .jsonTree
+        if !recursive && prepareTextWalk(path) { return try beginTextWalk(document, &context) }
         do throws(JSONError) {
-            if !recursive, let start = textWalkStart(path) {
-                try textWalk.begin(document: document, start: start)
-                return
-            }
             // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
             let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
             walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
@@ -175,15 +193,37 @@ final class TableFunctionCursor {
         }
     }
 
-    /// Where json_each's walk over the text starts for the path argument `path` (nil without one), or nil
-    /// when the walk needs the document's tree.
-    private func textWalkStart(_ path: Value?) -> JSONEachTextWalk.Start? {
-        guard let path else { return .root }
-        if let last = textWalkPath, constantPath != nil || Self.sameText(last, path) { return textWalkStart }
-        guard let bytes = path.sqlTextBytes else { return nil }
+    /// Starts json_each's walk over the text of `document` (not NULL), from the start ``prepareTextWalk(_:)`` set.
+    private func beginTextWalk(_ document: Value, _ context: inout EvaluationContext) throws {
+        valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
+        do throws(JSONError) {
+            try textWalk.begin(document: document)
+        } catch {
+            throw error.evaluationError
+        }
+    }
+
+    /// Whether json_each's walk over the text serves the path argument `path` (nil without one), having set the
+    /// walk's start when the argument changed; false when the walk needs the document's tree.
+    private func prepareTextWalk(_ path: Value?) -> Bool {
+        guard let path else {
+            if !textWalkPrepared {
+                textWalk.setStart(.root)
+                textWalkPrepared = true
+                textWalkServes = true
+            }
+            return true
+        }
+        if textWalkPrepared, let last = textWalkPath, constantPath != nil || Self.sameText(last, path) {
+            return textWalkServes
+        }
+        guard let bytes = path.sqlTextBytes else { return false }
+        let start = JSONEachTextWalk.Start(.path(bytes))
         textWalkPath = path
-        textWalkStart = JSONEachTextWalk.Start(.path(bytes))
-        return textWalkStart
+        textWalkPrepared = true
+        textWalkServes = start != nil
+        if let start { textWalk.setStart(start) }
+        return textWalkServes
     }
 
     /// Whether `a` and `b` are both TEXT with the same bytes.
@@ -216,6 +256,12 @@ final class TableFunctionCursor {
     private func nextTextRow(_ context: inout EvaluationContext) throws -> Bool {
         do throws(JSONError) {
             if started { try textWalk.advance() } else { started = true }
+            if let valueTest, var operand = valueOperand {
+                let skipped = operand.withUTF8 { bytes in
+                    Result { () throws(JSONError) -> Int in try textWalk.skipRows(rejectedBy: valueTest, operand: bytes) }
+                }
+                rowNumber += Int64(try skipped.get())
+            }
             guard textWalk.hasRow else { return false }
             rowNumber += 1
             if let rowNumberSlot { context.row[rowNumberSlot] = .integer(rowNumber) }

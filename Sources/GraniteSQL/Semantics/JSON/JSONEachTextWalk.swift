@@ -27,8 +27,9 @@ final class JSONEachTextWalk {
     @exclusivity(unchecked) private var textCapacity = 0
     /// The containers open while the start node is found, kept for their storage.
     @exclusivity(unchecked) private var scanStack: [JSONParser.ScanContainer] = []
-    /// The path argument as given (up to any NUL), nil without one.
+    /// The path argument as given (up to any NUL), nil without one, and the path from the root to the start node.
     @exclusivity(unchecked) private var root: [UInt8]?
+    @exclusivity(unchecked) private var startPath = JSONSimplePath.root
     @exclusivity(unchecked) private var start = Shape.scalar
     /// The current row's label (the bytes between its quotes), for a child of an object.
     @exclusivity(unchecked) private var label: Range<Int> = 0..<0
@@ -86,16 +87,23 @@ final class JSONEachTextWalk {
         isActive = false
     }
 
-    /// Starts json_each's walk over `document` (not NULL) from `start`; no rows when the path names no node.
-    func begin(document: Value, start: Start) throws(JSONError) {
+    /// Makes `start` where the next walks start, until it is set again (a cursor sets it when its path argument
+    /// changes, so that a walk copies no path).
+    func setStart(_ start: Start) {
+        startPath = start.path
+        root = start.root
+    }
+
+    /// Starts json_each's walk over `document` (not NULL) from the start last set; no rows when its path names
+    /// no node.
+    func begin(document: Value) throws(JSONError) {
         stop()
         self.document = document
-        root = start.root
         rowNumber = 0
         _ = try JSONParser.withText(document) { bytes throws(JSONError) in keep(bytes) }
         isActive = true
         let parser = self.parser
-        guard let location = try parser.locate(start.path, stack: &scanStack) else { return }
+        guard let location = try parser.locate(startPath, stack: &scanStack) else { return }
         try begin(at: location, parser)
     }
 
@@ -110,8 +118,11 @@ final class JSONEachTextWalk {
         textCount = bytes.count
     }
 
+    /// The current row's value: its bytes in ``parser``'s text.
+    var currentValue: Range<Int> { value }
+
     /// A parser over the walk's copy of the document's text.
-    private var parser: JSONParser {
+    var parser: JSONParser {
         JSONParser(UnsafeBufferPointer(start: text, count: text == nil ? 0 : textCount))
     }
 

@@ -218,7 +218,10 @@ extension JSONParser {
         _ keys: UnsafeBufferPointer<UInt8>
     ) -> Int? {
         let depth = container.pathDepth
+        // The first bytes are compared inline: most labels of the same length as the key differ there, and the
+        // call that compares the rest costs more than the comparison itself.
         guard depth >= 0, !container.keyMatched, case .key(let start, let count) = steps[depth], label.count == count,
+            count == 0 || bytes[label.lowerBound] == keys[start],
             CodecBytes.equalBytes(
                 UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[label]),
                 UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(keys)[start..<(start + count)]))

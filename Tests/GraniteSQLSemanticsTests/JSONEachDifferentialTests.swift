@@ -286,13 +286,8 @@ final class JSONEachDifferentialTests: XCTestCase {
             "INSERT INTO t VALUES (20, '[1]', '$[')",
             "SELECT t.id, j.fullkey FROM t, json_each(t.doc, t.p) AS j ORDER BY 1, 2",
         ]
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let expected = SelectDifferentialTests.sqlite(oracle, sql)
-            let actual = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(
+            statements, Oracle(), try SQLConnection(engine: try StorageEngine.inMemory()))
     }
 
     /// The rowid of json_each and json_tree (and of the pragma functions): the number of the row in its call,
@@ -321,12 +316,7 @@ final class JSONEachDifferentialTests: XCTestCase {
             "SELECT rowid, cid, name FROM pragma_table_info('p')",
             "SELECT p.rowid, p.cid FROM pragma_table_info('p') AS p, t WHERE t.id = 1",
         ]
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        for sql in statements {
-            let expected = SelectDifferentialTests.sqlite(oracle, sql)
-            let actual = SelectDifferentialTests.granite(db, sql)
-            if let why = SelectDifferentialTests.mismatch(expected, actual, ordered: true) { XCTFail("\(sql): \(why)") }
-        }
+        SelectDifferentialTests.compareInOrder(
+            statements, Oracle(), try SQLConnection(engine: try StorageEngine.inMemory()))
     }
 }

@@ -49,17 +49,7 @@ final class JSONEachValueTestDifferentialTests: XCTestCase {
                 // One prepared statement, its operand rebound for each execution.
                 for operand in operands {
                     let expected = oracle.row(sql, [operand])
-                    statement.reset()
-                    try statement.bind(operand, at: 1)
-                    var actual: [Outcome] = []
-                    do {
-                        if try statement.stepRow() {
-                            actual = (0..<statement.columnCount).map { .value(statement.column(at: $0)) }
-                        }
-                    } catch {
-                        actual = [.error(graniteMessage(error))]
-                    }
-                    statement.reset()
+                    let actual = try statement.firstRow(binding: operand)
                     if actual != expected { failures.append("\(sql) with \(operand): \(actual) != \(expected)") }
                 }
             }

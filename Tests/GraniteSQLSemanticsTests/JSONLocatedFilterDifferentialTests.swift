@@ -226,17 +226,7 @@ final class JSONLocatedFilterDifferentialTests: XCTestCase {
         for document in documents {
             let operand = Value.text(document)
             let expected = oracle.row(sql, [operand])
-            statement.reset()
-            try statement.bind(operand, at: 1)
-            var actual: [Outcome] = []
-            do {
-                if try statement.stepRow() {
-                    actual = (0..<statement.columnCount).map { .value(statement.column(at: $0)) }
-                }
-            } catch {
-                actual = [.error(graniteMessage(error))]
-            }
-            statement.reset()
+            let actual = try statement.firstRow(binding: operand)
             // The oracle reports a failed step once per column.
             if case .error = expected.first {
                 XCTAssertEqual(actual.first, expected.first, document)

@@ -4,6 +4,22 @@ import GraniteSQL
 import GraniteStorage
 import XCTest
 
+extension PreparedStatement {
+    /// Runs the statement afresh with `operand` bound to its one parameter: the values of its first row (none when
+    /// it has no row), or its error message; the counterpart of ``Oracle/row(_:_:)``.
+    func firstRow(binding operand: Value) throws -> [Outcome] {
+        reset()
+        defer { reset() }
+        try bind(operand, at: 1)
+        do {
+            guard try stepRow() else { return [] }
+            return (0..<columnCount).map { .value(column(at: $0)) }
+        } catch {
+            return [.error(graniteMessage(error))]
+        }
+    }
+}
+
 /// The outcome of evaluating something: a value or an error message.
 enum Outcome: Equatable, CustomStringConvertible {
     case value(Value)

@@ -79,8 +79,16 @@ extension EvalNode {
         _ function: SQLJSONFunction, _ arguments: [EvalNode], _ context: inout EvaluationContext
     ) throws -> JSONArgument {
         if case .locate(let path, let form) = function, arguments.count == 1 {
-            let document = try arguments[0].evaluate(&context)
             let cache = context.sharedJSONLocations()
+            // A document column whose TEXT a table cursor keeps as bytes (see StoredDocument) is read there.
+            if case .column(let slot) = arguments[0], let text = cache.storedText(slot: slot) {
+                do {
+                    return try SQLJSONFunctions.locate(path, form, in: text, cache: cache)
+                } catch {
+                    throw error.evaluationError
+                }
+            }
+            let document = try arguments[0].evaluate(&context)
             do {
                 return try SQLJSONFunctions.locate(path, form, in: document, cache: cache)
             } catch {

@@ -5,7 +5,23 @@ extension EvalNode {
     /// (a subquery, which sees the whole row) or reads an aggregate result, unless `besideAggregates` (aggregate
     /// results' slots are then left out, for the bare columns of an aggregate query).
     func collectSlots(into slots: inout Set<Int>, besideAggregates: Bool = false) -> Bool {
-        func collect(_ node: EvalNode) -> Bool { node.collectSlots(into: &slots, besideAggregates: besideAggregates) }
+        var documents: Set<Int>? = nil
+        return collectSlots(into: &slots, documents: &documents, besideAggregates: besideAggregates)
+    }
+
+    /// As ``collectSlots(into:besideAggregates:)``, but when `documents` is not nil, a column read only as the
+    /// document of a located JSON call (`json_extract(c, 'path')`, `->`, `->>` compiled to
+    /// ``SQLJSONFunction/locate(_:_:)``) goes into `documents` rather than `slots`.
+    func collectSlots(into slots: inout Set<Int>, documents: inout Set<Int>?, besideAggregates: Bool) -> Bool {
+        func collect(_ node: EvalNode) -> Bool {
+            node.collectSlots(into: &slots, documents: &documents, besideAggregates: besideAggregates)
+        }
+        if documents != nil, case .json(.locate, let arguments) = self, arguments.count == 1,
+            case .column(let slot) = arguments[0]
+        {
+            documents?.insert(slot)
+            return true
+        }
         switch self {
         case .constant, .parameter, .currentTime, .currentDate, .currentTimestamp:
             return true

@@ -68,7 +68,7 @@ final class SelectCursor {
                 filters.append(rest)
                 return TableCursor(
                     reader: reader, path: path, base: level.source.base, used: level.source.used, filters: early,
-                    nested: position > 0)
+                    documentColumns: level.documentColumns, nested: position > 0)
             }
             filters.append(level.filters)
             return nil
@@ -478,6 +478,7 @@ final class SelectCursor {
     private func writeNulls(_ k: Int) {
         let source = program.levels[k].source
         for slot in source.base..<(source.base + source.width) { context.row[slot] = .null }
+        tables[k]?.forgetDocuments(&context.row)
     }
 
     // MARK: Aggregation and sorting

@@ -31,6 +31,10 @@ final class SelectProgram {
         /// the table's index search finds only rows that satisfy them: tested only on the rows of a search whose
         /// probe was not exact (``TableCursor/searchIsExact``).
         var impliedConditions: [CompiledExpression] = []
+        /// For a table level, the columns (relative positions) the query reads only as JSON documents, whose
+        /// TEXT the table cursor keeps as bytes rather than decoding (see ``SelectProgram/markingDocumentColumns()``
+        /// and ``StoredDocument``).
+        var documentColumns: Set<Int> = []
     }
 
     /// One aggregate function call.
@@ -77,7 +81,7 @@ final class SelectProgram {
     /// The result column names.
     let columnNames: [String]
     let scope: QueryScope
-    let levels: [Level]
+    private(set) var levels: [Level]
     /// Terms that read no table, tested once per execution.
     let preconditions: [CompiledExpression]
     let outputs: [CompiledExpression]
@@ -139,6 +143,7 @@ final class SelectProgram {
         self.bounds = bounds
         self.subqueries = subqueries
         self.plan = plan
+        self.levels = markingDocumentColumns()
     }
 
     /// Whether the program reads the rows of a query with window functions (whose results would change with

@@ -10,6 +10,7 @@ extension TableCursor {
             setRawOperands(context)
             if rawFilters.contains(where: { $0.located != nil }) { jsonLocations = context.sharedJSONLocations() }
         }
+        if !documentColumns.isEmpty { shareDocuments(&context) }
         positioned = false
         if method == .rowids && rowidValues.count == 1 {
             // `rowid = ?`, the common case: no set to deduplicate and nothing to sort.
@@ -159,5 +160,13 @@ extension TableCursor {
         case (.blob, _): return true
         default: return false
         }
+    }
+
+    /// Registers ``documents`` with the context's ``JSONLocationCache``, through which the JSON calls read them.
+    private func shareDocuments(_ context: inout EvaluationContext) {
+        let cache = context.sharedJSONLocations()
+        guard cache !== documentsCache else { return }
+        documents = documentColumns.map { cache.storedDocument(slot: base + $0) }
+        documentsCache = cache
     }
 }

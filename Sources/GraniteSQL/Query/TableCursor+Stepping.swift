@@ -153,7 +153,8 @@ extension TableCursor {
     /// row fails one of the ``rawFilters``.
     private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws -> Bool {
         // Read once: the byte tests and the decoder use the same local payload.
-        let raw = rawFilters.isEmpty && firstColumns.isEmpty ? nil : try cursor.localPayload()
+        let decodesFirst = !firstColumns.isEmpty || !documentColumns.isEmpty
+        let raw = rawFilters.isEmpty && !decodesFirst ? nil : try cursor.localPayload()
         // The byte tests come first: a row they reject costs no decoded value.
         if !rawFilters.isEmpty, let raw, !passesRawFilters(raw) { return false }
         let rowid = cursor.rowid
@@ -163,7 +164,7 @@ extension TableCursor {
             pendingRest = cursor
             pendingBytes = nil
         }
-        guard !firstColumns.isEmpty else {
+        guard decodesFirst else {
             // The decoder holds an earlier row: make ``loadRest(_:)`` load this one whatever its address.
             decoderLimit = 0
             return true
@@ -182,6 +183,21 @@ extension TableCursor {
         try decoder.reset(raw, columnLimit: firstLimit)
         decoderLimit = firstLimit
         try decode(firstColumns, &row)
+        if !documentColumns.isEmpty { try loadDocuments(&row) }
+    }
+
+    /// Loads the ``documentColumns`` of the decoder's row into their ``documents`` (a column the row does not store
+    /// gets its default value in its slot).
+    private func loadDocuments(_ row: inout [Value]) throws {
+        let count = decoder.count
+        for k in documentColumns.indices {
+            let c = documentColumns[k]
+            if c < count {
+                try documents[k].load(decoder, column: c, into: &row)
+            } else {
+                documents[k].set(defaults[c], into: &row)
+            }
+        }
     }
 
     /// Writes `columns` of the decoder's row into `row`.

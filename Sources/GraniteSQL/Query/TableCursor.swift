@@ -33,7 +33,17 @@ final class TableCursor {
     @exclusivity(unchecked) var jsonLocations: JSONLocationCache?
     /// How many of ``filters`` (leading ones) the current row was found to pass by their byte test.
     @exclusivity(unchecked) var rawPassed = 0
-    /// The columns decoded before ``filters`` are tested (all of ``needed`` when there are no filters).
+    /// The columns of ``needed`` the query reads only as JSON documents (none for a covering index search): a
+    /// TEXT among them is kept as bytes in its ``StoredDocument`` instead of being decoded, before ``filters``
+    /// are tested.
+    let documentColumns: [Int]
+    /// The stored documents of ``documentColumns``, from the evaluation context's ``JSONLocationCache`` (set when
+    /// the cursor opens).
+    @exclusivity(unchecked) var documents: [StoredDocument] = []
+    /// The cache ``documents`` came from.
+    @exclusivity(unchecked) var documentsCache: JSONLocationCache?
+    /// The columns decoded before ``filters`` are tested (all of ``needed`` when there are no filters), but for
+    /// ``documentColumns``.
     let firstColumns: [Int]
     /// The columns decoded once a row passes ``filters``.
     let restColumns: [Int]
@@ -43,7 +53,8 @@ final class TableCursor {
     /// The bytes of that row when the page holds all of them: still valid when the rest is decoded, since only
     /// ``filters`` run in between, which read no tree.
     @exclusivity(unchecked) var pendingBytes: UnsafeRawBufferPointer?
-    /// One past the last of ``firstColumns`` and of ``restColumns``: the row header is parsed that far only.
+    /// One past the last of ``firstColumns`` and ``documentColumns``, and of ``restColumns``: the row header is
+    /// parsed that far only.
     let firstLimit: Int
     let restLimit: Int
     /// The column limit of the decoder's current row.
@@ -103,7 +114,7 @@ final class TableCursor {
     /// after decoding only the columns they read, and yields only the rows that pass.
     init(
         reader: TableReader, path: AccessPath, base: Int, used: Set<Int>, filters: [CompiledExpression] = [],
-        nested: Bool = false
+        documentColumns: Set<Int> = [], nested: Bool = false
     ) {
         self.reader = reader
         self.nested = nested
@@ -132,16 +143,21 @@ final class TableCursor {
         let needed = used.filter { $0 < reader.table.columns.count && $0 != alias }.sorted()
         self.needed = needed
         self.filters = filters.map(Condition.init)
+        var coversAll = false
+        if case .index(let search) = path.method { coversAll = search.covering }
+        let documents = coversAll ? [] : needed.filter { documentColumns.contains($0) }
+        self.documentColumns = documents
+        let decoded = needed.filter { !documents.contains($0) }
         if filters.isEmpty {
-            firstColumns = needed
+            firstColumns = decoded
             restColumns = []
         } else {
             var read = Set<Int>()
             for filter in filters { read.formUnion(filter.readSlots ?? []) }
-            firstColumns = needed.filter { read.contains(base + $0) }
-            restColumns = needed.filter { !read.contains(base + $0) }
+            firstColumns = decoded.filter { read.contains(base + $0) }
+            restColumns = decoded.filter { !read.contains(base + $0) }
         }
-        firstLimit = (firstColumns.last ?? -1) + 1
+        firstLimit = max(firstColumns.last ?? -1, documents.last ?? -1) + 1
         restLimit = max(firstLimit, (restColumns.last ?? -1) + 1)
         var covering: [(Int, Int, Bool)] = []
         if case .index(let search) = path.method, search.covering {
@@ -219,5 +235,11 @@ final class TableCursor {
     /// Sets every slot of the table to NULL (the row of an unmatched `LEFT JOIN`).
     func writeNulls(_ row: inout [Value]) {
         for k in 0...columnCount { row[base + k] = .null }
+        forgetDocuments(&row)
+    }
+
+    /// Makes the ``documents`` read their slots, which hold NULL (the NULL row of an unmatched `LEFT JOIN`).
+    func forgetDocuments(_ row: inout [Value]) {
+        for document in documents { document.set(.null, into: &row) }
     }
 }

@@ -169,7 +169,9 @@ final class TableFunctionCursor {
     /// Evaluates json_each's or json_tree's arguments (at most two) over the current row and starts the walk.
     private func openJSONWalk(_ context: inout EvaluationContext) throws {
         let document: Value
-        if documentSlot >= 0 {
+        if documentSlot >= 0, let text = context.jsonLocations?.storedText(slot: documentSlot) {
+            return try openJSONWalk(storedText: text, &context)
+        } else if documentSlot >= 0 {
             document = context.row[documentSlot]
         } else {
             guard let documentArgument = program.arguments.first else { return }
@@ -193,11 +195,36 @@ final class TableFunctionCursor {
         }
     }
 
+    /// Opens the walk over a document column's TEXT that a table cursor keeps as bytes (see ``StoredDocument``):
+    /// json_each's walk over the text reads them as they are; a walk over the tree gets the TEXT value they make.
+    private func openJSONWalk(storedText text: UnsafeBufferPointer<UInt8>, _ context: inout EvaluationContext) throws {
+        let recursive = program.function == .jsonTree
+        if !recursive && textWalkServes && constantPath != nil { return try beginTextWalk(text, &context) }
+        let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
+        if !recursive && prepareTextWalk(path) { return try beginTextWalk(text, &context) }
+        do throws(JSONError) {
+            let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
+            walk = try JSONTableWalk(document: .text(utf8: UnsafeRawBufferPointer(text)), start: start, recursive: recursive)
+        } catch {
+            throw error.evaluationError
+        }
+    }
+
     /// Starts json_each's walk over the text of `document` (not NULL), from the start ``prepareTextWalk(_:)`` set.
     private func beginTextWalk(_ document: Value, _ context: inout EvaluationContext) throws {
         valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
         do throws(JSONError) {
             try textWalk.begin(document: document)
+        } catch {
+            throw error.evaluationError
+        }
+    }
+
+    /// Starts json_each's walk over a document whose TEXT bytes are `text`, from the start ``prepareTextWalk(_:)`` set.
+    private func beginTextWalk(_ text: UnsafeBufferPointer<UInt8>, _ context: inout EvaluationContext) throws {
+        valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
+        do throws(JSONError) {
+            try textWalk.begin(text: text)
         } catch {
             throw error.evaluationError
         }

@@ -347,6 +347,36 @@ public struct RowDecoder {
         return body(at: index)
     }
 
+    /// Writes the UTF-8 bytes of the TEXT in column `index` (inflated when compressed, not checked to be valid
+    /// UTF-8) into `storage`, which it grows as needed, and returns their count; nil, writing nothing, when the
+    /// column is not TEXT. The bytes are those ``value(at:)`` would make its TEXT of, without making a value.
+    ///
+    /// - Throws: ``StorageError/malformed(_:)`` when a compressed stream is damaged.
+    package func copyText(at index: Int, into storage: inout TextStorage) throws -> Int? {
+        let serialType = column(index).serialType
+        guard serialType >= 12 else { return nil }
+        switch (serialType - 12) % 3 {
+        case 0:
+            let body = body(at: index)
+            storage.reserve(body.count)
+            if let source = body.baseAddress { storage.start.copyMemory(from: source, byteCount: body.count) }
+            return body.count
+        case 2:
+            let body = body(at: index)
+            let (u, n) = Varint.read(body, at: 0)!  // checked by init
+            let length = Int(u)
+            let stream = UnsafeRawBufferPointer(rebasing: body[n...])
+            try TextCompression.checkClaim(stream, expectedLength: length)
+            storage.reserve(length + TextCompression.inflateSlack)
+            try TextCompression.inflate(
+                stream, expectedLength: length,
+                into: UnsafeMutableRawBufferPointer(start: storage.start, count: length + TextCompression.inflateSlack))
+            return length
+        default:
+            return nil
+        }
+    }
+
     /// The UTF-8 length of the text in column `index` (for compressed text the uncompressed length, read
     /// without inflating); `nil` if the column is not TEXT.
     public func textLength(at index: Int) -> Int? {

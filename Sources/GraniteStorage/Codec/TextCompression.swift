@@ -135,7 +135,7 @@ package enum TextCompression {
 
     /// Rejects a claimed length that is negative, above ``maxUncompressedLength`` or impossible for a stream
     /// of `stream.count` bytes, and a stream too short to be one.
-    private static func checkClaim(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws {
+    static func checkClaim(_ stream: UnsafeRawBufferPointer, expectedLength: Int) throws {
         guard expectedLength >= 0, expectedLength <= maxUncompressedLength else {
             throw StorageError.malformed(
                 "compressed text claims \(expectedLength) bytes (limit \(maxUncompressedLength))")
@@ -151,7 +151,7 @@ package enum TextCompression {
 
     /// Inflates `stream` (already accepted by ``checkClaim(_:expectedLength:)``) into `out`, which holds
     /// `expectedLength + inflateSlack` bytes; the first `expectedLength` are the text when this returns.
-    private static func inflate(
+    static func inflate(
         _ stream: UnsafeRawBufferPointer, expectedLength: Int, into out: UnsafeMutableRawBufferPointer
     ) throws {
         // One inflate call with Z_FINISH into a buffer that holds the whole output: zlib then never allocates its

@@ -8,7 +8,7 @@ import GraniteStorage
 /// nodes it spans in SQLite's layout (see ``JSONNodeTable``) so that `id` keeps SQLite's numbering; and a column
 /// is computed from the child's bytes only when the query reads it.
 ///
-/// One walk serves every call of its cursor: ``begin(document:start:)`` copies the document's text into storage
+/// One walk serves every call of its cursor: ``begin(text:)`` copies the document's text into storage
 /// the walk keeps, so that a row's steps and columns read plain bytes, with no value to copy, retain or open,
 /// and the storage, like the start node's scan stack, is reused from call to call. Only its cursor uses it, one
 /// call at a time, so its state skips dynamic exclusivity checks.
@@ -19,8 +19,6 @@ final class JSONEachTextWalk {
         case scalar, array, object
     }
 
-    /// The document as given, for the `json` column.
-    @exclusivity(unchecked) private var document = Value.null
     /// A copy of the document's text (`textCount` bytes in storage of `textCapacity`), which every step reads.
     @exclusivity(unchecked) private var text: UnsafeMutablePointer<UInt8>?
     @exclusivity(unchecked) private var textCount = 0
@@ -41,7 +39,7 @@ final class JSONEachTextWalk {
     @exclusivity(unchecked) private var rowNumber: UInt32 = 0
     /// Whether the walk has a current row.
     @exclusivity(unchecked) private(set) var hasRow = false
-    /// Whether the walk reads a document (``begin(document:start:)`` ran since the last ``stop()``).
+    /// Whether the walk reads a document (``begin(text:)`` ran since the last ``stop()``).
     @exclusivity(unchecked) private(set) var isActive = false
 
     /// Where a walk starts, read off json_each's path argument once for all the rows it is the same for.
@@ -81,7 +79,7 @@ final class JSONEachTextWalk {
         text?.deallocate()
     }
 
-    /// Ends the current walk: no rows until the next ``begin(document:start:)``.
+    /// Ends the current walk: no rows until the next ``begin(text:)``.
     func stop() {
         hasRow = false
         isActive = false
@@ -97,10 +95,16 @@ final class JSONEachTextWalk {
     /// Starts json_each's walk over `document` (not NULL) from the start last set; no rows when its path names
     /// no node.
     func begin(document: Value) throws(JSONError) {
+        _ = try JSONParser.withText(document) { bytes throws(JSONError) in try begin(text: bytes) }
+    }
+
+    /// Starts json_each's walk over a document whose text (a TEXT's bytes, or a number's or BLOB's text form, as
+    /// ``JSONParser/withText(_:_:)`` gives them) is `bytes`, from the start last set; no rows when its path
+    /// names no node.
+    func begin(text bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
         stop()
-        self.document = document
         rowNumber = 0
-        _ = try JSONParser.withText(document) { bytes throws(JSONError) in keep(bytes) }
+        keep(bytes)
         isActive = true
         let parser = self.parser
         guard let location = try parser.locate(startPath, stack: &scanStack) else { return }
@@ -191,7 +195,8 @@ final class JSONEachTextWalk {
         case .fullkey: return JSONArgument(.text(String(decoding: fullKey(), as: UTF8.self)))
         case .path, .root: return JSONArgument(.text(String(decoding: root ?? [UInt8(ascii: "$")], as: UTF8.self)))
         case .json:
-            let text = document.sqlTextBytes ?? []
+            // The kept text is the document's text form, as SQLite's `json` column gives it (up to a NUL).
+            let text = parser.bytes
             return JSONArgument(.text(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)))
         }
     }

@@ -60,6 +60,8 @@ package final class JSONLocationCache {
     /// the calls of a row after the first return it again without reading the node.
     @exclusivity(unchecked) private var valueForm: JSONLocatedForm?
     @exclusivity(unchecked) private var lastValue = JSONArgument(.null)
+    /// The document columns whose bytes table cursors of this context keep (see ``StoredDocument``).
+    @exclusivity(unchecked) var documents: [StoredDocument] = []
 
     init() {}
 

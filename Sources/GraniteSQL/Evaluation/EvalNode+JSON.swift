@@ -81,9 +81,9 @@ extension EvalNode {
         if case .locate(let path, let form) = function, arguments.count == 1 {
             let cache = context.sharedJSONLocations()
             // A document column whose TEXT a table cursor keeps as bytes (see StoredDocument) is read there.
-            if case .column(let slot) = arguments[0], let text = cache.storedText(slot: slot) {
+            if case .column(let slot) = arguments[0], let stored = cache.storedDocument(holdingTextIn: slot) {
                 do {
-                    return try SQLJSONFunctions.locate(path, form, in: text, cache: cache)
+                    return try SQLJSONFunctions.locate(path, form, in: stored, cache: cache)
                 } catch {
                     throw error.evaluationError
                 }

@@ -20,6 +20,9 @@ final class StoredDocument {
     @exclusivity(unchecked) private var count = 0
     /// Whether the current row's value is TEXT whose bytes ``text`` holds (the slot then holds NULL).
     @exclusivity(unchecked) private(set) var holdsText = false
+    /// Changes with every row loaded, so that what was found in one row's text is known to be of that row without
+    /// comparing the bytes (see `JSONLocationCache.locate(_:in:)`).
+    @exclusivity(unchecked) private(set) var generation: UInt64 = 0
 
     init(slot: Int) {
         self.slot = slot
@@ -37,6 +40,7 @@ final class StoredDocument {
     /// - Throws: ``StorageError/malformed(_:)`` when a compressed text's stream is damaged.
     @inline(__always)
     func load(_ decoder: RowDecoder, column: Int, into row: inout [Value]) throws {
+        generation &+= 1
         if let length = try decoder.copyText(at: column, into: &storage) {
             count = length
             holdsText = true
@@ -50,6 +54,7 @@ final class StoredDocument {
     /// Makes the slot's `value` the current row's (a column the row does not store, or the NULL row of an
     /// unmatched `LEFT JOIN`).
     func set(_ value: Value, into row: inout [Value]) {
+        generation &+= 1
         holdsText = false
         row[slot] = value
     }
@@ -64,13 +69,19 @@ extension JSONLocationCache {
         return made
     }
 
-    /// The TEXT bytes of the current row's document in `slot`, when a table cursor keeps them instead of a value
-    /// in the slot; nil when the slot holds the value.
+    /// The stored document of `slot` when a table cursor keeps the current row's TEXT there instead of a value in
+    /// the slot; nil when the slot holds the value.
     @inline(__always)
-    func storedText(slot: Int) -> UnsafeBufferPointer<UInt8>? {
+    func storedDocument(holdingTextIn slot: Int) -> StoredDocument? {
         for document in documents where document.slot == slot {
-            return document.holdsText ? document.text : nil
+            return document.holdsText ? document : nil
         }
         return nil
+    }
+
+    /// The TEXT bytes of the current row's document in `slot` (see ``storedDocument(holdingTextIn:)``).
+    @inline(__always)
+    func storedText(slot: Int) -> UnsafeBufferPointer<UInt8>? {
+        storedDocument(holdingTextIn: slot)?.text
     }
 }

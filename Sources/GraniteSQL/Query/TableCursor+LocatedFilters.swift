@@ -57,15 +57,36 @@ extension TableCursor {
         _ raw: UnsafeRawBufferPointer, _ filter: RawFilter, _ test: LocatedTest, _ operand: Value,
         _ operandBytes: RawOperand
     ) -> Bool? {
-        guard let jsonLocations,
-            let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: firstLimit),
+        guard let jsonLocations else { return nil }
+        // A document column's TEXT is already in its stored document (compressed or not): what is found there is
+        // kept by the document's generation, for the calls of the same row.
+        if let k = filter.document {
+            let stored = documents[k]
+            guard stored.holdsText else { return nil }
+            return passesLocated(stored.text, filter, test, operand, operandBytes) { () throws(JSONError) in
+                try jsonLocations.locate(test.path, in: stored)
+            }
+        }
+        guard let (serialType, bytes) = RowDecoder.locate(raw, column: filter.column, limit: firstLimit),
             serialType >= 12, (serialType - 12) % 3 == 0
         else { return nil }
         let text = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        return passesLocated(text, filter, test, operand, operandBytes) { () throws(JSONError) in
+            try jsonLocations.locate(test.path, in: text)
+        }
+    }
+
+    /// Whether the located call of `test` on the document `text`, whose node `locate` finds, passes `filter`.
+    @inline(__always)
+    private func passesLocated(
+        _ text: UnsafeBufferPointer<UInt8>, _ filter: RawFilter, _ test: LocatedTest, _ operand: Value,
+        _ operandBytes: RawOperand, locate: () throws(JSONError) -> JSONParser.Location?
+    ) -> Bool? {
+        guard let jsonLocations else { return nil }
         let parser = JSONParser(text)
         let value: JSONArgument
         do throws(JSONError) {
-            guard let location = try jsonLocations.locate(test.path, in: text) else {
+            guard let location = try locate() else {
                 return EvalNode.compare(filter.op, .null, operand, test.rule) == true
             }
             // A string without escapes is its bytes: compared with TEXT as the two values' bytes would be, under

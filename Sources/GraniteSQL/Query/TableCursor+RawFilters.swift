@@ -16,6 +16,9 @@ extension TableCursor {
         /// For a located JSON call on the column compared with the operand, the call and the comparison's rule;
         /// nil for the column itself compared by its bytes.
         var located: LocatedTest? = nil
+        /// For a located call on one of ``TableCursor/documentColumns``, its position there: the call reads the
+        /// column's stored document, loaded before the raw filters are tested.
+        var document: Int? = nil
     }
 
     /// The UTF-8 bytes of a ``RawFilter``'s operand.

@@ -155,8 +155,17 @@ extension TableCursor {
         // Read once: the byte tests and the decoder use the same local payload.
         let decodesFirst = !firstColumns.isEmpty || !documentColumns.isEmpty
         let raw = rawFilters.isEmpty && !decodesFirst ? nil : try cursor.localPayload()
-        // The byte tests come first: a row they reject costs no decoded value.
-        if !rawFilters.isEmpty, let raw, !passesRawFilters(raw) { return false }
+        // The byte tests come first: a row they reject costs no decoded value. Those on a document column read its
+        // stored document, loaded before them.
+        var loadedDocuments = false
+        if !rawFilters.isEmpty, let raw {
+            if documentsBeforeRawFilters {
+                try resetDecoder(raw)
+                try loadDocuments(&row)
+                loadedDocuments = true
+            }
+            if !passesRawFilters(raw) { return false }
+        }
         let rowid = cursor.rowid
         row[base + columnCount] = .integer(rowid)
         if let alias = rowidAlias { row[base + alias] = .integer(rowid) }
@@ -171,19 +180,30 @@ extension TableCursor {
         }
         if let raw {
             if !restColumns.isEmpty { pendingBytes = raw }
-            try decodeFirst(raw, &row)
+            if loadedDocuments {
+                try decode(firstColumns, &row)
+            } else {
+                try decodeFirst(raw, &row)
+            }
         } else {
             try cursor.withPayload { try decodeFirst($0, &row) }
         }
         return true
     }
 
-    /// Loads the encoded row `raw` into the decoder (its header up to ``firstLimit``) and writes ``firstColumns``.
+    /// Loads the encoded row `raw` into the decoder (its header up to ``firstLimit``) and writes ``firstColumns``
+    /// and ``documentColumns``.
     private func decodeFirst(_ raw: UnsafeRawBufferPointer, _ row: inout [Value]) throws {
-        try decoder.reset(raw, columnLimit: firstLimit)
-        decoderLimit = firstLimit
+        try resetDecoder(raw)
         try decode(firstColumns, &row)
         if !documentColumns.isEmpty { try loadDocuments(&row) }
+    }
+
+    /// Loads the encoded row `raw` into the decoder, its header up to ``firstLimit``.
+    @inline(__always)
+    private func resetDecoder(_ raw: UnsafeRawBufferPointer) throws {
+        try decoder.reset(raw, columnLimit: firstLimit)
+        decoderLimit = firstLimit
     }
 
     /// Loads the ``documentColumns`` of the decoder's row into their ``documents`` (a column the row does not store

@@ -37,6 +37,9 @@ final class TableCursor {
     /// TEXT among them is kept as bytes in its ``StoredDocument`` instead of being decoded, before ``filters``
     /// are tested.
     let documentColumns: [Int]
+    /// Whether a located call among ``rawFilters`` reads one of ``documentColumns``: the documents are then loaded
+    /// before the raw filters are tested.
+    let documentsBeforeRawFilters: Bool
     /// The stored documents of ``documentColumns``, from the evaluation context's ``JSONLocationCache`` (set when
     /// the cursor opens).
     @exclusivity(unchecked) var documents: [StoredDocument] = []
@@ -118,7 +121,8 @@ final class TableCursor {
     ) {
         self.reader = reader
         self.nested = nested
-        (rawFilters, rawConstants) = Self.rawFilters(filters.map(Condition.init), base: base, table: reader.table)
+        var (byteFilters, byteConstants) = Self.rawFilters(
+            filters.map(Condition.init), base: base, table: reader.table)
         self.path = path
         self.base = base
         columnCount = reader.table.columns.count
@@ -147,6 +151,12 @@ final class TableCursor {
         if case .index(let search) = path.method { coversAll = search.covering }
         let documents = coversAll ? [] : needed.filter { documentColumns.contains($0) }
         self.documentColumns = documents
+        for k in byteFilters.indices where byteFilters[k].located != nil {
+            byteFilters[k].document = documents.firstIndex(of: byteFilters[k].column)
+        }
+        rawFilters = byteFilters
+        rawConstants = byteConstants
+        documentsBeforeRawFilters = byteFilters.contains { $0.document != nil }
         let decoded = needed.filter { !documents.contains($0) }
         if filters.isEmpty {
             firstColumns = decoded

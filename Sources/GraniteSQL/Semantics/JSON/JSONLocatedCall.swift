@@ -52,8 +52,11 @@ package final class JSONLocationCache {
     @exclusivity(unchecked) private var document: [UInt8] = []
     @exclusivity(unchecked) private var path = JSONSimplePath.root
     @exclusivity(unchecked) private var location: JSONParser.Location?
-    /// Whether `document`, `path` and `location` describe a finished scan.
+    /// Whether `document` (or `storedSource`), `path` and `location` describe a finished scan.
     @exclusivity(unchecked) private var isFilled = false
+    /// The stored document the last scan read, and its generation then; nil when the scan read `document`'s bytes.
+    @exclusivity(unchecked) private var storedSource: ObjectIdentifier?
+    @exclusivity(unchecked) private var storedGeneration: UInt64 = 0
     /// The containers open during a scan, kept between calls for their storage.
     @exclusivity(unchecked) private var scanStack: [JSONParser.ScanContainer] = []
     /// The value a call of `valueForm` returned for the node found (nil: none computed since the scan), so that
@@ -67,12 +70,31 @@ package final class JSONLocationCache {
 
     /// The node `path` names in `text`, or nil when it names none.
     func locate(_ path: JSONSimplePath, in text: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONParser.Location? {
-        if isFilled && holds(text) && path == self.path { return location }
+        if isFilled && storedSource == nil && holds(text) && path == self.path { return location }
         isFilled = false
         valueForm = nil
         let found = try JSONParser(text).locate(path, stack: &scanStack)
         document.removeAll(keepingCapacity: true)
         document.append(contentsOf: text)
+        storedSource = nil
+        self.path = path
+        location = found
+        isFilled = true
+        return found
+    }
+
+    /// The node `path` names in the current row's text of `stored`, or nil when it names none: a scan of the same
+    /// row is known by the document's generation, so its bytes are neither compared nor copied.
+    func locate(_ path: JSONSimplePath, in stored: StoredDocument) throws(JSONError) -> JSONParser.Location? {
+        let source = ObjectIdentifier(stored)
+        if isFilled && storedSource == source && storedGeneration == stored.generation && path == self.path {
+            return location
+        }
+        isFilled = false
+        valueForm = nil
+        let found = try JSONParser(stored.text).locate(path, stack: &scanStack)
+        storedSource = source
+        storedGeneration = stored.generation
         self.path = path
         location = found
         isFilled = true
@@ -119,6 +141,14 @@ extension SQLJSONFunctions {
             return found ?? null
         }
         return try result.get()
+    }
+
+    /// A call compiled to ``SQLJSONFunction/locate(_:_:)`` on the current row's TEXT of a stored document.
+    static func locate(
+        _ path: JSONSimplePath, _ form: JSONLocatedForm, in stored: StoredDocument, cache: JSONLocationCache
+    ) throws(JSONError) -> JSONArgument {
+        guard let location = try cache.locate(path, in: stored) else { return null }
+        return try cache.value(at: location, in: stored.text, form)
     }
 
     /// A call compiled to ``SQLJSONFunction/locate(_:_:)`` on a document of TEXT whose bytes are `text`.

@@ -1,3 +1,5 @@
+import GraniteSQL
+import GraniteStorage
 import GraniteTestSupport
 import XCTest
 
@@ -172,5 +174,57 @@ final class StatementJournalDifferentialTests: XCTestCase {
         XCTAssert(
             failures.isEmpty,
             "\(failures.count) scripts differ (GRANITE_SEED=\(seed)):\n" + failures.prefix(10).joined(separator: "\n"))
+    }
+
+    /// A prepared REPLACE keeps following `PRAGMA recursive_triggers`: with it on, the rows REPLACE deletes fire
+    /// DELETE triggers, so SQLite journals the statement and a failure undoes its earlier rows; with it off, they
+    /// stay. The statement is prepared once on Granite and run under each setting in turn.
+    func testPreparedReplaceFollowsRecursiveTriggers() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        for statement in [
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE)", "CREATE TABLE log(x)",
+            "CREATE TRIGGER d AFTER DELETE ON t BEGIN INSERT INTO log VALUES (old.a); END",
+            "INSERT INTO t VALUES (1, 'p'), (2, 'q')",
+        ] {
+            oracle.execute(statement)
+            try db.execute(statement)
+        }
+        let write = "INSERT OR REPLACE INTO t VALUES (10, 'p'), ('x', 'z')"
+        let prepared = try db.prepare(write)
+        var outcomes: [String] = []
+        // Ended by ROLLBACK, or by COMMIT after putting the rows back (a rollback might make Granite rebuild its
+        // cached plans for another reason).
+        for (setting, ending) in [(0, "ROLLBACK"), (1, "ROLLBACK"), (0, "COMMIT"), (1, "COMMIT"), (0, "COMMIT")] {
+            let pragma = "PRAGMA recursive_triggers = \(setting)"
+            oracle.execute(pragma)
+            try db.execute(pragma)
+            oracle.execute("BEGIN")
+            try db.execute("BEGIN")
+            let expectedWrite = SelectDifferentialTests.sqlite(oracle, write)
+            let actualWrite: SelectDifferentialTests.Result
+            do {
+                try prepared.execute()
+                actualWrite = .rows([], [])
+            } catch {
+                actualWrite = .failure(graniteMessage(error))
+            }
+            XCTAssertNil(SelectDifferentialTests.mismatch(expectedWrite, actualWrite, ordered: true), "setting \(setting)")
+            let read = "SELECT (SELECT group_concat(a || b) FROM t), (SELECT group_concat(x) FROM log)"
+            let expected = SelectDifferentialTests.sqlite(oracle, read)
+            if let why = SelectDifferentialTests.mismatch(expected, SelectDifferentialTests.granite(db, read), ordered: true) {
+                XCTFail("recursive_triggers = \(setting): \(why)")
+            }
+            if case .rows(_, let rows) = expected { outcomes.append("\(rows)") }
+            let restore = ending == "ROLLBACK" ? [] : [
+                "DELETE FROM t", "INSERT INTO t VALUES (1, 'p'), (2, 'q')", "DELETE FROM log",
+            ]
+            for statement in restore + [ending] {
+                oracle.execute(statement)
+                try db.execute(statement)
+            }
+        }
+        // The two settings leave different rows in SQLite, so the comparison above tells them apart.
+        XCTAssertNotEqual(outcomes[0], outcomes[1])
     }
 }

@@ -365,9 +365,11 @@ public final class SQLConnection {
                 }
                 cache.validate(version: catalog.schemaVersion, foreignKeys: foreignKeysEnabled)
                 if !opensNoSavepoint {
-                    let known = cache.withoutJournal ?? runsWithoutStatementJournal(statement)
-                    cache.withoutJournal = known
-                    keepsPartialWrites = known
+                    if cache.withoutJournal == nil || cache.withoutJournalRecursiveTriggers != recursiveTriggers {
+                        cache.withoutJournal = runsWithoutStatementJournal(statement)
+                        cache.withoutJournalRecursiveTriggers = recursiveTriggers
+                    }
+                    keepsPartialWrites = cache.withoutJournal ?? false
                 }
             }
             return try atomically(deferringSavepoint: deferred, keepingPartialWrites: keepsPartialWrites) {

@@ -14,6 +14,9 @@ final class WriteCache {
     /// Whether SQLite runs the statement without a statement journal (see
     /// `SQLConnection.runsWithoutStatementJournal`).
     @exclusivity(unchecked) var withoutJournal: Bool?
+    /// The `recursive_triggers` setting ``withoutJournal`` was decided under (a REPLACE's deletions fire DELETE
+    /// triggers only with it on, which may make the statement need a journal).
+    @exclusivity(unchecked) var withoutJournalRecursiveTriggers = false
     /// The statement's UPDATE or DELETE syntax, kept by reference once a run found that it writes a table: binding
     /// it out of `Statement.kind` copies the whole syntax tree (a retain per reference in it) on every run.
     @exclusivity(unchecked) var update: Boxed<UpdateStatement>?

@@ -60,6 +60,16 @@ extension SelectCompiler {
         return countedTree(of: reader)
     }
 
+    /// After the levels are planned: the plan line of a count read from an index, `SCAN t USING COVERING INDEX i`,
+    /// as SQLite's.
+    static func useCountedTree(
+        _ tree: SelectProgram.CountedTree, _ joins: inout JoinLevels, scope: QueryScope, from: FromSources
+    ) {
+        guard case .index(let position) = tree, let reader = from.readers[0], !joins.plan.isEmpty else { return }
+        let name = reader.indexes[position].definition.name
+        joins.plan[0].1 = "SCAN \(scope.sources[0].name) USING COVERING INDEX \(name)"
+    }
+
     /// The tree whose entries count `reader`'s rows in the fewest pages: like SQLite, the narrowest index that
     /// is not partial (one entry per row, NULL keys included), else the table. `INDEXED BY` and `NOT INDEXED`
     /// keep the table's own tree, and so does a WITHOUT ROWID table (SQLite counts its key's tree, which is the

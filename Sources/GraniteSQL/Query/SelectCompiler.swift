@@ -133,10 +133,7 @@ struct SelectCompiler {
         aggregates = Self.droppingImpliedDistinct(aggregates, levels: joins.levels, groupBy: groupBy)
         let countedTree = Self.countedTree(
             core, aggregates: aggregates, outputs: results.outputs, scope: scope, from: from)
-        if case .index(let position)? = countedTree, let reader = from.readers[0], !joins.plan.isEmpty {
-            let name = reader.indexes[position].definition.name
-            joins.plan[0].1 = "SCAN \(scope.sources[0].name) USING COVERING INDEX \(name)"
-        }
+        if let countedTree { Self.useCountedTree(countedTree, &joins, scope: scope, from: from) }
         let program = SelectProgram(
             columnNames: results.names, scope: scope, levels: joins.levels, preconditions: joins.preconditions,
             outputs: results.outputs, isAggregate: isAggregate, groupBy: groupBy, aggregates: aggregates,

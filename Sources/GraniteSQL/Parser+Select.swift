@@ -217,7 +217,9 @@ extension Parser {
             joins = group.joins
         case .group(let group, let alias): first = Self.source(ofGroup: group, alias: alias)
         }
-        if isKeyword("ON") || isKeyword("USING") {
+        // `ON CONFLICT` here is the upsert of `INSERT … SELECT … FROM t`, which Granite reads where SQLite asks for a
+        // `WHERE` before it.
+        if isKeyword("USING") || (isKeyword("ON") && !(peek(1).kind == .word && peek(1).keyword == "CONFLICT")) {
             throw error("a JOIN clause is required before \(current.keyword)", at: current.range.start)
         }
         while true {

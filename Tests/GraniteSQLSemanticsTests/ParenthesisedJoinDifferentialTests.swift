@@ -227,6 +227,26 @@ final class ParenthesisedJoinDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(succeeded, 10)
     }
 
+    /// Renaming a table or column that a view reads inside a parenthesised join edits the view as SQLite does.
+    func testSchemaChangesUnderGroups() throws {
+        let succeeded = try Self.check([
+            "CREATE VIEW v AS SELECT b.x AS bx, g.z FROM d, (a JOIN b ON a.x = b.x) AS g WHERE b.z > 0",
+            "CREATE VIEW w AS SELECT * FROM d LEFT JOIN (a JOIN b USING (x)) ON d.x = a.x",
+            "SELECT * FROM v",
+            "ALTER TABLE b RENAME COLUMN z TO zz",
+            "SELECT sql FROM sqlite_schema WHERE name IN ('v', 'w') ORDER BY name",
+            "SELECT * FROM v",
+            "ALTER TABLE b RENAME TO bb",
+            "SELECT sql FROM sqlite_schema WHERE name IN ('v', 'w') ORDER BY name",
+            "SELECT * FROM v",
+            "SELECT * FROM w",
+            "ALTER TABLE a RENAME COLUMN x TO ax",
+            "SELECT * FROM w",
+            "ALTER TABLE d DROP COLUMN w",
+        ])
+        XCTAssertGreaterThan(succeeded, 5)
+    }
+
     /// Random join trees: tables (some aliased, some repeated) joined by commas, `JOIN`, `LEFT JOIN`, `CROSS JOIN`
     /// and `NATURAL` joins, with `ON` and `USING` clauses, grouped by parentheses (named or not, nested), under
     /// `*`, `table.*`, qualified and bare columns and `count(*)`.

@@ -16,10 +16,14 @@ struct NestedColumnTag {
     var isUsingTerm = false
     /// Whether an enclosing `*` leaves it out (a copy of a `USING` column, or a column named like one).
     var noExpand = false
+    /// Whether it answers to its table and column names at all: not in SQLite's rename mode (see
+    /// ``SelectCompiler/checksForRename``), where only a `USING` column keeps its tag, so that `b.x` read through
+    /// a group fails as `ALTER TABLE` checks the views.
+    var answersToTable = true
 
     /// Whether `reference` (whose schema qualifier is `schema`) names this column.
     func matches(_ reference: ColumnReference, schema referenceSchema: SchemaCatalog.Qualifier) -> Bool {
-        guard SchemaNames.equal(column, reference.column) else { return false }
+        guard answersToTable, SchemaNames.equal(column, reference.column) else { return false }
         if let qualifier = reference.table {
             guard let table, SchemaNames.equal(table, qualifier) else { return false }
         }
@@ -116,7 +120,8 @@ extension QueryScope {
             for (c, column) in source.columns.enumerated() where !column.isHidden {
                 if let qualifier {
                     if let tags = source.nested {
-                        guard let table = tags[c].table, SchemaNames.equal(table, qualifier) else { continue }
+                        guard tags[c].answersToTable, let table = tags[c].table, SchemaNames.equal(table, qualifier)
+                        else { continue }
                     } else if !SchemaNames.equal(source.name, qualifier) {
                         continue
                     }
@@ -132,8 +137,9 @@ extension QueryScope {
     /// The tags of the columns of a parenthesised join's own query, whose `*` gave `columns` (see
     /// ``starColumns(qualifier:nested:)``) named `names`: a source's column keeps the tag it had in a group
     /// nested deeper, else takes the source's name; the copies of a `USING` column are left out of an enclosing
-    /// `*`, and so is any column whose name collides with a `USING` column's when the names are made unique.
-    func nestedTags(of columns: [StarColumn], named names: [String]) -> [NestedColumnTag] {
+    /// `*`, and so is any column whose name collides with a `USING` column's when the names are made unique. With
+    /// `renaming` (SQLite's rename mode), only a `USING` column keeps its tag, and only a collision hides.
+    func nestedTags(of columns: [StarColumn], named names: [String], renaming: Bool = false) -> [NestedColumnTag] {
         var tags: [NestedColumnTag] = []
         for star in columns {
             switch star {
@@ -152,7 +158,12 @@ extension QueryScope {
                     tag = NestedColumnTag(
                         schema: isTemporary.map { $0 ? .temp : .main }, table: source.name, column: name)
                 }
-                tag.noExpand = tag.noExpand || source.joinsUsing(name) || joinedNext
+                if renaming {
+                    tag.answersToTable = false
+                    tag.noExpand = false
+                } else {
+                    tag.noExpand = tag.noExpand || source.joinsUsing(name) || joinedNext
+                }
                 tags.append(tag)
             }
         }

@@ -45,7 +45,7 @@ extension SelectCompiler {
             return column
         }
         let source = scope.add(name: alias ?? "(subquery-\(k + 1))", table: nil, columns: columns)
-        source.nested = inner.nestedTags(of: stars, named: names)
+        source.nested = inner.nestedTags(of: stars, named: names, renaming: checksForRename)
         sources.unresolvedJoins.append(
             UnresolvedJoin(source: k, select: select, clause: clause, scope: inner, from: from))
     }

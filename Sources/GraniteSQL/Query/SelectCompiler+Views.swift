@@ -33,10 +33,11 @@ extension SelectCompiler {
         // The query's expressions are named after their text in the stored statement, which it was parsed from.
         // A main view's names are the main schema's (SQLite binds them to the view's schema); a temporary view's
         // look in the temporary schema first.
-        let inner = SelectCompiler(
+        var inner = SelectCompiler(
             catalog: view.isTemporary || !catalog.hasTemporarySchema ? catalog : catalog.mainSchema,
             connection: connection, sourceText: view.sql, sourceStart: 0,
             expandingViews: expandingViews + [key], readsStoredQuery: !view.isTemporary)
+        inner.checksForRename = checksForRename
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {
             core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in

@@ -20,6 +20,9 @@ struct SelectCompiler {
     /// Whether the query is a view's stored query (or part of one), whose missing tables SQLite reports with
     /// their schema (`main.x`).
     var readsStoredQuery = false
+    /// Whether the query is compiled as SQLite checks the schema around `ALTER TABLE`, in its rename mode, where
+    /// a parenthesised join's columns answer to no table name (see ``NestedColumnTag/answersToTable``).
+    var checksForRename = false
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {

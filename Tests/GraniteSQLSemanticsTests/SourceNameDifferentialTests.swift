@@ -114,6 +114,15 @@ final class SourceNameDifferentialTests: XCTestCase {
                 "UPDATE t SET b = 14 FROM u JOIN u USING (a)",
                 "UPDATE t SET b = 15 FROM u AS x, w AS x",
                 "UPDATE t SET b = 16 FROM u JOIN w ON 1 WHERE t.a = w.a AND c = 10 RETURNING *",
+                // Several FROM items form one unnamed group: an inner group's alias, a FROM table's rowid and
+                // a qualified USING copy are out of reach from the rest of the statement.
+                "UPDATE t SET b = 17 FROM u, (w JOIN u AS v USING (a)) AS g WHERE g.a = t.a",
+                "UPDATE t SET b = 18 FROM u, (w JOIN u AS v USING (a)) AS g WHERE v.a = t.a AND u.a = t.a RETURNING *",
+                "UPDATE t SET b = 19 FROM w, u WHERE rowid = 1 AND u.a = 1 RETURNING *",
+                "UPDATE t SET b = 20 FROM w, u WHERE u.rowid = 1",
+                "UPDATE t SET b = 21 FROM u JOIN u AS v USING (a) WHERE u.a = t.a RETURNING *",
+                "UPDATE t SET b = 22 FROM w JOIN u USING (a) WHERE u.a = t.a AND d < 300 RETURNING *",
+                "UPDATE t SET b = 23 FROM u NATURAL JOIN t AS x WHERE a = 1",
                 "SELECT * FROM t",
             ])
     }

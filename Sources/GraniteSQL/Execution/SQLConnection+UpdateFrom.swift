@@ -74,9 +74,6 @@ extension SQLConnection {
         _ statement: Statement
     ) throws -> SelectProgram {
         let target = WriteTarget(update)
-        if target.alias == nil, Self.names(update.table.name, in: from) {
-            throw SQLExecutionError("target object/alias may not appear in FROM clause: \(update.table.name)")
-        }
         // The target's columns are read from the join's first source whatever the FROM sources are named.
         let qualifier = QueryScope.pinnedQualifier(0)
         var columns: [ResultColumn] = table.columns.map {
@@ -98,9 +95,15 @@ extension SQLConnection {
             distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
             having: nil)
         let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
-        return rowSubqueries.isEmpty
+        let program =
+            rowSubqueries.isEmpty
             ? try compileSelect(select, statement: statement)
             : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
+        // SQLite refuses this once the statement's names are resolved.
+        if target.alias == nil, Self.names(update.table.name, in: from) {
+            throw SQLExecutionError("target object/alias may not appear in FROM clause: \(update.table.name)")
+        }
+        return program
     }
 
     /// Whether `from`, or a parenthesised join in it, names the table `name` without an alias, which SQLite

@@ -173,3 +173,53 @@ extension QueryScope {
         return tags
     }
 }
+
+/// The `FROM` of `UPDATE … FROM` with several items, seen from the rest of the statement: SQLite reads those
+/// items as one parenthesised join with no name, so a reference reaches them through that join's tags alone
+/// (a group among them answers to its tables' names, not its alias; a `USING` column by its bare name only
+/// where the join's `*` puts it before any table's copy), and none of them has a rowid to count.
+struct UpdateFromGroup {
+    /// The index of the first `FROM` source (the target is the one before).
+    var start: Int
+    /// The tags of the join's `*`, each with the source column it reads (nil for a `USING` column whose bare
+    /// name the `FROM` sources cannot resolve, which SQLite reports first).
+    var columns: [(tag: NestedColumnTag, target: (source: Int, column: Int)?)]
+}
+
+extension QueryScope {
+    /// The sources from `start` on as one parenthesised join (see ``UpdateFromGroup``).
+    func group(from start: Int) -> UpdateFromGroup {
+        firstVisible = start
+        defer { firstVisible = 0 }
+        let stars = starColumns(qualifier: nil, nested: true, from: start)
+        let names = stars.map { star in
+            switch star {
+            case .column(let k, let c): return sources[k].columns[c].name
+            case .usingTerm(let name): return name
+            }
+        }
+        let tags = nestedTags(of: stars, named: names)
+        return UpdateFromGroup(
+            start: start,
+            columns: zip(tags, stars).map { tag, star in
+                switch star {
+                case .column(let k, let c): return (tag, (k, c))
+                case .usingTerm(let name): return (tag, (try? locate(ColumnReference(column: name)))?.column)
+                }
+            })
+    }
+
+    /// Looks `reference` up among `group`'s tags as among a parenthesised join's (see
+    /// ``locateNested(_:schema:in:found:)``); the group joins nothing using a name, so any second match is
+    /// ambiguous.
+    func locate(
+        _ reference: ColumnReference, schema: SchemaCatalog.Qualifier, in group: UpdateFromGroup,
+        found: inout (source: Int, column: Int)?
+    ) throws {
+        for (tag, target) in group.columns where tag.matches(reference, schema: schema) {
+            if found != nil { throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))") }
+            found = target
+            if tag.isUsingTerm { break }
+        }
+    }
+}

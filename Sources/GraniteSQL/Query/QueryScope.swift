@@ -109,6 +109,9 @@ final class QueryScope: ColumnResolver {
     /// The first source that names resolve among: 0, but while compiling the `ON` terms of an `UPDATE … FROM`'s
     /// joins, which see only the `FROM` sources (see ``FromClause/constraintsStart``).
     var firstVisible = 0
+    /// For `UPDATE … FROM` with several `FROM` items, which SQLite reads as one parenthesised join of their own
+    /// (see ``UpdateFromGroup``): that join, through which the rest of the statement sees those sources.
+    var updateFromGroup: UpdateFromGroup?
     /// Whether a subquery was registered while tracing (it may read any source).
     var tracedSubquery = false
     /// The first slot after this query's row (enclosing rows, sources, aggregates).
@@ -179,6 +182,11 @@ final class QueryScope: ColumnResolver {
         var rowidSources = 0
         for k in firstVisible..<sources.count {
             let source = sources[k]
+            if let group = updateFromGroup, firstVisible < group.start, k >= group.start {
+                // The group's sources come last; it has no rowid SQLite counts.
+                try locate(reference, schema: schema, in: group, found: &found)
+                break
+            }
             if source.nested != nil, try locateNested(reference, schema: schema, in: k, found: &found) { continue }
             if let qualifier = reference.table {
                 guard SchemaNames.equal(qualifier, source.name) else { continue }

@@ -63,9 +63,10 @@ extension SelectCompiler {
                 join, source: k, visible: from.constraintsStart, isLeft: isLeft, scope: scope,
                 to: &sources.onTerms)
         }
-        for case .allOf(let name) in columns where scope.starColumns(qualifier: name).isEmpty {
-            throw SQLExecutionError(.noSuchTable(name))
-        }
+        // SQLite goes on through the list after a bad `table.*`, and the last one is the error it reports.
+        var missing: String?
+        for case .allOf(let name) in columns where scope.starColumns(qualifier: name).isEmpty { missing = name }
+        if let missing { throw SQLExecutionError(.noSuchTable(missing)) }
         return sources
     }
 
@@ -81,6 +82,9 @@ extension SelectCompiler {
             guard case .on(let condition)? = join.constraint else { continue }
             try checkNames(of: condition, in: scope.sources[from.constraintsStart...(n + 1)])
         }
+        if from.joins.count > 1 {
+            scope.updateFromGroup = scope.group(from: from.constraintsStart)
+        }
     }
 
     /// Fails where SQLite fails on the `FROM` of `UPDATE … FROM` with several items, which it reads as a
@@ -93,7 +97,10 @@ extension SelectCompiler {
         do {
             for star in scope.starColumns(qualifier: nil, nested: true, from: start) {
                 switch star {
-                case .usingTerm(let name): _ = try scope.locate(ColumnReference(column: name))
+                case .usingTerm(let name):
+                    // A column a NATURAL join shares with a group under its unique name (`x:1`) is no column there.
+                    let reference = ColumnReference(column: name)
+                    if try scope.locate(reference).column == nil { throw SQLEvaluationError(.noSuchColumn(reference)) }
                 case .column(let k, let c): _ = try scope.locateExpanded(source: k, column: c)
                 }
             }

@@ -30,9 +30,9 @@ final class ParenthesisedJoinDifferentialTests: XCTestCase {
         return (oracle, db)
     }
 
-    /// Runs `sql` on both sides: why the outcomes differ, or nil, and SQLite's; rows compare as a multiset. Errors must match word
-    /// for word, but with `anyNameError` any two bad-name errors match: of two bad names in one expression
-    /// (a random `ON a.x = y`), SQLite reports the last, Granite the first.
+    /// Runs `sql` on both sides: why the outcomes differ, or nil, and SQLite's; rows compare as a multiset.
+    /// Errors must match word for word, but with `anyNameError` any two bad-name errors match: of two bad names in
+    /// one expression (a random `ON a.x = y`), SQLite reports the last, Granite the first.
     static func compare(_ sql: String, _ oracle: Oracle, _ db: SQLConnection, anyNameError: Bool = false)
         -> (mismatch: String?, expected: SelectDifferentialTests.Result)
     {
@@ -253,9 +253,11 @@ final class ParenthesisedJoinDifferentialTests: XCTestCase {
             let sql = generator.select()
             let expected = SelectDifferentialTests.sqlite(oracle, sql)
             // Past `:4`, SQLite numbers a repeated column name at random.
-            if case .rows(let names, _) = expected, names.contains(where: { name in
-                name.split(separator: ":").last.flatMap { Int($0) }.map { $0 > 4 } ?? false
-            }) {
+            if case .rows(let names, _) = expected,
+                names.contains(where: { name in
+                    name.split(separator: ":").last.flatMap { Int($0) }.map { $0 > 4 } ?? false
+                })
+            {
                 continue
             }
             if let why = Self.mismatch(expected, sql, db, anyNameError: true) { failures.append("\(sql): \(why)") }
@@ -373,7 +375,9 @@ struct JoinTreeGenerator {
                 case 3: sql += " USING (\(src.pick(Self.columns)), \(src.pick(Self.columns)))"
                 // Qualified by the names known so far, so that a LEFT JOIN's ON reads no table joined after it
                 // (which SQLite refuses or runs otherwise, a difference of its own).
-                default: sql += " ON \(column(qualified: true)) \(src.pick(["=", "IS", "<", ">="])) \(column(qualified: true))"
+                default:
+                    let left = column(qualified: true)
+                    sql += " ON \(left) \(src.pick(["=", "IS", "<", ">="])) \(column(qualified: true))"
                 }
             }
         }

@@ -225,8 +225,9 @@ final class QueryScope: ColumnResolver {
         // A rowid names the rowid only when a single item of the FROM clause has one that it could name (SQLite's
         // `cntTab==1`); else, among several items, it is no column at all, and enclosing queries are not searched.
         if found == nil, rowidMatch != nil || SchemaNames.isRowidName(reference.column),
-            location.rowidSources > 1 || (reference.table == nil && sources.count - firstVisible > 1
-                && location.rowidSources != 1)
+            location.rowidSources > 1
+                || (reference.table == nil && sources.count - firstVisible > 1
+                    && location.rowidSources != 1)
         {
             throw SQLEvaluationError(.noSuchColumn(reference))
         }

@@ -215,6 +215,16 @@ final class ParenthesisedJoinDifferentialTests: XCTestCase {
             "SELECT * FROM d, (a JOIN b USING (x)) UNION ALL SELECT * FROM d, (a JOIN b USING (x))",
             "SELECT x, y, row_number() OVER (ORDER BY y) FROM d JOIN (a JOIN b USING (x)) USING (x)",
             "SELECT *, rank() OVER (ORDER BY z) FROM c, (a JOIN b USING (x))",
+            "SELECT * FROM d, (a JOIN json_each('[1,2]') AS j ON j.value = a.x)",
+            "SELECT * FROM d, (a, json_each(a.y) AS j)",
+            "SELECT * FROM d, (json_each(d.w) AS j, a)",
+            "SELECT a.y, (SELECT count(*) FROM b WHERE b.x = a.x) FROM d, (a JOIN c USING (y))",
+            "SELECT * FROM d WHERE EXISTS (SELECT 1 FROM (a JOIN b USING (x)) AS g, c WHERE g.x = d.x)",
+            "SELECT * FROM d, (a JOIN b USING (x)) AS g WHERE g.x IN (SELECT x FROM a)",
+            "SELECT DISTINCT a.y FROM d, (a JOIN b ON a.x = b.x) ORDER BY 1",
+            "SELECT * FROM d, (a JOIN b ON a.x = b.x) LIMIT 2 OFFSET 1",
+            "SELECT x FROM d, (a JOIN b ON a.x = b.x) GROUP BY x",
+            "SELECT a.x FROM d, (a JOIN b ON a.x = b.x) GROUP BY a.x HAVING count(*) > 0",
         ])
         XCTAssertGreaterThan(succeeded, 10)
     }

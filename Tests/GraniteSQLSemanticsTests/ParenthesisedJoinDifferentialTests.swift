@@ -211,6 +211,12 @@ final class ParenthesisedJoinDifferentialTests: XCTestCase {
             "WITH g AS (SELECT * FROM (a JOIN b USING (x)) JOIN c USING (z)) SELECT * FROM g",
             "WITH g AS (SELECT * FROM d, (a JOIN b USING (x))) SELECT * FROM c, (g JOIN a USING (y))",
             "WITH g(k) AS (SELECT 1) SELECT * FROM d, (g JOIN a ON g.k = a.x)",
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM a, (r JOIN b ON 1) WHERE n < 3) "
+                + "SELECT count(*) FROM r",
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM (r JOIN b ON 1) WHERE n < 3) "
+                + "SELECT count(*) FROM r",
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM (r) WHERE n < 3) SELECT count(*) FROM r",
+            "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM a, (r) WHERE n < 3) SELECT count(*) FROM r",
             "SELECT * FROM d WHERE d.x IN (SELECT a.x FROM c, (a JOIN b USING (x)))",
             "SELECT * FROM d, (a JOIN b USING (x)) UNION ALL SELECT * FROM d, (a JOIN b USING (x))",
             "SELECT x, y, row_number() OVER (ORDER BY y) FROM d JOIN (a JOIN b USING (x)) USING (x)",

@@ -207,8 +207,21 @@ extension Parser {
     }
 
     mutating func parseFromClause() throws(SQLSyntaxError) -> FromClause {
-        let first = try parseTableSource()
+        var first: TableSource
         var joins: [JoinClause] = []
+        switch try parseFromItem() {
+        case .source(let source): first = source
+        case .group(let group, alias: nil):
+            // A parenthesised list that opens the clause, unnamed, is the clause itself, as in SQLite's grammar.
+            first = group.first
+            joins = group.joins
+        case .group(let group, let alias): first = Self.source(ofGroup: group, alias: alias)
+        }
+        // `ON CONFLICT` here is the upsert of `INSERT … SELECT … FROM t`, which Granite reads where SQLite asks for a
+        // `WHERE` before it.
+        if isKeyword("USING") || (isKeyword("ON") && !(peek(1).kind == .word && peek(1).keyword == "CONFLICT")) {
+            throw error("a JOIN clause is required before \(current.keyword)", at: current.range.start)
+        }
         while true {
             let op: JoinOperator
             if acceptSymbol(",") {
@@ -242,7 +255,11 @@ extension Parser {
             if joins.count >= 63 {
                 throw error("at most 64 tables in a join", at: current.range.start)
             }
-            let source = try parseTableSource()
+            let source: TableSource
+            switch try parseFromItem() {
+            case .source(let item): source = item
+            case .group(let group, let alias): source = Self.source(ofGroup: group, alias: alias)
+            }
             var constraint: JoinConstraint?
             if acceptKeyword("ON") {
                 constraint = .on(try parseExpression())
@@ -252,6 +269,42 @@ extension Parser {
             joins.append(JoinClause(op: op, source: source, constraint: constraint))
         }
         return FromClause(first: first, joins: joins)
+    }
+
+    /// One item of a `FROM` list as written: a table, subquery or function, or a parenthesised list of items.
+    private enum FromItem {
+        case source(TableSource)
+        case group(FromClause, alias: String?)
+    }
+
+    /// Parses one item of a `FROM` list, telling a parenthesised list (`(a JOIN b ON …) [AS alias]`) from a
+    /// subquery by the keyword after its parenthesis.
+    private mutating func parseFromItem() throws(SQLSyntaxError) -> FromItem {
+        guard isSymbol("("), !(peek(1).kind == .word && ["SELECT", "VALUES", "WITH"].contains(peek(1).keyword))
+        else { return .source(try parseTableSource()) }
+        try enterNesting()
+        defer { depth -= 1 }
+        try expectSymbol("(")
+        let group = try parseFromClause()
+        try expectSymbol(")")
+        // No index hint may follow the parenthesis, and SQLite's grammar never reads `INDEXED` as an alias.
+        return .group(group, alias: isKeyword("INDEXED") ? nil : try parseAlias())
+    }
+
+    /// What a parenthesised `FROM` list stands for, as SQLite reads one: a single item keeps its table, subquery
+    /// or function but takes `alias` for its own (dropping any alias and index hint it had inside); several
+    /// become a nested-from query (see ``SelectClause/isNestedFrom``).
+    private static func source(ofGroup group: FromClause, alias: String?) -> TableSource {
+        guard group.joins.isEmpty else {
+            var clause = SelectClause(columns: [.all], from: group)
+            clause.isNestedFrom = true
+            return .subquery(SelectStatement(first: .select(clause)), alias: alias)
+        }
+        switch group.first {
+        case .table(let name, _, _): return .table(name, alias: alias)
+        case .subquery(let select, _): return .subquery(select, alias: alias)
+        case .function(let name, let arguments, _): return .function(name, arguments: arguments, alias: alias)
+        }
     }
 
     mutating func parseTableSource() throws(SQLSyntaxError) -> TableSource {

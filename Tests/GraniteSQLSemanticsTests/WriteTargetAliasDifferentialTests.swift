@@ -73,6 +73,10 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
                 "SELECT * FROM log ORDER BY rowid",
                 // A view's INSTEAD OF triggers run for an aliased write naming its columns unqualified.
                 "UPDATE v AS x SET b = 'view' WHERE a = 3 RETURNING id, b",
+                // The alias qualifies the view's columns in SET, the view's name in RETURNING.
+                "UPDATE v AS x SET b = x.b || '!' WHERE a = 3 RETURNING v.b",
+                "UPDATE v SET b = v.b || '?' WHERE v.a = 3 RETURNING v.b",
+                "DELETE FROM v AS x WHERE a IN (SELECT x.a FROM u AS x) RETURNING *",
                 "DELETE FROM v AS x WHERE b = 'view' RETURNING *",
                 "UPDATE t AS x SET b = 'again' WHERE x.a > 0",
             ])
@@ -135,9 +139,16 @@ final class WriteTargetAliasDifferentialTests: XCTestCase {
         "UPDATE w AS x SET b = 1 WHERE w.k = 'k1'",
         "UPDATE t AS x SET b = 1 WHERE x.nosuch = 1",
         "UPDATE t AS x SET nosuch = 1",
-        // SQLite 3.40 resolves no qualified column of an aliased view.
+        // SQLite 3.40 resolves no qualified column in the WHERE of an aliased view, nor the view's name in SET.
         "UPDATE v AS x SET b = 1 WHERE x.a = 1",
         "DELETE FROM v AS x WHERE x.a = 1",
+        "UPDATE v AS x SET b = 1 WHERE v.a = 1",
+        "DELETE FROM v AS x WHERE v.a = 1",
+        "DELETE FROM v AS x WHERE a = 1 AND v.a = 1",
+        "UPDATE v AS x SET b = 1 WHERE (SELECT x.a) = 1",
+        "DELETE FROM v AS x WHERE EXISTS (SELECT 1 FROM u WHERE u.a = v.a)",
+        "UPDATE v AS x SET b = v.b",
+        "UPDATE v AS x SET b = 1 RETURNING x.a",
         // RETURNING does not see the alias.
         "UPDATE t AS x SET b = 1 RETURNING x.a",
         "DELETE FROM t AS x WHERE x.id = 1 RETURNING x.a",

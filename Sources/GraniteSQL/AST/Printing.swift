@@ -280,6 +280,9 @@ extension TableSource: CustomStringConvertible {
             return SQLFormat.qualified(name) + SQLFormat.alias(alias)
                 + (indexHint.map { " \($0)" } ?? "")
         case .subquery(let select, let alias):
+            if case .select(let clause) = select.first, clause.isNestedFrom, let from = clause.from {
+                return "(\(from))" + SQLFormat.alias(alias)
+            }
             return "(\(select))" + SQLFormat.alias(alias)
         case .function(let name, let arguments, let alias):
             return SQLFormat.qualified(name) + "(" + arguments.map(\.description).joined(separator: ", ") + ")"

@@ -120,6 +120,11 @@ package struct SelectClause: Sendable, Equatable {
     package var having: SQLExpression?
     /// The windows of the `WINDOW` clause (empty when absent).
     package var windows: [NamedWindow]
+    /// Whether this is `SELECT * FROM …` standing for a parenthesised join of several items in an enclosing
+    /// `FROM` (`FROM a, (b JOIN c ON …)`), as SQLite reads one: its `*` keeps every column of every item (a
+    /// `USING` column once more, ahead of its tables), and the enclosing query may still qualify each column by
+    /// the item it came from.
+    package var isNestedFrom = false
 
     /// Creates a select clause.
     package init(

@@ -143,6 +143,15 @@ extension SchemaCatalog {
 }
 
 extension SchemaCatalog {
+    /// Whether SQLite checks the views before it runs `alter`: a valid rename (see ``isValidRename(_:)``), or a
+    /// `DROP COLUMN` of a column the table has (checked again after the drop).
+    package func checksViewsBefore(_ alter: AlterTableStatement) -> Bool {
+        if case .dropColumn(let name) = alter.action {
+            return table(named: alter.table.name)?.columnIndex(named: name) != nil
+        }
+        return isValidRename(alter)
+    }
+
     /// Whether `alter` is a `RENAME TO` or `RENAME COLUMN` that passes its own checks (the table and column
     /// exist, the new name is free), after which SQLite checks the views (see
     /// `SQLConnection.checkViewsCompile()`).

@@ -15,7 +15,7 @@ extension SQLConnection {
         {
             throw SQLExecutionError("cannot add a STORED column")
         }
-        if catalog.isValidRename(alter) { try checkViewsCompile() }
+        if catalog.checksViewsBefore(alter) { try checkViewsCompile() }
         let oldCatalog = catalog
         try temporary.execute(statement, transaction: store.transaction)
         catalog.setTemporarySchema(temporary)

@@ -74,11 +74,13 @@ extension SQLConnection {
         _ statement: Statement
     ) throws -> SelectProgram {
         let target = WriteTarget(update)
+        // The target's columns are read from the join's first source whatever the FROM sources are named.
+        let qualifier = QueryScope.pinnedQualifier(0)
         var columns: [ResultColumn] = table.columns.map {
-            let column = ColumnReference(table: target.qualifier, column: $0.name)
+            let column = ColumnReference(table: qualifier, column: $0.name)
             return .expression(SQLExpression(.column(column)), alias: nil)
         }
-        let rowid = ColumnReference(table: target.qualifier, column: SchemaNames.storageRowidName)
+        let rowid = ColumnReference(table: qualifier, column: SchemaNames.storageRowidName)
         columns.append(.expression(SQLExpression(.column(rowid)), alias: nil))
         var rowSubqueries: [Int: Int] = [:]
         for assignment in assignments {
@@ -93,9 +95,31 @@ extension SQLConnection {
             distinct: false, columns: columns, from: sources, whereClause: update.whereClause, groupBy: [],
             having: nil)
         let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: nil)
-        return rowSubqueries.isEmpty
+        let program =
+            rowSubqueries.isEmpty
             ? try compileSelect(select, statement: statement)
             : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
+        // SQLite refuses this once the statement's names are resolved.
+        if target.alias == nil, Self.names(update.table.name, in: from) {
+            throw SQLExecutionError("target object/alias may not appear in FROM clause: \(update.table.name)")
+        }
+        return program
+    }
+
+    /// Whether `from`, or a parenthesised join in it, names the table `name` without an alias, which SQLite
+    /// refuses for the target of an `UPDATE` that has no alias of its own.
+    private static func names(_ name: String, in from: FromClause) -> Bool {
+        ([from.first] + from.joins.map(\.source)).contains { source in
+            switch source {
+            case .table(let table, nil, _): return SchemaNames.equal(table.name, name)
+            case .subquery(let select, _):
+                guard case .select(let clause) = select.first, clause.isNestedFrom, let inner = clause.from else {
+                    return false
+                }
+                return names(name, in: inner)
+            default: return false
+            }
+        }
     }
 
     /// The rows of the join, one per target row (its first match), in rowid order: the target's columns, its rowid,

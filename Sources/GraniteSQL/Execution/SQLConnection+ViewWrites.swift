@@ -96,7 +96,7 @@ extension SQLConnection {
                 rowSubqueries[1 + k] = assignment.columns.count
             }
             let rows = try viewRows(
-                view, extra: values, update.whereClause, update.with, statement, parameters,
+                view, alias: update.alias, extra: values, update.whereClause, update.with, statement, parameters,
                 rowSubqueries: rowSubqueries)
             let names = positions.map { triggers.columns[$0] }
             let n = triggers.columns.count
@@ -131,7 +131,9 @@ extension SQLConnection {
         case .delete(let delete):
             guard !triggers.insteadOfDelete.isEmpty || returning != nil else { throw cannotModify }
             try prepare(triggers, delete: true)
-            for row in try viewRows(view, extra: [], delete.whereClause, delete.with, statement, parameters) {
+            for row in try viewRows(
+                view, alias: delete.alias, extra: [], delete.whereClause, delete.with, statement, parameters)
+            {
                 _ = try countingNoChangeOnFailure {
                     try fire(triggers.insteadOfDelete, of: triggers, old: row, new: nil, resolution: nil)
                 }
@@ -199,13 +201,22 @@ extension SQLConnection {
     /// The rows of `view` matching `condition`, each followed by the values of `extra` on it: those at the
     /// positions of `rowSubqueries` (counting the view's `*` as the first) are subqueries, each giving the row of
     /// values it assigns (see ``SelectCompiler/compileAssigning(_:rowSubqueries:)``).
+    ///
+    /// With `alias` (`UPDATE v AS x`, `DELETE FROM v AS x`), SQLite 3.40 qualifies the view's columns by the alias
+    /// in `SET` and by nothing in `WHERE`: the condition is first compiled alone over the view under a name SQL
+    /// cannot spell, so that `x.a` and `v.a` there fail as in SQLite.
     private func viewRows(
-        _ view: ViewDefinition, extra: [ResultColumn], _ condition: SQLExpression?, _ with: WithClause?,
-        _ statement: Statement, _ parameters: BoundParameters, rowSubqueries: [Int: Int] = [:]
+        _ view: ViewDefinition, alias: String? = nil, extra: [ResultColumn], _ condition: SQLExpression?,
+        _ with: WithClause?, _ statement: Statement, _ parameters: BoundParameters, rowSubqueries: [Int: Int] = [:]
     ) throws -> [[Value]] {
+        let name = QualifiedName(name: view.name)
+        if alias != nil, let condition {
+            let unnamed = SelectClause(
+                columns: [.all], from: FromClause(first: .table(name, alias: "\u{0}view")), whereClause: condition)
+            _ = try selectCompiler(statement).compile(SelectStatement(first: .select(unnamed)))
+        }
         let clause = SelectClause(
-            columns: [.all] + extra, from: FromClause(first: .table(QualifiedName(name: view.name), alias: nil)),
-            whereClause: condition)
+            columns: [.all] + extra, from: FromClause(first: .table(name, alias: alias)), whereClause: condition)
         guard !rowSubqueries.isEmpty else {
             let query = SelectStatement(first: .select(clause), with: with)
             return try select(query, statement: statement, parameters: parameters).rows

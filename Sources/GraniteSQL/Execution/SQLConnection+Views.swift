@@ -53,6 +53,7 @@ extension SQLConnection {
             // others is reported as SQLite does, at the first view seen twice.
             var compiler = SelectCompiler(catalog: catalog, connection: self, sourceText: view.sql, sourceStart: 0)
             compiler.readsStoredQuery = true
+            compiler.checksForRename = true
             do {
                 _ = try reading { try compiler.compile(view.select, outer: nil, declaredNames: false) }
             } catch let error as SQLExecutionError {

@@ -162,7 +162,7 @@ extension SQLConnection {
             try dropTable(drop, parameters: parameters)
             try catalog.execute(statement, transaction: currentWriteTransaction())
         case .alterTable(let alter):
-            if catalog.isValidRename(alter) { try checkViewsCompile() }
+            if catalog.checksViewsBefore(alter) { try checkViewsCompile() }
             let oldCatalog = catalog
             let old = catalog.table(named: alter.table.name)
             if case .addColumn(let column) = alter.action, let old, Self.isStoredGenerated(column),

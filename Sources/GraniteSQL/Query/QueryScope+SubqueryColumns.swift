@@ -38,10 +38,10 @@ extension QueryScope {
                     count += table.columns.count
                 }
             case .allOf(let qualifier):
-                guard let table = tables.first(where: { SchemaNames.equal($0.name, qualifier) })?.table else {
-                    return nil
-                }
-                count += table.columns.count
+                // Every source so named (`t.*` over `FROM t, t` expands both).
+                let named = tables.filter { SchemaNames.equal($0.name, qualifier) }
+                guard !named.isEmpty, named.allSatisfy({ $0.table != nil }) else { return nil }
+                count += named.reduce(0) { $0 + ($1.table?.columns.count ?? 0) }
             }
         }
         return count

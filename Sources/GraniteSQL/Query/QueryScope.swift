@@ -34,6 +34,12 @@ final class QuerySource {
     let base: Int
     /// Columns hidden from unqualified references and `*` (the right-hand columns of `USING`/`NATURAL`).
     var hidden: Set<Int> = []
+    /// The columns of the `USING` clause (or those a `NATURAL` join shares) joining this source to those before
+    /// it, as written; empty for other sources.
+    var usingNames: [String] = []
+    /// For a parenthesised join (see ``SelectClause/isNestedFrom``): the item each column came from, by which
+    /// the query may still qualify it; nil for other sources.
+    var nested: [NestedColumnTag]?
     /// Whether this source is the right side of a `LEFT JOIN`.
     var isLeftJoined = false
     /// The relative slots read by the query (columns, and ``rowidSlot`` for the rowid).
@@ -56,6 +62,23 @@ final class QuerySource {
     var rowidSlot: Int { columns.count }
     /// The relative slot of a table-valued function's row number (see ``numbersRows``).
     var rowNumberSlot: Int { columns.count + 1 }
+
+    /// Whether the source is a common table, which has no rowid to count (see
+    /// ``QueryScope/Location/rowidSources``).
+    var isCommonTable = false
+
+    /// Whether the source is a temporary table or view.
+    var isTemporary: Bool { table?.isTemporary ?? view?.isTemporary ?? false }
+
+    /// The schema qualifier SQLite gives the columns `*` expands to: a table's, view's or table-valued
+    /// function's schema; nil for a subquery or common table, which SQLite qualifies by `*`.
+    var schemaName: String? {
+        guard table != nil || view != nil || numbersRows else { return nil }
+        return isTemporary ? "temp" : "main"
+    }
+
+    /// Whether `name` is one of ``usingNames``.
+    func joinsUsing(_ name: String) -> Bool { usingNames.contains { SchemaNames.equal($0, name) } }
 }
 
 /// Resolves names for one `SELECT` (or one statement's table) over its sources, and to enclosing queries for
@@ -83,6 +106,12 @@ final class QueryScope: ColumnResolver {
     private(set) var usesOuter = false
     /// While non-nil, the indices of the sources that resolved names belong to.
     var trace: Set<Int>?
+    /// The first source that names resolve among: 0, but while compiling the `ON` terms of an `UPDATE … FROM`'s
+    /// joins, which see only the `FROM` sources (see ``FromClause/constraintsStart``).
+    var firstVisible = 0
+    /// For `UPDATE … FROM` with several `FROM` items, which SQLite reads as one parenthesised join of their own
+    /// (see ``UpdateFromGroup``): that join, through which the rest of the statement sees those sources.
+    var updateFromGroup: UpdateFromGroup?
     /// Whether a subquery was registered while tracing (it may read any source).
     var tracedSubquery = false
     /// The first slot after this query's row (enclosing rows, sources, aggregates).
@@ -123,44 +152,82 @@ final class QueryScope: ColumnResolver {
 
     func aggregateSlot(_ k: Int) -> Int { base + tablesWidth + k }
 
-    /// The source a qualifier names, if any.
-    func source(named qualifier: String) -> QuerySource? {
-        sources.first { SchemaNames.equal($0.name, qualifier) }
-    }
-
     private func note(_ k: Int, relative: Int) {
         sources[k].used.insert(relative)
         trace?.insert(k)
     }
 
-    /// Resolves a reference among this query's own sources; nil when no source has the name.
-    func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
+    /// What a reference names among this query's own sources (see ``locate(_:)``).
+    struct Location {
+        /// The source and column it names.
+        var column: (source: Int, column: Int)?
+        /// The source whose rowid it names, when it names no column.
+        var rowid: Int?
+        /// How many sources have a rowid it could name (SQLite's `cntTab`): tables with a rowid, table-valued
+        /// functions, views and subqueries, not common tables or parenthesised joins.
+        var rowidSources = 0
+    }
+
+    /// Finds what `reference` names among the sources from ``firstVisible`` on, without noting it read: a column,
+    /// else a rowid. Fails on a name that several sources have (for a parenthesised join, several of its items,
+    /// see ``locateNested(_:schema:in:found:)``), but for the copy a `USING` or `NATURAL` join hides.
+    func locate(_ reference: ColumnReference) throws -> Location {
         let schema = SchemaCatalog.Qualifier(reference.schema)
-        if schema == .unknown { return nil }
+        if schema == .unknown { return Location() }
+        if let qualifier = reference.table, let k = Self.pinnedSource(qualifier) {
+            return locatePinned(reference.column, in: k)
+        }
         var found: (source: Int, column: Int)?
         var rowidMatch: Int?
-        for (k, source) in sources.enumerated() {
+        var rowidSources = 0
+        for k in firstVisible..<sources.count {
+            let source = sources[k]
+            if let group = updateFromGroup, firstVisible < group.start, k >= group.start {
+                // The group's sources come last; it has no rowid SQLite counts.
+                try locate(reference, schema: schema, in: group, found: &found)
+                break
+            }
+            if source.nested != nil, try locateNested(reference, schema: schema, in: k, found: &found) { continue }
             if let qualifier = reference.table {
                 guard SchemaNames.equal(qualifier, source.name) else { continue }
             }
-            if schema != .any, (schema == .temp) != (source.table?.isTemporary == true) { continue }
+            if schema != .any, (schema == .temp) != source.isTemporary { continue }
             let key = SchemaNames.key(reference.column)
             if let c = source.columns.firstIndex(where: { SchemaNames.key($0.name) == key }) {
                 if reference.table == nil && source.hidden.contains(c) { continue }
                 if found != nil {
+                    // The right-hand copy of a `USING` column, even qualified: `main.t.a` of `*` over
+                    // `t JOIN t USING (a)`.
+                    if source.joinsUsing(reference.column) { continue }
                     throw SQLEvaluationError("ambiguous column name: \(Self.display(reference))")
                 }
                 found = (k, c)
-            } else if let table = source.table, SchemaNames.isRowidName(reference.column, of: table) {
-                rowidMatch = k
-            } else if source.numbersRows, SchemaNames.isRowidName(reference.column) {
-                rowidMatch = k
+            } else if let table = source.table {
+                if SchemaNames.isRowidName(reference.column, of: table) {
+                    rowidMatch = k
+                    rowidSources += 1
+                }
+            } else if SchemaNames.isRowidName(reference.column) {
+                if source.numbersRows { rowidMatch = k }
+                // A view or subquery has a rowid SQLite counts (and reads as NULL); a common table has none.
+                if !source.isCommonTable { rowidSources += 1 }
             }
         }
-        // An unqualified rowid names the rowid only when the FROM clause has a single item (SQLite's
-        // `cntTab==1`); with more, it is no column at all, and enclosing queries are not searched.
-        if found == nil, reference.table == nil, rowidMatch != nil || SchemaNames.isRowidName(reference.column),
-            sources.count > 1
+        return Location(column: found, rowid: rowidMatch, rowidSources: rowidSources)
+    }
+
+    /// Resolves a reference among this query's own sources; nil when no source has the name.
+    func resolveLocally(_ reference: ColumnReference) throws -> ResolvedColumn? {
+        if SchemaCatalog.Qualifier(reference.schema) == .unknown { return nil }
+        let location = try locate(reference)
+        let found = location.column
+        let rowidMatch = location.rowid
+        // A rowid names the rowid only when a single item of the FROM clause has one that it could name (SQLite's
+        // `cntTab==1`); else, among several items, it is no column at all, and enclosing queries are not searched.
+        if found == nil, rowidMatch != nil || SchemaNames.isRowidName(reference.column),
+            location.rowidSources > 1
+                || (reference.table == nil && sources.count - firstVisible > 1
+                    && location.rowidSources != 1)
         {
             throw SQLEvaluationError(.noSuchColumn(reference))
         }

@@ -34,7 +34,7 @@ extension SelectCompiler {
         case .recursiveStep(let row, let columns, let claimed)?:
             if claimed { throw SQLExecutionError("multiple recursive references: \(table.name)") }
             defining.states[index] = .recursiveStep(row: row, columns: columns, claimed: true)
-            scope.add(name: name, table: nil, columns: columns)
+            scope.add(name: name, table: nil, columns: columns).isCommonTable = true
             sources.producedLevels[k] = .workingRow(row)
             return
         case nil:
@@ -47,13 +47,13 @@ extension SelectCompiler {
         if let firstStep = try Self.firstRecursiveTerm(of: table) {
             let (program, columns) = try body.compileRecursive(
                 table, firstStep: firstStep, state: (defining, index), outer: outer)
-            scope.add(name: name, table: nil, columns: columns)
+            scope.add(name: name, table: nil, columns: columns).isCommonTable = true
             if program.correlated { scope.noteOuterRead() }
             sources.producedLevels[k] = .recursiveTable(program)
         } else {
             let program = try body.compile(table.select, outer: outer, declaredNames: false)
             let columns = try Self.columns(of: table, names: program.columnNames, outputs: program.outputs)
-            scope.add(name: name, table: nil, columns: columns)
+            scope.add(name: name, table: nil, columns: columns).isCommonTable = true
             if program.scope.usesOuter { scope.noteOuterRead() }
             sources.subqueries[k] = program
         }

@@ -17,7 +17,7 @@ extension SelectCompiler {
         let scope = QueryScope(outer: nil)
         scope.catalog = catalog
         scope.connectionCounters = connection.counters
-        let from = try compileFrom(core.from, scope: scope, outer: nil)
+        let from = try compileFrom(core.from, scope: scope, outer: nil, columns: core.columns)
         return try compileQuery(
             select, core: core, scope: scope, from: from, declaredNames: true, rowSubqueries: rowSubqueries)
     }

@@ -13,9 +13,6 @@ extension SelectCompiler {
     ) throws {
         let k = scope.sources.count
         let compiled = try compileView(view)
-        if let existing = scope.sources.first(where: { SchemaNames.equal($0.name, alias ?? view.name) }) {
-            throw SQLExecutionError("ambiguous column name: \(existing.name)")
-        }
         scope.add(name: alias ?? view.name, table: nil, columns: compiled.columns).view = view
         subqueries[k] = compiled.program
     }
@@ -36,10 +33,11 @@ extension SelectCompiler {
         // The query's expressions are named after their text in the stored statement, which it was parsed from.
         // A main view's names are the main schema's (SQLite binds them to the view's schema); a temporary view's
         // look in the temporary schema first.
-        let inner = SelectCompiler(
+        var inner = SelectCompiler(
             catalog: view.isTemporary || !catalog.hasTemporarySchema ? catalog : catalog.mainSchema,
             connection: connection, sourceText: view.sql, sourceStart: 0,
             expandingViews: expandingViews + [key], readsStoredQuery: !view.isTemporary)
+        inner.checksForRename = checksForRename
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {
             core.whereClause = ([core.whereClause].compactMap { $0 } + pushed).reduce(nil) { conjunction, term in
@@ -122,38 +120,34 @@ extension SelectCompiler {
             let reference = ColumnReference(table: source.name, column: source.columns[c].name)
             origins.append((source, c, SQLExpression(.column(reference))))
         }
+        func appendStars(_ stars: [StarColumn]) {
+            for star in stars {
+                switch star {
+                case .column(let k, let c): append(sources[k], c)
+                case .usingTerm(let name):
+                    let reference = ColumnReference(column: name)
+                    if let (k, c) = (try? program.scope.locate(reference))?.column {
+                        origins.append((sources[k], c, SQLExpression(.column(reference))))
+                    } else {
+                        origins.append(nil)
+                    }
+                }
+            }
+        }
         for column in core.columns {
             switch column {
-            case .all:
-                for source in sources {
-                    for c in source.columns.indices where !source.hidden.contains(c) { append(source, c) }
-                }
-            case .allOf(let name):
-                guard let source = program.scope.source(named: name) else { continue }
-                for c in source.columns.indices { append(source, c) }
+            case .all: appendStars(program.scope.starColumns(qualifier: nil, nested: core.isNestedFrom))
+            case .allOf(let name): appendStars(program.scope.starColumns(qualifier: name))
             case .expression(let expression, _):
                 guard case .column(let reference) = expression.kind, reference.schema == nil,
-                    let (source, c) = sourceColumn(reference, in: sources)
+                    let (k, c) = (try? program.scope.locate(reference))?.column
                 else {
                     origins.append(nil)
                     continue
                 }
-                origins.append((source, c, expression))
+                origins.append((sources[k], c, expression))
             }
         }
         return origins
-    }
-
-    /// The source column `reference` names, if it names one of `sources`' columns.
-    private static func sourceColumn(_ reference: ColumnReference, in sources: [QuerySource]) -> (QuerySource, Int)? {
-        for source in sources {
-            if let qualifier = reference.table, !SchemaNames.equal(qualifier, source.name) { continue }
-            if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
-                reference.table != nil || !source.hidden.contains(c)
-            {
-                return (source, c)
-            }
-        }
-        return nil
     }
 }

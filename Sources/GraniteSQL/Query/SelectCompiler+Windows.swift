@@ -182,8 +182,8 @@ extension SelectCompiler {
     private func expansionCount(_ column: ResultColumn, _ scope: QueryScope) -> Int {
         switch column {
         case .expression: return 1
-        case .all: return scope.sources.reduce(0) { $0 + $1.columns.count - $1.hidden.count }
-        case .allOf(let name): return scope.source(named: name)?.columns.count ?? 0
+        case .all: return scope.starColumns(qualifier: nil).count
+        case .allOf(let name): return scope.starColumns(qualifier: name).count
         }
     }
 }

@@ -20,6 +20,9 @@ struct SelectCompiler {
     /// Whether the query is a view's stored query (or part of one), whose missing tables SQLite reports with
     /// their schema (`main.x`).
     var readsStoredQuery = false
+    /// Whether the query is compiled as SQLite checks the schema around `ALTER TABLE`, in its rename mode, where
+    /// a parenthesised join's columns answer to no table name (see ``NestedColumnTag/answersToTable``).
+    var checksForRename = false
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {
@@ -55,7 +58,7 @@ struct SelectCompiler {
         let scope = QueryScope(outer: outer)
         scope.catalog = catalog
         scope.connectionCounters = connection.counters
-        let from = try compileFrom(core.from, scope: scope, outer: outer)
+        let from = try compileFrom(core.from, scope: scope, outer: outer, columns: core.columns)
         return try compileQuery(select, core: core, scope: scope, from: from, declaredNames: declaredNames)
     }
 
@@ -68,7 +71,8 @@ struct SelectCompiler {
         var from = from
         scope.allowAggregates = true
         let results = try compileResultColumns(
-            core.columns, scope: scope, declaredNames: declaredNames, rowSubqueries: rowSubqueries)
+            core.columns, scope: scope, declaredNames: declaredNames, nestedFrom: core.isNestedFrom,
+            rowSubqueries: rowSubqueries)
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
         var terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
@@ -169,7 +173,8 @@ struct SelectCompiler {
     /// Compiles the result columns, expanding `*` and `table.*` into the columns of the sources (which marks
     /// them used), and each subquery at a position of `rowSubqueries` into its row's elements.
     private func compileResultColumns(
-        _ columns: [ResultColumn], scope: QueryScope, declaredNames: Bool, rowSubqueries: [Int: Int]
+        _ columns: [ResultColumn], scope: QueryScope, declaredNames: Bool, nestedFrom: Bool = false,
+        rowSubqueries: [Int: Int]
     ) throws -> ResultColumns {
         var results = ResultColumns()
         for (position, column) in columns.enumerated() {
@@ -182,22 +187,11 @@ struct SelectCompiler {
             switch column {
             case .all:
                 guard !scope.sources.isEmpty else { throw SQLExecutionError("no tables specified") }
-                for source in scope.sources {
-                    for (c, col) in source.columns.enumerated() where !source.hidden.contains(c) && !col.isHidden {
-                        results.names.append(col.name)
-                        results.outputs.append(.slot(source.base + c, affinity: col.affinity, collation: col.collation))
-                        results.expressions.append(nil)
-                        source.used.insert(c)
-                    }
-                }
+                try appendStars(scope.starColumns(qualifier: nil, nested: nestedFrom), scope: scope, to: &results)
             case .allOf(let name):
-                guard let source = scope.source(named: name) else { throw SQLExecutionError(.noSuchTable(name)) }
-                for (c, col) in source.columns.enumerated() where !col.isHidden {
-                    results.names.append(col.name)
-                    results.outputs.append(.slot(source.base + c, affinity: col.affinity, collation: col.collation))
-                    results.expressions.append(nil)
-                    source.used.insert(c)
-                }
+                let stars = scope.starColumns(qualifier: name)
+                guard !stars.isEmpty else { throw SQLExecutionError(.noSuchTable(name)) }
+                try appendStars(stars, scope: scope, to: &results)
             case .expression(let expression, let alias):
                 results.outputs.append(try compileExpression(expression, scope))
                 results.names.append(alias ?? columnName(expression, declaredIn: declaredNames ? scope : nil))
@@ -205,6 +199,37 @@ struct SelectCompiler {
             }
         }
         return results
+    }
+
+    /// Appends the columns a `*` or `table.*` stands for. Over several sources SQLite reads each as the
+    /// qualified name `schema.table.column` (the table's own name: `*` names no schema for a parenthesised join's
+    /// columns), which fails where that name is ambiguous (`FROM t, t`) and reads whichever column it names.
+    private func appendStars(_ stars: [StarColumn], scope: QueryScope, to results: inout ResultColumns) throws {
+        for star in stars {
+            switch star {
+            case .usingTerm(let name):
+                let expression = SQLExpression(.column(ColumnReference(column: name)))
+                results.outputs.append(try compileExpression(expression, scope))
+                results.names.append(name)
+                results.expressions.append(expression)
+            case .column(var k, var c):
+                let name = scope.sources[k].columns[c].name
+                if scope.sources.count > 1 {
+                    do {
+                        if let found = try scope.locateExpanded(source: k, column: c) { (k, c) = found }
+                    } catch let error as SQLEvaluationError {
+                        throw SQLExecutionError(error)
+                    }
+                }
+                let source = scope.sources[k]
+                let column = source.columns[c]
+                results.names.append(name)
+                results.outputs.append(
+                    .slot(source.base + c, affinity: column.affinity, collation: column.collation))
+                results.expressions.append(nil)
+                source.used.insert(c)
+            }
+        }
     }
 
     /// The `WHERE` terms followed by the join terms, each split at its `AND`s.
@@ -218,6 +243,8 @@ struct SelectCompiler {
             for part in parts { terms.append(try term(part, scope, onOf: nil)) }
         }
         for on in onTerms {
+            scope.firstVisible = on.visibleFrom
+            defer { scope.firstVisible = 0 }
             terms.append(try term(on.expression, scope, onOf: on.left ? on.source : nil))
         }
         return terms
@@ -325,12 +352,26 @@ struct SelectCompiler {
     /// Result column names made unique as SQLite names a subquery's columns (sqlite3ColumnsFromExprList): a
     /// repeated name (ignoring case) gets `:1`, `:2`, … in place of any such suffix it had.
     static func uniqueNames(_ names: [String]) -> [String] {
-        var seen: Set<String> = []
+        uniqueNames(names, usingTerms: []).names
+    }
+
+    /// The positions in `names` of those whose name, while made unique (see ``uniqueNames(_:)``), collides with
+    /// the name of a `USING` column of a parenthesised join (`usingTerms`, by position): SQLite leaves those out of
+    /// an enclosing `*`.
+    static func namesCollidingWithUsingTerms(_ names: [String], usingTerms: [Bool]) -> [Int] {
+        uniqueNames(names, usingTerms: usingTerms).collisions
+    }
+
+    private static func uniqueNames(_ names: [String], usingTerms: [Bool]) -> (names: [String], collisions: [Int]) {
+        var seen: [String: Bool] = [:]
         var result: [String] = []
-        for name in names {
+        var collisions: [Int] = []
+        for (n, name) in names.enumerated() {
             var unique = name
             var count = 0
-            while seen.contains(SchemaNames.key(unique)) {
+            var collided = false
+            while let other = seen[SchemaNames.key(unique)] {
+                collided = collided || other
                 var stem = Substring(unique)
                 if let colon = stem.lastIndex(of: ":"), colon > stem.startIndex,
                     stem[stem.index(after: colon)...].allSatisfy(\.isASCIIDigitCharacter)
@@ -340,24 +381,21 @@ struct SelectCompiler {
                 count += 1
                 unique = "\(stem):\(count)"
             }
-            seen.insert(SchemaNames.key(unique))
+            seen[SchemaNames.key(unique)] = n < usingTerms.count && usingTerms[n]
             result.append(unique)
+            if collided { collisions.append(n) }
         }
-        return result
+        return (result, collisions)
     }
 
     /// The declared name of the column `reference` resolves to among `scope`'s own sources.
     private static func declaredName(_ reference: ColumnReference, _ scope: QueryScope) -> String? {
-        let sources = scope.sources.filter { reference.table == nil || SchemaNames.equal($0.name, reference.table!) }
-        for source in sources {
-            if let c = source.columns.firstIndex(where: { SchemaNames.equal($0.name, reference.column) }),
-                reference.table != nil || !source.hidden.contains(c)
-            {
-                return source.columns[c].name
-            }
+        guard let location = try? scope.locate(reference) else { return nil }
+        if let (k, c) = location.column { return scope.sources[k].columns[c].name }
+        guard SchemaNames.isRowidName(reference.column), let k = location.rowid, location.rowidSources == 1 else {
+            return nil
         }
-        guard SchemaNames.isRowidName(reference.column), sources.count == 1 else { return nil }
-        guard let table = sources[0].table else { return sources[0].numbersRows ? "rowid" : nil }
+        guard let table = scope.sources[k].table else { return scope.sources[k].numbersRows ? "rowid" : nil }
         return table.rowidAlias.map { table.columns[$0].name } ?? "rowid"
     }
 

@@ -173,4 +173,29 @@ final class JSONDocumentColumnDifferentialTests: XCTestCase {
             }
         }
     }
+
+    /// Rows whose documents go from megabytes to a few bytes and back: the buffer grows, gives back what a long
+    /// document took, and grows again, each row reading its own bytes (stored plain or compressed).
+    func testDocumentsOfVeryDifferentSizesMatchSQLite() throws {
+        let oracle = Oracle()
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        var statements = ["CREATE TABLE t(id INTEGER PRIMARY KEY, doc TEXT)"]
+        for (id, padding) in [3_000_000, 10, 2_500_000, 0, 1_200_000, 5].enumerated() {
+            // A repeated pad compresses; a printf of random-looking digits does not.
+            let pad = id % 2 == 0
+                ? "printf('%.\(padding)c', 'x')" : "substr(hex(randomblob(\(padding / 2 + 1))), 1, \(padding))"
+            statements.append(
+                "INSERT INTO t VALUES (\(id), json_object('k', \(id), 'pad', \(pad), 'tail', 'end\(id)'))")
+        }
+        for statement in statements {
+            oracle.execute(statement)
+            try db.execute(statement)
+        }
+        SelectDifferentialTests.compareInOrder(
+            [
+                "SELECT id, doc ->> '$.k', length(doc ->> '$.pad'), doc ->> '$.tail' FROM t ORDER BY id",
+                "SELECT count(*), sum(json_extract(doc, '$.k')) FROM t WHERE doc ->> '$.tail' LIKE 'end%'",
+                "SELECT t.id, j.key FROM t, json_each(t.doc) j WHERE j.key <> 'pad' ORDER BY t.id, j.key",
+            ], oracle, db)
+    }
 }

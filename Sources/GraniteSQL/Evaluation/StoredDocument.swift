@@ -42,6 +42,7 @@ final class StoredDocument {
     func load(_ decoder: RowDecoder, column: Int, into row: inout [Value]) throws {
         generation &+= 1
         if let length = try decoder.copyText(at: column, into: &storage) {
+            storage.shrink(keeping: length)
             count = length
             holdsText = true
             row[slot] = .null

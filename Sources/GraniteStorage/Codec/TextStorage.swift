@@ -26,6 +26,18 @@ package struct TextStorage {
         start.bindMemory(to: UInt8.self, capacity: capacity)
     }
 
+    /// Gives back storage far larger than the `count` bytes it holds (a text of several megabytes read once would
+    /// otherwise stay allocated as long as its owner); those bytes are kept.
+    package mutating func shrink(keeping count: Int) {
+        guard capacity > 1 << 20, count < capacity / 4 else { return }
+        let smaller = UnsafeMutableRawPointer.allocate(byteCount: max(count, 256), alignment: 8)
+        smaller.bindMemory(to: UInt8.self, capacity: max(count, 256))
+        smaller.copyMemory(from: start, byteCount: count)
+        start.deallocate()
+        start = smaller
+        capacity = max(count, 256)
+    }
+
     /// The first `count` bytes (at most ``capacity``).
     @inline(__always)
     package func bytes(_ count: Int) -> UnsafeBufferPointer<UInt8> {

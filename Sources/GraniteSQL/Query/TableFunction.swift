@@ -166,16 +166,36 @@ final class TableFunctionCursor {
         pragmaPosition = 0
     }
 
+    /// The document of one opening: a value, or the TEXT bytes a table cursor keeps for a document column (see
+    /// ``StoredDocument``), which json_each's walk over the text reads as they are.
+    private enum WalkDocument {
+        case value(Value)
+        case stored(UnsafeBufferPointer<UInt8>)
+
+        var isNull: Bool {
+            if case .value(let value) = self { return value.isNull }
+            return false
+        }
+
+        /// The document as a value, for the walk over its tree.
+        var value: Value {
+            switch self {
+            case .value(let value): return value
+            case .stored(let text): return .text(utf8: UnsafeRawBufferPointer(text))
+            }
+        }
+    }
+
     /// Evaluates json_each's or json_tree's arguments (at most two) over the current row and starts the walk.
     private func openJSONWalk(_ context: inout EvaluationContext) throws {
-        let document: Value
+        let document: WalkDocument
         if documentSlot >= 0, let text = context.jsonLocations?.storedText(slot: documentSlot) {
-            return try openJSONWalk(storedText: text, &context)
+            document = .stored(text)
         } else if documentSlot >= 0 {
-            document = context.row[documentSlot]
+            document = .value(context.row[documentSlot])
         } else {
             guard let documentArgument = program.arguments.first else { return }
-            document = try documentArgument.evaluate(&context)
+            document = .value(try documentArgument.evaluate(&context))
         }
         let recursive = program.function == .jsonTree
         // A constant path the walk over the text serves is not read again.
@@ -189,42 +209,20 @@ final class TableFunctionCursor {
         do throws(JSONError) {
             // A NULL path means no rows, but only once the document parsed (SQLite parses it first).
             let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
-            walk = try JSONTableWalk(document: document, start: start, recursive: recursive)
-        } catch {
-            throw error.evaluationError
-        }
-    }
-
-    /// Opens the walk over a document column's TEXT that a table cursor keeps as bytes (see ``StoredDocument``):
-    /// json_each's walk over the text reads them as they are; a walk over the tree gets the TEXT value they make.
-    private func openJSONWalk(storedText text: UnsafeBufferPointer<UInt8>, _ context: inout EvaluationContext) throws {
-        let recursive = program.function == .jsonTree
-        if !recursive && textWalkServes && constantPath != nil { return try beginTextWalk(text, &context) }
-        let path = try constantPath ?? (program.arguments.count > 1 ? program.arguments[1].evaluate(&context) : nil)
-        if !recursive && prepareTextWalk(path) { return try beginTextWalk(text, &context) }
-        do throws(JSONError) {
-            let start: JSONTableWalk.Start = path.map { $0.sqlTextBytes.map { .path($0) } ?? .nowhere } ?? .root
-            walk = try JSONTableWalk(document: .text(utf8: UnsafeRawBufferPointer(text)), start: start, recursive: recursive)
+            walk = try JSONTableWalk(document: document.value, start: start, recursive: recursive)
         } catch {
             throw error.evaluationError
         }
     }
 
     /// Starts json_each's walk over the text of `document` (not NULL), from the start ``prepareTextWalk(_:)`` set.
-    private func beginTextWalk(_ document: Value, _ context: inout EvaluationContext) throws {
+    private func beginTextWalk(_ document: WalkDocument, _ context: inout EvaluationContext) throws {
         valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
         do throws(JSONError) {
-            try textWalk.begin(document: document)
-        } catch {
-            throw error.evaluationError
-        }
-    }
-
-    /// Starts json_each's walk over a document whose TEXT bytes are `text`, from the start ``prepareTextWalk(_:)`` set.
-    private func beginTextWalk(_ text: UnsafeBufferPointer<UInt8>, _ context: inout EvaluationContext) throws {
-        valueOperand = valueTest.flatMap { Self.valueTestOperand($0, context) }
-        do throws(JSONError) {
-            try textWalk.begin(text: text)
+            switch document {
+            case .value(let value): try textWalk.begin(document: value)
+            case .stored(let text): try textWalk.begin(text: text)
+            }
         } catch {
             throw error.evaluationError
         }

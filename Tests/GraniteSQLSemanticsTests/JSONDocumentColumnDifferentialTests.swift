@@ -109,8 +109,6 @@ final class JSONDocumentColumnDifferentialTests: XCTestCase {
         var src = ValueSource(seed: seed)
         var failures: [String] = []
         for _ in 0..<(12 * stressFactor) {
-            let oracle = Oracle()
-            let db = try SQLConnection(engine: try StorageEngine.inMemory())
             var statements = Self.schema
             for id in 1...src.int(1...10) {
                 let note = src.pick(["NULL", "'n'", "'{\"a\":1}'"])
@@ -124,10 +122,7 @@ final class JSONDocumentColumnDifferentialTests: XCTestCase {
             statements.append("ALTER TABLE person ADD COLUMN extra TEXT DEFAULT '{\"z\":[1,2]}'")
             statements.append("INSERT INTO person(id, profile, extra) VALUES (100, '{\"a\":3}', '{\"z\":\"w\"}')")
             statements.append("CREATE VIEW docs AS SELECT id, profile ->> '$.b' AS b FROM person WHERE profile ->> '$.a' > 0")
-            for statement in statements {
-                oracle.execute(statement)
-                try db.execute(statement)
-            }
+            let (oracle, db) = try Oracle.enginesHolding(statements)
             var script = statements
             for sql in Self.queries + Self.writes + Self.queries.prefix(6) {
                 let expected = SelectDifferentialTests.sqlite(oracle, sql)
@@ -145,12 +140,7 @@ final class JSONDocumentColumnDifferentialTests: XCTestCase {
 
     /// A prepared statement run again and again over changing rows reads each run's documents.
     func testPreparedQueriesReadEachRunsDocuments() throws {
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
-        let oracle = Oracle()
-        for statement in Self.schema {
-            oracle.execute(statement)
-            try db.execute(statement)
-        }
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema)
         let query = try db.prepare(
             "SELECT count(*), sum(json_extract(profile, '$.n')) FROM person WHERE profile ->> '$.k' = ?")
         let long = String(repeating: "long text ", count: 30)
@@ -177,8 +167,6 @@ final class JSONDocumentColumnDifferentialTests: XCTestCase {
     /// Rows whose documents go from megabytes to a few bytes and back: the buffer grows, gives back what a long
     /// document took, and grows again, each row reading its own bytes (stored plain or compressed).
     func testDocumentsOfVeryDifferentSizesMatchSQLite() throws {
-        let oracle = Oracle()
-        let db = try SQLConnection(engine: try StorageEngine.inMemory())
         var statements = ["CREATE TABLE t(id INTEGER PRIMARY KEY, doc TEXT)"]
         for (id, padding) in [3_000_000, 10, 2_500_000, 0, 1_200_000, 5].enumerated() {
             // A repeated pad compresses; a printf of random-looking digits does not.
@@ -187,10 +175,7 @@ final class JSONDocumentColumnDifferentialTests: XCTestCase {
             statements.append(
                 "INSERT INTO t VALUES (\(id), json_object('k', \(id), 'pad', \(pad), 'tail', 'end\(id)'))")
         }
-        for statement in statements {
-            oracle.execute(statement)
-            try db.execute(statement)
-        }
+        let (oracle, db) = try Oracle.enginesHolding(statements)
         SelectDifferentialTests.compareInOrder(
             [
                 "SELECT id, doc ->> '$.k', length(doc ->> '$.pad'), doc ->> '$.tail' FROM t ORDER BY id",

@@ -46,4 +46,39 @@ final class TextCompressionSettingTests: XCTestCase {
         let rows = try db.query("SELECT count(*) FROM t WHERE doc = ? AND length(doc) = 320", arguments: [.text(text)])
         XCTAssertEqual(rows.rows, [[.integer(5)]])
     }
+
+    /// A table's writer learns across statements which columns' short texts fail to compress, and skips attempts
+    /// there (FORMAT.md § "When a writer compresses"); long texts and other columns are tried whatever happened.
+    func testWriterSkipsShortTextsOfAColumnThatKeepsFailing() throws {
+        let db = try SQLConnection(engine: try StorageEngine.inMemory())
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, doc TEXT, other TEXT)")
+        // 150 bytes without a repeated 4-byte substring: never shorter compressed.
+        let plainShort = String((0..<150).map { Character(Unicode.Scalar(UInt8(33 + ($0 * 37) % 90))) })
+        let compressibleShort = String(repeating: "granite ", count: 20)
+        let compressibleLong = String(repeating: "granite ", count: 40)
+        for id in 1...Int64(CompressionBackoff.failuresBeforeSkipping) {
+            try db.execute("INSERT INTO t VALUES (?, ?, NULL)", arguments: [.integer(id), .text(plainShort)])
+        }
+        // The next short text of `doc` is skipped, the one after it tried; `other` and long texts are tried.
+        try db.execute("INSERT INTO t VALUES (101, ?, ?)", arguments: [.text(compressibleShort), .text(compressibleShort)])
+        try db.execute("INSERT INTO t VALUES (102, ?, NULL)", arguments: [.text(compressibleShort)])
+        for id in 103...105 as ClosedRange<Int64> {
+            try db.execute("INSERT INTO t VALUES (?, ?, NULL)", arguments: [.integer(id), .text(plainShort)])
+        }
+        try db.execute("INSERT INTO t VALUES (106, ?, NULL)", arguments: [.text(compressibleLong)])
+        let doc = try compressedColumns(db, table: "t", column: 1)
+        XCTAssertEqual(doc[101], false)
+        XCTAssertEqual(doc[102], true)
+        XCTAssertEqual(doc[106], true)
+        XCTAssertEqual(try compressedColumns(db, table: "t", column: 2)[101], true)
+        // Setting the threshold starts the writers' history afresh: the next short text is tried.
+        for id in 201...Int64(200 + CompressionBackoff.failuresBeforeSkipping) {
+            try db.execute("INSERT INTO t VALUES (?, ?, NULL)", arguments: [.integer(id), .text(plainShort)])
+        }
+        db.textCompressionThreshold = 128
+        try db.execute("INSERT INTO t VALUES (301, ?, NULL)", arguments: [.text(compressibleShort)])
+        XCTAssertEqual(try compressedColumns(db, table: "t", column: 1)[301], true)
+        let rows = try db.query("SELECT count(*) FROM t WHERE doc = ?", arguments: [.text(compressibleShort)])
+        XCTAssertEqual(rows.rows, [[.integer(3)]])
+    }
 }

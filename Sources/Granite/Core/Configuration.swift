@@ -82,6 +82,8 @@ public struct Configuration: Sendable {
     /// TEXT values (JSON columns of Codable records, raw-SQL JSON, long text) of at least this many UTF-8 bytes
     /// are stored zlib-compressed when that saves space (default 128; `nil` turns compression off). Reading is
     /// transparent. Only values written later are affected; a negative value makes opening the database fail.
+    /// A connection tries texts under 256 bytes less often in a column whose recent ones did not shrink, since
+    /// each failed attempt costs time (see FORMAT.md, "When a writer compresses").
     ///
     /// ```swift
     /// var config = Configuration()

@@ -65,7 +65,9 @@ public final class SQLConnection {
     /// db.textCompressionThreshold = nil    // store every TEXT plain
     /// ```
     ///
-    /// A threshold of 0 or less tries to compress every TEXT value.
+    /// A threshold of 0 or less tries to compress every TEXT value. Texts under 256 bytes of a column whose
+    /// recent ones did not shrink are tried less often (FORMAT.md § "When a writer compresses"); setting this
+    /// property, even to its current value, makes writers try every eligible text again.
     public var textCompressionThreshold: Int? = 128 {
         didSet {
             // Writers already made (some held by cached statements) switch to the new threshold.

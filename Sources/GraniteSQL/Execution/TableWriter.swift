@@ -48,13 +48,18 @@ final class TableWriter {
     /// The index trees, in the order of `indexes`.
     private let trees: [IndexTree]
     @exclusivity(unchecked) private var encoder = RowEncoder()
+    /// Which of the rows' long texts are tried compressed, learnt from the rows this writer wrote.
+    @exclusivity(unchecked) private var compressionBackoff = CompressionBackoff()
     /// The triggers on the table, nil when it has none (set by the connection that caches the writer).
     var triggers: TableTriggers?
     /// The UTF-8 length from which the TEXT values of rows written are stored compressed (`nil`: never); see
     /// ``SQLConnection/textCompressionThreshold``.
     var compressionThreshold: Int? {
         get { encoder.compressionThreshold }
-        set { encoder = RowEncoder(compressionThreshold: newValue) }
+        set {
+            encoder = RowEncoder(compressionThreshold: newValue)
+            compressionBackoff = CompressionBackoff()
+        }
     }
     /// The foreign keys referring to the table, once ``WriteSession`` looked them up.
     @exclusivity(unchecked) var references: [(child: TableDefinition, key: Int)]?
@@ -403,7 +408,8 @@ final class TableWriter {
     /// The stored form of `row` (evaluation layout): its declared columns, the rowid alias stored as NULL.
     func payload(_ row: [Value]) -> [UInt8] {
         var bytes: [UInt8] = []
-        encoder.encode(row, count: columnCount, nullAt: table.rowidAlias ?? -1, into: &bytes)
+        encoder.encode(
+            row, count: columnCount, nullAt: table.rowidAlias ?? -1, into: &bytes, backoff: &compressionBackoff)
         return bytes
     }
 
@@ -411,7 +417,7 @@ final class TableWriter {
     private func withPayload<R>(_ row: [Value], _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         var bytes = takeBuffer(&rowBuffer)
         defer { rowBuffer = bytes }
-        encoder.encode(row, count: columnCount, nullAt: rowidAlias, into: &bytes)
+        encoder.encode(row, count: columnCount, nullAt: rowidAlias, into: &bytes, backoff: &compressionBackoff)
         return try bytes.withUnsafeBytes(body)
     }
 

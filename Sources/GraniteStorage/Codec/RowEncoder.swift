@@ -39,8 +39,18 @@ public struct RowEncoder: Sendable {
     /// (if in range) encoded as NULL whatever its value: a table row without its rowid alias, without copying
     /// the values into a new array.
     public func encode(_ values: [Value], count: Int, nullAt: Int = -1, into bytes: inout [UInt8]) {
+        var everyAttempt = CompressionBackoff.disabled
+        encode(values, count: count, nullAt: nullAt, into: &bytes, backoff: &everyAttempt)
+    }
+
+    /// ``encode(_:count:nullAt:into:)`` for a writer that encodes many rows of one table: `backoff` decides which
+    /// long texts are tried compressed, from how the attempts on their column went so far, and learns from this
+    /// row's attempts.
+    package func encode(
+        _ values: [Value], count: Int, nullAt: Int = -1, into bytes: inout [UInt8], backoff: inout CompressionBackoff
+    ) {
         precondition(count <= values.count, "count exceeds the values given")
-        let layout = measure(values, count: count, nullAt: nullAt)
+        let layout = measure(values, count: count, nullAt: nullAt, backoff: &backoff)
         let headerLength = RowCodec.headerLength(serialBytes: layout.serialBytes)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: headerLength + layout.bodyBytes))
@@ -58,7 +68,7 @@ public struct RowEncoder: Sendable {
     /// Pass 1: the sizes of the row's header and bodies, compressing the texts that ``triesCompression(ofLength:)``
     /// selects (kept only where the compressed body is smaller).
     @inline(__always)
-    func measure(_ values: [Value], count: Int, nullAt: Int) -> Layout {
+    func measure(_ values: [Value], count: Int, nullAt: Int, backoff: inout CompressionBackoff) -> Layout {
         var layout = Layout()
         for column in 0..<count {
             if column == nullAt {
@@ -79,13 +89,13 @@ public struct RowEncoder: Sendable {
                 // the string (a retain and a release) for every text column written.
                 let count = s.utf8.count
                 if triesCompression(ofLength: count) {
-                    RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout) }
+                    RowCodec.withUTF8(s) { measure(text: $0, column: column, into: &layout, backoff: &backoff) }
                 } else {
                     layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 0, length: count))
                     layout.bodyBytes += count
                 }
             case .invalidUTF8Text(let bytes):
-                measure(invalidUTF8Text: bytes, column: column, into: &layout)
+                measure(invalidUTF8Text: bytes, column: column, into: &layout, backoff: &backoff)
             case .blob(let b):
                 layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: 1, length: b.count))
                 layout.bodyBytes += b.count
@@ -96,23 +106,31 @@ public struct RowEncoder: Sendable {
 
     /// Adds one text column of UTF-8 bytes `utf8` (valid or not) to `layout`, compressed when that pays.
     @inline(__always)
-    func measure(text utf8: UnsafeRawBufferPointer, column: Int, into layout: inout Layout) {
+    func measure(
+        text utf8: UnsafeRawBufferPointer, column: Int, into layout: inout Layout, backoff: inout CompressionBackoff
+    ) {
         var length = utf8.count
         var kind: UInt64 = 0
-        if triesCompression(ofLength: utf8.count), let body = RowCodec.compressedBody(utf8) {
-            layout.compressed.append((column, body))
-            length = body.count
-            kind = 2
+        if triesCompression(ofLength: length), backoff.admitsAttempt(column: column, length: length) {
+            let body = RowCodec.compressedBody(utf8)
+            backoff.record(column: column, length: length, compressed: body != nil)
+            if let body {
+                layout.compressed.append((column, body))
+                length = body.count
+                kind = 2
+            }
         }
         layout.serialBytes += Varint.length(of: RowCodec.serialType(kind: kind, length: length))
         layout.bodyBytes += length
     }
 
-    /// ``measure(text:column:into:)`` of a TEXT of bytes that are not valid UTF-8, out of line so that the passes
+    /// ``measure(text:column:into:backoff:)`` of a TEXT of bytes that are not valid UTF-8, out of line so that the passes
     /// stay as small as they are without such text.
     @inline(never)
-    func measure(invalidUTF8Text bytes: [UInt8], column: Int, into layout: inout Layout) {
-        bytes.withUnsafeBytes { measure(text: $0, column: column, into: &layout) }
+    func measure(
+        invalidUTF8Text bytes: [UInt8], column: Int, into layout: inout Layout, backoff: inout CompressionBackoff
+    ) {
+        bytes.withUnsafeBytes { measure(text: $0, column: column, into: &layout, backoff: &backoff) }
     }
 
     /// Writes the serial type (at `header`) and body (at `body`) of a TEXT of bytes that are not valid UTF-8,
@@ -136,7 +154,7 @@ public struct RowEncoder: Sendable {
         b += stored.count
     }
 
-    /// Pass 2: writes the header and the bodies measured by ``measure(_:count:nullAt:)`` into the zeroed
+    /// Pass 2: writes the header and the bodies measured by ``measure(_:count:nullAt:backoff:)`` into the zeroed
     /// `headerLength + layout.bodyBytes` bytes of `bytes` at `start`.
     @inline(__always)
     func write(

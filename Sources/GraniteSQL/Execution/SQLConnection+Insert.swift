@@ -41,6 +41,7 @@ extension SQLConnection {
                 // The row is the tuple's values: no copy of the defaults to overwrite one by one (and, as in SQLite,
                 // no default evaluated when no column takes it). Room for the rowid slot.
                 values = []
+                swap(&values, &plan.spareRow)
                 values.reserveCapacity(tuple.count + 1)
                 for k in tuple.indices {
                     values.append(plan.affinities[k].apply(to: try value(of: tuple[k], parameters, &context)))
@@ -54,7 +55,12 @@ extension SQLConnection {
                         to: try value(of: tuple[k], parameters, &context))
                 }
             }
-            _ = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert)
+            if var stored = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert),
+                plan.targetsEveryColumnInOrder
+            {
+                stored.removeAll(keepingCapacity: true)
+                plan.spareRow = stored
+            }
         }
         try session.finish()
         return (session.returning?.names ?? [], session.returnedRows)

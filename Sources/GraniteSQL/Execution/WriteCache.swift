@@ -105,6 +105,9 @@ final class WriteCache {
         /// Whether the targets are every declared column of the table, in order: a row is then the tuple's values
         /// alone, no column taking its default.
         let targetsEveryColumnInOrder: Bool
+        /// The array the last row inserted was built in, emptied, its storage kept for the next row (one
+        /// allocation saved per row).
+        var spareRow: [Value] = []
 
         init(
             tuples: [[CompiledExpression]], targets: [Int], affinities: [SQLAffinity],

@@ -53,7 +53,7 @@ public struct RowEncoder: Sendable {
         let layout = measure(values, count: count, nullAt: nullAt, backoff: &backoff)
         let headerLength = RowCodec.headerLength(serialBytes: layout.serialBytes)
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: headerLength + layout.bodyBytes))
+        RowCodec.appendZeros(headerLength + layout.bodyBytes, to: &bytes)
         write(values, count: count, nullAt: nullAt, layout: layout, headerLength: headerLength, into: &bytes, at: start)
     }
 

@@ -18,6 +18,20 @@
 /// Internal helpers shared by the row encoder, builder and decoder.
 @usableFromInline
 enum RowCodec {
+    /// Zero bytes copied to extend a buffer (a copy from here is a `memcpy`; appending `repeatElement(0, …)`
+    /// stores byte by byte).
+    static let zeros = [UInt8](repeating: 0, count: 4096)
+
+    /// Appends `count` zero bytes to `bytes`.
+    @inline(__always)
+    static func appendZeros(_ count: Int, to bytes: inout [UInt8]) {
+        guard count <= zeros.count else {
+            bytes.append(contentsOf: repeatElement(0, count: count))
+            return
+        }
+        zeros.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
     /// The body width (0, 1, 2, 3, 4, 6 or 8) of the smallest encoding of `i`, and its serial type.
     @inlinable
     static func integerLayout(_ i: Int64) -> (serialType: UInt64, width: Int) {

@@ -33,7 +33,7 @@ struct SelectCompiler {
         /// Whether it contains a subquery (which may read any source).
         let hasSubquery: Bool
         /// For a `LEFT JOIN`'s `ON` term: the index of the joined source.
-        let onOf: Int?
+        var onOf: Int?
     }
 
     /// Compiles `select`. Result columns that are column references are named like SQLite names them: after the
@@ -76,6 +76,9 @@ struct SelectCompiler {
         let resultAggregates = scope.aggregates.count
         scope.allowAggregates = false
         var terms = try compileTerms(core.whereClause, onTerms: from.onTerms, scope: scope)
+        if !from.leftJoined.isEmpty {
+            try simplifyOuterJoins(&terms, whereClause: core.whereClause, from: &from, scope: scope)
+        }
         if scope.sources.contains(where: { $0.view != nil }) {
             try pushTermsIntoViews(terms, from: &from, scope: scope)
         }
@@ -274,7 +277,7 @@ struct SelectCompiler {
         }
     }
 
-    private func term(_ e: SQLExpression, _ scope: QueryScope, onOf: Int?) throws -> Term {
+    func term(_ e: SQLExpression, _ scope: QueryScope, onOf: Int?) throws -> Term {
         scope.trace = []
         scope.tracedSubquery = false
         defer { scope.trace = nil }

@@ -60,51 +60,14 @@ struct ColumnRenamer {
 
     /// `expression` with matching column references renamed.
     func rename(_ expression: SQLExpression) -> SQLExpression {
-        var result = expression
-        switch expression.kind {
-        case .literal, .parameter, .exists, .subquery:
-            break
-        case .column(var reference):
-            if matches(reference.column), reference.table.map({ SchemaNames.equal($0, table) }) ?? true {
-                reference.column = to
-                result.kind = .column(reference)
-            }
-        case .unary(let op, let operand):
-            result.kind = .unary(op, rename(operand))
-        case .binary(let op, let lhs, let rhs):
-            result.kind = .binary(op, rename(lhs), rename(rhs))
-        case .collate(let operand, let collation):
-            result.kind = .collate(rename(operand), collation: collation)
-        case .cast(let operand, let type):
-            result.kind = .cast(rename(operand), type)
-        case .function(var call):
-            if case .list(let arguments, let distinct) = call.arguments {
-                call.arguments = .list(arguments.map(rename), distinct: distinct)
-            }
-            result.kind = .function(call)
-        case .caseWhen(var expression):
-            expression.base = expression.base.map(rename)
-            expression.branches = expression.branches.map {
-                CaseExpression.Branch(condition: rename($0.condition), result: rename($0.result))
-            }
-            expression.elseResult = expression.elseResult.map(rename)
-            result.kind = .caseWhen(expression)
-        case .between(let operand, let low, let high, let negated):
-            result.kind = .between(rename(operand), low: rename(low), high: rename(high), negated: negated)
-        case .inList(let operand, let list, let negated):
-            result.kind = .inList(rename(operand), list.map(rename), negated: negated)
-        case .inSelect(let operand, let select, let negated):
-            result.kind = .inSelect(rename(operand), select, negated: negated)
-        case .inTable(let operand, let name, let negated):
-            result.kind = .inTable(rename(operand), name, negated: negated)
-        case .like(let operand, let op, let pattern, let escape, let negated):
-            result.kind = .like(
-                rename(operand), op, pattern: rename(pattern), escape: escape.map(rename), negated: negated)
-        case .isNull(let operand, let negated):
-            result.kind = .isNull(rename(operand), negated: negated)
-        case .row(let elements):
-            result.kind = .row(elements.map(rename))
+        expression.rewritten { e in
+            guard case .column(var reference) = e.kind, matches(reference.column),
+                reference.table.map({ SchemaNames.equal($0, table) }) ?? true
+            else { return nil }
+            reference.column = to
+            var renamed = e
+            renamed.kind = .column(reference)
+            return renamed
         }
-        return result
     }
 }

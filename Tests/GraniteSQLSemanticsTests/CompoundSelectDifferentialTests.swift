@@ -167,6 +167,33 @@ final class CompoundSelectDifferentialTests: XCTestCase {
         }
     }
 
+    /// With `ORDER BY`, SQLite merges a run of more than three `UNION`/`UNION ALL` terms as two halves, and each
+    /// half drops duplicates in the collations of its own terms: here the right half's `b` (NOCASE) drops `'a'`
+    /// after `'A'`, where the whole compound's first column `c` (BINARY) would keep both.
+    func testBalancedMergeDropsDuplicatesOfEachHalfAsSQLite() throws {
+        let (oracle, db) = try Oracle.enginesHolding(Self.schema + [
+            "INSERT INTO t1 VALUES (1, 'A', NULL), (2, 'a', NULL), (3, 'b', 4), (4, 'A', 4)",
+            "INSERT INTO t2 VALUES (1.5, 'a', 'A'), (2.5, 'A', 'a')",
+        ])
+        SelectDifferentialTests.compareInOrder([
+            "SELECT 'A', b FROM t1 ORDER BY 1, 2",
+            "SELECT a, c FROM t1 UNION SELECT 5, 6 UNION SELECT 'A', b FROM t1 ORDER BY 1, 2",
+            "SELECT c, c FROM t1 UNION SELECT 5, 6 UNION SELECT 7, 8 UNION SELECT 'A', b FROM t1 ORDER BY 1, 2",
+            "SELECT c, c FROM t1 UNION SELECT 5, 6 UNION SELECT 7, 8 UNION SELECT 'A', b FROM t1",
+            "SELECT c, c FROM t1 UNION SELECT 5, 6 UNION SELECT 7, 8 UNION SELECT 'A', b FROM t1 ORDER BY 2 DESC, 1",
+            "SELECT c FROM t1 UNION SELECT 5 UNION SELECT 7 UNION SELECT 8 UNION SELECT b FROM t1 ORDER BY 1",
+            "SELECT c FROM t1 UNION ALL SELECT y FROM t2 UNION ALL SELECT 7 UNION ALL SELECT b FROM t1 ORDER BY 1",
+            "SELECT c FROM t1 UNION ALL SELECT 5 UNION ALL SELECT 7 UNION SELECT b FROM t1 UNION SELECT 'x' "
+                + "UNION SELECT 'X' COLLATE NOCASE ORDER BY 1",
+            "SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT b "
+                + "FROM t1 UNION SELECT z FROM t2 ORDER BY 1 DESC",
+            "SELECT c FROM t1 UNION SELECT 1 UNION SELECT y FROM t2 UNION SELECT z FROM t2 UNION SELECT b FROM t1 "
+                + "EXCEPT SELECT 'B' ORDER BY 1",
+            "SELECT a, c FROM t1 UNION SELECT upper(z), x FROM t2 UNION SELECT CAST(a AS TEXT), a COLLATE NOCASE "
+                + "FROM t1 UNION SELECT 'A', b COLLATE NOCASE FROM t1 ORDER BY 1, 2 ASC",
+        ], oracle, db)
+    }
+
     func testRandomCompoundsMatchSQLite() throws {
         let seed = testSeed()
         var generator = Generator(src: ValueSource(seed: seed))

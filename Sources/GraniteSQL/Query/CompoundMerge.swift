@@ -1,12 +1,16 @@
 import GraniteStorage
 
 /// A compound with `ORDER BY`, combined as SQLite's merge does (`multiSelectOrderBy`): the rows of everything left
-/// of the last operator and those of its right term are each sorted by the `ORDER BY` keys, then merged.
+/// of the last operator and those of its right term are each sorted by the `ORDER BY` keys, then merged; a run of
+/// more than three terms joined by the same `UNION` or `UNION ALL` is split near its middle instead (SQLite's
+/// balanced merge), each part merged on its own.
 ///
 /// The result differs from the unordered evaluation only in which of several rows that compare equal survives:
 /// the keys of every operator but `UNION ALL` are extended by the columns the `ORDER BY` lacks; each side is
-/// sorted stably; an output row equal to the previous one (in the compound's collations) is dropped; and on
-/// equal keys `UNION` and `EXCEPT` drop the left row while `INTERSECT` keeps it.
+/// sorted stably; an output row equal to the previous one is dropped, equal in the collations of the terms being
+/// merged taken as a compound of their own (so the right part of a balanced merge may drop rows in a collation
+/// the whole compound does not use, as SQLite does); and on equal keys `UNION` and `EXCEPT` drop the left row
+/// while `INTERSECT` keeps it.
 struct CompoundMerge {
     let program: CompoundProgram
     /// Gives the rows of a term, in the order its programs produce them.
@@ -19,7 +23,7 @@ struct CompoundMerge {
     /// only sorts the merged rows again, stably.
     func rows() throws -> [[Value]] {
         let ordering = program.ordering
-        let merged = try merged(through: program.terms.count - 1, keys: ordering)
+        let merged = try merged(0...(program.terms.count - 1), keys: ordering)
         let ownCollation = ordering.contains { key in key.collation != compoundCollation(key) }
         let deduplicates = program.terms.contains { ($0.op ?? .unionAll) != .unionAll }
         return ownCollation && deduplicates ? sorted(merged, ordering) : merged
@@ -30,12 +34,12 @@ struct CompoundMerge {
         key.output.flatMap { $0 < program.collations.count ? program.collations[$0] : nil } ?? key.collation
     }
 
-    /// The rows of terms `0...k`, sorted by `keys` (extended by the columns they lack unless term `k` joins by
-    /// `UNION ALL`).
-    private func merged(through k: Int, keys parentKeys: [SelectProgram.SortTerm]) throws -> [[Value]] {
+    /// The rows of the terms `range`, sorted by `keys` (extended by the columns they lack unless the last term
+    /// joins by `UNION ALL`).
+    private func merged(_ range: ClosedRange<Int>, keys parentKeys: [SelectProgram.SortTerm]) throws -> [[Value]] {
         let terms = program.terms
-        guard k > 0 else { return sorted(try rowsOf(terms[0]), parentKeys) }
-        let op = terms[k].op ?? .unionAll
+        guard range.count > 1 else { return sorted(try rowsOf(terms[range.lowerBound]), parentKeys) }
+        let op = terms[range.upperBound].op ?? .unionAll
         // Terms whose duplicates go merge in the compound's collations (see ``rows()``).
         let keys =
             op == .unionAll
@@ -46,9 +50,27 @@ struct CompoundMerge {
                         output: key.output, expression: nil, descending: key.descending, nullsFirst: key.nullsFirst,
                         collation: compoundCollation(key))
                 })
-        let left = try merged(through: k - 1, keys: keys)
-        let right = sorted(try rowsOf(terms[k]), keys)
-        return merge(left, right, op: op, keys: keys)
+        let split = splitPoint(of: range)
+        let left = try merged(range.lowerBound...(split - 1), keys: keys)
+        let right = try merged(split...range.upperBound, keys: keys)
+        return merge(left, right, op: op, keys: keys, duplicatesIn: program.collations(ofTerms: range))
+    }
+
+    /// The first term of the right part when the terms `range` merge: the last term, but in a run of more than
+    /// three terms joined by the same `UNION` or `UNION ALL` at the end of `range`, the term half-way back along
+    /// the run (SQLite steps back once for every two terms of the run after the first).
+    private func splitPoint(of range: ClosedRange<Int>) -> Int {
+        let terms = program.terms
+        let last = range.upperBound
+        let op = terms[last].op ?? .unionAll
+        guard op == .union || op == .unionAll else { return last }
+        var runLength = 1
+        var k = last
+        while k > range.lowerBound && terms[k].op == op {
+            runLength += 1
+            k -= 1
+        }
+        return runLength > 3 ? last - (runLength - 1) / 2 : last
     }
 
     /// `keys` followed by every column none of them sorts by, ascending in its collation.
@@ -65,13 +87,16 @@ struct CompoundMerge {
         Sorting.stableSorted(rows) { compare($0, $1, keys) < 0 }
     }
 
-    private func merge(_ left: [[Value]], _ right: [[Value]], op: CompoundOperator, keys: [SelectProgram.SortTerm])
-        -> [[Value]]
-    {
+    /// Merges two sorted parts, dropping an output row equal to the previous one in `collations` (but for
+    /// `UNION ALL`).
+    private func merge(
+        _ left: [[Value]], _ right: [[Value]], op: CompoundOperator, keys: [SelectProgram.SortTerm],
+        duplicatesIn collations: [SQLCollation]
+    ) -> [[Value]] {
         var output: [[Value]] = []
         output.reserveCapacity(op == .intersect ? min(left.count, right.count) : left.count + right.count)
         func emit(_ row: [Value]) {
-            if op != .unionAll, let previous = output.last, sameRow(previous, row) { return }
+            if op != .unionAll, let previous = output.last, Self.sameRow(previous, row, in: collations) { return }
             output.append(row)
         }
         var i = 0
@@ -113,9 +138,9 @@ struct CompoundMerge {
         return 0
     }
 
-    /// Whether two rows are the same row of a set: every column equal in the compound's collation.
-    private func sameRow(_ a: [Value], _ b: [Value]) -> Bool {
-        for (c, collation) in program.collations.enumerated() where c < a.count && c < b.count {
+    /// Whether two rows are the same row of a set: every column equal in its collation of `collations`.
+    private static func sameRow(_ a: [Value], _ b: [Value], in collations: [SQLCollation]) -> Bool {
+        for (c, collation) in collations.enumerated() where c < a.count && c < b.count {
             if a[c].isNull != b[c].isNull { return false }
             if !a[c].isNull && SQLComparison.compare(a[c], b[c], collation: collation) != 0 { return false }
         }

@@ -16,6 +16,8 @@ final class CompoundProgram {
     /// The collation each result column is compared with to remove duplicates: the collation of the column's
     /// expression in the leftmost term that has one, else `BINARY` (SQLite's `multiSelectCollSeq`).
     let collations: [SQLCollation]
+    /// By term, the collation of each result column's expression, nil where it has none.
+    let termCollations: [[SQLCollation?]]
     /// The `ORDER BY` keys, by result column; when present the terms are merged (``CompoundMerge``) rather
     /// than combined in a set, and the rows come out sorted.
     let ordering: [SelectProgram.SortTerm]
@@ -25,13 +27,26 @@ final class CompoundProgram {
     let usesOuter: Bool
 
     init(
-        terms: [Term], collations: [SQLCollation], ordering: [SelectProgram.SortTerm], realColumns: [Int],
+        terms: [Term], termCollations: [[SQLCollation?]], ordering: [SelectProgram.SortTerm], realColumns: [Int],
         usesOuter: Bool
     ) {
         self.terms = terms
-        self.collations = collations
+        self.termCollations = termCollations
+        collations = Self.collations(of: termCollations[...])
         self.ordering = ordering
         self.realColumns = realColumns
         self.usesOuter = usesOuter
+    }
+
+    /// The collations the terms `range` of the compound, taken as a compound of their own, remove duplicates
+    /// with (see ``collations``).
+    func collations(ofTerms range: ClosedRange<Int>) -> [SQLCollation] {
+        range.count == terms.count ? collations : Self.collations(of: termCollations[range])
+    }
+
+    /// Per column, the first collation `termCollations` give it, else `BINARY`.
+    static func collations(of termCollations: ArraySlice<[SQLCollation?]>) -> [SQLCollation] {
+        let width = termCollations.first?.count ?? 0
+        return (0..<width).map { c in termCollations.lazy.compactMap { $0[c] }.first ?? .binary }
     }
 }

@@ -24,15 +24,16 @@ extension SelectCompiler {
         let terms = try compileTerms(select, scope: scope, declaredNames: declaredNames)
         let first = terms[0].program
         let width = first.columnNames.count
-        let collations = (0..<width).map { c in Self.compoundCollation(ofColumn: c, terms) }
+        let termCollations = terms.map { compiled in (0..<width).map { c in Self.termCollation(ofColumn: c, compiled) } }
         // Read as a FROM subquery, a column whose leftmost expression has REAL affinity gives its integers as
         // reals (SQLite reads its rows back through a table with that column type).
         let realColumns = declaredNames ? [] : (0..<width).filter { first.outputs[$0].affinity == .real }
         // The compound sorts its rows itself: with ORDER BY, SQLite merges sorted terms, which decides which of
         // rows equal in their collations survive.
+        let collations = CompoundProgram.collations(of: termCollations[...])
         let ordering = try compoundOrdering(select.orderBy, terms: terms, collations: collations)
         let compound = CompoundProgram(
-            terms: terms.map(\.term), collations: collations, ordering: ordering, realColumns: realColumns,
+            terms: terms.map(\.term), termCollations: termCollations, ordering: ordering, realColumns: realColumns,
             usesOuter: scope.usesOuter)
 
         // Read from outside (as a FROM subquery), a column has the affinity and collation of its leftmost
@@ -167,14 +168,11 @@ extension SelectCompiler {
         }
     }
 
-    /// The collation of compound column `c`: that of its expression in the leftmost term that has one (a
-    /// VALUES list right of the first term reads as a subquery's column, whose collation is `BINARY`).
-    private static func compoundCollation(ofColumn c: Int, _ terms: [CompiledTerm]) -> SQLCollation {
-        for compiled in terms {
-            if compiled.term.op != nil, compiled.term.programs.count > 1 { return .binary }
-            if let collation = compiled.program.outputs[c].collation { return collation }
-        }
-        return .binary
+    /// The collation of compound column `c`'s expression in `compiled`, nil where it has none (a VALUES list
+    /// right of the first term reads as a subquery's column, whose collation is `BINARY`).
+    private static func termCollation(ofColumn c: Int, _ compiled: CompiledTerm) -> SQLCollation? {
+        if compiled.term.op != nil, compiled.term.programs.count > 1 { return .binary }
+        return compiled.program.outputs[c].collation
     }
 
     // MARK: ORDER BY

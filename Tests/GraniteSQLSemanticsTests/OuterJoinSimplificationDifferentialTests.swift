@@ -59,6 +59,16 @@ final class OuterJoinSimplificationDifferentialTests: XCTestCase {
             "SELECT * FROM a LEFT JOIN json_each('[1, 2]') AS j ON j.value = a.x WHERE j.value = 1",
             "SELECT * FROM a LEFT JOIN json_each('[1, 2]') AS j ON c.z = j.value JOIN c WHERE j.value = 1",
             "SELECT * FROM a LEFT JOIN json_each('[1, 2]') AS j ON c.z = j.value JOIN c WHERE j.value + 0 = 1",
+            // Read through a subquery of the ON term, a later table counts too; the subquery's own tables do not.
+            "SELECT * FROM a LEFT JOIN b ON (SELECT c.z) = b.z JOIN c",
+            "SELECT * FROM a LEFT JOIN b ON EXISTS (SELECT 1 WHERE c.z = b.z) JOIN c",
+            "SELECT * FROM a LEFT JOIN b ON b.z IN (SELECT c.z) JOIN c",
+            "SELECT * FROM a LEFT JOIN b ON b.z IN (SELECT z FROM c) JOIN c",
+            "SELECT * FROM a LEFT JOIN b ON b.x = (SELECT max(x) FROM d WHERE d.x > a.x) JOIN d",
+            "SELECT * FROM a LEFT JOIN b ON EXISTS (SELECT 1 FROM c WHERE c.z = b.z AND EXISTS "
+                + "(SELECT 1 FROM d WHERE d.w = c.y)) JOIN d",
+            "SELECT * FROM a LEFT JOIN b ON EXISTS (SELECT 1 FROM c WHERE EXISTS (SELECT 1 WHERE d.x = c.z)) JOIN d",
+            "SELECT * FROM a LEFT JOIN b ON (SELECT c.z) = b.z JOIN c WHERE b.x = 1",
             // In subqueries and views, each query on its own.
             "SELECT (SELECT count(*) FROM b LEFT JOIN c ON c.z = b.z AND c.y = a.y) FROM a",
             "SELECT * FROM a WHERE EXISTS (SELECT 1 FROM b LEFT JOIN c ON d.x = b.x JOIN d)",
@@ -67,7 +77,7 @@ final class OuterJoinSimplificationDifferentialTests: XCTestCase {
             "SELECT count(*), sum(b.x) FROM a LEFT JOIN b ON b.x = a.x WHERE b.z = 10",
             "SELECT a.x, b.z FROM a LEFT JOIN b ON b.x = a.x WHERE b.z > 0 ORDER BY 1, 2",
         ])
-        XCTAssertGreaterThanOrEqual(succeeded, 11)
+        XCTAssertGreaterThanOrEqual(succeeded, 15)
     }
 
     /// Random joins of the four tables (LEFT, inner, comma), whose ON terms read any table, under random WHERE
@@ -108,8 +118,8 @@ final class OuterJoinSimplificationDifferentialTests: XCTestCase {
         for table in tables.dropFirst() {
             switch src.int(0...4) {
             case 0: sql += ", \(table)"
-            case 1: sql += " JOIN \(table) ON \(condition(tables, &src))"
-            default: sql += " LEFT JOIN \(table) ON \(condition(tables, &src))"
+            case 1: sql += " JOIN \(table) ON \(condition(tables, &src, inOn: true))"
+            default: sql += " LEFT JOIN \(table) ON \(condition(tables, &src, inOn: true))"
             }
         }
         let whereTerms = src.int(0...2)
@@ -120,13 +130,19 @@ final class OuterJoinSimplificationDifferentialTests: XCTestCase {
     }
 
     /// A condition on random columns of `tables`, in one of the shapes of ``conditions``.
-    static func condition(_ tables: [String], _ src: inout ValueSource) -> String {
+    ///
+    /// `CASE` and subqueries are left out of `ON` clauses (the fixed tests have them): SQLite's constant
+    /// propagation replaces a column that a `WHERE` term sets to a constant inside an `ON` clause's `CASE` or
+    /// subquery, so such a term may read a later table without the error, a difference README lists.
+    static func condition(_ tables: [String], _ src: inout ValueSource, inOn: Bool = false) -> String {
         func column() -> String {
             let table = src.pick(tables)
             return "\(table).\(src.pick(columnsOfTable[table]!))"
         }
         let (p, q) = (column(), column())
-        switch src.int(0...13) {
+        switch src.int(0...15) {
+        case 14: return inOn ? "\(p) >= \(q)" : "(SELECT \(p)) = \(q)"
+        case 15: return inOn ? "\(p) IS NOT 1" : "EXISTS (SELECT 1 FROM a AS s WHERE s.x = \(p))"
         case 0: return "\(p) = \(q)"
         case 1: return "\(p) IS \(q)"
         case 2: return "\(p) IS NOT NULL"
@@ -137,7 +153,7 @@ final class OuterJoinSimplificationDifferentialTests: XCTestCase {
         case 7: return "\(p) + 0 > 0"
         case 8: return "NOT (\(p) = 2)"
         case 9: return "coalesce(\(p), \(q)) IS NOT NULL"
-        case 10: return "CASE WHEN \(p) THEN 1 ELSE 0 END"
+        case 10: return inOn ? "\(p) IS NOT \(q)" : "CASE WHEN \(p) THEN 1 ELSE 0 END"
         case 11: return "NOT (\(p) = 1 AND \(q) = 10)"
         case 12: return "\(p) <> \(q)"
         default: return "\(p) = 1"

@@ -57,6 +57,18 @@ extension SelectCompiler {
         }
     }
 
+    /// Fails as ``simplifyOuterJoins(_:whereClause:from:scope:)`` does on an `ON` term of a `LEFT JOIN` whose
+    /// subqueries read a source joined after it: `reads` gives, by subquery position, the query's sources each
+    /// reads.
+    static func checkOnTermSubqueries(_ terms: [Term], reads: [Int: Set<Int>]) throws {
+        for term in terms {
+            guard let k = term.onOf else { continue }
+            for position in term.subqueries where reads[position]?.contains(where: { $0 > k }) ?? false {
+                throw SQLExecutionError("ON clause references tables to its right")
+            }
+        }
+    }
+
     /// The query's conditions in SQLite's shape (see ``JoinedConditions``), the `ON` terms of the joins still in
     /// `from.leftJoined` marked as theirs; nil when there are none.
     private static func joinedConditions(_ whereClause: SQLExpression?, from: FromSources) -> JoinedConditions? {

@@ -34,6 +34,8 @@ struct SelectCompiler {
         let hasSubquery: Bool
         /// For a `LEFT JOIN`'s `ON` term: the index of the joined source.
         var onOf: Int?
+        /// The positions in ``QueryScope/subqueries`` of the subqueries it holds.
+        var subqueries: Range<Int> = 0..<0
     }
 
     /// Compiles `select`. Result columns that are column references are named like SQLite names them: after the
@@ -112,7 +114,10 @@ struct SelectCompiler {
         for call in scope.aggregates {
             aggregates.append(try aggregate(call, scope))
         }
-        let subqueries = try compileSubqueries(of: scope)
+        // The sources a LEFT JOIN's ON term reads through its subqueries count for SQLite's check of the term.
+        let tracedSubqueries = Set(terms.lazy.filter { $0.onOf != nil }.flatMap(\.subqueries))
+        let (subqueries, subqueryReads) = try compileSubqueries(of: scope, tracing: tracedSubqueries)
+        try Self.checkOnTermSubqueries(terms, reads: subqueryReads)
 
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
@@ -253,18 +258,28 @@ struct SelectCompiler {
         return terms
     }
 
-    /// Compiles the subqueries of the query's expressions, now that its row layout is final.
-    private func compileSubqueries(of scope: QueryScope) throws -> [SelectProgram.Subquery] {
+    /// Compiles the subqueries of the query's expressions, now that its row layout is final; for those at the
+    /// positions `tracing`, also the query's sources each reads (as an enclosing query's row).
+    private func compileSubqueries(of scope: QueryScope, tracing: Set<Int> = []) throws -> (
+        programs: [SelectProgram.Subquery], reads: [Int: Set<Int>]
+    ) {
         var subqueries: [SelectProgram.Subquery] = []
+        var reads: [Int: Set<Int>] = [:]
         var k = 0
         while k < scope.subqueries.count {
             let (sub, kind) = scope.subqueries[k]
+            let traced = tracing.contains(k)
+            if traced { scope.trace = [] }
             let program = try compile(sub, outer: scope)
+            if traced {
+                reads[k] = scope.trace
+                scope.trace = nil
+            }
             try kind.checkWidth(program.columnNames.count)
             subqueries.append(.init(program: program, kind: kind, correlated: program.scope.usesOuter))
             k += 1
         }
-        return subqueries
+        return (subqueries, reads)
     }
 
     // MARK: Expressions
@@ -281,10 +296,11 @@ struct SelectCompiler {
         scope.trace = []
         scope.tracedSubquery = false
         defer { scope.trace = nil }
+        let firstSubquery = scope.subqueries.count
         let compiled = try compileExpression(e, scope)
         return Term(
             expression: e, compiled: compiled, sources: scope.trace ?? [], hasSubquery: scope.tracedSubquery,
-            onOf: onOf)
+            onOf: onOf, subqueries: firstSubquery..<scope.subqueries.count)
     }
 
     private func aggregate(_ call: FunctionCall, _ scope: QueryScope) throws -> SelectProgram.AggregateCall {

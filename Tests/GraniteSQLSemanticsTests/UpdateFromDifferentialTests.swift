@@ -157,6 +157,47 @@ final class UpdateFromDifferentialTests: XCTestCase {
         ])
     }
 
+    /// `UPDATE v … FROM` on a view with INSTEAD OF triggers: the triggers fire once for each combination of a view
+    /// row and `FROM` rows that the `WHERE` clause keeps (a view row matched twice fires twice), with OLD the view
+    /// row and NEW its assigned values; names resolve as in `UPDATE t … FROM` on a table (an alias qualifies the
+    /// view's columns everywhere); RETURNING, row assignments, `WITH`, and SQLite's errors.
+    func testUpdatesFromOnViewsWithInsteadOfTriggers() throws {
+        try TriggerDifferentialTests.check([
+            "CREATE TABLE t(a, b)",
+            "INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, NULL)",
+            "CREATE VIEW v AS SELECT a, b FROM t",
+            "CREATE TABLE log(oa, ob, na, nb)",
+            "CREATE TRIGGER tr INSTEAD OF UPDATE ON v BEGIN INSERT INTO log VALUES (old.a, old.b, new.a, new.b); END",
+            "CREATE TABLE u(k, val)",
+            "INSERT INTO u VALUES (1, 'p'), (1, 'q'), (2, 'r'), (4, 's')",
+            "UPDATE v SET b = u.val FROM u WHERE u.k = v.a",
+            "UPDATE v SET b = val FROM u WHERE k = a",
+            "UPDATE v AS x SET b = x.b || u.val FROM u WHERE u.k = x.a",
+            "UPDATE v AS x SET b = u.val FROM u WHERE u.k = a",
+            "UPDATE v AS x SET b = u.val FROM u WHERE u.k = v.a",
+            "UPDATE v SET b = u.val FROM u JOIN t ON t.a = u.k WHERE u.k = v.a",
+            "UPDATE v SET b = u.val FROM u, t WHERE t.a = u.k AND u.k = v.a RETURNING *",
+            "UPDATE v SET b = (SELECT max(val) FROM u WHERE k = v.a) FROM u WHERE u.k = v.a RETURNING b, a",
+            "UPDATE v SET (a, b) = (u.k, u.val) FROM u WHERE u.k = v.a",
+            "UPDATE v SET (a, b) = (SELECT k * 10, val FROM u WHERE k = v.a) FROM u WHERE u.k = v.a",
+            "WITH w AS (SELECT 2 AS k) UPDATE v SET b = 'w' FROM w WHERE w.k = v.a",
+            "UPDATE v SET b = 1 FROM u WHERE 0",
+            "UPDATE v SET b = 1 FROM v",
+            "UPDATE v SET b = 1 FROM v AS w WHERE w.a = v.a",
+            "UPDATE v SET nosuch = 1 FROM u",
+            "UPDATE v SET b = 1 FROM nosuch",
+            "SELECT * FROM log",
+            "SELECT * FROM t",
+            // Without a trigger for UPDATE (OF the assigned column), the view cannot be written.
+            "DROP TRIGGER tr",
+            "CREATE TRIGGER tr2 INSTEAD OF UPDATE OF a ON v BEGIN INSERT INTO log VALUES (0, 0, 0, 0); END",
+            "UPDATE v SET b = u.val FROM u WHERE u.k = v.a",
+            "UPDATE v SET a = u.k FROM u WHERE u.k = v.a",
+            "UPDATE v SET b = u.val FROM u WHERE u.k = v.a RETURNING *",
+            "SELECT * FROM log",
+        ])
+    }
+
     /// The joins of the `FROM` clause form a join of their own, as SQLite reads them: their `ON`, `USING` and
     /// `NATURAL` clauses see the `FROM` tables only, never the target (which shares a column name with them here).
     func testJoinConstraintsDoNotSeeTheTarget() throws {

@@ -108,7 +108,7 @@ extension SQLConnection {
 
     /// Whether `from`, or a parenthesised join in it, names the table `name` without an alias, which SQLite
     /// refuses for the target of an `UPDATE` that has no alias of its own.
-    private static func names(_ name: String, in from: FromClause) -> Bool {
+    static func names(_ name: String, in from: FromClause) -> Bool {
         ([from.first] + from.joins.map(\.source)).contains { source in
             switch source {
             case .table(let table, nil, _): return SchemaNames.equal(table.name, name)

@@ -80,7 +80,7 @@ extension SQLConnection {
             let assignments = try Self.singleColumnAssignments(update.assignments)
             let assignedNames = assignments.flatMap(\.columns)
             let firing = triggers.insteadOfUpdate.filter { $0.definition.fires(onUpdateOf: assignedNames) }
-            guard !firing.isEmpty || returning != nil, update.from == nil else { throw cannotModify }
+            guard !firing.isEmpty || returning != nil else { throw cannotModify }
             try prepare(triggers, update: true, updated: assignedNames)
             var positions: [Int] = []
             for name in assignedNames {
@@ -95,9 +95,13 @@ extension SQLConnection {
             for (k, assignment) in assignments.enumerated() where assignment.isRow {
                 rowSubqueries[1 + k] = assignment.columns.count
             }
-            let rows = try viewRows(
-                view, alias: update.alias, extra: values, update.whereClause, update.with, statement, parameters,
-                rowSubqueries: rowSubqueries)
+            let rows =
+                try update.from.map { from in
+                    try viewJoinedRows(update, from, triggers.columns, assignments, statement, parameters)
+                }
+                ?? viewRows(
+                    view, alias: update.alias, extra: values, update.whereClause, update.with, statement, parameters,
+                    rowSubqueries: rowSubqueries)
             let names = positions.map { triggers.columns[$0] }
             let n = triggers.columns.count
             // SQLite's RETURNING sees NULL for a column the UPDATE does not assign, unless a trigger reads it as
@@ -224,6 +228,48 @@ extension SQLConnection {
         // The statement's `WITH` reaches the query through the compiler's common tables.
         let program = try selectCompiler(statement).compileAssigning(
             SelectStatement(first: .select(clause)), rowSubqueries: rowSubqueries)
+        let cursor = SelectCursor(program: program)
+        cursor.sortMemoryLimit = sortMemoryLimit
+        try cursor.open(parameters: parameters)
+        var rows: [[Value]] = []
+        while let row = try cursor.next() { rows.append(row) }
+        return rows
+    }
+
+    /// The rows of `UPDATE v … FROM`'s join: for each combination of a view row and `FROM` rows that the `WHERE`
+    /// clause keeps, the view's columns (`columns`), then the value of each of `assignments` (a row assignment
+    /// from a subquery giving one value per column it assigns). As in SQLite, a view row matched by several
+    /// `FROM` rows comes once per match (its triggers fire for each), and the names resolve as in `UPDATE t …
+    /// FROM` on a table: the alias qualifies the view's columns everywhere.
+    private func viewJoinedRows(
+        _ update: UpdateStatement, _ from: FromClause, _ columns: [String], _ assignments: [Assignment],
+        _ statement: Statement, _ parameters: BoundParameters
+    ) throws -> [[Value]] {
+        // The view's columns are read from the join's first source whatever the FROM sources are named.
+        let qualifier = QueryScope.pinnedQualifier(0)
+        var outputs: [ResultColumn] = columns.map {
+            .expression(SQLExpression(.column(ColumnReference(table: qualifier, column: $0))), alias: nil)
+        }
+        var rowSubqueries: [Int: Int] = [:]
+        for assignment in assignments {
+            if assignment.isRow { rowSubqueries[outputs.count] = assignment.columns.count }
+            outputs.append(.expression(assignment.value, alias: nil))
+        }
+        var sources = FromClause(
+            first: .table(update.table, alias: update.alias),
+            joins: [JoinClause(op: .comma, source: from.first)] + from.joins)
+        sources.constraintsStart = 1
+        let clause = SelectClause(
+            distinct: false, columns: outputs, from: sources, whereClause: update.whereClause, groupBy: [],
+            having: nil)
+        let select = SelectStatement(first: .select(clause), compounds: [], orderBy: [], limit: nil, with: update.with)
+        let program =
+            rowSubqueries.isEmpty
+            ? try compileSelect(select, statement: statement)
+            : try selectCompiler(statement).compileAssigning(select, rowSubqueries: rowSubqueries)
+        if update.alias == nil, Self.names(update.table.name, in: from) {
+            throw SQLExecutionError("target object/alias may not appear in FROM clause: \(update.table.name)")
+        }
         let cursor = SelectCursor(program: program)
         cursor.sortMemoryLimit = sortMemoryLimit
         try cursor.open(parameters: parameters)

@@ -80,6 +80,26 @@ final class OuterJoinSimplificationDifferentialTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(succeeded, 15)
     }
 
+    /// SQLite reports the ON error only once it has resolved every name of the statement: a bad name anywhere
+    /// in it, even in an enclosing query compiled after the join, is the error reported.
+    func testBadNamesAreReportedBeforeTheOnError() throws {
+        try Tables.check([
+            "SELECT nosuch FROM a LEFT JOIN b ON c.z = b.z JOIN c",
+            "SELECT * FROM a LEFT JOIN b ON c.z = b.z JOIN c WHERE nosuch = 1",
+            "SELECT * FROM a LEFT JOIN b ON c.z = b.z JOIN c ORDER BY nosuch",
+            "SELECT q.nosuch FROM (SELECT a.x FROM a LEFT JOIN b ON c.z = b.z JOIN c) AS q",
+            "SELECT x FROM (a LEFT JOIN b ON c.z = b.z JOIN c) AS g, d",
+            "SELECT * FROM (b CROSS JOIN d AS t1 NATURAL LEFT JOIN (c AS t2 LEFT JOIN d ON b.z = t2.z CROSS JOIN b) "
+                + "AS g3) CROSS JOIN d",
+            "SELECT (SELECT nosuch FROM b LEFT JOIN c ON d.x = c.z JOIN d) FROM a",
+            "SELECT (SELECT 1 FROM b LEFT JOIN c ON d.x = c.z JOIN d), nosuch FROM a",
+            "SELECT a.x FROM a WHERE a.x IN (SELECT b.x FROM b LEFT JOIN c ON d.w = c.z JOIN d) AND nosuch",
+            "CREATE VIEW v AS SELECT a.x FROM a LEFT JOIN b ON c.z = b.z JOIN c",
+            "SELECT * FROM v",
+            "SELECT nosuch FROM v",
+        ])
+    }
+
     /// Random joins of the four tables (LEFT, inner, comma), whose ON terms read any table, under random WHERE
     /// conditions built from the shapes above: SQLite's rows or error.
     func testRandomOuterJoinsMatchSQLite() throws {

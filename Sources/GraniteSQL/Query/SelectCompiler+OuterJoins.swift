@@ -23,8 +23,9 @@ extension SelectCompiler {
     }
 
     /// Turns each `LEFT JOIN` whose NULL row the query's conditions reject into an inner join, as SQLite's join
-    /// simplification does, then fails as SQLite does on an `ON` term of a remaining `LEFT JOIN` that reads a
-    /// source joined after it (`ON clause references tables to its right`).
+    /// simplification does, then records SQLite's failure for an `ON` term of a remaining `LEFT JOIN` that reads a
+    /// source joined after it (`ON clause references tables to its right`, reported once the statement's names
+    /// are all resolved: see ``DeferredCompileChecks``).
     ///
     /// The joins are looked at in `FROM` order, each against the conditions as they are then: the `ON` terms of a
     /// `LEFT JOIN` turned inner count for the joins after it, not for those before (SQLite's single pass). The
@@ -52,19 +53,19 @@ extension SelectCompiler {
                 terms[t] = try term(folded, scope, onOf: k)
             }
             if terms[t].sources.contains(where: { $0 > k }) {
-                throw SQLExecutionError("ON clause references tables to its right")
+                deferredChecks.record(SQLExecutionError("ON clause references tables to its right"))
             }
         }
     }
 
-    /// Fails as ``simplifyOuterJoins(_:whereClause:from:scope:)`` does on an `ON` term of a `LEFT JOIN` whose
-    /// subqueries read a source joined after it: `reads` gives, by subquery position, the query's sources each
+    /// Records the failure ``simplifyOuterJoins(_:whereClause:from:scope:)`` records for an `ON` term of a
+    /// `LEFT JOIN` whose subqueries read a source joined after it: `reads` gives, by subquery position, the query's sources each
     /// reads.
-    static func checkOnTermSubqueries(_ terms: [Term], reads: [Int: Set<Int>]) throws {
+    func checkOnTermSubqueries(_ terms: [Term], reads: [Int: Set<Int>]) {
         for term in terms {
             guard let k = term.onOf else { continue }
             for position in term.subqueries where reads[position]?.contains(where: { $0 > k }) ?? false {
-                throw SQLExecutionError("ON clause references tables to its right")
+                deferredChecks.record(SQLExecutionError("ON clause references tables to its right"))
             }
         }
     }

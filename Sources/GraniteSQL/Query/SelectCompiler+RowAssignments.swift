@@ -9,6 +9,13 @@ extension SelectCompiler {
     /// its row.
     /// - Throws: SQLite's `2 columns assigned 3 values` when a subquery returns another number of columns.
     func compileAssigning(_ select: SelectStatement, rowSubqueries: [Int: Int]) throws -> SelectProgram {
+        try deferredChecks.compiling { try compileAssigningChecked(select, rowSubqueries: rowSubqueries) }
+    }
+
+    /// ``compileAssigning(_:rowSubqueries:)`` within its deferred checks.
+    private func compileAssigningChecked(_ select: SelectStatement, rowSubqueries: [Int: Int]) throws
+        -> SelectProgram
+    {
         guard select.with == nil, select.compounds.isEmpty, case .select(let core) = select.first,
             !WindowRewriter.hasWindowCalls(core, orderBy: select.orderBy)
         else {

@@ -36,7 +36,8 @@ extension SelectCompiler {
         var inner = SelectCompiler(
             catalog: view.isTemporary || !catalog.hasTemporarySchema ? catalog : catalog.mainSchema,
             connection: connection, sourceText: view.sql, sourceStart: 0,
-            expandingViews: expandingViews + [key], readsStoredQuery: !view.isTemporary)
+            expandingViews: expandingViews + [key], readsStoredQuery: !view.isTemporary,
+            deferredChecks: deferredChecks)
         inner.checksForRename = checksForRename
         var select = view.select
         if !pushed.isEmpty, case .select(var core) = select.first {

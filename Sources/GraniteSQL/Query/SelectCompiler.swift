@@ -23,6 +23,9 @@ struct SelectCompiler {
     /// Whether the query is compiled as SQLite checks the schema around `ALTER TABLE`, in its rename mode, where
     /// a parenthesised join's columns answer to no table name (see ``NestedColumnTag/answersToTable``).
     var checksForRename = false
+    /// The failures of checks SQLite makes after name resolution, reported when the statement's outermost query
+    /// is compiled (see ``DeferredCompileChecks``).
+    var deferredChecks = DeferredCompileChecks()
 
     /// A `WHERE` or `ON` term with the sources it reads.
     struct Term {
@@ -42,6 +45,13 @@ struct SelectCompiler {
     /// declared column (`rowid` becomes the INTEGER PRIMARY KEY's name) when `declaredNames`, else (a subquery in
     /// `FROM`) as written.
     func compile(_ select: SelectStatement, outer: QueryScope? = nil, declaredNames: Bool = true) throws
+        -> SelectProgram
+    {
+        try deferredChecks.compiling { try compileChecked(select, outer: outer, declaredNames: declaredNames) }
+    }
+
+    /// ``compile(_:outer:declaredNames:)`` within its deferred checks.
+    private func compileChecked(_ select: SelectStatement, outer: QueryScope?, declaredNames: Bool) throws
         -> SelectProgram
     {
         if let with = select.with {
@@ -117,7 +127,7 @@ struct SelectCompiler {
         // The sources a LEFT JOIN's ON term reads through its subqueries count for SQLite's check of the term.
         let tracedSubqueries = Set(terms.lazy.filter { $0.onOf != nil }.flatMap(\.subqueries))
         let (subqueries, subqueryReads) = try compileSubqueries(of: scope, tracing: tracedSubqueries)
-        try Self.checkOnTermSubqueries(terms, reads: subqueryReads)
+        checkOnTermSubqueries(terms, reads: subqueryReads)
 
         let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).

@@ -55,9 +55,8 @@ extension SQLConnection {
                         to: try value(of: tuple[k], parameters, &context))
                 }
             }
-            if var stored = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert),
-                plan.targetsEveryColumnInOrder
-            {
+            let stored = try session.insert(writer, consume values, resolution: plan.resolution, upsert: plan.upsert)
+            if var stored, plan.targetsEveryColumnInOrder {
                 stored.removeAll(keepingCapacity: true)
                 plan.spareRow = stored
             }

@@ -24,7 +24,9 @@ extension SelectCompiler {
         let terms = try compileTerms(select, scope: scope, declaredNames: declaredNames)
         let first = terms[0].program
         let width = first.columnNames.count
-        let termCollations = terms.map { compiled in (0..<width).map { c in Self.termCollation(ofColumn: c, compiled) } }
+        let termCollations = terms.map { compiled in
+            (0..<width).map { c in Self.termCollation(ofColumn: c, compiled) }
+        }
         // Read as a FROM subquery, a column whose leftmost expression has REAL affinity gives its integers as
         // reals (SQLite reads its rows back through a table with that column type).
         let realColumns = declaredNames ? [] : (0..<width).filter { first.outputs[$0].affinity == .real }

@@ -59,8 +59,8 @@ extension SelectCompiler {
     }
 
     /// Records the failure ``simplifyOuterJoins(_:whereClause:from:scope:)`` records for an `ON` term of a
-    /// `LEFT JOIN` whose subqueries read a source joined after it: `reads` gives, by subquery position, the query's sources each
-    /// reads.
+    /// `LEFT JOIN` whose subqueries read a source joined after it: `reads` gives, by subquery position, the
+    /// query's sources each reads.
     func checkOnTermSubqueries(_ terms: [Term], reads: [Int: Set<Int>]) {
         for term in terms {
             guard let k = term.onOf else { continue }

@@ -124,8 +124,8 @@ public struct RowEncoder: Sendable {
         layout.bodyBytes += length
     }
 
-    /// ``measure(text:column:into:backoff:)`` of a TEXT of bytes that are not valid UTF-8, out of line so that the passes
-    /// stay as small as they are without such text.
+    /// ``measure(text:column:into:backoff:)`` of a TEXT of bytes that are not valid UTF-8, out of line so that the
+    /// passes stay as small as they are without such text.
     @inline(never)
     func measure(
         invalidUTF8Text bytes: [UInt8], column: Int, into layout: inout Layout, backoff: inout CompressionBackoff

@@ -23,11 +23,16 @@ extension SQLConnection {
     ) throws -> (columns: [String], rows: [[Value]]) {
         let program = try compileSelect(select, statement: statement)
         if explain { return (Self.explainColumns, program.explainRows()) }
+        return (program.columnNames, try allRows(of: program, parameters: parameters))
+    }
+
+    /// Runs `program` to completion with `parameters`: all its rows.
+    func allRows(of program: SelectProgram, parameters: BoundParameters) throws -> [[Value]] {
         let cursor = SelectCursor(program: program)
         cursor.sortMemoryLimit = sortMemoryLimit
         try cursor.open(parameters: parameters)
         var rows: [[Value]] = []
         while let row = try cursor.next() { rows.append(row) }
-        return (program.columnNames, rows)
+        return rows
     }
 }

@@ -228,12 +228,7 @@ extension SQLConnection {
         // The statement's `WITH` reaches the query through the compiler's common tables.
         let program = try selectCompiler(statement).compileAssigning(
             SelectStatement(first: .select(clause)), rowSubqueries: rowSubqueries)
-        let cursor = SelectCursor(program: program)
-        cursor.sortMemoryLimit = sortMemoryLimit
-        try cursor.open(parameters: parameters)
-        var rows: [[Value]] = []
-        while let row = try cursor.next() { rows.append(row) }
-        return rows
+        return try allRows(of: program, parameters: parameters)
     }
 
     /// The rows of `UPDATE v … FROM`'s join: for each combination of a view row and `FROM` rows that the `WHERE`
@@ -270,12 +265,7 @@ extension SQLConnection {
         if update.alias == nil, Self.names(update.table.name, in: from) {
             throw SQLExecutionError("target object/alias may not appear in FROM clause: \(update.table.name)")
         }
-        let cursor = SelectCursor(program: program)
-        cursor.sortMemoryLimit = sortMemoryLimit
-        try cursor.open(parameters: parameters)
-        var rows: [[Value]] = []
-        while let row = try cursor.next() { rows.append(row) }
-        return rows
+        return try allRows(of: program, parameters: parameters)
     }
 
     /// The NEW rows of an INSERT into a view: its source's rows laid out as the view's columns (NULL for those

@@ -43,14 +43,6 @@ final class SelectCursor {
     @exclusivity(unchecked) private var remaining = Int.max
     @exclusivity(unchecked) private var seen: Set<ByteKey> = []
 
-    fileprivate enum SubqueryResult {
-        case scalar(Value)
-        case exists(Bool)
-        case values([Value])
-        case row([Value])
-        case rows([[Value]])
-    }
-
     init(program: SelectProgram) {
         self.program = program
         context = EvaluationContext()
@@ -533,7 +525,8 @@ final class SelectCursor {
 
     // MARK: Subqueries
 
-    fileprivate func subquery(_ id: SubqueryID, _ context: inout EvaluationContext) throws -> SubqueryResult {
+    /// Runs subquery `id` of the program for the enclosing row in `context` (once, for an uncorrelated one).
+    func subquery(_ id: SubqueryID, _ context: inout EvaluationContext) throws -> SubqueryResult {
         let k = id.rawValue
         let sub = program.subqueries[k]
         if !sub.correlated, let cached = subqueryCache[k] { return cached }
@@ -561,45 +554,5 @@ final class SelectCursor {
         }
         if !sub.correlated { subqueryCache[k] = result }
         return result
-    }
-}
-
-/// Forwards subquery evaluation to the cursor without retaining it. The cursor owns the proxy (through its
-/// evaluation context) and outlives it, so the unowned reference is never dangling; it avoids the side table a
-/// weak reference would give the cursor, which slows every retain and release of it.
-private final class SubqueryProxy: SubqueryProvider {
-    unowned(unsafe) var cursor: SelectCursor?
-
-    func scalar(_ id: SubqueryID, context: inout EvaluationContext) throws -> Value {
-        guard case .scalar(let v)? = try cursor?.subquery(id, &context) else { return .null }
-        return v
-    }
-
-    func exists(_ id: SubqueryID, context: inout EvaluationContext) throws -> Bool {
-        guard case .exists(let b)? = try cursor?.subquery(id, &context) else { return false }
-        return b
-    }
-
-    func values(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value] {
-        guard case .values(let v)? = try cursor?.subquery(id, &context) else { return [] }
-        return v
-    }
-
-    /// The row each row-value subquery last returned, by subquery number (see ``lastRow(_:)``).
-    private var lastRows: [Int: [Value]] = [:]
-
-    func row(_ id: SubqueryID, context: inout EvaluationContext) throws -> [Value] {
-        guard case .row(let v)? = try cursor?.subquery(id, &context) else { return [] }
-        lastRows[id.rawValue] = v
-        return v
-    }
-
-    func lastRow(_ id: SubqueryID) -> [Value] {
-        lastRows[id.rawValue] ?? []
-    }
-
-    func rows(_ id: SubqueryID, context: inout EvaluationContext) throws -> [[Value]] {
-        guard case .rows(let v)? = try cursor?.subquery(id, &context) else { return [] }
-        return v
     }
 }

@@ -54,6 +54,9 @@ public final class PoolHarness {
     public init(path: String, recordCount: Int) throws {
         self.recordCount = recordCount
         var configuration = Configuration()
+        // SQLite's writer can meet a lock a reader holds for a moment (a reader's first open of the WAL index), and
+        // GRDB's default `.immediateError` would fail the run's write on it: wait instead, as a real app would.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         dbPool = try DatabasePool(path: path, configuration: configuration)
         try dbPool.write { db in

@@ -41,6 +41,12 @@ final class MinMaxDifferentialTests: XCTestCase {
         "SELECT count(*) FROM p", "SELECT count(*) FROM k", "SELECT count(*) FROM empty",
         "SELECT count(*) + 0 FROM p", "SELECT count(*) FROM p WHERE tag = 1", "SELECT count(*), max(id) FROM p",
         "SELECT count(*) FROM p AS q",
+        // Bare columns beside a min() or max() that only NULLs reach come from the group's last row.
+        // (Not grouped by `tag`: its index orders `score DESC` ascending, so its groups' rows come in another
+        // order than SQLite's.)
+        "SELECT max(note), id, name FROM p GROUP BY name", "SELECT min(note + 0), id FROM p",
+        "SELECT max(CASE WHEN tag > 1 THEN score END), id FROM p GROUP BY tag IS NULL, note IS NULL",
+        "SELECT min(x), y FROM empty GROUP BY y",
     ]
 
     func testMinMaxMatchSQLite() throws {

@@ -34,6 +34,9 @@ struct Accumulator {
         }
     }
 
+    /// Whether a `min()` or `max()` has a value (a row whose argument was not NULL).
+    var holdsMinMaxValue: Bool { minMax.best != nil }
+
     /// Adds `rows` rows to a `count(*)` at once (a table's stored row count).
     mutating func addRows(_ rows: Int) {
         count += Int64(rows)

@@ -191,7 +191,8 @@ extension SelectCursor {
             }
             let changed = try stepAggregates(&accumulators, from: g * calls)
             if followsMinMax && changed { follow(into: &representatives[g]) }
-            if changed && program.readsFirstValueOnly { break }
+            // The rows come in the order of the argument, NULLs first for min(): the first that is not NULL is it.
+            if changed && program.readsFirstValueOnly && accumulators[g * calls].holdsMinMaxValue { break }
         }
         if program.groupBy.isEmpty && groupCount == 0 {
             groupCount = 1

@@ -104,10 +104,11 @@ package struct SQLMinMaxAggregate: Sendable {
         self.collation = collation
     }
 
-    /// Adds `x`; returns whether it became the result (SQLite then takes bare columns from its row).
+    /// Adds `x`; returns whether SQLite takes the bare columns of an aggregate query from its row: when `x` became
+    /// the result, or when it is NULL and no value came before it (so a group of NULLs takes the last row's).
     @discardableResult
     package mutating func step(_ x: Value) -> Bool {
-        if x.isNull { return false }
+        if x.isNull { return best == nil }
         guard let b = best else {
             best = x
             return true

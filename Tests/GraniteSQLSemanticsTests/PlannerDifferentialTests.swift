@@ -303,6 +303,9 @@ final class PlannerDifferentialTests: XCTestCase {
             "SELECT * FROM t WHERE a = 2 AND id = 7", "SELECT * FROM t ORDER BY c", "SELECT * FROM t ORDER BY rowid",
             "SELECT * FROM t WHERE d >= 2 AND d <= 5", "SELECT * FROM t WHERE a IN (1, 2, 3)",
             "SELECT * FROM t WHERE b IN ('x', 'y') AND c > 1",
+            // The left side of a CROSS JOIN stays the outer loop; a plain join may swap them.
+            "SELECT * FROM t AS x CROSS JOIN t AS y ON x.id = y.a", "SELECT * FROM t AS x JOIN t AS y ON x.id = y.a",
+            "SELECT * FROM t AS x CROSS JOIN t AS y, t AS z WHERE x.id = y.a AND z.b = y.b",
         ]
         for sql in queries {
             let args: [Value] = sql.contains("?") ? [.integer(4)] : []

@@ -22,6 +22,8 @@ extension SelectCompiler {
         var unresolvedJoins: [UnresolvedJoin] = []
         /// The sources on the right of a `LEFT JOIN`.
         var leftJoined: Set<Int> = []
+        /// The sources on the right of a `CROSS JOIN`, which the planner keeps after every source before them.
+        var crossJoined: Set<Int> = []
     }
 
     /// Adds the sources of `from` to `scope` and collects its join terms, failing as SQLite does and on the
@@ -59,6 +61,7 @@ extension SelectCompiler {
                 sources.leftJoined.insert(k)
                 scope.sources[k].isLeftJoined = true
             }
+            if join.op == .cross { sources.crossJoined.insert(k) }
             try addJoinTerms(
                 join, source: k, visible: from.constraintsStart, isLeft: isLeft, scope: scope,
                 to: &sources.onTerms)

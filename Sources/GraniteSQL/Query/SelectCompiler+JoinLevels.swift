@@ -146,10 +146,12 @@ extension SelectCompiler {
     }
 
     /// The order of the join levels: the `FROM` order when there is a `LEFT JOIN`, else the order with the
-    /// smallest estimated cost (for up to six tables).
-    func chooseOrder(scope: QueryScope, terms: [Term], readers: [Int: TableReader], leftJoined: Set<Int>)
-        -> [Int]
-    {
+    /// smallest estimated cost (for up to six tables) among those that keep each source of `crossJoined` after
+    /// the sources before it in `FROM`.
+    func chooseOrder(
+        scope: QueryScope, terms: [Term], readers: [Int: TableReader], leftJoined: Set<Int>,
+        crossJoined: Set<Int> = []
+    ) -> [Int] {
         let n = scope.sources.count
         let fromOrder = Array(0..<n)
         guard n > 1, n <= 6, leftJoined.isEmpty, readers.count == n else { return fromOrder }
@@ -162,6 +164,8 @@ extension SelectCompiler {
             }
             for s in remaining.sorted() {
                 let placed = Set(order)
+                // As in SQLite, the right side of a CROSS JOIN comes after every source before it.
+                if crossJoined.contains(s) && !(0..<s).allSatisfy(placed.contains) { continue }
                 let usable = terms.filter {
                     !$0.hasSubquery && $0.sources.contains(s) && $0.sources.isSubset(of: placed.union([s]))
                 }

@@ -129,7 +129,9 @@ struct SelectCompiler {
         let (subqueries, subqueryReads) = try compileSubqueries(of: scope, tracing: tracedSubqueries)
         checkOnTermSubqueries(terms, reads: subqueryReads)
 
-        let order = chooseOrder(scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined)
+        let order = chooseOrder(
+            scope: scope, terms: terms, readers: from.readers, leftJoined: from.leftJoined,
+            crossJoined: from.crossJoined)
         // The plan lines are appended in place (a copy of `joins.plan` would copy its storage on the first append).
         let minMaxOrder = Self.minMaxOrder(aggregates, groupBy: core.groupBy, scope: scope, from: from)
         let groupOrder = minMaxOrder ?? Self.groupOrder(groupBy, orderBy: sortTerms, outputs: results.outputs)

@@ -166,6 +166,7 @@ struct SelectCompiler {
         program.streamsGroups = joins.streamsGroups
         program.readsFirstValueOnly = readsFirstValueOnly
         program.countedTree = countedTree
+        program.talliesLastLevel = Self.talliesLastLevel(program)
         watchInterruptions(program)
         return program
     }

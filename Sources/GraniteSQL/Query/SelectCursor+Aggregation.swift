@@ -134,6 +134,10 @@ extension SelectCursor {
     /// Adds the current row to the accumulators `accumulators[first...]` (one per aggregate call); returns
     /// whether a `min` or `max` changed its result.
     private func stepAggregates(_ accumulators: inout [Accumulator], from first: Int) throws -> Bool {
+        if program.talliesLastLevel {
+            addTalliedRows(&accumulators, from: first)
+            return false
+        }
         var changed = false
         for a in 0..<aggregateArguments.count {
             // FILTER (WHERE …): the row does not feed this aggregate unless its condition is true.
@@ -153,6 +157,27 @@ extension SelectCursor {
             }
         }
         return changed
+    }
+
+    /// Adds the rows of the tallied last level that the join's current row stands for to the counts
+    /// `accumulators[first...]` (see ``SelectProgram/talliesLastLevel``): `count(*)` counts a `LEFT JOIN`'s NULL
+    /// row, `count(x)` of the level's never-NULL column does not, and `count(x)` of an earlier level's column
+    /// counts them all when `x` is not NULL.
+    private func addTalliedRows(_ accumulators: inout [Accumulator], from first: Int) {
+        let aggregates = program.aggregates
+        let last = program.levels[program.levels.count - 1].source
+        for a in aggregates.indices {
+            let slot = aggregateArgumentSlots[a]
+            let counts: Bool
+            if aggregates[a].function == .countStar {
+                counts = true
+            } else if slot >= last.base && slot < last.base + last.width {
+                counts = !talliedNullRow
+            } else {
+                counts = slot >= 0 && !context.row[slot].isNull
+            }
+            if counts { accumulators[first + a].addRows(talliedRows) }
+        }
     }
 
     /// Groups the join's rows in any order: numbers each group's key in a table, keeps every group's

@@ -25,6 +25,10 @@ final class SelectCursor {
     @exclusivity(unchecked) private var level = 0
     @exclusivity(unchecked) private var matched: [Bool]
     @exclusivity(unchecked) private var nullEmitted: [Bool]
+    /// With a tallied last level (``SelectProgram/talliesLastLevel``): the number of its rows the join's current
+    /// row stands for, and whether it stands for its `LEFT JOIN` NULL row instead.
+    @exclusivity(unchecked) var talliedRows = 0
+    @exclusivity(unchecked) var talliedNullRow = false
 
     // Output state.
     /// The current result row (see ``advance()``).
@@ -340,9 +344,15 @@ final class SelectCursor {
             level = 0
             try openLevel(0)
         } else {
-            level = n - 1
+            // A tallied last level gave all its rows at once.
+            level = program.talliesLastLevel ? n - 2 : n - 1
         }
         while level >= 0 {
+            if level == n - 1 && program.talliesLastLevel {
+                if try tallyLastLevel(level) { return true }
+                level -= 1
+                continue
+            }
             if try advance(level) {
                 if try passes(levelFilters[level]) {
                     if level == n - 1 { return true }
@@ -465,6 +475,36 @@ final class SelectCursor {
                 return true
             }
         }
+    }
+
+    /// Counts the rows the last level `k` (just opened) gives for the current rows of the levels before it into
+    /// ``talliedRows``, with ``talliedNullRow`` set when the count is that of a `LEFT JOIN`'s NULL row; false when
+    /// it gives none. Without conditions of its own to test, the level's table cursor counts its entries without
+    /// decoding them; else each row is loaded and tested as ``advance(_:)`` does.
+    private func tallyLastLevel(_ k: Int) throws -> Bool {
+        var count = 0
+        var matchedAny: Bool
+        if let table = tables[k], levelFilters[k].isEmpty, levelMatches[k].isEmpty, table.filters.isEmpty,
+            !levelHasImplied[k] || table.searchIsExact
+        {
+            count = try table.countRows(&context.row)
+            matchedAny = count > 0
+        } else {
+            while try advance(k) {
+                if try passes(levelFilters[k]) { count += 1 }
+            }
+            matchedAny = matched[k]
+        }
+        talliedNullRow = false
+        if count == 0 {
+            guard levelIsLeft[k], !matchedAny else { return false }
+            writeNulls(k)
+            guard try passes(levelFilters[k]) else { return false }
+            talliedNullRow = true
+            count = 1
+        }
+        talliedRows = count
+        return true
     }
 
     private func writeNulls(_ k: Int) {

@@ -102,6 +102,10 @@ final class SelectProgram {
     /// For a lone `count(*)` of one table's rows (see `SelectCompiler.countedTree`), the tree whose entry count
     /// answers it.
     var countedTree: CountedTree?
+    /// Whether the join counts the rows of its last level rather than visiting them (see
+    /// `SelectCompiler.talliesLastLevel`): it gives each combination of the earlier levels' rows once, with the
+    /// number of last-level rows it matches (or a `LEFT JOIN`'s NULL row), and the aggregates, all counts, add it.
+    var talliesLastLevel = false
 
     /// A tree holding one entry per row of a table.
     enum CountedTree {

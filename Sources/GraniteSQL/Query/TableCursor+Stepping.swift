@@ -27,6 +27,19 @@ extension TableCursor {
         }
     }
 
+    /// Counts the rows left to step through (all of them, for a cursor just opened) without writing any into
+    /// `row`: an index search's entries are not decoded (those of an index that does not cover the query are
+    /// still looked up in the table, where an entry whose row is missing is not counted), nor a table's rows.
+    /// The cursor must have no ``filters``, which would need the rows' columns.
+    func countRows(_ row: inout [Value]) throws -> Int {
+        precondition(filters.isEmpty, "a cursor with filters counts the rows that pass them")
+        countsOnly = true
+        defer { countsOnly = false }
+        var count = 0
+        while try step(&row) { count += 1 }
+        return count
+    }
+
     /// Advances to the next candidate row and writes its rowid and first columns into `row`; false when done.
     func step(_ row: inout [Value]) throws -> Bool {
         if exhausted { return false }
@@ -152,6 +165,7 @@ extension TableCursor {
     /// Writes the rowid and first columns of `cursor`'s current row into `row`; false, writing nothing, when the
     /// row fails one of the ``rawFilters``.
     private func load(_ cursor: TreeCursor, _ row: inout [Value]) throws -> Bool {
+        if countsOnly { return true }
         // Read once: the byte tests and the decoder use the same local payload.
         let decodesFirst = !firstColumns.isEmpty || !documentColumns.isEmpty
         let raw = rawFilters.isEmpty && !decodesFirst ? nil : try cursor.localPayload()
@@ -236,7 +250,7 @@ extension TableCursor {
     /// missing (a damaged index).
     private func loadFromIndex(_ key: [UInt8], _ row: inout [Value]) throws -> Bool {
         if covering {
-            try key.withUnsafeBytes { try loadCovered($0, &row) }
+            if !countsOnly { try key.withUnsafeBytes { try loadCovered($0, &row) } }
             return true
         }
         guard let rowid = try key.withUnsafeBytes({ try KeyEncoding.trailingInteger($0) }) else {

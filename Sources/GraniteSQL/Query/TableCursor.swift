@@ -108,6 +108,8 @@ final class TableCursor {
     @exclusivity(unchecked) var high: [UInt8]?
     @exclusivity(unchecked) var lowKey: [UInt8] = []
     @exclusivity(unchecked) var highKey: [UInt8]?
+    /// Whether ``step(_:)`` only moves to the next row, writing nothing (see ``countRows(_:)``).
+    @exclusivity(unchecked) var countsOnly = false
     @exclusivity(unchecked) var exhausted = true
     @exclusivity(unchecked) var positioned = false
 

@@ -254,6 +254,60 @@ final class ValueObservationTests: XCTestCase {
         cancellable.cancel()
     }
 
+    func testPoolObservationsOfConstantRegionsSeeEveryCommitInOrder() async throws {
+        let (dbPool, directory) = try makePool()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sum: @Sendable (Database) throws -> Int = { db in
+            try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(score), 0) FROM player")!
+        }
+        // Their fetches run on readers while the writer goes on, one at a time per observation: commits made while
+        // one runs are seen by the next, so values may be fewer than commits, never older than one already told.
+        let observations = [
+            ValueObservation.trackingConstantRegion(sum),
+            ValueObservation.tracking(region: Table("player"), fetch: sum),
+        ]
+        let inboxes = observations.map { _ in ObservationInbox<Int>() }
+        var cancellables: [AnyDatabaseCancellable] = []
+        for (observation, inbox) in zip(observations, inboxes) {
+            cancellables.append(
+                observation.start(
+                    in: dbPool, scheduling: .async(onQueue: queue), onError: inbox.fail, onChange: inbox.receive))
+            XCTAssertEqual(inbox.wait(for: 1), [0])
+        }
+        let writers = 4
+        let writesPerTask = 50
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<writers {
+                group.addTask {
+                    for i in 0..<writesPerTask {
+                        try await dbPool.write { db in
+                            try db.execute(
+                                sql: "INSERT INTO player(name, score) VALUES (?, 1)", arguments: ["\(task)-\(i)"])
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let total = writers * writesPerTask
+        for inbox in inboxes {
+            let deadline = Date().addingTimeInterval(10)
+            while inbox.received.last != total && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+            let values = inbox.received
+            XCTAssertEqual(values.last, total)
+            XCTAssertEqual(values, values.sorted(), "values follow the commits in order")
+            XCTAssertLessThanOrEqual(values.count, total + 2)
+        }
+        // A commit after a quiet moment is heard on its own.
+        try await dbPool.write { db in try db.execute(sql: "INSERT INTO player(name, score) VALUES ('last', 5)") }
+        for inbox in inboxes {
+            let deadline = Date().addingTimeInterval(10)
+            while inbox.received.last != total + 5 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+            XCTAssertEqual(inbox.received.last, total + 5)
+        }
+        for cancellable in cancellables { cancellable.cancel() }
+    }
+
     func testPoolObservationFollowsChangingRegions() throws {
         let (dbPool, directory) = try makePool()
         defer { try? FileManager.default.removeItem(at: directory) }

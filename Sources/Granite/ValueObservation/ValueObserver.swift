@@ -36,6 +36,13 @@ final class ValueObserver<Reducer: ValueReducer>: ReusableEventKindAnswers, Sile
     /// Whether a fetch for another connection's commit is scheduled and has not begun: later commits need no
     /// other, since that fetch will see them.
     private var isOtherCommitFetchPending = false
+    /// On a pool, for a constant region: whether a fetch runs, and whether a commit came after it began.
+    private var poolFetch = PoolFetchState.idle
+
+    /// The coalesced fetches of an observation of a constant region on a pool (see ``setNeedsPoolFetch(_:)``).
+    private enum PoolFetchState {
+        case idle, fetching, fetchingAndNeedsFetch
+    }
 
     init(
         writer: any DatabaseWriter, scheduler: any ValueObservationScheduler, observation: ValueObservation<Reducer>,
@@ -174,8 +181,14 @@ final class ValueObserver<Reducer: ValueReducer>: ReusableEventKindAnswers, Sile
     // MARK: Fetching
 
     /// Fetches the value the commit that just ended produced: on the writer when the observation requires
-    /// write access, else in a read that sees the writer's state now (concurrent with later writes on a pool).
+    /// write access; on a pool, for a constant region, in a coalesced read that sees this commit or a later one
+    /// (``setNeedsPoolFetch(_:)``); else in a read that sees the writer's state now (concurrent with later writes
+    /// on a pool).
     private func fetchAfterCommit(_ db: Database) {
+        if !requiresWriteAccess, let pool = writer as? DatabasePool, !tracksEachFetch {
+            setNeedsPoolFetch(pool)
+            return
+        }
         let number = lock.withLock {
             fetchesStarted += 1
             return fetchesStarted
@@ -190,6 +203,51 @@ final class ValueObserver<Reducer: ValueReducer>: ReusableEventKindAnswers, Sile
             reduceAndDeliver(
                 result.flatMap { db in Result { try fetchRecordingRegion(db, concurrent: concurrent) } },
                 number: number)
+        }
+    }
+
+    /// Whether the observed region may change from one fetch to the next.
+    private var tracksEachFetch: Bool {
+        if case .eachFetch = tracking { return true }
+        return false
+    }
+
+    /// After a commit that changed the constant region observed on `pool`: starts a fetch on a reader unless one
+    /// runs, and then has it start another when it ends. The writer does not wait for the read; the fetch sees
+    /// the last commit when it begins, so a commit made while a fetch runs is seen by the next, and commits that
+    /// come faster than fetches give one value for several (as GRDB's pool observations do).
+    private func setNeedsPoolFetch(_ pool: DatabasePool) {
+        let starts = lock.withLock { () -> Bool in
+            switch poolFetch {
+            case .idle:
+                poolFetch = .fetching
+                return true
+            case .fetching, .fetchingAndNeedsFetch:
+                poolFetch = .fetchingAndNeedsFetch
+                return false
+            }
+        }
+        if starts { startPoolFetch(pool) }
+    }
+
+    /// Fetches on one of `pool`'s readers, then fetches again if a commit asked for it meanwhile.
+    private func startPoolFetch(_ pool: DatabasePool) {
+        let number = lock.withLock {
+            fetchesStarted += 1
+            return fetchesStarted
+        }
+        pool.asyncRead { [self] result in
+            guard !finished else { return }
+            reduceAndDeliver(result.flatMap { db in Result { try fetchRecordingRegion(db) } }, number: number)
+            let again = lock.withLock { () -> Bool in
+                if case .fetchingAndNeedsFetch = poolFetch {
+                    poolFetch = .fetching
+                    return true
+                }
+                poolFetch = .idle
+                return false
+            }
+            if again { startPoolFetch(pool) }
         }
     }
 

@@ -51,6 +51,20 @@ private struct SnakeVisit: Decodable, FetchableRecord {
     var visitorName: String
 }
 
+/// Optional values of every primitive type, read with `decodeIfPresent`, and one read from a column the rows
+/// do not have.
+private struct Optionals: Decodable, FetchableRecord, Equatable {
+    var id: Int64?
+    var flag: Bool?
+    var small: Int8?
+    var count: Int?
+    var big: UInt64?
+    var ratio: Double?
+    var weight: Float?
+    var label: String?
+    var absent: Int?
+}
+
 /// Reads `name` only: another record decoded from the same rows.
 private struct NameOnly: Decodable, FetchableRecord {
     var name: String
@@ -163,6 +177,44 @@ final class RecordDecodingPlanTests: XCTestCase {
             let missing = try NameOnly.fetchCursor(db, sql: "SELECT id FROM v ORDER BY id")
             XCTAssertThrowsError(try missing.next())
             XCTAssertThrowsError(try missing.next())
+        }
+    }
+
+    func testOptionalPrimitivesDecodeValuesNullsAndMissingColumnsOnEveryRow() throws {
+        let dbQueue = try DatabaseQueue()
+        let expected = (0..<6).map { i -> Optionals in
+            let present = !i.isMultiple(of: 2)
+            return Optionals(
+                id: Int64(i + 1), flag: present ? i % 3 == 0 : nil, small: present ? Int8(-i) : nil,
+                count: present ? i * 1_000 : nil, big: present ? UInt64(i) << 40 : nil,
+                ratio: present ? Double(i) / 4 : nil, weight: present ? Float(i) * 1.5 : nil,
+                label: present ? "label \(i)" : nil, absent: nil)
+        }
+        let fetched = try dbQueue.write { db -> [Optionals] in
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (id INTEGER PRIMARY KEY, flag BOOLEAN, small INTEGER, count INTEGER,
+                      big INTEGER, ratio REAL, weight REAL, label TEXT)
+                    """)
+            for record in expected {
+                try db.execute(
+                    sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        record.id, record.flag, record.small, record.count, record.big, record.ratio,
+                        record.weight, record.label,
+                    ])
+            }
+            return try Optionals.fetchAll(db, sql: "SELECT * FROM t ORDER BY id")
+        }
+        XCTAssertEqual(fetched, expected)
+        // Text read as a number converts as SQLite's column functions do (GRDB reads it so), the same as for a
+        // non-optional property.
+        try dbQueue.write { db in
+            try db.execute(sql: "UPDATE t SET count = 'many', small = '12' WHERE id = 2")
+            let record = try XCTUnwrap(Optionals.fetchOne(db, sql: "SELECT * FROM t WHERE id = 2"))
+            XCTAssertEqual(record.count, try Int.fetchOne(db, sql: "SELECT count FROM t WHERE id = 2"))
+            XCTAssertEqual(record.count, 0)
+            XCTAssertEqual(record.small, 12)
         }
     }
 

@@ -48,7 +48,9 @@ extension DatabaseValueConvertible where Self: Decodable {
 
 extension DatabaseValueConvertible where Self: Decodable & RawRepresentable, Self.RawValue: DatabaseValueConvertible {
     /// The value whose raw value decodes from `databaseValue`; nil otherwise. The raw value's own decoding
-    /// wins over `Decodable`, so that a Codable enum reads the same column as a plain one.
+    /// wins over `Decodable`, so that a Codable enum reads the same column as a plain one. Inlinable for the
+    /// reason given on the plain raw-representable one.
+    @inlinable
     public static func fromDatabaseValue(_ databaseValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(databaseValue).flatMap { Self(rawValue: $0) }
     }

@@ -35,6 +35,7 @@ extension DatabaseValueConvertible where Self: Encodable {
 
 extension DatabaseValueConvertible where Self: Encodable & RawRepresentable, Self.RawValue: DatabaseValueConvertible {
     /// The raw value: a Codable enum is stored like a plain one.
+    @inlinable
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
 }
 

@@ -4,10 +4,13 @@
 
 extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
     /// The raw value's database value.
+    @inlinable
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
 
     /// The value whose raw value decodes from `dbValue`; nil when the raw value does not decode or names no
-    /// value of the type.
+    /// value of the type. Inlinable, so that each conforming type gets code of its own: a generic body would
+    /// look up the metadata of `RawValue?` at run time on every call.
+    @inlinable
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(dbValue).flatMap { Self(rawValue: $0) }
     }

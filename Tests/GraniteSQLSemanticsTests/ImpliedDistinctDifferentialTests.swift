@@ -129,36 +129,14 @@ final class ImpliedDistinctDifferentialTests: XCTestCase {
     func testImpliedDistinctCountsMatchSQLite() throws {
         let seed = testSeed()
         var workload = Workload(src: ValueSource(seed: seed))
-        var failures: [String] = []
-        var rowsCompared = 0
-        for round in 0..<(3 * stressFactor) {
-            let oracle = Oracle()
-            let db = try SQLConnection(engine: try StorageEngine.inMemory())
-            for sql in Self.schema {
-                oracle.execute(sql)
-                try db.execute(sql)
-            }
-            // The first round queries empty tables.
-            for _ in 0..<(round == 0 ? 0 : workload.src.int(10...120)) {
-                let (sql, args) = workload.insert()
-                _ = oracle.all(sql, args)
-                _ = StatementOutcome.granite(db, sql, args)
-            }
-            for _ in 0..<200 {
-                let sql = workload.query()
-                let expected = oracle.all(sql, []).sortedRows
-                let actual = StatementOutcome.granite(db, sql, []).sortedRows
-                rowsCompared += expected.rowCount
-                if let failure = StatementOutcome.mismatch(sqlite: expected, granite: actual, what: sql) {
-                    failures.append(failure)
-                }
-                if failures.count >= 10 { break }
-            }
-        }
-        print("implied distinct: \(rowsCompared) rows compared, seed \(seed)")
-        XCTAssertGreaterThan(rowsCompared, 0)
-        if !failures.isEmpty {
-            XCTFail("count(DISTINCT) differs from SQLite (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
+        let outcome = try RandomQueryRounds(schema: Self.schema, rounds: 3 * stressFactor).run(
+            writeCount: { workload.src.int(10...120) }, write: { workload.insert() }, query: { workload.query() })
+        print("implied distinct: \(outcome.rowsCompared) rows compared, seed \(seed)")
+        XCTAssertGreaterThan(outcome.rowsCompared, 0)
+        if !outcome.failures.isEmpty {
+            XCTFail(
+                "count(DISTINCT) differs from SQLite (GRANITE_SEED=\(seed)):\n"
+                    + outcome.failures.joined(separator: "\n"))
         }
     }
 }

@@ -176,40 +176,19 @@ final class TalliedLevelDifferentialTests: XCTestCase {
     func testTalliedCountsMatchSQLite() throws {
         let seed = testSeed()
         var workload = Workload(src: ValueSource(seed: seed))
-        var failures: [String] = []
-        var rowsCompared = 0
         var talliedQueries = 0
-        for round in 0..<(3 * stressFactor) {
-            let oracle = Oracle()
-            let db = try SQLConnection(engine: try StorageEngine.inMemory())
-            for sql in Self.schema {
-                oracle.execute(sql)
-                try db.execute(sql)
-            }
-            // The first round queries empty tables.
-            for _ in 0..<(round == 0 ? 0 : workload.src.int(10...120)) {
-                let (sql, args) = workload.insert()
-                _ = oracle.all(sql, args)
-                _ = StatementOutcome.granite(db, sql, args)
-            }
-            for _ in 0..<200 {
-                let sql = workload.query()
-                if try tallies(db, sql) { talliedQueries += 1 }
-                let expected = oracle.all(sql, []).sortedRows
-                let actual = StatementOutcome.granite(db, sql, []).sortedRows
-                rowsCompared += expected.rowCount
-                if let failure = StatementOutcome.mismatch(sqlite: expected, granite: actual, what: sql) {
-                    failures.append(failure)
-                }
-                if failures.count >= 10 { break }
-            }
-        }
-        print("tallied level: \(rowsCompared) rows compared, \(talliedQueries) queries tallied, seed \(seed)")
-        XCTAssertGreaterThan(rowsCompared, 0)
+        let rounds = RandomQueryRounds(schema: Self.schema, rounds: 3 * stressFactor)
+        let outcome = try rounds.run(
+            writeCount: { workload.src.int(10...120) }, write: { workload.insert() }, query: { workload.query() },
+            inspect: { db, sql in if try self.tallies(db, sql) { talliedQueries += 1 } })
+        print("tallied level: \(outcome.rowsCompared) rows compared, \(talliedQueries) queries tallied, seed \(seed)")
+        XCTAssertGreaterThan(outcome.rowsCompared, 0)
         // Most generated queries qualify; the others check the visited path beside them.
-        XCTAssertGreaterThan(talliedQueries, 3 * stressFactor * 200 / 3)
-        if !failures.isEmpty {
-            XCTFail("tallied counts differ from SQLite (GRANITE_SEED=\(seed)):\n" + failures.joined(separator: "\n"))
+        XCTAssertGreaterThan(talliedQueries, rounds.rounds * rounds.queriesPerRound / 3)
+        if !outcome.failures.isEmpty {
+            XCTFail(
+                "tallied counts differ from SQLite (GRANITE_SEED=\(seed)):\n"
+                    + outcome.failures.joined(separator: "\n"))
         }
     }
 }

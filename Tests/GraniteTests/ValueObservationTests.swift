@@ -220,6 +220,26 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertEqual(seen, [0, 1, 2, 3])
     }
 
+    /// Inserts players of score 1 from `tasks` concurrent tasks, one write transaction each; returns how many.
+    private func insertPlayersConcurrently(into dbPool: DatabasePool, tasks: Int, playersPerTask: Int) async throws
+        -> Int
+    {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for i in 0..<playersPerTask {
+                        try await dbPool.write { db in
+                            try db.execute(
+                                sql: "INSERT INTO player(name, score) VALUES (?, 1)", arguments: ["\(task)-\(i)"])
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return tasks * playersPerTask
+    }
+
     func testPoolObservationNeverMissesTheLastCommit() async throws {
         let (dbPool, directory) = try makePool()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -230,22 +250,7 @@ final class ValueObservationTests: XCTestCase {
         _ = inbox.wait(for: 1)
         // Many tasks write concurrently; values may be coalesced but each is a committed state, they only grow,
         // and the last one is the final sum.
-        let writers = 8
-        let writesPerTask = 25
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<writers {
-                group.addTask {
-                    for i in 0..<writesPerTask {
-                        try await dbPool.write { db in
-                            try db.execute(
-                                sql: "INSERT INTO player(name, score) VALUES (?, 1)", arguments: ["\(task)-\(i)"])
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let total = writers * writesPerTask
+        let total = try await insertPlayersConcurrently(into: dbPool, tasks: 8, playersPerTask: 25)
         let deadline = Date().addingTimeInterval(10)
         while inbox.received.last != total && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
         let values = inbox.received
@@ -274,22 +279,7 @@ final class ValueObservationTests: XCTestCase {
                     in: dbPool, scheduling: .async(onQueue: queue), onError: inbox.fail, onChange: inbox.receive))
             XCTAssertEqual(inbox.wait(for: 1), [0])
         }
-        let writers = 4
-        let writesPerTask = 50
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<writers {
-                group.addTask {
-                    for i in 0..<writesPerTask {
-                        try await dbPool.write { db in
-                            try db.execute(
-                                sql: "INSERT INTO player(name, score) VALUES (?, 1)", arguments: ["\(task)-\(i)"])
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let total = writers * writesPerTask
+        let total = try await insertPlayersConcurrently(into: dbPool, tasks: 4, playersPerTask: 50)
         for inbox in inboxes {
             let deadline = Date().addingTimeInterval(10)
             while inbox.received.last != total && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }

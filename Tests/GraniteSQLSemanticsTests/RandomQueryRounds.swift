@@ -1,0 +1,54 @@
+import CSQLiteOracle
+import GraniteSQL
+import GraniteStorage
+
+/// Rounds of a random differential workload against SQLite: each round makes a fresh oracle and a fresh in-memory
+/// Granite connection, creates `schema` on both, runs the same random writes on both (none in the first round, so
+/// that it queries empty tables), then compares the rows of random queries, in any order.
+struct RandomQueryRounds {
+    let schema: [String]
+    let rounds: Int
+    var queriesPerRound = 200
+    /// The failures at which a run stops early.
+    var failureLimit = 10
+
+    /// What a run compared, and the queries whose rows differed.
+    struct Outcome {
+        var rowsCompared = 0
+        var failures: [String] = []
+    }
+
+    /// Runs the rounds: `writeCount` says how many writes a round makes, `write` makes one (SQL and arguments),
+    /// `query` makes one query, and `inspect` sees each query with the Granite connection before it runs.
+    func run(
+        writeCount: () -> Int, write: () -> (sql: String, args: [Value]), query: () -> String,
+        inspect: (SQLConnection, String) throws -> Void = { _, _ in }
+    ) throws -> Outcome {
+        var outcome = Outcome()
+        for round in 0..<rounds {
+            let oracle = Oracle()
+            let db = try SQLConnection(engine: try StorageEngine.inMemory())
+            for sql in schema {
+                oracle.execute(sql)
+                try db.execute(sql)
+            }
+            for _ in 0..<(round == 0 ? 0 : writeCount()) {
+                let (sql, args) = write()
+                _ = oracle.all(sql, args)
+                _ = StatementOutcome.granite(db, sql, args)
+            }
+            for _ in 0..<queriesPerRound {
+                let sql = query()
+                try inspect(db, sql)
+                let expected = oracle.all(sql, []).sortedRows
+                let actual = StatementOutcome.granite(db, sql, []).sortedRows
+                outcome.rowsCompared += expected.rowCount
+                if let failure = StatementOutcome.mismatch(sqlite: expected, granite: actual, what: sql) {
+                    outcome.failures.append(failure)
+                }
+                if outcome.failures.count >= failureLimit { return outcome }
+            }
+        }
+        return outcome
+    }
+}

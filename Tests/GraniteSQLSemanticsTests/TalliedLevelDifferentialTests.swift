@@ -143,9 +143,11 @@ final class TalliedLevelDifferentialTests: XCTestCase {
             let order = src.pick(["", "", " ORDER BY 2 DESC, 1", " ORDER BY 1 DESC"])
             switch src.int(0...7) {
             case 0, 1, 2:
+                // The group's own keys as the outputs: another bare column of a group of several authors would
+                // come from a row SQLite and Granite may choose differently.
                 let group = src.pick(["author.id", "author.rowid", "author.name", "author.id, author.name"])
-                return "SELECT author.id, \(counts("book", rowid: "id")) FROM author \(join()) book ON \(on)"
-                    + "\(whereClause) GROUP BY \(group)\(having)\(order)"
+                return "SELECT \(group.components(separatedBy: ", ")[0]), \(counts("book", rowid: "id")) FROM author "
+                    + "\(join()) book ON \(on)\(whereClause) GROUP BY \(group)\(having)\(order)"
             case 3:
                 return "SELECT \(counts("book", rowid: "id")) FROM author \(join()) book ON \(on)\(whereClause)"
             case 4:

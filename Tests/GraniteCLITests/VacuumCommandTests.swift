@@ -113,6 +113,60 @@ final class VacuumCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("output file already exists"), refused.stderr)
     }
 
+    /// Whether `path` or one of its side files (log, shared memory) exists.
+    private func anyFileExists(_ path: String) -> Bool {
+        [path, path + "-wal", path + "-shm"].contains { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// `backup`, `vacuum --into` and SQL's `VACUUM INTO` from a file with a damaged page fail with the page named
+    /// and leave nothing at the destination (a second try gets the same error, not "output file already
+    /// exists"); `vacuum` in place fails the same way; the damaged file is left byte for byte as it was.
+    func testBackupAndVacuumOfADamagedFileFailWithoutLeavingFiles() throws {
+        let file = path("damaged.granite")
+        try makeDatabase(file, rows: 2_000)
+        let (_, leaves) = try leavesOfT(file, rows: 2_000)
+        let page = try XCTUnwrap(leaves.keys.sorted().dropFirst(leaves.count / 2).first)
+        try damage(file, page: page)
+        let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        let copy = path("copy.granite")
+        let commands = [
+            ["backup", file, copy], ["vacuum", file, "--into", copy], ["sql", file, "VACUUM INTO '\(copy)'"],
+            ["vacuum", file],
+        ]
+        for arguments in commands {
+            for _ in 0..<2 {
+                let result = try GraniteCLITests.run(arguments, in: directory)
+                XCTAssertEqual(result.status, 1, "\(arguments)")
+                XCTAssertTrue(
+                    result.stderr.contains("database is corrupt: page \(page): page checksum mismatch"),
+                    "\(arguments): \(result.stderr)")
+                XCTAssertFalse(anyFileExists(copy), "\(arguments) left a file behind")
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), original, "the input is untouched")
+    }
+
+    func testBackupAndVacuumOfAMissingFileFailAndCreateNothing() throws {
+        let missing = path("missing.granite")
+        let copy = path("copy.granite")
+        for arguments in [["backup", missing, copy], ["vacuum", missing, "--into", copy], ["vacuum", missing]] {
+            let result = try GraniteCLITests.run(arguments, in: directory)
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("\(missing): no such file"), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(anyFileExists(missing), "\(arguments) created the input")
+            XCTAssertFalse(anyFileExists(copy), "\(arguments) created the copy")
+        }
+        // A destination that exists, with content, is refused before anything is read or written.
+        let file = path("sound.granite")
+        try makeDatabase(file, rows: 100)
+        let occupied = path("occupied.txt")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: occupied))
+        let refused = try granite("backup", file, occupied)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("output file already exists"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: occupied, encoding: .utf8), "keep me")
+    }
+
     // MARK: Recover
 
     /// The rowids of each leaf of `t` in the undamaged `file`, found with the page scan, which the test first checks

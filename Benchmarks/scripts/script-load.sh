@@ -1,6 +1,7 @@
 #!/bin/sh
 # SQL text and CSV throughput of the `granite` command against the `sqlite3` shell on the same inputs: an N-line
-# INSERT script piped into `granite sql` / `sqlite3` with BEGIN/COMMIT, as a dump has; the first N/500 lines of it
+# INSERT script piped into `granite sql` / `sqlite3` with BEGIN/COMMIT, as a dump has, and the same script loaded by
+# `granite import --sql` (against `sqlite3 NEW < script` again, with rows per second); the first N/500 lines of it
 # without BEGIN/COMMIT (one durable transaction per statement on both: sqlite3 syncs its journal at every commit,
 # some 7 ms each on an ext4 disk, so a whole autocommit script would take hours); and an N-row CSV file loaded by `granite import --csv` / `sqlite3 .import`.
 # Prints the median wall time (with the range) and the median peak resident memory of RUNS runs of each.
@@ -25,7 +26,8 @@ awk -v n="$lines" 'BEGIN {
     for (i = 1; i <= n; i++) printf "%d,name %d,%d.25,\"it'\''s, row %d\"\n", i, i, i % 1000, i
 }' > "$work/rows.csv"
 
-# Runs "$@" RUNS times on a fresh database; prints "median s (min-max), median MB".
+# Runs "$@" RUNS times on a fresh database; prints "median s (min-max), median MB", and the median's rows per second
+# when ROWS is set.
 measure() {
     : > "$work/times"
     i=0
@@ -38,8 +40,10 @@ measure() {
         cat "$work/one" >> "$work/times"
         i=$((i + 1))
     done
-    sort -n "$work/times" | awk '{ t[NR] = $1; m[NR] = $2 } END {
-        mid = int((NR + 1) / 2); printf "%.2f s (%.2f-%.2f), %.0f MB\n", t[mid], t[1], t[NR], m[mid] / 1024 }'
+    sort -n "$work/times" | awk -v rows="${ROWS:-0}" '{ t[NR] = $1; m[NR] = $2 } END {
+        mid = int((NR + 1) / 2); printf "%.2f s (%.2f-%.2f), %.0f MB", t[mid], t[1], t[NR], m[mid] / 1024
+        if (rows > 0 && t[mid] > 0) printf ", %.0f rows/s", rows / t[mid]
+        printf "\n" }'
 }
 
 echo "$lines lines/rows ($((lines / 500)) autocommit), $runs runs each, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -49,6 +53,10 @@ for script in transaction autocommit; do
     printf '%-28s sqlite3 ' ""
     measure sh -c "sqlite3 '$work/db' < '$work/$script.sql'"
 done
+printf '%-28s granite ' "import --sql (transaction):"
+ROWS=$lines measure "$granite" import "$work/db" --sql "$work/transaction.sql"
+printf '%-28s sqlite3 ' ""
+ROWS=$lines measure sh -c "sqlite3 '$work/db' < '$work/transaction.sql'"
 printf '%-28s granite ' "csv import:"
 measure "$granite" import "$work/db" --csv "$work/rows.csv" --table t --header
 printf '%-28s sqlite3 ' ""

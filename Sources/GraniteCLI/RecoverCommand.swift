@@ -18,8 +18,11 @@ struct RecoverCommand: ParsableCommand {
             is placed in its table by climbing the interior pages above it, or, when those are lost, \
             by its rows' column count when one table alone has it; other rows go to the table \
             lost_and_found (rootpgno, pgno, nfield, id, c0, c1, ...). Indexes, views and triggers are \
-            created again after the rows. Exit status: 0 when nothing was lost, 2 when rows or pages \
-            were lost (the report says where), 1 when OUT could not be written.
+            created again after the rows. Each damaged page is counted against the table (or index) \
+            that a readable page ties it to: the schema row naming it as a root, the interior page \
+            pointing to it, the row whose overflow chain runs into it; the others are listed as \
+            unattributed. Exit status: 0 when nothing was lost, 2 when rows or pages were lost (the \
+            report says where), 1 when OUT could not be written.
             """
     )
 
@@ -54,12 +57,24 @@ struct TableRecovery: Codable {
     var rowsRejected = 0
     /// Readable leaf pages found for the table.
     var leafPages = 0
-    /// Pages of the table that its readable interior pages point to but that are damaged.
+    /// Damaged pages that surviving pages tie to the table (see RecoverAttribution.swift): its root, pages its
+    /// readable interior pages point to, overflow pages its rows lead to.
     var pagesLost = 0
+    /// Whether the table's root page is among them: damaged pages that only the root pointed to cannot be tied
+    /// to the table, and are counted in the report's `unattributedPages`.
+    var rootLost = false
     /// Cells of its leaves whose payload could not be read.
     var cellsUnreadable = 0
     /// Leaves placed by their column count because the pages above them were lost.
     var leavesPlacedByShape = 0
+}
+
+/// Damaged pages of a tree whose rows are not salvaged as a table's (an index, which is created again from its
+/// table's rows; the schema table; a table that could not be created again; Granite's own tables).
+struct TreeDamage: Codable {
+    var type: String
+    var name: String
+    var pagesLost: Int
 }
 
 /// The result of `granite recover`.
@@ -73,10 +88,35 @@ struct RecoveryReport: Codable {
     var freePagesSkipped: Int
     var schemaRows: Int
     var tables: [TableRecovery]
+    /// Damaged pages of trees other than the salvaged tables.
+    var otherTreesDamaged: [TreeDamage] = []
+    /// Damaged pages that no surviving page ties to a table or another tree: they may have held rows of any
+    /// table whose root or interior pages were lost too.
+    var unattributedPages: [UInt32] = []
     /// Rows of leaves that could not be placed in a table, kept in `lost_and_found`.
     var lostAndFoundRows = 0
     /// Schema objects that could not be created again in OUT, with the reason.
     var failedObjects: [String] = []
+
+    /// Records which table or tree each damaged page belonged to.
+    mutating func attribute(_ attribution: DamageAttribution) {
+        for index in tables.indices {
+            let owner = DamagedPageOwner.table(tables[index].name)
+            tables[index].pagesLost = attribution.pagesLost(by: owner)
+            tables[index].rootLost = attribution.rootsLost.contains(owner)
+        }
+        var others: [DamagedPageOwner: TreeDamage] = [:]
+        for owner in Set(attribution.owners.values) {
+            switch owner {
+            case .table(let name) where tables.contains(where: { $0.name == name }): continue
+            case .table(let name): others[owner] = TreeDamage(type: "table", name: name, pagesLost: 0)
+            case .tree(let type, let name): others[owner] = TreeDamage(type: type, name: name, pagesLost: 0)
+            }
+            others[owner]?.pagesLost = attribution.pagesLost(by: owner)
+        }
+        otherTreesDamaged = others.values.sorted { ($0.type, $0.name) < ($1.type, $1.name) }
+        unattributedPages = attribution.unattributed
+    }
 
     var lostAnything: Bool {
         headerDamaged || !damagedPages.isEmpty || lostAndFoundRows > 0 || !failedObjects.isEmpty
@@ -96,16 +136,39 @@ struct RecoveryReport: Codable {
         ]
         for table in tables {
             var text = "\(grouped(table.rowsRecovered)) rows recovered from \(grouped(table.leafPages)) leaves"
-            if table.pagesLost > 0 { text += ", \(grouped(table.pagesLost)) pages lost" }
+            if table.rootLost && table.pagesLost == 1 {
+                text += ", its root page lost"
+            } else if table.pagesLost > 0 {
+                text += ", \(pagesText(table.pagesLost)) lost" + (table.rootLost ? " including its root" : "")
+            }
             if table.cellsUnreadable > 0 { text += ", \(grouped(table.cellsUnreadable)) rows unreadable" }
             if table.rowsRejected > 0 { text += ", \(grouped(table.rowsRejected)) rows refused by constraints" }
             if table.leavesPlacedByShape > 0 { text += " (\(table.leavesPlacedByShape) leaves placed by shape)" }
             lines.append(("table " + table.name, text))
         }
+        for tree in otherTreesDamaged {
+            let note = tree.type == "index" ? " (created again from its table)" : ""
+            lines.append(("\(tree.type) \(tree.name)", "\(pagesText(tree.pagesLost)) lost" + note))
+        }
+        if !unattributedPages.isEmpty {
+            let count = unattributedPages.count
+            let numbers = unattributedPages.prefix(10).map(String.init).joined(separator: ", ")
+            lines.append(
+                (
+                    "unattributed",
+                    "\(grouped(count)) damaged page\(count == 1 ? "" : "s") (\(numbers)\(count > 10 ? ", ..." : ""))"
+                        + " tied to no table by any readable page; the rows \(count == 1 ? "it" : "they") held are lost"
+                ))
+        }
         if lostAndFoundRows > 0 { lines.append(("lost_and_found", "\(grouped(lostAndFoundRows)) rows")) }
         for failure in failedObjects { lines.append(("not created", failure)) }
         printLines(aligned(lines))
     }
+}
+
+/// "1 page", "2 pages".
+private func pagesText(_ count: Int) -> String {
+    "\(grouped(count)) page" + (count == 1 ? "" : "s")
 }
 
 /// One row of the damaged file's schema table.
@@ -154,19 +217,19 @@ private struct Recovery {
         var writer = RowWriter(connection: connection)
         let tables = create(schema.filter { $0.type == "table" }, writer: &writer, report: &report)
         var lostAndFound = LostAndFound()
+        var placedLeaves: [PageNumber: String] = [:]
         for leaf in scan.tableLeaves where !schemaLeaves.contains(leaf.page) {
             if let target = tables[leaf.top] ?? writer.tableByShape(leaf, tables: tables) {
                 let placedByShape = tables[leaf.top] == nil
                 try writer.insert(leaf, into: target, placedByShape: placedByShape, report: &report)
+                placedLeaves[leaf.page] = target.name
             } else if !writer.isSkippedRoot(leaf.top) {
                 lostAndFound.add(leaf)
             }
         }
-        for (top, lost) in scan.lostChildren {
-            if let target = tables[top], let index = report.tables.firstIndex(where: { $0.name == target.name }) {
-                report.tables[index].pagesLost += lost.count
-            }
-        }
+        report.attribute(
+            DamageAttribution(
+                scan: scan, roots: Self.roots(of: schema, tables: tables, scan: scan), placedLeaves: placedLeaves))
         report.lostAndFoundRows = try lostAndFound.write(connection)
         for row in schema where row.type != "table" {
             guard let sql = row.sql else { continue }
@@ -179,6 +242,25 @@ private struct Recovery {
         try connection.execute("COMMIT")
         try engine.close()
         return report
+    }
+
+    /// The trees whose roots the schema rows name, and the schema table's own root when the header gives it.
+    private static func roots(of schema: [SchemaRow], tables: [PageNumber: RecoveredTable], scan: SalvageScan)
+        -> [PageNumber: DamagedPageOwner]
+    {
+        var roots: [PageNumber: DamagedPageOwner] = [:]
+        if scan.headerIsValid, scan.catalogRoot >= 2 {
+            roots[scan.catalogRoot] = .tree(type: "table", name: "sqlite_schema")
+        }
+        for row in schema where row.type == "table" || row.type == "index" {
+            guard let root = PageNumber(exactly: row.rootPage), root >= 2, roots[root] == nil else { continue }
+            if let table = tables[root] {
+                roots[root] = .table(table.name)
+            } else {
+                roots[root] = .tree(type: row.type, name: row.name)
+            }
+        }
+        return roots
     }
 
     /// Scans FILE, opened read-only.

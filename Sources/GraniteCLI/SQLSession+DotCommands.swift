@@ -12,7 +12,7 @@ extension SQLSession {
         .headers on|off          Print the column names in csv, list and quote modes
         .help                    Show this message
         .import FILE TABLE       Load a CSV file into TABLE (created if missing); options: --csv, --skip N
-        .indexes [TABLE]         List the indexes (of TABLE)
+        .indexes [TABLE]         List the indexes (of the tables whose names are LIKE TABLE)
         .mode MODE               Set the output mode: box, column, csv, json, line, list, markdown, quote
         .open [FILE]             Close this database and open FILE (created if missing; none: in memory)
         .read FILE               Run the SQL statements and dot commands of FILE
@@ -33,7 +33,8 @@ extension SQLSession {
             writeOutput(Self.help)
         case (".mode", 1):
             guard let mode = ResultFormat(mode: arguments[0], header: showsHeader) else {
-                throw CLIError("unknown mode \"\(arguments[0])\"; modes: \(ResultFormat.modeNames.joined(separator: ", "))")
+                let modes = ResultFormat.modeNames.joined(separator: ", ")
+                throw CLIError("unknown mode \"\(arguments[0])\"; modes: \(modes)")
             }
             format = mode
         case (".headers", 1), (".header", 1):
@@ -47,9 +48,7 @@ extension SQLSession {
         case (".schema", 0...1):
             showSchema(of: arguments.first.map(Self.unquoted))
         case (".indexes", 0...1), (".indices", 0...1):
-            let catalog = connection.catalog
-            let indexes = arguments.first.map { catalog.indexes(on: Self.unquoted($0)) } ?? catalog.indexes
-            writeOutput(indexes.map(\.name).sorted().map { $0 + "\n" }.joined())
+            listIndexes(ofTablesMatching: arguments.first.map(Self.unquoted))
         case (".import", 2...):
             try importCSV(arguments)
         case (".read", 1):
@@ -72,6 +71,14 @@ extension SQLSession {
         var names = (catalog.tables.map(\.name) + catalog.views.map(\.name)).sorted()
         if let pattern { names = names.filter { Self.isLike($0, pattern) } }
         writeOutput(names.map { $0 + "\n" }.joined())
+    }
+
+    /// `.indexes [TABLE]`: the names of the indexes, of every table or of the tables whose names are LIKE `pattern`
+    /// (as sqlite3 matches its argument: `.indexes t%` lists the indexes of every table whose name starts with t).
+    private func listIndexes(ofTablesMatching pattern: String?) {
+        var indexes = connection.catalog.indexes
+        if let pattern { indexes = indexes.filter { Self.isLike($0.table, pattern) } }
+        writeOutput(indexes.map(\.name).sorted().map { $0 + "\n" }.joined())
     }
 
     /// `.schema [NAME]`: the CREATE statements of everything, or of one table (with its indexes), index or view.

@@ -17,8 +17,8 @@ struct VacuumCommand: ParsableCommand {
             a crash at any point leaves the old database or the new one. Other processes may have FILE \
             open; the vacuum waits for their writer like any write, and the file shrinks once no reader \
             uses older pages. With --into, FILE is left alone and the compact copy is written to a new \
-            file (which must not exist or be empty). Progress goes to standard error on a terminal, or \
-            with --progress.
+            file (which must not exist or be empty; a copy that fails leaves no database there). Progress \
+            goes to standard error on a terminal, or with --progress.
             """
     )
 
@@ -51,7 +51,8 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             Reads FILE on one snapshot (other processes may keep writing: the copy holds exactly the \
             last commit before it began) and writes its tables, indexes, views and triggers to DEST, a \
-            new file (it must not exist or be empty), compactly, synced when the command ends. \
+            new file (it must not exist or be empty), compactly, synced when the command ends; a copy \
+            that fails (a damaged page of FILE) leaves no database at DEST. \
             Progress goes to standard error on a terminal, or with --progress.
             """
     )

@@ -48,6 +48,34 @@ extension SQLCommandTests {
         XCTAssertTrue(both.stderr.contains("--line, --box cannot be used together"), both.stderr)
     }
 
+    /// Values that end with a control character take no extra line in box and markdown mode (a break in the
+    /// middle does), and line mode pads non-ASCII column names by their bytes: both as in sqlite3 3.40.
+    func testTrailingControlCharactersAndNonASCIINamesMatchSQLite3() throws {
+        let sqlite3 = try sqlite3()
+        let queries = [
+            "SELECT 'a' || char(10) AS x, 'b' AS y UNION ALL SELECT 'c', 'd'",
+            "SELECT x'01' AS b, 'e' || char(13, 10) AS crlf, 'f' || char(13) AS cr, char(10) AS lf",
+            "SELECT 'g' || char(10, 10) AS two, 'h' || char(13, 10, 10) AS three, 'i' || char(1) || 'j' AS mid",
+            "SELECT 1 AS \"x\n\", 'k' || char(9) AS tab",
+            "SELECT 1 AS \"éé\", 2 AS abcdef, 3 AS \"🙂\" UNION ALL SELECT 4, 5, 6",
+            "SELECT 1 AS \"ééé\", 'l' || char(10) AS v",
+        ]
+        for mode in ["box", "markdown", "line"] {
+            for query in queries {
+                let expected = try run(sqlite3, ["-" + mode, ":memory:", query])
+                XCTAssertEqual(expected.status, 0, expected.stderr)
+                let actual = try granite(["--" + mode, ":memory:", query])
+                XCTAssertEqual(actual.status, 0, actual.stderr)
+                XCTAssertEqual(actual.text, expected.text, "\(mode) \(query)")
+            }
+        }
+        // What sqlite3 prints, spelled out, so that a change in either shows here too.
+        let box = try granite(["--box", ":memory:", "SELECT 'a' || char(10) AS x UNION ALL SELECT 'b'"])
+        XCTAssertEqual(box.text, "┌───┐\n│ x │\n├───┤\n│ a │\n│ b │\n└───┘\n")
+        let line = try granite(["--line", ":memory:", "SELECT 1 AS \"éé\", 2 AS abcdef"])
+        XCTAssertEqual(line.text, "  éé = 1\nabcdef = 2\n")
+    }
+
     func testModeAndHeadersDotCommandsMatchSQLite3() throws {
         let sqlite3 = try sqlite3()
         let graniteFile = path("dot.granite")
@@ -87,7 +115,8 @@ extension SQLCommandTests {
 
     func testDumpDotCommandWritesWhatGraniteDumpWrites() throws {
         let file = path("dotdump.granite")
-        XCTAssertEqual(try granite([file], stdin: Self.modeSetupSQL + "CREATE TABLE other(x); INSERT INTO other VALUES (1);").status, 0)
+        let setup = Self.modeSetupSQL + "CREATE TABLE other(x); INSERT INTO other VALUES (1);"
+        XCTAssertEqual(try granite([file], stdin: setup).status, 0)
         let whole = try granite([file], stdin: ".dump\n")
         XCTAssertEqual(whole.status, 0, whole.stderr)
         XCTAssertEqual(whole.text, try graniteDump([file]).text)

@@ -258,4 +258,39 @@ final class SQLCommandTests: XCTestCase {
         XCTAssertNotEqual(unknown.status, 0)
         XCTAssertTrue(unknown.stderr.hasPrefix("Error near line 1: unknown command"), unknown.stderr)
     }
+
+    /// `.indexes TABLE` lists the indexes of the tables whose names are LIKE TABLE (case-insensitive, `%` and `_`
+    /// wildcards, quotes removed), automatic ones included, as sqlite3's `.indexes` does.
+    func testIndexesDotCommandListsTheIndexesOfMatchingTables() throws {
+        let db = path("i.granite")
+        let setup = """
+            CREATE TABLE zebra(id INTEGER PRIMARY KEY, name TEXT, tag TEXT UNIQUE);
+            CREATE TABLE apple(x, y);
+            CREATE TABLE zz(q);
+            CREATE TABLE bare(v);
+            CREATE INDEX zebra_name ON zebra(name);
+            CREATE INDEX apple_x ON apple(x);
+            CREATE INDEX apple_y ON apple(y);
+            CREATE INDEX zz_q ON zz(q);
+            """
+        XCTAssertEqual(try granite([db, setup]).status, 0)
+        let cases: [(argument: String, expected: [String])] = [
+            ("zebra", ["granite_autoindex_zebra_1", "zebra_name"]),
+            ("ZEBRA", ["granite_autoindex_zebra_1", "zebra_name"]),
+            ("\"apple\"", ["apple_x", "apple_y"]),
+            ("z%", ["granite_autoindex_zebra_1", "zebra_name", "zz_q"]),
+            ("z_", ["zz_q"]),
+            ("bare", []),
+            ("nosuch", []),
+        ]
+        for (argument, expected) in cases {
+            let result = try granite([db], stdin: ".indexes \(argument)\n")
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.text, expected.map { $0 + "\n" }.joined(), argument)
+        }
+        let all = try granite([db], stdin: ".indices\n")
+        XCTAssertEqual(all.text, "apple_x\napple_y\ngranite_autoindex_zebra_1\nzebra_name\nzz_q\n")
+        let tooMany = try granite([db], stdin: ".indexes a b\n")
+        XCTAssertEqual(tooMany.status, 1, tooMany.text)
+    }
 }

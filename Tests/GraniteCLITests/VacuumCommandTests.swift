@@ -113,6 +113,60 @@ final class VacuumCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("output file already exists"), refused.stderr)
     }
 
+    /// Whether `path` or one of its side files (log, shared memory) exists.
+    private func anyFileExists(_ path: String) -> Bool {
+        [path, path + "-wal", path + "-shm"].contains { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// `backup`, `vacuum --into` and SQL's `VACUUM INTO` from a file with a damaged page fail with the page named
+    /// and leave nothing at the destination (a second try gets the same error, not "output file already
+    /// exists"); `vacuum` in place fails the same way; the damaged file is left byte for byte as it was.
+    func testBackupAndVacuumOfADamagedFileFailWithoutLeavingFiles() throws {
+        let file = path("damaged.granite")
+        try makeDatabase(file, rows: 2_000)
+        let (_, leaves) = try leavesOfT(file, rows: 2_000)
+        let page = try XCTUnwrap(leaves.keys.sorted().dropFirst(leaves.count / 2).first)
+        try damage(file, page: page)
+        let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        let copy = path("copy.granite")
+        let commands = [
+            ["backup", file, copy], ["vacuum", file, "--into", copy], ["sql", file, "VACUUM INTO '\(copy)'"],
+            ["vacuum", file],
+        ]
+        for arguments in commands {
+            for _ in 0..<2 {
+                let result = try GraniteCLITests.run(arguments, in: directory)
+                XCTAssertEqual(result.status, 1, "\(arguments)")
+                XCTAssertTrue(
+                    result.stderr.contains("database is corrupt: page \(page): page checksum mismatch"),
+                    "\(arguments): \(result.stderr)")
+                XCTAssertFalse(anyFileExists(copy), "\(arguments) left a file behind")
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), original, "the input is untouched")
+    }
+
+    func testBackupAndVacuumOfAMissingFileFailAndCreateNothing() throws {
+        let missing = path("missing.granite")
+        let copy = path("copy.granite")
+        for arguments in [["backup", missing, copy], ["vacuum", missing, "--into", copy], ["vacuum", missing]] {
+            let result = try GraniteCLITests.run(arguments, in: directory)
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("\(missing): no such file"), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(anyFileExists(missing), "\(arguments) created the input")
+            XCTAssertFalse(anyFileExists(copy), "\(arguments) created the copy")
+        }
+        // A destination that exists, with content, is refused before anything is read or written.
+        let file = path("sound.granite")
+        try makeDatabase(file, rows: 100)
+        let occupied = path("occupied.txt")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: occupied))
+        let refused = try granite("backup", file, occupied)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("output file already exists"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: occupied, encoding: .utf8), "keep me")
+    }
+
     // MARK: Recover
 
     /// The rowids of each leaf of `t` in the undamaged `file`, found with the page scan, which the test first checks
@@ -195,8 +249,100 @@ final class VacuumCommandTests: XCTestCase {
         let t = try XCTUnwrap(table(report, "t"))
         XCTAssertEqual(t["rowsRecovered"] as? Int, rows, "every leaf survived")
         XCTAssertEqual(t["leavesPlacedByShape"] as? Int, leaves.count)
+        XCTAssertEqual(t["pagesLost"] as? Int, 1, "the root")
+        XCTAssertEqual(t["rootLost"] as? Bool, true)
         XCTAssertEqual(report["damagedPages"] as? [Int], [Int(root)])
         XCTAssertEqual(try value(out, "SELECT sum(id) FROM t"), "\(rows * (rows + 1) / 2)")
+    }
+
+    /// The pages of `file` of `type` in the tree `tree`, from `granite pages --json`.
+    private func pages(of file: String, type: String, tree: String) throws -> [PageNumber] {
+        let result = try granite("pages", file, "--json")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let pages = try XCTUnwrap(report?["pages"] as? [[String: Any]], result.stdout + result.stderr)
+        return pages.filter { $0["type"] as? String == type && $0["tree"] as? String == tree }
+            .compactMap { ($0["number"] as? Int).flatMap(PageNumber.init(exactly:)) }
+    }
+
+    /// With the root of a three-level table lost, a damaged leaf below a surviving interior page is still counted
+    /// against the table: the leaves beside it went to the table by their shape, so the interior page above them
+    /// is the table's. The damaged root of an index is counted against the index, a damaged overflow page against
+    /// the table whose row runs into it.
+    func testRecoverCountsTheLostRootAndLeafOfAMultiLevelTableAgainstIt() throws {
+        let file = path("deep.granite")
+        let rows = 8_000
+        try makeDatabase(file, rows: rows)
+        XCTAssertEqual(
+            try granite(
+                "sql", file,
+                "CREATE TABLE big(id INTEGER PRIMARY KEY, body BLOB);"
+                    + " INSERT INTO big VALUES (1, randomblob(4000)), (2, x'00')"
+            ).status, 0)
+        let shape = try granite("tree", file, "t", "--json")
+        let tree = try JSONSerialization.jsonObject(with: Data(shape.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(tree?["depth"] as? Int, 3, shape.stdout)
+        let (root, leaves) = try leavesOfT(file, rows: rows)
+        let leaf = try XCTUnwrap(leaves.keys.sorted().dropFirst(leaves.count / 3).first)
+        let indexRoot = try XCTUnwrap(
+            PageNumber(try value(file, "SELECT rootpage FROM sqlite_schema WHERE name = 't_name'")))
+        let overflow = try XCTUnwrap(try pages(of: file, type: "overflow", tree: "big").dropFirst().first)
+        for page in [root, leaf, indexRoot, overflow] { try damage(file, page: page) }
+
+        let out = path("recovered.granite")
+        let (status, report) = try recover(file, out)
+        XCTAssertEqual(status, 2)
+        let t = try XCTUnwrap(table(report, "t"))
+        XCTAssertEqual(t["pagesLost"] as? Int, 2, "the root and the leaf: \(t)")
+        XCTAssertEqual(t["rootLost"] as? Bool, true)
+        XCTAssertEqual(t["rowsRecovered"] as? Int, rows - leaves[leaf]!.count)
+        XCTAssertEqual(t["leavesPlacedByShape"] as? Int, leaves.count - 1)
+        let big = try XCTUnwrap(table(report, "big"))
+        XCTAssertEqual(big["pagesLost"] as? Int, 1, "the overflow page: \(big)")
+        XCTAssertEqual(big["cellsUnreadable"] as? Int, 1)
+        XCTAssertEqual(big["rowsRecovered"] as? Int, 1)
+        let others = try XCTUnwrap(report["otherTreesDamaged"] as? [[String: Any]])
+        XCTAssertEqual(others.count, 1, "\(others)")
+        XCTAssertEqual(others.first?["name"] as? String, "t_name")
+        XCTAssertEqual(others.first?["type"] as? String, "index")
+        XCTAssertEqual(others.first?["pagesLost"] as? Int, 1)
+        XCTAssertEqual(report["unattributedPages"] as? [Int], [])
+        XCTAssertEqual(try value(out, "SELECT count(*) FROM t WHERE name > ''"), "\(rows - leaves[leaf]!.count)")
+
+        let text = try granite("recover", file, path("again.granite"))
+        XCTAssertEqual(text.status, 2)
+        XCTAssertTrue(text.stdout.contains(", 2 pages lost including its root"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("index t_name  1 page lost (created again from its table)"), text.stdout)
+        XCTAssertFalse(text.stdout.contains("unattributed"), text.stdout)
+    }
+
+    /// With the root of a two-level table lost, nothing readable points to its damaged leaf: the table reports its
+    /// lost root, and the leaf is listed as unattributed rather than left out of the report.
+    func testRecoverListsADamagedPageNoReadablePageTiesToATableAsUnattributed() throws {
+        let file = path("shallow.granite")
+        let rows = 2_000
+        try makeDatabase(file, rows: rows)
+        let (root, leaves) = try leavesOfT(file, rows: rows)
+        let leaf = try XCTUnwrap(leaves.keys.sorted().dropFirst(leaves.count / 2).first)
+        try damage(file, page: root)
+        try damage(file, page: leaf)
+
+        let (status, report) = try recover(file, path("recovered.granite"))
+        XCTAssertEqual(status, 2)
+        let t = try XCTUnwrap(table(report, "t"))
+        XCTAssertEqual(t["pagesLost"] as? Int, 1, "\(t)")
+        XCTAssertEqual(t["rootLost"] as? Bool, true)
+        XCTAssertEqual(t["rowsRecovered"] as? Int, rows - leaves[leaf]!.count)
+        XCTAssertEqual(report["unattributedPages"] as? [Int], [Int(leaf)])
+        XCTAssertEqual(table(report, "u")?["pagesLost"] as? Int, 0)
+
+        let text = try granite("recover", file, path("again.granite"))
+        XCTAssertTrue(
+            text.stdout.contains("rows recovered from \(leaves.count - 1) leaves, its root page lost"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains(
+                "unattributed  1 damaged page (\(leaf)) tied to no table by any readable page; the rows it held are lost"
+            ),
+            text.stdout)
     }
 
     func testRecoverReadsADatabaseWhoseHeaderIsDamaged() throws {

@@ -155,6 +155,48 @@ final class VacuumStatementTests: XCTestCase {
         try db.engine.close()
     }
 
+    /// A `VACUUM INTO` that fails (a damaged page of the source, a progress handler that stops it) removes the
+    /// file it created and its side files, and empties again an empty file that was there, so that the same
+    /// statement can be run again; the source is left as it was.
+    func testAFailedVacuumIntoLeavesNoFileBehind() throws {
+        struct Stop: Error {}
+        let directory = try makeTemporaryDirectory()
+        let sourcePath = directory.path("source.granite")
+        var db = try SQLConnection(engine: StorageEngine(path: sourcePath))
+        try makeShrinkable(db, seed: testSeed())
+        let copyPath = directory.path("copy.granite")
+        let sideFiles = [copyPath, copyPath + "-wal", copyPath + "-shm"]
+
+        XCTAssertThrowsError(try db.vacuum(into: copyPath) { _ in throw Stop() }) { XCTAssertTrue($0 is Stop) }
+        for path in sideFiles { XCTAssertFalse(FileManager.default.fileExists(atPath: path), path) }
+        let emptyPath = directory.path("empty.granite")
+        XCTAssertTrue(FileManager.default.createFile(atPath: emptyPath, contents: Data()))
+        XCTAssertThrowsError(try db.vacuum(into: emptyPath) { _ in throw Stop() })
+        XCTAssertEqual(fileSize(emptyPath), 0, "the empty file the copy found is kept, empty")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: emptyPath + "-wal"))
+        try db.execute("VACUUM INTO ?", arguments: [.text(emptyPath)])
+        XCTAssertGreaterThan(fileSize(emptyPath), 0, "a second try succeeds")
+
+        let root = try db.query("SELECT rootpage FROM sqlite_schema WHERE name = 'doc'").rows
+        guard case .integer(let rootPage)? = root.first?.first, let docRoot = PageNumber(exactly: rootPage) else {
+            return XCTFail("no root page for doc: \(root)")
+        }
+        try db.engine.close()
+        let (pageSize, leaves) = try tableLeafPages(ofFile: sourcePath, root: docRoot)
+        let damaged = try XCTUnwrap(leaves.dropFirst(leaves.count / 2).first)
+        try damagePage(damaged, ofFile: sourcePath, pageSize: pageSize)
+        let damagedBytes = try Data(contentsOf: URL(fileURLWithPath: sourcePath))
+        db = try SQLConnection(engine: StorageEngine(path: sourcePath))
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try db.execute("VACUUM INTO ?", arguments: [.text(copyPath)])) {
+                XCTAssertEqual($0 as? StorageError, .corrupt(page: damaged, "page checksum mismatch"))
+            }
+            for path in sideFiles { XCTAssertFalse(FileManager.default.fileExists(atPath: path), path) }
+        }
+        try db.engine.close()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: sourcePath)), damagedBytes, "the source is untouched")
+    }
+
     func testVacuumIsRefusedWhereSQLiteRefusesIt() throws {
         let db = try SQLConnection(engine: StorageEngine.inMemory())
         try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)")

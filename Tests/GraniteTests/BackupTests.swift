@@ -1,5 +1,6 @@
 import Foundation
 import Granite
+import GraniteStorage
 import GraniteTestSupport
 import XCTest
 
@@ -159,5 +160,29 @@ final class BackupTests: XCTestCase {
             XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_READONLY)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy.path))
+    }
+
+    /// A backup whose source has a damaged page fails with `SQLITE_CORRUPT` and leaves the destination's content
+    /// as it was: the copy runs in one write transaction of the destination.
+    func testBackupFromADamagedSourceLeavesTheDestinationAsItWas() throws {
+        let source = try makeSource(rows: 2_000)
+        let root = try XCTUnwrap(
+            try source.read { db in
+                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = 'player'")
+            })
+        try source.close()
+        let path = directory.path("source.granite")
+        let (pageSize, leaves) = try tableLeafPages(ofFile: path, root: PageNumber(root))
+        let damaged = try XCTUnwrap(leaves.dropFirst(leaves.count / 2).first)
+        try damagePage(damaged, ofFile: path, pageSize: pageSize)
+
+        let reopened = try DatabaseQueue(path: path)
+        let destination = try DatabaseQueue(path: directory.path("destination.granite"))
+        try destination.write { db in try db.execute(sql: "CREATE TABLE other(a); INSERT INTO other VALUES (1)") }
+        XCTAssertThrowsError(try reopened.backup(to: destination)) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_CORRUPT, "\(error)")
+        }
+        XCTAssertEqual(try destination.read { db in try Int.fetchAll(db, sql: "SELECT a FROM other") }, [1])
+        XCTAssertFalse(try destination.read { db in try db.tableExists("player") })
     }
 }

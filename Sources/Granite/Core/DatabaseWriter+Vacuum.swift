@@ -10,7 +10,9 @@ extension DatabaseWriter {
     /// ```
     ///
     /// - Throws: A ``DatabaseError``: `SQLITE_BUSY` when another connection writes, `SQLITE_READONLY` on a
-    ///   read-only database.
+    ///   read-only database, `SQLITE_ERROR` "cannot VACUUM from within a transaction" when a transaction was
+    ///   left open, `SQLITE_CORRUPT` when a page of the database is damaged (the database is then left as it
+    ///   was).
     public func vacuum() throws {
         try writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
     }
@@ -21,14 +23,17 @@ extension DatabaseWriter {
     }
 
     /// Writes a compact copy of the database to a new file at `filePath`, synced when this returns; the
-    /// database itself is left as it is.
+    /// database itself is left as it is. A copy that fails (a damaged page, a full disk) removes the file it
+    /// created, so that a later try is not refused for a half-written file.
     ///
     /// ```swift
     /// try dbQueue.vacuum(into: "/path/to/copy.granite")
     /// ```
     ///
-    /// - Throws: A ``DatabaseError`` (`SQLITE_ERROR` "output file already exists" when a file with content is
-    ///   at `filePath`), or an I/O error.
+    /// - Throws: A ``DatabaseError``: `SQLITE_ERROR` "output file already exists" when a file with content is
+    ///   at `filePath`, or "cannot VACUUM from within a transaction" when a transaction was left open;
+    ///   `SQLITE_CORRUPT` when a page of the database is damaged; `SQLITE_IOERR` or `SQLITE_CANTOPEN` when the
+    ///   file cannot be written.
     public func vacuum(into filePath: String) throws {
         try writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [filePath]) }
     }

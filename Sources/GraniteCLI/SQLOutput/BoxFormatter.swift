@@ -5,7 +5,8 @@ import GraniteStorage
 /// A grid with the column names centered above left-aligned values, each column as wide as its widest line.
 ///
 /// As in the shell: widths count UTF-8 characters; a tab moves to the next multiple of 8 columns; any other
-/// control character breaks the value onto another line (CR LF counts as one break); NULL is empty. Box mode
+/// control character breaks the value onto another line (CR LF counts as one break), except at the value's end,
+/// where it starts no line of its own; NULL is empty. Box mode
 /// draws with box-drawing characters and, when some value spans several lines, puts a rule between all rows;
 /// markdown mode draws a pipe table.
 struct BoxFormatter: ResultFormatter {
@@ -41,7 +42,8 @@ struct BoxFormatter: ResultFormatter {
         }
     }
 
-    /// A value's display lines, each with its width.
+    /// A value's display lines, each with its width. A break that ends the value opens no empty last line: the
+    /// shell stops at the end of the value, so `'a' || char(10)` and `x'01'` are one line, `'a' || char(10, 10)` two.
     private static func lines(_ bytes: ArraySlice<UInt8>) -> [(text: [UInt8], width: Int)] {
         var result: [(text: [UInt8], width: Int)] = []
         var line: [UInt8] = []
@@ -63,6 +65,7 @@ struct BoxFormatter: ResultFormatter {
                 result.append((line, width))
                 line = []
                 width = 0
+                if index == bytes.endIndex { return result }
             }
         }
         result.append((line, width))

@@ -30,7 +30,8 @@ extension SQLConnection {
     }
 
     /// Writes a compact copy of the database, as one snapshot sees it, to a new database file at `path`
-    /// (`VACUUM INTO`): synced and closed when this returns. Other connections may go on writing meanwhile.
+    /// (`VACUUM INTO`): synced and closed when this returns. Other connections may go on writing meanwhile. When
+    /// the copy fails, the file it created (and its log) is removed, so that the same statement can be retried.
     ///
     /// - Parameter progress: called as the copy advances; what it throws stops it.
     /// - Throws: ``SQLExecutionError`` "output file already exists" when a file with content is at `path`, or

@@ -16,6 +16,9 @@ public struct SalvagedLeaf: Sendable {
     public var rows: [(rowid: Int64, payload: [UInt8])]
     /// Cells whose payload could not be read (a damaged or missing overflow page, a malformed cell).
     public var unreadableCells: Int
+    /// The pages at which the overflow chains of unreadable cells broke off, each a page that failed its checks:
+    /// lost pages that this leaf's row says belonged to its tree.
+    public var brokenOverflowPages: [PageNumber] = []
 }
 
 /// What a page-by-page scan of a database file found.
@@ -37,6 +40,7 @@ public struct SalvageScan: Sendable {
     public var tableLeaves: [SalvagedLeaf]
     /// For each top page, the pages its readable interior pages point to that are damaged: the pages lost from
     /// that tree (the leaves below a lost interior page are found by the scan all the same, with another top).
+    /// The top is a root when no page above it was lost; otherwise the tree is told by the leaves below it.
     public var lostChildren: [PageNumber: [PageNumber]]
 
     /// Reads every page of `file`. Throws only when the file cannot be read at all (an I/O error, or too short to
@@ -143,12 +147,14 @@ public struct SalvageScan: Sendable {
                 return
             }
             for index in 0..<page.cellCount {
+                var brokenAt: PageNumber?
                 guard let cell = try? page.cell(at: index),
                     cell.localOffset >= 0, cell.localLength >= 0,
                     cell.localOffset + cell.localLength <= geometry.usableEnd,
-                    let payload = try reader.payload(of: cell, in: bytes)
+                    let payload = try reader.payload(of: cell, in: bytes, brokenAt: &brokenAt)
                 else {
                     leaf.unreadableCells += 1
+                    if let brokenAt { leaf.brokenOverflowPages.append(brokenAt) }
                     continue
                 }
                 leaf.rows.append((cell.rowid, payload))
@@ -193,8 +199,11 @@ private struct RawPages {
     }
 
     /// The whole payload of a table leaf cell: its local part, then its overflow chain; nil when a page of the
-    /// chain is damaged, of another type, or the chain has the wrong length.
-    func payload(of cell: Cell, in leaf: UnsafeMutableRawBufferPointer) throws -> [UInt8]? {
+    /// chain is damaged, of another type, or the chain has the wrong length. `brokenAt` is set to the page of the
+    /// chain that failed its checks, when that is why.
+    func payload(of cell: Cell, in leaf: UnsafeMutableRawBufferPointer, brokenAt: inout PageNumber?) throws
+        -> [UInt8]?
+    {
         var payload = Array(
             UnsafeRawBufferPointer(rebasing: leaf[cell.localOffset..<cell.localOffset + cell.localLength]))
         var remaining = cell.payloadLength - cell.localLength
@@ -202,8 +211,12 @@ private struct RawPages {
         let capacity = pageSize - PageLayout.trailerSize - TreeGeometry.overflowHeaderSize
         var visited = 0
         while remaining > 0 {
-            guard next != 0, visited <= pageCount, let image = try page(next), image[0] == PageType.overflow.rawValue
-            else { return nil }
+            guard next != 0, visited <= pageCount else { return nil }
+            guard let image = try page(next) else {
+                if Int(next) <= pageCount { brokenAt = next }
+                return nil
+            }
+            guard image[0] == PageType.overflow.rawValue else { return nil }
             let count = min(remaining, capacity)
             payload += image[TreeGeometry.overflowHeaderSize..<TreeGeometry.overflowHeaderSize + count]
             remaining -= count

@@ -26,9 +26,10 @@ extension StorageTransaction {
     /// Writes a compact copy of the database this transaction sees to a new database at `path` (created in the
     /// same file system, with the same page size), synced and closed when this returns: `VACUUM INTO`.
     ///
-    /// The caller checks that no file with content is at `path` (``StorageEngine/fileHasContent(at:)``).
-    /// - Throws: I/O errors; what `rewrite` and `progress` throw (the new file is then left holding nothing
-    ///   committed, or whatever an earlier database at `path` held).
+    /// The caller checks that no file with content is at `path` (``StorageEngine/fileHasContent(at:)``). When the
+    /// copy fails (a damaged page of this database, a full disk, `progress` throwing), the files it created are
+    /// removed, and an empty file that was at `path` is emptied again, so that the same copy can be tried again.
+    /// - Throws: I/O errors; the errors of reading this database's pages; what `rewrite` and `progress` throw.
     public func writeCompactCopy(
         toPath path: String, rewrite: CompactionPayloadRewrite? = nil,
         progress: ((CompactionProgress) throws -> Void)? = nil
@@ -36,21 +37,68 @@ extension StorageTransaction {
         try checkActive()
         var options = StorageOptions()
         options.pageSize = engine.pager.pageSize
-        let copy = try StorageEngine(path: path, options: options, fileSystem: engine.fileSystem)
+        let fileSystem = engine.fileSystem
+        let leftovers = CopyLeftovers(path: path, fileSystem: fileSystem)
         do {
-            let write = try copy.beginWrite()
+            let copy = try StorageEngine(path: path, options: options, fileSystem: fileSystem)
             do {
-                try copyTrees(into: write, rewrite: rewrite, progress: progress)
-                try write.commit()
+                let write = try copy.beginWrite()
+                do {
+                    try copyTrees(into: write, rewrite: rewrite, progress: progress)
+                    try write.commit()
+                } catch {
+                    try? write.rollback()
+                    throw error
+                }
+                // The last connection's close copies every frame into the file, syncs it and removes the log.
+                try copy.close()
             } catch {
-                try? write.rollback()
+                try? copy.close()
                 throw error
             }
-            // The last connection's close copies every frame into the file, syncs it and removes the log.
-            try copy.close()
         } catch {
-            try? copy.close()
+            leftovers.remove()
             throw error
+        }
+    }
+}
+
+/// What was at the destination of a compact copy before it began, so that a failed copy removes what it
+/// created and nothing else: a failed `VACUUM INTO` or `granite backup` must leave no half-written database in
+/// the way of the next try.
+private struct CopyLeftovers {
+    let path: String
+    let fileSystem: any FileSystem
+    /// Whether an empty file was at `path` (the destination may be an empty file made for the purpose).
+    let wasEmptyFile: Bool
+    /// Whether the file, its log and its shared-memory file were absent.
+    let absent: (file: Bool, log: Bool, shared: Bool)
+
+    init(path: String, fileSystem: any FileSystem) {
+        self.path = path
+        self.fileSystem = fileSystem
+        absent = (!fileSystem.exists(path), !fileSystem.exists(path + "-wal"), !fileSystem.exists(path + "-shm"))
+        if absent.file {
+            wasEmptyFile = false
+        } else if let file = try? fileSystem.open(path, mode: .readOnly).file {
+            wasEmptyFile = (try? file.size()) == 0
+            file.close()
+        } else {
+            wasEmptyFile = false
+        }
+    }
+
+    /// Removes the files the copy created and empties a file that was empty; a file that held bytes before is
+    /// never touched.
+    func remove() {
+        if absent.log { try? fileSystem.remove(path + "-wal") }
+        if absent.shared { try? fileSystem.remove(path + "-shm") }
+        if absent.file {
+            try? fileSystem.remove(path)
+        } else if wasEmptyFile, let file = try? fileSystem.open(path, mode: .readWrite).file {
+            try? file.truncate(to: 0)
+            try? file.sync()
+            file.close()
         }
     }
 }

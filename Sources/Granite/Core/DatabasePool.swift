@@ -21,7 +21,16 @@ public final class DatabasePool: DatabaseWriter {
     /// The path of the database file.
     public let path: String
 
-    /// Opens (or creates) the database at `path`, with up to `configuration.maximumReaderCount` readers.
+    /// Opens the database file at `path`, creating it when it does not exist, with one writer connection and
+    /// up to `configuration.maximumReaderCount` reader connections, opened on demand.
+    ///
+    /// Readers run concurrently with each other and with the writer, each on a snapshot of the last commit;
+    /// writes run one at a time. Other pools, queues and processes may open the same file.
+    ///
+    /// - Parameters:
+    ///   - path: The database file. Its directory must exist.
+    ///   - configuration: The pool's settings; its `prepareDatabase` setups run on every connection it opens.
+    /// - Throws: A ``DatabaseError``, as ``DatabaseQueue/init(path:configuration:)`` does.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         precondition(configuration.maximumReaderCount > 0, "configuration.maximumReaderCount must be positive")
         self.configuration = configuration
@@ -64,6 +73,12 @@ public final class DatabasePool: DatabaseWriter {
     // MARK: Reading
 
     /// Runs `value` on a reader, on a snapshot of the last commit, and returns its result.
+    ///
+    /// The read does not wait for the writer, and later commits do not change what it sees. It waits for a
+    /// free reader when `configuration.maximumReaderCount` reads already run.
+    ///
+    /// - Throws: What `value` throws, or a ``DatabaseError``: `SQLITE_READONLY` for a statement that writes,
+    ///   `SQLITE_MISUSE` when called from inside another access of the pool.
     @_disfavoredOverload
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try onReader(isolated: true, value)

@@ -24,7 +24,21 @@ public final class DatabaseQueue: DatabaseWriter {
     public let path: String
     private let sharedMemoryName: String?
 
-    /// Opens (or creates) the database file at `path`.
+    /// Opens the database file at `path`, creating it (and syncing its directory) when it does not exist.
+    ///
+    /// The queue has one connection: reads and writes run one after the other on its serial queue. Its
+    /// write-ahead log is `path-wal`, shared with any other connection to the file, in this process or another.
+    /// A file the process cannot write opens read-only, as does any file when `configuration.readonly` is set.
+    ///
+    /// - Parameters:
+    ///   - path: The database file. Its directory must exist.
+    ///   - configuration: Journal and busy modes, foreign keys, read-only access, `prepareDatabase` setups…
+    ///     The setups run on the new connection before the initializer returns.
+    /// - Throws: A ``DatabaseError``: `SQLITE_CANTOPEN` when the file cannot be opened or created (the
+    ///   message names the path and the cause, such as "No such file or directory"), `SQLITE_NOTADB` for a
+    ///   file that is not a Granite database (an SQLite file says so and points to `granite import`),
+    ///   `SQLITE_CORRUPT` for a damaged header, `SQLITE_BUSY` when another process holds the file in a way
+    ///   that does not let it open, or what a `prepareDatabase` setup throws.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         self.path = path
@@ -87,6 +101,17 @@ public final class DatabaseQueue: DatabaseWriter {
     // MARK: Reading
 
     /// Runs `value` in a read-only transaction and returns its result.
+    ///
+    /// The transaction sees one snapshot of the database for its whole duration; statements that write fail
+    /// with `SQLITE_READONLY`. The call waits for the queue's other accesses to end.
+    ///
+    /// ```swift
+    /// let count = try dbQueue.read { db in try Player.fetchCount(db) }
+    /// ```
+    ///
+    /// - Throws: What `value` throws, or a ``DatabaseError`` when the transaction cannot begin. Calling it
+    ///   from inside another access of the same queue throws `SQLITE_MISUSE` ("Database methods are not
+    ///   reentrant."), where GRDB stops the program.
     @_disfavoredOverload
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try writer.sync { db in try db.isolatedRead { try value(db) } }

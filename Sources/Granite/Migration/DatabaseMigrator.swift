@@ -81,7 +81,28 @@ public struct DatabaseMigrator: Sendable {
 
     // MARK: Migrating
 
-    /// Applies all the registered migrations that are not applied yet.
+    /// Applies all the registered migrations that are not applied yet, in the order they were registered.
+    ///
+    /// Each migration runs in a transaction of its own, recorded in the `grdb_migrations` table when it
+    /// commits: a migration that throws is rolled back, and the ones before it stay applied. With
+    /// `eraseDatabaseOnSchemaChange`, a database whose schema differs from what the migrations make is erased
+    /// first. The writer's other accesses wait until the migrations end.
+    ///
+    /// ```swift
+    /// var migrator = DatabaseMigrator()
+    /// migrator.registerMigration("createPlayer") { db in
+    ///     try db.create(table: "player") { t in
+    ///         t.autoIncrementedPrimaryKey("id")
+    ///         t.column("name", .text).notNull()
+    ///     }
+    /// }
+    /// try migrator.migrate(dbQueue)
+    /// ```
+    ///
+    /// - Parameter writer: The queue or pool to migrate.
+    /// - Throws: What a migration throws, or a ``DatabaseError`` from the database; with foreign keys on, a
+    ///   migration that leaves a row violating a foreign key fails with a `SQLITE_CONSTRAINT_FOREIGNKEY` error
+    ///   whose message names the row ("FOREIGN KEY constraint violation - from … to …").
     public func migrate(_ writer: any DatabaseWriter) throws {
         guard let last = registered.last else { return }
         try migrate(writer, upTo: last.identifier)

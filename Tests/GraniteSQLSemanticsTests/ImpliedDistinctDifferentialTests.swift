@@ -25,17 +25,9 @@ final class ImpliedDistinctDifferentialTests: XCTestCase {
         var src: ValueSource
 
         /// A join key: mostly small integers, sometimes NULL, an equal REAL or numeric TEXT.
-        mutating func key() -> Value {
-            switch src.int(0...9) {
-            case 0: return .null
-            case 1: return .real(Double(src.int(1...8)))
-            case 2: return .text(String(src.int(1...8)))
-            case 3: return .text(src.pick(["a", "1.0", " 2"]))
-            default: return .integer(Int64(src.int(1...8)))
-            }
-        }
+        mutating func key() -> Value { src.joinKey(oddTexts: true) }
 
-        mutating func text() -> Value { src.int(0...5) == 0 ? .null : .text(src.pick(["a", "b", "c", "a"])) }
+        mutating func text() -> Value { src.smallText() }
 
         mutating func insert() -> (sql: String, args: [Value]) {
             switch src.int(0...5) {

@@ -52,3 +52,20 @@ struct RandomQueryRounds {
         return outcome
     }
 }
+
+extension ValueSource {
+    /// A join key: mostly a small integer, sometimes NULL, an equal REAL or numeric TEXT, and with `oddTexts`
+    /// sometimes TEXT that only looks like a number (`'1.0'`, `' 2'`) or is none.
+    mutating func joinKey(oddTexts: Bool) -> Value {
+        switch int(0...9) {
+        case 0: return .null
+        case 1: return .real(Double(int(1...8)))
+        case 2: return .text(String(int(1...8)))
+        case 3 where oddTexts: return .text(pick(["a", "1.0", " 2"]))
+        default: return .integer(Int64(int(1...8)))
+        }
+    }
+
+    /// A short TEXT from a few values, or NULL one time in six.
+    mutating func smallText() -> Value { int(0...5) == 0 ? .null : .text(pick(["a", "b", "c", "a"])) }
+}

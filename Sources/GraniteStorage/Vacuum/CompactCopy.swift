@@ -42,14 +42,7 @@ extension StorageTransaction {
         do {
             let copy = try StorageEngine(path: path, options: options, fileSystem: fileSystem)
             do {
-                let write = try copy.beginWrite()
-                do {
-                    try copyTrees(into: write, rewrite: rewrite, progress: progress)
-                    try write.commit()
-                } catch {
-                    try? write.rollback()
-                    throw error
-                }
+                try commitCompactTrees(into: copy, rewrite: rewrite, progress: progress)
                 // The last connection's close copies every frame into the file, syncs it and removes the log.
                 try copy.close()
             } catch {
@@ -103,6 +96,24 @@ private struct CopyLeftovers {
     }
 }
 
+extension StorageTransaction {
+    /// Copies every tree of this database, compacted, into `target` in one write transaction of `target`,
+    /// committed when the copy completes and rolled back when it throws.
+    fileprivate func commitCompactTrees(
+        into target: StorageEngine, rewrite: CompactionPayloadRewrite?,
+        progress: ((CompactionProgress) throws -> Void)?
+    ) throws {
+        let write = try target.beginWrite()
+        do {
+            try copyTrees(into: write, rewrite: rewrite, progress: progress)
+            try write.commit()
+        } catch {
+            try? write.rollback()
+            throw error
+        }
+    }
+}
+
 extension WriteTransaction {
     /// Rebuilds the database compactly and replaces every page of this transaction by the rebuilt image, whose
     /// page count (usually smaller) becomes the database's: the work of `VACUUM` before its commit. The user
@@ -127,14 +138,7 @@ extension WriteTransaction {
         options.durability = .off
         let image = try StorageEngine(file: MemoryFile(), options: options)
         defer { try? image.close() }
-        let build = try image.beginWrite()
-        do {
-            try copyTrees(into: build, rewrite: rewrite, progress: progress)
-            try build.commit()
-        } catch {
-            try? build.rollback()
-            throw error
-        }
+        try commitCompactTrees(into: image, rewrite: rewrite, progress: progress)
         let read = try image.beginRead()
         defer { try? read.commit() }
         try engine.copyPageImages(from: image, pagesPerStep: pagesPerStep) { remaining, total in
